@@ -1,0 +1,531 @@
+"""One error tree for all of ledgerkit.
+
+Every exception ledgerkit raises on purpose derives from :class:`LedgerError`, so a
+notebook can catch the whole family with one ``except``. The tree::
+
+    LedgerError
+    ├── InputError (also ValueError)          bad input caught before anything is sent
+    │   ├── InvalidAddressError
+    │   ├── InvalidIntegerError               not a decimal, or out of the type's range
+    │   ├── InvalidHexError
+    │   ├── MoveTypeSyntaxError               carries the text and the position of the fault
+    │   └── MoveValueError                    a JSON value that does not fit its Move type
+    ├── BCSError
+    │   ├── BCSEncodeError (also ValueError)
+    │   └── BCSDecodeError                    truncated, non-canonical, out of range, trailing
+    ├── SigningError                          keys and signatures
+    ├── TransportError                        the request never got an HTTP answer
+    │   └── RequestTimeoutError
+    ├── DecodingError                         an answer came back that is not what was promised
+    └── NodeAPIError                          the node answered with its error record
+        ├── NotFoundError                     404
+        │   ├── AccountNotFoundError, ResourceNotFoundError, MoveModuleNotFoundError,
+        │   ├── StructFieldNotFoundError, VersionNotFoundError, TransactionNotFoundError,
+        │   └── TableItemNotFoundError, BlockNotFoundError, StateValueNotFoundError
+        ├── PrunedError                       410: the oldest version still held
+        │   ├── VersionPrunedError
+        │   └── BlockPrunedError
+        ├── InvalidInputError                 400 invalid_input
+        │   └── WebFrameworkError             the node's framework refused the request
+        ├── TransactionRejectedError          the mempool said no
+        │   ├── VMError                       vm_error, with vm_error_code
+        │   ├── SequenceNumberTooOldError
+        │   ├── InvalidTransactionUpdateError
+        │   ├── RejectedByFilterError
+        │   └── MempoolFullError              507
+        ├── APIDisabledError                  403
+        ├── BCSNotSupportedError
+        ├── HealthCheckFailedError            503
+        ├── RateLimitedError                  429
+        └── ServerError                       internal_error, node_not_bootstrapped, other 5xx
+
+:class:`ErrorCode` lists the node's ``error_code`` values with the HTTP status each is
+answered with; the embedded node renders its errors from it and
+:func:`error_from_record` maps a received record back to the right class.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ledgerkit.types import LedgerMeta
+
+__all__ = [
+    "APIDisabledError",
+    "AccountNotFoundError",
+    "BCSDecodeError",
+    "BCSEncodeError",
+    "BCSError",
+    "BCSNotSupportedError",
+    "BlockNotFoundError",
+    "BlockPrunedError",
+    "DecodingError",
+    "ErrorCode",
+    "HealthCheckFailedError",
+    "InputError",
+    "InvalidAddressError",
+    "InvalidHexError",
+    "InvalidInputError",
+    "InvalidIntegerError",
+    "InvalidTransactionUpdateError",
+    "LedgerError",
+    "MempoolFullError",
+    "MoveModuleNotFoundError",
+    "MoveTypeSyntaxError",
+    "MoveValueError",
+    "NodeAPIError",
+    "NotFoundError",
+    "PrunedError",
+    "RateLimitedError",
+    "RejectedByFilterError",
+    "RequestTimeoutError",
+    "ResourceNotFoundError",
+    "SequenceNumberTooOldError",
+    "ServerError",
+    "SigningError",
+    "StateValueNotFoundError",
+    "StructFieldNotFoundError",
+    "TableItemNotFoundError",
+    "TransactionNotFoundError",
+    "TransactionRejectedError",
+    "TransportError",
+    "VMError",
+    "VersionNotFoundError",
+    "VersionPrunedError",
+    "WebFrameworkError",
+    "error_from_record",
+]
+
+
+class LedgerError(Exception):
+    """Root of every error ledgerkit raises."""
+
+
+# -- input ------------------------------------------------------------------------------
+
+
+class InputError(LedgerError, ValueError):
+    """A value given to ledgerkit is malformed; nothing was sent anywhere."""
+
+
+class InvalidAddressError(InputError):
+    """Not an account address: wrong length, not hex, or empty."""
+
+
+class InvalidIntegerError(InputError):
+    """Not an unsigned integer of the expected width (or not a decimal string)."""
+
+
+class InvalidHexError(InputError):
+    """Not a ``0x``-prefixed string of whole hex bytes."""
+
+
+class MoveTypeSyntaxError(InputError):
+    """A Move type, struct tag or function id that does not parse.
+
+    Attributes
+    ----------
+    text : str
+        The whole input.
+    position : int
+        Offset of the first character that could not be accepted.
+    """
+
+    def __init__(self, message: str, *, text: str, position: int) -> None:
+        self.text = text
+        self.position = position
+        self._reason = message
+        pointer = " " * position + "^"
+        super().__init__(f"{message} at position {position}:\n  {text}\n  {pointer}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The keyword-only arguments defeat Exception's default pickling (and copy).
+        return (_rebuild_syntax_error, (type(self), self._reason, self.text, self.position))
+
+
+def _rebuild_syntax_error(
+    cls: type[MoveTypeSyntaxError], message: str, text: str, position: int
+) -> MoveTypeSyntaxError:
+    return cls(message, text=text, position=position)
+
+
+class MoveValueError(InputError):
+    """A Move value (in the API's JSON form) that does not fit its Move type."""
+
+
+# -- BCS --------------------------------------------------------------------------------
+
+
+class BCSError(LedgerError):
+    """Base of BCS encoding and decoding errors."""
+
+
+class BCSEncodeError(BCSError, ValueError):
+    """A value cannot be encoded (out of range, wrong length, wrong kind)."""
+
+
+class BCSDecodeError(BCSError):
+    """Bytes that are not a canonical BCS encoding of the expected type.
+
+    Attributes
+    ----------
+    offset : int or None
+        Byte offset at which decoding failed, when known.
+    """
+
+    def __init__(self, message: str, *, offset: int | None = None) -> None:
+        self.offset = offset
+        suffix = f" (at byte {offset})" if offset is not None else ""
+        super().__init__(message + suffix)
+
+
+class SigningError(LedgerError):
+    """A key or signature is malformed, or a signature does not verify."""
+
+
+# -- transport and decoding ---------------------------------------------------------------
+
+
+class TransportError(LedgerError):
+    """The request got no HTTP answer (connection refused, reset, DNS, TLS...)."""
+
+
+class RequestTimeoutError(TransportError):
+    """The request timed out."""
+
+
+class DecodingError(LedgerError):
+    """The node answered, but not with what it promised (bad JSON, truncated BCS...).
+
+    Attributes
+    ----------
+    status : int or None
+        HTTP status of the answer.
+    snippet : str
+        The start of what came back, for the message.
+    """
+
+    def __init__(self, message: str, *, status: int | None = None, snippet: str = "") -> None:
+        self.status = status
+        self.snippet = snippet
+        if snippet:
+            message = f"{message}; the body began with {snippet!r}"
+        super().__init__(message)
+
+
+# -- node errors --------------------------------------------------------------------------
+
+
+class ErrorCode(enum.StrEnum):
+    """The node's ``error_code`` values, each with the HTTP status it is answered with."""
+
+    ACCOUNT_NOT_FOUND = "account_not_found"
+    RESOURCE_NOT_FOUND = "resource_not_found"
+    MODULE_NOT_FOUND = "module_not_found"
+    STRUCT_FIELD_NOT_FOUND = "struct_field_not_found"
+    VERSION_NOT_FOUND = "version_not_found"
+    TRANSACTION_NOT_FOUND = "transaction_not_found"
+    TABLE_ITEM_NOT_FOUND = "table_item_not_found"
+    BLOCK_NOT_FOUND = "block_not_found"
+    STATE_VALUE_NOT_FOUND = "state_value_not_found"
+    VERSION_PRUNED = "version_pruned"
+    BLOCK_PRUNED = "block_pruned"
+    INVALID_INPUT = "invalid_input"
+    INVALID_TRANSACTION_UPDATE = "invalid_transaction_update"
+    SEQUENCE_NUMBER_TOO_OLD = "sequence_number_too_old"
+    VM_ERROR = "vm_error"
+    REJECTED_BY_FILTER = "rejected_by_filter"
+    HEALTH_CHECK_FAILED = "health_check_failed"
+    MEMPOOL_IS_FULL = "mempool_is_full"
+    INTERNAL_ERROR = "internal_error"
+    WEB_FRAMEWORK_ERROR = "web_framework_error"
+    BCS_NOT_SUPPORTED = "bcs_not_supported"
+    API_DISABLED = "api_disabled"
+    # Sent by public nodes of this family; not in our spec's list.
+    RATE_LIMITED = "rate_limited"
+    NODE_NOT_BOOTSTRAPPED = "node_not_bootstrapped"
+
+    @property
+    def status(self) -> int:
+        """The HTTP status this code is answered with."""
+        return _STATUS[self]
+
+    @property
+    def error_class(self) -> type[NodeAPIError]:
+        """The exception class a received record with this code becomes."""
+        return _CLASS[self]
+
+
+class NodeAPIError(LedgerError):
+    """The node answered with its error record.
+
+    Attributes
+    ----------
+    status : int
+        HTTP status.
+    error_code : str
+        The record's ``error_code`` (kept as sent, even when it is not one we know).
+    vm_error_code : int or None
+        The VM's status code, when the VM rejected a transaction.
+    message : str
+        The node's own message.
+    ledger : LedgerMeta or None
+        Ledger position from the response headers.
+    request : str or None
+        ``METHOD url`` of the request, for the message.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int,
+        error_code: str,
+        vm_error_code: int | None = None,
+        ledger: LedgerMeta | None = None,
+        request: str | None = None,
+    ) -> None:
+        self.message = message
+        self.status = status
+        self.error_code = error_code
+        self.vm_error_code = vm_error_code
+        self.ledger = ledger
+        self.request = request
+        where = f" [{request}]" if request else ""
+        vm = f" (vm_error_code {vm_error_code})" if vm_error_code is not None else ""
+        super().__init__(f"{status} {error_code}: {message}{vm}{where}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (
+            _rebuild_node_error,
+            (
+                type(self),
+                self.message,
+                self.status,
+                self.error_code,
+                self.vm_error_code,
+                self.ledger,
+                self.request,
+            ),
+        )
+
+
+def _rebuild_node_error(
+    cls: type[NodeAPIError],
+    message: str,
+    status: int,
+    error_code: str,
+    vm_error_code: int | None,
+    ledger: LedgerMeta | None,
+    request: str | None,
+) -> NodeAPIError:
+    return cls(
+        message,
+        status=status,
+        error_code=error_code,
+        vm_error_code=vm_error_code,
+        ledger=ledger,
+        request=request,
+    )
+
+
+class NotFoundError(NodeAPIError):
+    """404: the thing asked for does not exist (at that version)."""
+
+
+class AccountNotFoundError(NotFoundError):
+    """No account at that address (at that version)."""
+
+
+class ResourceNotFoundError(NotFoundError):
+    """The account holds no resource of that type."""
+
+
+class MoveModuleNotFoundError(NotFoundError):
+    """The account publishes no module of that name."""
+
+
+class StructFieldNotFoundError(NotFoundError):
+    """The struct has no field of that name (event handle lookups)."""
+
+
+class VersionNotFoundError(NotFoundError):
+    """The ledger version asked for is newer than the ledger."""
+
+
+class TransactionNotFoundError(NotFoundError):
+    """No transaction at that version or with that hash."""
+
+
+class TableItemNotFoundError(NotFoundError):
+    """The table holds no item under that key."""
+
+
+class BlockNotFoundError(NotFoundError):
+    """No block at that height or version."""
+
+
+class StateValueNotFoundError(NotFoundError):
+    """No state value under that key."""
+
+
+class PrunedError(NodeAPIError):
+    """410: the node no longer holds that version, block or range.
+
+    ``oldest_version`` and ``oldest_block_height`` say what it still holds (from the
+    response headers), so a caller can retry from there.
+    """
+
+    @property
+    def oldest_version(self) -> int | None:
+        return self.ledger.oldest_ledger_version if self.ledger is not None else None
+
+    @property
+    def oldest_block_height(self) -> int | None:
+        return self.ledger.oldest_block_height if self.ledger is not None else None
+
+
+class VersionPrunedError(PrunedError):
+    """The ledger version (or version range) is older than the pruning window."""
+
+
+class BlockPrunedError(PrunedError):
+    """The block is older than the pruning window."""
+
+
+class InvalidInputError(NodeAPIError):
+    """400: the node refused the request's parameters or body."""
+
+
+class WebFrameworkError(InvalidInputError):
+    """The node's web framework refused the request before it reached the handler."""
+
+
+class TransactionRejectedError(NodeAPIError):
+    """A submitted transaction was not accepted into the mempool."""
+
+
+class VMError(TransactionRejectedError):
+    """The VM refused the transaction; ``vm_error_code`` says why."""
+
+
+class SequenceNumberTooOldError(TransactionRejectedError):
+    """The sequence number was already used."""
+
+
+class InvalidTransactionUpdateError(TransactionRejectedError):
+    """Same sender and sequence number as a pending transaction, different content."""
+
+
+class RejectedByFilterError(TransactionRejectedError):
+    """The node's transaction filter refused it."""
+
+
+class MempoolFullError(TransactionRejectedError):
+    """507: the mempool (or the sender's share of it) is full; try later."""
+
+
+class APIDisabledError(NodeAPIError):
+    """403: that endpoint or output format is switched off on this node."""
+
+
+class BCSNotSupportedError(NodeAPIError):
+    """The endpoint does not answer in BCS."""
+
+
+class HealthCheckFailedError(NodeAPIError):
+    """503: the node is behind by more than the allowed time."""
+
+
+class RateLimitedError(NodeAPIError):
+    """429: too many requests."""
+
+
+class ServerError(NodeAPIError):
+    """5xx: the node failed to answer the request."""
+
+
+_E = ErrorCode
+_TABLE: dict[ErrorCode, tuple[int, type[NodeAPIError]]] = {
+    _E.ACCOUNT_NOT_FOUND: (404, AccountNotFoundError),
+    _E.RESOURCE_NOT_FOUND: (404, ResourceNotFoundError),
+    _E.MODULE_NOT_FOUND: (404, MoveModuleNotFoundError),
+    _E.STRUCT_FIELD_NOT_FOUND: (404, StructFieldNotFoundError),
+    _E.VERSION_NOT_FOUND: (404, VersionNotFoundError),
+    _E.TRANSACTION_NOT_FOUND: (404, TransactionNotFoundError),
+    _E.TABLE_ITEM_NOT_FOUND: (404, TableItemNotFoundError),
+    _E.BLOCK_NOT_FOUND: (404, BlockNotFoundError),
+    _E.STATE_VALUE_NOT_FOUND: (404, StateValueNotFoundError),
+    _E.VERSION_PRUNED: (410, VersionPrunedError),
+    _E.BLOCK_PRUNED: (410, BlockPrunedError),
+    _E.INVALID_INPUT: (400, InvalidInputError),
+    _E.INVALID_TRANSACTION_UPDATE: (400, InvalidTransactionUpdateError),
+    _E.SEQUENCE_NUMBER_TOO_OLD: (400, SequenceNumberTooOldError),
+    _E.VM_ERROR: (400, VMError),
+    _E.REJECTED_BY_FILTER: (403, RejectedByFilterError),
+    _E.HEALTH_CHECK_FAILED: (503, HealthCheckFailedError),
+    _E.MEMPOOL_IS_FULL: (507, MempoolFullError),
+    _E.INTERNAL_ERROR: (500, ServerError),
+    _E.WEB_FRAMEWORK_ERROR: (400, WebFrameworkError),
+    _E.BCS_NOT_SUPPORTED: (400, BCSNotSupportedError),
+    _E.API_DISABLED: (403, APIDisabledError),
+    _E.RATE_LIMITED: (429, RateLimitedError),
+    _E.NODE_NOT_BOOTSTRAPPED: (503, ServerError),
+}
+_STATUS = {code: status for code, (status, _) in _TABLE.items()}
+_CLASS = {code: cls for code, (_, cls) in _TABLE.items()}
+
+_BY_STATUS: dict[int, type[NodeAPIError]] = {
+    400: InvalidInputError,
+    403: APIDisabledError,
+    404: NotFoundError,
+    410: PrunedError,
+    429: RateLimitedError,
+    507: MempoolFullError,
+}
+
+
+def error_from_record(
+    status: int,
+    record: Mapping[str, Any] | object | None,
+    *,
+    ledger: LedgerMeta | None = None,
+    request: str | None = None,
+) -> NodeAPIError:
+    """Turn an HTTP status and the node's error record into the matching exception.
+
+    An unknown ``error_code`` keeps its text and falls back to a class chosen by status,
+    so nothing the node said is lost.
+
+    Examples
+    --------
+    >>> err = error_from_record(404, {"message": "no", "error_code": "account_not_found"})
+    >>> type(err).__name__, err.status
+    ('AccountNotFoundError', 404)
+    """
+    if not isinstance(record, Mapping):
+        # A body that is JSON but not an object: keep it as the message.
+        record = {"message": str(record)[:500]} if record is not None else {}
+    code_text = str(record.get("error_code") or "")
+    message = str(record.get("message") or f"HTTP {status}")
+    vm_raw = record.get("vm_error_code")
+    vm_error_code: int | None
+    try:
+        vm_error_code = int(vm_raw) if vm_raw is not None else None
+    except (TypeError, ValueError, OverflowError):  # json.loads lets Infinity through
+        vm_error_code = None
+    try:
+        cls = ErrorCode(code_text).error_class
+    except ValueError:
+        cls = _BY_STATUS.get(status, ServerError if status >= 500 else NodeAPIError)
+    return cls(
+        message,
+        status=status,
+        error_code=code_text or f"http_{status}",
+        vm_error_code=vm_error_code,
+        ledger=ledger,
+        request=request,
+    )

@@ -1,0 +1,547 @@
+"""Authenticators: who signed a transaction and how.
+
+Two enums, as the ledger defines them:
+
+* ``TransactionAuthenticator``: :class:`Ed25519Authenticator` (0),
+  :class:`MultiEd25519Authenticator` (1), :class:`MultiAgentAuthenticator` (2),
+  :class:`FeePayerAuthenticator` (3), :class:`SingleSenderAuthenticator` (4).
+* ``AccountAuthenticator`` (one signer inside multi-agent, fee-payer and single-sender):
+  :class:`Ed25519Authenticator` (0), :class:`MultiEd25519Authenticator` (1),
+  :class:`SingleKeyAuthenticator` (2), :class:`MultiKeyAuthenticator` (3),
+  :class:`NoAccountAuthenticator` (4), :class:`AbstractionAuthenticator` (5).
+
+Keys and signatures inside single-key and multi-key authenticators are
+:class:`AnyPublicKey` / :class:`AnySignature`: a scheme name and its bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar, Final, cast
+
+from ledgerkit._errors import BCSDecodeError, BCSEncodeError
+from ledgerkit.bcs._codec import BCSStruct, Deserializer, Serializer
+from ledgerkit.types import Address
+
+__all__ = [
+    "AbstractionAuthenticator",
+    "AccountAuthenticator",
+    "AnyPublicKey",
+    "AnySignature",
+    "Ed25519Authenticator",
+    "FeePayerAuthenticator",
+    "MultiAgentAuthenticator",
+    "MultiEd25519Authenticator",
+    "MultiKeyAuthenticator",
+    "NoAccountAuthenticator",
+    "SingleKeyAuthenticator",
+    "SingleSenderAuthenticator",
+    "TransactionAuthenticator",
+    "deserialize_account_authenticator",
+    "deserialize_transaction_authenticator",
+    "serialize_account_authenticator",
+    "serialize_transaction_authenticator",
+]
+
+ED25519_PUBLIC_KEY_LENGTH: Final = 32
+ED25519_SIGNATURE_LENGTH: Final = 64
+MULTI_ED25519_MAX_KEYS: Final = 32
+
+
+def _check_length(what: str, value: bytes, length: int) -> bytes:
+    value = bytes(value)
+    if len(value) != length:
+        raise BCSEncodeError(f"{what} must be {length} bytes, got {len(value)}")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Ed25519Authenticator(BCSStruct):
+    """One Ed25519 public key and its signature."""
+
+    public_key: bytes
+    signature: bytes
+
+    def __post_init__(self) -> None:
+        if type(self.public_key) is not bytes or len(self.public_key) != 32:
+            key = _check_length("an Ed25519 public key", self.public_key, 32)
+            object.__setattr__(self, "public_key", key)
+        if type(self.signature) is not bytes or len(self.signature) != 64:
+            sig = _check_length("an Ed25519 signature", self.signature, 64)
+            object.__setattr__(self, "signature", sig)
+
+    def serialize(self, s: Serializer) -> None:
+        s.var_bytes(self.public_key)
+        s.var_bytes(self.signature)
+
+    @classmethod
+    def deserialize(cls, d: Deserializer) -> Ed25519Authenticator:
+        start = d.position
+        key = d.field("public_key", d.var_bytes)
+        sig = d.field("signature", d.var_bytes)
+        try:
+            return cls(key, sig)
+        except BCSEncodeError as exc:
+            raise BCSDecodeError(str(exc), offset=start) from None
+
+
+@dataclass(frozen=True, slots=True)
+class MultiEd25519Authenticator(BCSStruct):
+    """K-of-N Ed25519: the N public keys, the threshold K, the signatures and a bitmap.
+
+    ``signatures`` are in key order for the keys whose bit is set in the 4-byte
+    ``bitmap`` (bit ``i`` is the high bit first of byte ``i // 8``).
+    """
+
+    public_keys: tuple[bytes, ...]
+    threshold: int
+    signatures: tuple[bytes, ...]
+    bitmap: bytes
+
+    def __post_init__(self) -> None:
+        keys = tuple(
+            _check_length("an Ed25519 public key", k, ED25519_PUBLIC_KEY_LENGTH)
+            for k in self.public_keys
+        )
+        sigs = tuple(
+            _check_length("an Ed25519 signature", x, ED25519_SIGNATURE_LENGTH)
+            for x in self.signatures
+        )
+        if not 1 <= len(keys) <= MULTI_ED25519_MAX_KEYS:
+            raise BCSEncodeError(f"multi-Ed25519 takes 1 to 32 keys, got {len(keys)}")
+        if not 1 <= self.threshold <= len(keys):
+            raise BCSEncodeError(f"threshold {self.threshold} outside 1..{len(keys)}")
+        bitmap = _check_length("a multi-Ed25519 bitmap", self.bitmap, 4)
+        if bin(int.from_bytes(bitmap, "big")).count("1") != len(sigs):
+            raise BCSEncodeError("the bitmap must have one bit set per signature")
+        object.__setattr__(self, "public_keys", keys)
+        object.__setattr__(self, "signatures", sigs)
+        object.__setattr__(self, "bitmap", bitmap)
+
+    @staticmethod
+    def make_bitmap(indices: list[int] | tuple[int, ...]) -> bytes:
+        """The 4-byte bitmap with the bits of ``indices`` set."""
+        value = 0
+        for i in indices:
+            if not 0 <= i < MULTI_ED25519_MAX_KEYS:
+                raise BCSEncodeError(f"signer index {i} outside 0..31")
+            value |= 1 << (31 - i)
+        return value.to_bytes(4, "big")
+
+    @property
+    def public_key_bytes(self) -> bytes:
+        """The multi-key as one byte string: the keys, then the threshold."""
+        return b"".join(self.public_keys) + bytes([self.threshold])
+
+    @property
+    def signature_bytes(self) -> bytes:
+        """The multi-signature as one byte string: the signatures, then the bitmap."""
+        return b"".join(self.signatures) + self.bitmap
+
+    def serialize(self, s: Serializer) -> None:
+        s.var_bytes(self.public_key_bytes)
+        s.var_bytes(self.signature_bytes)
+
+    @classmethod
+    def deserialize(cls, d: Deserializer) -> MultiEd25519Authenticator:
+        start = d.position
+        key_bytes = d.field("public_key", d.var_bytes)
+        sig_bytes = d.field("signature", d.var_bytes)
+        if len(key_bytes) % 32 != 1 or len(sig_bytes) % 64 != 4:
+            raise BCSDecodeError("malformed multi-Ed25519 key or signature", offset=start)
+        keys = tuple(key_bytes[i : i + 32] for i in range(0, len(key_bytes) - 1, 32))
+        sigs = tuple(sig_bytes[i : i + 64] for i in range(0, len(sig_bytes) - 4, 64))
+        try:
+            return cls(keys, key_bytes[-1], sigs, sig_bytes[-4:])
+        except BCSEncodeError as exc:
+            raise BCSDecodeError(str(exc), offset=start) from None
+
+
+# -- any public key / any signature ---------------------------------------------------------
+
+
+def _read_keyless_public_key(d: Deserializer) -> bytes:
+    start = d.position
+    d.string()  # iss_val
+    d.var_bytes()  # idc
+    return d.bytes_since(start)
+
+
+def _read_federated_keyless_public_key(d: Deserializer) -> bytes:
+    start = d.position
+    d.address()  # jwk_addr
+    _read_keyless_public_key(d)
+    return d.bytes_since(start)
+
+
+@dataclass(frozen=True, slots=True)
+class AnyPublicKey(BCSStruct):
+    """A public key of any scheme, as single-key and multi-key accounts hold them.
+
+    ``value`` is the key itself for ``ed25519`` (32 bytes), ``secp256k1_ecdsa`` and
+    ``secp256r1_ecdsa`` (65 bytes, uncompressed); for ``keyless`` and
+    ``federated_keyless`` it is the BCS of the key's struct.
+    """
+
+    scheme: str
+    value: bytes
+
+    SCHEMES: ClassVar[tuple[str, ...]] = (
+        "ed25519",
+        "secp256k1_ecdsa",
+        "secp256r1_ecdsa",
+        "keyless",
+        "federated_keyless",
+    )
+
+    def __post_init__(self) -> None:
+        if self.scheme not in self.SCHEMES:
+            raise BCSEncodeError(f"unknown public key scheme {self.scheme!r}")
+        object.__setattr__(self, "value", bytes(self.value))
+
+    def serialize(self, s: Serializer) -> None:
+        s.uleb128(self.SCHEMES.index(self.scheme))
+        if self.scheme in ("keyless", "federated_keyless"):
+            s.fixed_bytes(self.value)
+        else:
+            s.var_bytes(self.value)
+
+    @classmethod
+    def deserialize(cls, d: Deserializer) -> AnyPublicKey:
+        scheme = cls.SCHEMES[d.variant(cls.SCHEMES, "public key scheme")]
+        if scheme == "keyless":
+            return cls(scheme, d.field("value", _read_keyless_public_key, d))
+        if scheme == "federated_keyless":
+            return cls(scheme, d.field("value", _read_federated_keyless_public_key, d))
+        return cls(scheme, d.field("value", d.var_bytes))
+
+
+def _read_webauthn(d: Deserializer) -> bytes:
+    start = d.position
+    d.variant(("secp256r1_ecdsa",), "assertion signature")
+    d.var_bytes()  # signature
+    d.var_bytes()  # authenticator_data
+    d.var_bytes()  # client_data_json
+    return d.bytes_since(start)
+
+
+@dataclass(frozen=True, slots=True)
+class AnySignature(BCSStruct):
+    """A signature of any scheme.
+
+    ``value`` is the signature itself for ``ed25519`` and ``secp256k1_ecdsa`` (64 bytes);
+    for ``web_authn`` and ``keyless`` it is the BCS of the signature's struct.
+    Keyless signatures are carried byte for byte but not decoded from a stream.
+    """
+
+    scheme: str
+    value: bytes
+
+    SCHEMES: ClassVar[tuple[str, ...]] = ("ed25519", "secp256k1_ecdsa", "web_authn", "keyless")
+
+    def __post_init__(self) -> None:
+        if self.scheme not in self.SCHEMES:
+            raise BCSEncodeError(f"unknown signature scheme {self.scheme!r}")
+        object.__setattr__(self, "value", bytes(self.value))
+
+    def serialize(self, s: Serializer) -> None:
+        s.uleb128(self.SCHEMES.index(self.scheme))
+        if self.scheme in ("web_authn", "keyless"):
+            s.fixed_bytes(self.value)
+        else:
+            s.var_bytes(self.value)
+
+    @classmethod
+    def deserialize(cls, d: Deserializer) -> AnySignature:
+        start = d.position
+        scheme = cls.SCHEMES[d.variant(cls.SCHEMES, "signature scheme")]
+        if scheme == "web_authn":
+            return cls(scheme, d.field("value", _read_webauthn, d))
+        if scheme == "keyless":
+            raise BCSDecodeError("keyless signatures cannot be decoded here", offset=start)
+        return cls(scheme, d.field("value", d.var_bytes))
+
+
+@dataclass(frozen=True, slots=True)
+class SingleKeyAuthenticator(BCSStruct):
+    """One key of any scheme and its signature."""
+
+    public_key: AnyPublicKey
+    signature: AnySignature
+
+    def serialize(self, s: Serializer) -> None:
+        self.public_key.serialize(s)
+        self.signature.serialize(s)
+
+    @classmethod
+    def deserialize(cls, d: Deserializer) -> SingleKeyAuthenticator:
+        key = d.field("public_key", AnyPublicKey.deserialize, d)
+        sig = d.field("signature", AnySignature.deserialize, d)
+        return cls(key, sig)
+
+
+@dataclass(frozen=True, slots=True)
+class MultiKeyAuthenticator(BCSStruct):
+    """K-of-N keys of any schemes: the keys, K, the signatures and a bitmap of signers.
+
+    The bitmap is a bit vector serialized as bytes: bit ``i`` is the high bit first of
+    byte ``i // 8``.
+    """
+
+    public_keys: tuple[AnyPublicKey, ...]
+    signatures_required: int
+    signatures: tuple[AnySignature, ...]
+    bitmap: bytes
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "public_keys", tuple(self.public_keys))
+        object.__setattr__(self, "signatures", tuple(self.signatures))
+        object.__setattr__(self, "bitmap", bytes(self.bitmap))
+        if not 1 <= self.signatures_required <= len(self.public_keys):
+            raise BCSEncodeError(
+                f"signatures_required {self.signatures_required} outside 1..{len(self.public_keys)}"
+            )
+
+    @staticmethod
+    def make_bitmap(indices: list[int] | tuple[int, ...], key_count: int) -> bytes:
+        """The bit vector with the bits of ``indices`` set, one byte per 8 keys."""
+        out = bytearray((key_count + 7) // 8)
+        for i in indices:
+            if not 0 <= i < key_count:
+                raise BCSEncodeError(f"signer index {i} outside 0..{key_count - 1}")
+            out[i // 8] |= 0x80 >> (i % 8)
+        return bytes(out)
+
+    def serialize(self, s: Serializer) -> None:
+        s.uleb128(len(self.public_keys))
+        for key in self.public_keys:
+            key.serialize(s)
+        s.u8(self.signatures_required)
+        s.uleb128(len(self.signatures))
+        for sig in self.signatures:
+            sig.serialize(s)
+        s.var_bytes(self.bitmap)
+
+    @classmethod
+    def deserialize(cls, d: Deserializer) -> MultiKeyAuthenticator:
+        start = d.position
+        keys = d.field("public_keys", d.sequence, lambda: AnyPublicKey.deserialize(d), "key")
+        required = d.field("signatures_required", d.u8)
+        sigs = d.field("signatures", d.sequence, lambda: AnySignature.deserialize(d), "signature")
+        bitmap = d.field("bitmap", d.var_bytes)
+        try:
+            return cls(tuple(keys), required, tuple(sigs), bitmap)
+        except BCSEncodeError as exc:
+            raise BCSDecodeError(str(exc), offset=start) from None
+
+
+@dataclass(frozen=True, slots=True)
+class NoAccountAuthenticator(BCSStruct):
+    """No signature at all (used for a fee payer not yet known, in simulation)."""
+
+    def serialize(self, s: Serializer) -> None:
+        return None
+
+    @classmethod
+    def deserialize(cls, d: Deserializer) -> NoAccountAuthenticator:
+        return cls()
+
+
+@dataclass(frozen=True, slots=True)
+class AbstractionAuthenticator(BCSStruct):
+    """Account abstraction: a Move function authenticates the account.
+
+    ``function_info`` is ``(module_address, module_name, function_name)``; ``auth_data``
+    is the BCS of the abstraction's auth-data enum, carried byte for byte.
+    """
+
+    module_address: Address
+    module_name: str
+    function_name: str
+    auth_data: bytes = field(default=b"")
+
+    def serialize(self, s: Serializer) -> None:
+        s.address(self.module_address)
+        s.string(self.module_name)
+        s.string(self.function_name)
+        s.fixed_bytes(self.auth_data)
+
+    @classmethod
+    def deserialize(cls, d: Deserializer) -> AbstractionAuthenticator:
+        address = d.field("module_address", d.address)
+        module = d.field("module_name", d.string)
+        function = d.field("function_name", d.string)
+        start = d.position
+        kind = d.variant(("V1", "DerivableV1"), "abstraction auth data")
+        d.var_bytes()  # signing_message_digest
+        d.var_bytes()  # authenticator / abstract_signature
+        if kind == 1:
+            d.var_bytes()  # abstract_public_key
+        return cls(address, module, function, d.bytes_since(start))
+
+
+AccountAuthenticator = (
+    Ed25519Authenticator
+    | MultiEd25519Authenticator
+    | SingleKeyAuthenticator
+    | MultiKeyAuthenticator
+    | NoAccountAuthenticator
+    | AbstractionAuthenticator
+)
+_ACCOUNT_CLASSES: Final[tuple[type[AccountAuthenticator], ...]] = (
+    Ed25519Authenticator,
+    MultiEd25519Authenticator,
+    SingleKeyAuthenticator,
+    MultiKeyAuthenticator,
+    NoAccountAuthenticator,
+    AbstractionAuthenticator,
+)
+_ACCOUNT_VARIANT: Final = {cls: i for i, cls in enumerate(_ACCOUNT_CLASSES)}
+_ACCOUNT_NAMES: Final = (
+    "ed25519",
+    "multi_ed25519",
+    "single_key",
+    "multi_key",
+    "no_account",
+    "abstraction",
+)
+
+
+def serialize_account_authenticator(s: Serializer, auth: AccountAuthenticator) -> None:
+    """Write an AccountAuthenticator with its variant index."""
+    variant = _ACCOUNT_VARIANT.get(type(auth))
+    if variant is None:
+        raise BCSEncodeError(f"not an account authenticator: {type(auth).__name__}")
+    s.uleb128(variant)
+    auth.serialize(s)
+
+
+def deserialize_account_authenticator(d: Deserializer) -> AccountAuthenticator:
+    """Read an AccountAuthenticator."""
+    variant = d.variant(_ACCOUNT_NAMES, "account authenticator")
+    return cast(
+        AccountAuthenticator,
+        d.field(_ACCOUNT_NAMES[variant], _ACCOUNT_CLASSES[variant].deserialize, d),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class MultiAgentAuthenticator(BCSStruct):
+    """The sender and secondary signers, each with an account authenticator."""
+
+    sender: AccountAuthenticator
+    secondary_signer_addresses: tuple[Address, ...]
+    secondary_signers: tuple[AccountAuthenticator, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "secondary_signer_addresses", tuple(self.secondary_signer_addresses)
+        )
+        object.__setattr__(self, "secondary_signers", tuple(self.secondary_signers))
+        if len(self.secondary_signer_addresses) != len(self.secondary_signers):
+            raise BCSEncodeError("one secondary signer authenticator per secondary address")
+
+    def serialize(self, s: Serializer) -> None:
+        serialize_account_authenticator(s, self.sender)
+        s.sequence(self.secondary_signer_addresses, s.address)
+        s.uleb128(len(self.secondary_signers))
+        for signer in self.secondary_signers:
+            serialize_account_authenticator(s, signer)
+
+    @classmethod
+    def deserialize(cls, d: Deserializer) -> MultiAgentAuthenticator:
+        sender = d.field("sender", deserialize_account_authenticator, d)
+        addresses = d.field("secondary_signer_addresses", d.sequence, d.address, "address")
+        signers = d.field(
+            "secondary_signers", d.sequence, lambda: deserialize_account_authenticator(d), "signer"
+        )
+        return cls(sender, tuple(addresses), tuple(signers))
+
+
+@dataclass(frozen=True, slots=True)
+class FeePayerAuthenticator(BCSStruct):
+    """Multi-agent plus a fee payer who pays the gas."""
+
+    sender: AccountAuthenticator
+    secondary_signer_addresses: tuple[Address, ...]
+    secondary_signers: tuple[AccountAuthenticator, ...]
+    fee_payer_address: Address
+    fee_payer_signer: AccountAuthenticator
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "secondary_signer_addresses", tuple(self.secondary_signer_addresses)
+        )
+        object.__setattr__(self, "secondary_signers", tuple(self.secondary_signers))
+        if len(self.secondary_signer_addresses) != len(self.secondary_signers):
+            raise BCSEncodeError("one secondary signer authenticator per secondary address")
+
+    def serialize(self, s: Serializer) -> None:
+        serialize_account_authenticator(s, self.sender)
+        s.sequence(self.secondary_signer_addresses, s.address)
+        s.uleb128(len(self.secondary_signers))
+        for signer in self.secondary_signers:
+            serialize_account_authenticator(s, signer)
+        s.address(self.fee_payer_address)
+        serialize_account_authenticator(s, self.fee_payer_signer)
+
+    @classmethod
+    def deserialize(cls, d: Deserializer) -> FeePayerAuthenticator:
+        sender = d.field("sender", deserialize_account_authenticator, d)
+        addresses = d.field("secondary_signer_addresses", d.sequence, d.address, "address")
+        signers = d.field(
+            "secondary_signers", d.sequence, lambda: deserialize_account_authenticator(d), "signer"
+        )
+        fee_payer = d.field("fee_payer_address", d.address)
+        fee_signer = d.field("fee_payer_signer", deserialize_account_authenticator, d)
+        return cls(sender, tuple(addresses), tuple(signers), fee_payer, fee_signer)
+
+
+@dataclass(frozen=True, slots=True)
+class SingleSenderAuthenticator(BCSStruct):
+    """One sender with any account authenticator (single-key, multi-key...)."""
+
+    sender: AccountAuthenticator
+
+    def serialize(self, s: Serializer) -> None:
+        serialize_account_authenticator(s, self.sender)
+
+    @classmethod
+    def deserialize(cls, d: Deserializer) -> SingleSenderAuthenticator:
+        return cls(d.field("sender", deserialize_account_authenticator, d))
+
+
+TransactionAuthenticator = (
+    Ed25519Authenticator
+    | MultiEd25519Authenticator
+    | MultiAgentAuthenticator
+    | FeePayerAuthenticator
+    | SingleSenderAuthenticator
+)
+_TXN_CLASSES: Final[tuple[type[TransactionAuthenticator], ...]] = (
+    Ed25519Authenticator,
+    MultiEd25519Authenticator,
+    MultiAgentAuthenticator,
+    FeePayerAuthenticator,
+    SingleSenderAuthenticator,
+)
+_TXN_VARIANT: Final = {cls: i for i, cls in enumerate(_TXN_CLASSES)}
+_TXN_NAMES: Final = ("ed25519", "multi_ed25519", "multi_agent", "fee_payer", "single_sender")
+
+
+def serialize_transaction_authenticator(s: Serializer, auth: TransactionAuthenticator) -> None:
+    """Write a TransactionAuthenticator with its variant index."""
+    variant = _TXN_VARIANT.get(type(auth))
+    if variant is None:
+        raise BCSEncodeError(f"not a transaction authenticator: {type(auth).__name__}")
+    s.uleb128(variant)
+    auth.serialize(s)
+
+
+def deserialize_transaction_authenticator(d: Deserializer) -> TransactionAuthenticator:
+    """Read a TransactionAuthenticator."""
+    variant = d.variant(_TXN_NAMES, "transaction authenticator")
+    return cast(
+        TransactionAuthenticator,
+        d.field(_TXN_NAMES[variant], _TXN_CLASSES[variant].deserialize, d),
+    )

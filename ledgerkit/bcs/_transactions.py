@@ -1,0 +1,324 @@
+"""Raw and signed transactions, their signing messages and the committed transaction hash.
+
+* Signing message of a plain transaction: ``SHA3-256(b"APTOS::RawTransaction") || BCS(raw)``.
+* Multi-agent and fee-payer transactions sign
+  ``SHA3-256(b"APTOS::RawTransactionWithData") || BCS(RawTransactionWithData)``.
+* Hash of a committed user transaction:
+  ``SHA3-256(SHA3-256(b"APTOS::Transaction") || 0x00 || BCS(SignedTransaction))``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+from dataclasses import dataclass, field
+from typing import Final, Protocol
+
+import nacl.exceptions
+import nacl.signing
+
+from ledgerkit._errors import BCSDecodeError, SigningError
+from ledgerkit.bcs._authenticators import (
+    AbstractionAuthenticator,
+    AccountAuthenticator,
+    Ed25519Authenticator,
+    FeePayerAuthenticator,
+    MultiAgentAuthenticator,
+    MultiEd25519Authenticator,
+    MultiKeyAuthenticator,
+    NoAccountAuthenticator,
+    SingleKeyAuthenticator,
+    SingleSenderAuthenticator,
+    TransactionAuthenticator,
+    deserialize_transaction_authenticator,
+    serialize_transaction_authenticator,
+)
+from ledgerkit.bcs._codec import BCSStruct, Deserializer, Serializer
+from ledgerkit.bcs._payloads import TransactionPayload, deserialize_payload, serialize_payload
+from ledgerkit.types import Address, HexBytes
+
+__all__ = [
+    "RAW_TRANSACTION_SALT",
+    "RAW_TRANSACTION_WITH_DATA_SALT",
+    "TRANSACTION_SALT",
+    "FeePayerRawTransaction",
+    "MultiAgentRawTransaction",
+    "RawTransaction",
+    "SignedTransaction",
+    "Signer",
+]
+
+
+def _salt(name: bytes) -> bytes:
+    return hashlib.sha3_256(b"APTOS::" + name).digest()
+
+
+RAW_TRANSACTION_SALT: Final = _salt(b"RawTransaction")
+RAW_TRANSACTION_WITH_DATA_SALT: Final = _salt(b"RawTransactionWithData")
+TRANSACTION_SALT: Final = _salt(b"Transaction")
+_USER_TRANSACTION: Final = b"\x00"
+_pack_tail: Final = struct.Struct("<QQQB").pack
+
+
+class Signer(Protocol):
+    """Anything that signs with Ed25519: ``public_key`` bytes and ``sign(message)``."""
+
+    @property
+    def public_key_bytes(self) -> bytes: ...
+
+    def sign(self, message: bytes) -> bytes: ...
+
+
+@dataclass(frozen=True, slots=True)
+class RawTransaction(BCSStruct):
+    """An unsigned transaction.
+
+    Field order is the BCS order: sender, sequence_number, payload, max_gas_amount,
+    gas_unit_price, expiration_timestamp_secs, chain_id.
+    """
+
+    sender: Address
+    sequence_number: int
+    payload: TransactionPayload
+    max_gas_amount: int
+    gas_unit_price: int
+    expiration_timestamp_secs: int
+    chain_id: int
+    # The encoding, kept after the first use: signing and submitting both need it.
+    _bcs: bytes | None = field(default=None, init=False, repr=False, compare=False)
+
+    def to_bcs(self) -> bytes:
+        encoded = self._bcs
+        if encoded is None:
+            s = Serializer()
+            self._write(s)
+            encoded = s.output()
+            object.__setattr__(self, "_bcs", encoded)
+        return encoded
+
+    def serialize(self, s: Serializer) -> None:
+        s.fixed_bytes(self.to_bcs())
+
+    def _write(self, s: Serializer) -> None:
+        gas = (self.max_gas_amount, self.gas_unit_price, self.expiration_timestamp_secs)
+        s.address(self.sender)
+        s.u64(self.sequence_number)
+        serialize_payload(s, self.payload)
+        # The four trailing fields in one pack when they are plain ints (the usual case);
+        # anything else goes field by field for a precise error.
+        if all(type(x) is int for x in gas) and type(self.chain_id) is int:
+            try:
+                s.fixed_bytes(_pack_tail(*gas, self.chain_id))
+                return
+            except struct.error:
+                pass
+        for value in gas:
+            s.u64(value)
+        s.u8(self.chain_id)
+
+    @classmethod
+    def deserialize(cls, d: Deserializer) -> RawTransaction:
+        return cls(
+            sender=d.field("sender", d.address),
+            sequence_number=d.field("sequence_number", d.u64),
+            payload=d.field("payload", deserialize_payload, d),
+            max_gas_amount=d.field("max_gas_amount", d.u64),
+            gas_unit_price=d.field("gas_unit_price", d.u64),
+            expiration_timestamp_secs=d.field("expiration_timestamp_secs", d.u64),
+            chain_id=d.field("chain_id", d.u8),
+        )
+
+    def signing_message(self) -> bytes:
+        """The bytes a single signer signs."""
+        return RAW_TRANSACTION_SALT + self.to_bcs()
+
+    def sign(self, signer: Signer) -> SignedTransaction:
+        """Sign with one Ed25519 key and return the signed transaction."""
+        signature = signer.sign(self.signing_message())
+        return SignedTransaction(self, Ed25519Authenticator(signer.public_key_bytes, signature))
+
+
+@dataclass(frozen=True, slots=True)
+class MultiAgentRawTransaction(BCSStruct):
+    """A raw transaction with the addresses of its secondary signers (signing form)."""
+
+    raw: RawTransaction
+    secondary_signers: tuple[Address, ...]
+
+    def serialize(self, s: Serializer) -> None:
+        s.uleb128(0)
+        self.raw.serialize(s)
+        s.sequence(self.secondary_signers, s.address)
+
+    @classmethod
+    def deserialize(cls, d: Deserializer) -> MultiAgentRawTransaction:
+        d.variant(("MultiAgent",), "raw transaction with data")
+        raw = d.field("raw_txn", RawTransaction.deserialize, d)
+        return cls(raw, tuple(d.field("secondary_signer_addresses", d.sequence, d.address)))
+
+    def signing_message(self) -> bytes:
+        """The bytes the sender and every secondary signer sign."""
+        return RAW_TRANSACTION_WITH_DATA_SALT + self.to_bcs()
+
+    def authenticate(
+        self, sender: AccountAuthenticator, secondary: tuple[AccountAuthenticator, ...]
+    ) -> SignedTransaction:
+        """Assemble the signed transaction from each signer's authenticator."""
+        auth = MultiAgentAuthenticator(sender, self.secondary_signers, secondary)
+        return SignedTransaction(self.raw, auth)
+
+
+@dataclass(frozen=True, slots=True)
+class FeePayerRawTransaction(BCSStruct):
+    """A raw transaction with secondary signers and a fee payer (signing form).
+
+    Sign with ``fee_payer=Address(0x0)`` when the fee payer is not known yet; the fee
+    payer itself signs with its real address.
+    """
+
+    raw: RawTransaction
+    secondary_signers: tuple[Address, ...]
+    fee_payer: Address
+
+    def serialize(self, s: Serializer) -> None:
+        s.uleb128(1)
+        self.raw.serialize(s)
+        s.sequence(self.secondary_signers, s.address)
+        s.address(self.fee_payer)
+
+    @classmethod
+    def deserialize(cls, d: Deserializer) -> FeePayerRawTransaction:
+        start = d.position
+        if d.variant(("MultiAgent", "MultiAgentWithFeePayer"), "raw transaction with data") != 1:
+            raise BCSDecodeError("expected the fee-payer form (variant 1)", offset=start)
+        raw = d.field("raw_txn", RawTransaction.deserialize, d)
+        secondary = tuple(d.field("secondary_signer_addresses", d.sequence, d.address))
+        return cls(raw, secondary, d.field("fee_payer_address", d.address))
+
+    def signing_message(self) -> bytes:
+        """The bytes the sender, the secondary signers and the fee payer sign."""
+        return RAW_TRANSACTION_WITH_DATA_SALT + self.to_bcs()
+
+    def authenticate(
+        self,
+        sender: AccountAuthenticator,
+        secondary: tuple[AccountAuthenticator, ...],
+        fee_payer: AccountAuthenticator,
+    ) -> SignedTransaction:
+        """Assemble the signed transaction from each signer's authenticator."""
+        auth = FeePayerAuthenticator(
+            sender, self.secondary_signers, secondary, self.fee_payer, fee_payer
+        )
+        return SignedTransaction(self.raw, auth)
+
+
+@dataclass(frozen=True, slots=True)
+class SignedTransaction(BCSStruct):
+    """A raw transaction and its authenticator: what is submitted to a node."""
+
+    raw: RawTransaction
+    authenticator: TransactionAuthenticator
+
+    def serialize(self, s: Serializer) -> None:
+        self.raw.serialize(s)
+        serialize_transaction_authenticator(s, self.authenticator)
+
+    def to_bcs(self) -> bytes:
+        s = Serializer()
+        serialize_transaction_authenticator(s, self.authenticator)
+        return self.raw.to_bcs() + s.output()
+
+    @classmethod
+    def deserialize(cls, d: Deserializer) -> SignedTransaction:
+        raw = d.field("raw_txn", RawTransaction.deserialize, d)
+        auth = d.field("authenticator", deserialize_transaction_authenticator, d)
+        return cls(raw, auth)
+
+    def hash(self) -> HexBytes:
+        """The hash the ledger gives this transaction once committed."""
+        body = self.to_bcs()
+        return HexBytes(hashlib.sha3_256(TRANSACTION_SALT + _USER_TRANSACTION + body).digest())
+
+    def verify(self) -> bool:
+        """Check every Ed25519 signature inside against the right signing message.
+
+        Returns False when any signature does not verify (or a signer gave none).
+
+        Raises
+        ------
+        SigningError
+            For schemes ledgerkit cannot check (secp256k1, keyless, abstraction...).
+        """
+        auth = self.authenticator
+        raw = self.raw
+        if isinstance(auth, MultiAgentAuthenticator):
+            message = MultiAgentRawTransaction(raw, auth.secondary_signer_addresses)
+            return all(
+                _verify_account(a, message.signing_message())
+                for a in (auth.sender, *auth.secondary_signers)
+            )
+        if isinstance(auth, FeePayerAuthenticator):
+            signers = (auth.sender, *auth.secondary_signers, auth.fee_payer_signer)
+            real = FeePayerRawTransaction(
+                raw, auth.secondary_signer_addresses, auth.fee_payer_address
+            ).signing_message()
+            # Sender and secondary signers may have signed before the fee payer was known.
+            unknown = FeePayerRawTransaction(
+                raw, auth.secondary_signer_addresses, _NO_FEE_PAYER
+            ).signing_message()
+            return _verify_account(auth.fee_payer_signer, real) and all(
+                _verify_account(a, real) or _verify_account(a, unknown) for a in signers[:-1]
+            )
+        if isinstance(auth, SingleSenderAuthenticator):
+            return _verify_account(auth.sender, raw.signing_message())
+        return _verify_account(auth, raw.signing_message())
+
+
+_NO_FEE_PAYER: Final = Address(bytes(32))
+
+
+def _ed25519_ok(public_key: bytes, message: bytes, signature: bytes) -> bool:
+    try:
+        nacl.signing.VerifyKey(public_key).verify(message, signature)
+    except (nacl.exceptions.BadSignatureError, nacl.exceptions.ValueError, ValueError):
+        return False
+    return True
+
+
+def _bits(bitmap: bytes) -> list[int]:
+    return [i for i in range(len(bitmap) * 8) if bitmap[i // 8] & (0x80 >> (i % 8))]
+
+
+def _verify_account(auth: AccountAuthenticator, message: bytes) -> bool:
+    if isinstance(auth, Ed25519Authenticator):
+        return _ed25519_ok(auth.public_key, message, auth.signature)
+    if isinstance(auth, MultiEd25519Authenticator):
+        signers = _bits(auth.bitmap)
+        if len(signers) < auth.threshold or signers[-1] >= len(auth.public_keys):
+            return False
+        return all(
+            _ed25519_ok(auth.public_keys[i], message, sig)
+            for i, sig in zip(signers, auth.signatures, strict=True)
+        )
+    if isinstance(auth, SingleKeyAuthenticator):
+        if auth.public_key.scheme != "ed25519" or auth.signature.scheme != "ed25519":
+            raise SigningError(f"cannot check {auth.public_key.scheme} signatures")
+        return _ed25519_ok(auth.public_key.value, message, auth.signature.value)
+    if isinstance(auth, MultiKeyAuthenticator):
+        signers = _bits(auth.bitmap)
+        if len(signers) != len(auth.signatures) or len(signers) < auth.signatures_required:
+            return False
+        if signers and signers[-1] >= len(auth.public_keys):
+            return False
+        for i, sig in zip(signers, auth.signatures, strict=True):
+            key = auth.public_keys[i]
+            if key.scheme != "ed25519" or sig.scheme != "ed25519":
+                raise SigningError(f"cannot check {key.scheme} signatures")
+            if not _ed25519_ok(key.value, message, sig.value):
+                return False
+        return True
+    if isinstance(auth, NoAccountAuthenticator):
+        return False
+    if isinstance(auth, AbstractionAuthenticator):
+        raise SigningError("account abstraction is checked by Move code, not here")
+    raise SigningError(f"unknown authenticator {type(auth).__name__}")

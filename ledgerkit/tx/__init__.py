@@ -1,0 +1,7 @@
+"""Keys, accounts and transaction building, signing and submission."""
+
+from __future__ import annotations
+
+from ledgerkit.tx._keys import Ed25519PrivateKey, Ed25519PublicKey
+
+__all__ = ["Ed25519PrivateKey", "Ed25519PublicKey"]

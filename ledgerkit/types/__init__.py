@@ -1,0 +1,60 @@
+"""Scalar types of the node API: addresses, fixed-width unsigned integers, hex bytes,
+Move types and ids, and the ledger metadata every response carries."""
+
+from __future__ import annotations
+
+from ledgerkit.types._address import Address
+from ledgerkit.types._hex import HexBytes
+from ledgerkit.types._ints import (
+    U8,
+    U16,
+    U32,
+    U64,
+    U64_MAX,
+    U128,
+    U128_MAX,
+    U256,
+    U256_MAX,
+    parse_u64,
+    parse_uint,
+)
+from ledgerkit.types._ledger import LedgerMeta
+from ledgerkit.types._movetype import (
+    EntryFunctionId,
+    GenericTypeParam,
+    ModuleId,
+    MoveStructTag,
+    MoveType,
+    PrimitiveType,
+    ReferenceType,
+    StructTag,
+    VectorType,
+    is_identifier,
+)
+
+__all__ = [
+    "U8",
+    "U16",
+    "U32",
+    "U64",
+    "U64_MAX",
+    "U128",
+    "U128_MAX",
+    "U256",
+    "U256_MAX",
+    "Address",
+    "EntryFunctionId",
+    "GenericTypeParam",
+    "HexBytes",
+    "LedgerMeta",
+    "ModuleId",
+    "MoveStructTag",
+    "MoveType",
+    "PrimitiveType",
+    "ReferenceType",
+    "StructTag",
+    "VectorType",
+    "is_identifier",
+    "parse_u64",
+    "parse_uint",
+]

@@ -1,0 +1,205 @@
+"""The front door: the public names are a contract, and ``import ledgerkit`` stays light."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import re
+import subprocess
+import sys
+import types
+
+import pytest
+
+import ledgerkit
+
+# The public names of ``ledgerkit``. Adding one is a decision; removing one breaks users.
+EXPECTED_PUBLIC_NAMES = [
+    "U8",
+    "U16",
+    "U32",
+    "U64",
+    "U128",
+    "U256",
+    "APIDisabledError",
+    "AccountNotFoundError",
+    "Address",
+    "BCSDecodeError",
+    "BCSEncodeError",
+    "BCSError",
+    "BCSNotSupportedError",
+    "BlockNotFoundError",
+    "BlockPrunedError",
+    "DecodingError",
+    "Ed25519PrivateKey",
+    "Ed25519PublicKey",
+    "EntryFunctionId",
+    "ErrorCode",
+    "HealthCheckFailedError",
+    "HexBytes",
+    "InputError",
+    "InvalidAddressError",
+    "InvalidHexError",
+    "InvalidInputError",
+    "InvalidIntegerError",
+    "InvalidTransactionUpdateError",
+    "LedgerError",
+    "LedgerMeta",
+    "MempoolFullError",
+    "ModuleId",
+    "MoveModuleNotFoundError",
+    "MoveStructTag",
+    "MoveType",
+    "MoveTypeSyntaxError",
+    "MoveValueCodec",
+    "MoveValueError",
+    "NodeAPIError",
+    "NotFoundError",
+    "PrunedError",
+    "RateLimitedError",
+    "RejectedByFilterError",
+    "RequestTimeoutError",
+    "ResourceNotFoundError",
+    "SequenceNumberTooOldError",
+    "ServerError",
+    "SigningError",
+    "StateValueNotFoundError",
+    "StructFieldNotFoundError",
+    "StructTag",
+    "TableItemNotFoundError",
+    "TransactionNotFoundError",
+    "TransactionRejectedError",
+    "TransportError",
+    "VMError",
+    "VersionNotFoundError",
+    "VersionPrunedError",
+    "WebFrameworkError",
+    "__version__",
+]
+
+HEAVY = ["pandas", "httpx", "starlette", "uvicorn", "ipywidgets", "altair", "dask"]
+
+
+def _isort_style_key(name: str) -> tuple[int, list[int | str]]:
+    """The order ruff's RUF022 keeps ``__all__`` in: CONSTANTS, then Classes, then the rest,
+    each in natural order (digits compare as numbers), case-sensitively."""
+    if name.isupper() and len(name) > 1:
+        group = 0
+    elif name[:1].isupper():
+        group = 1
+    else:
+        group = 2
+    natural: list[int | str] = [
+        int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)
+    ]
+    return group, natural
+
+
+def test_public_names_are_exactly_the_contract() -> None:
+    assert ledgerkit.__all__ == EXPECTED_PUBLIC_NAMES
+
+
+@pytest.mark.parametrize(
+    "module", ["ledgerkit", "ledgerkit.types", "ledgerkit.bcs", "ledgerkit.tx", "ledgerkit._errors"]
+)
+def test_all_has_no_duplicates(module: str) -> None:
+    names = importlib.import_module(module).__all__
+    assert len(names) == len(set(names))
+
+
+@pytest.mark.parametrize("module", ["ledgerkit", "ledgerkit.types", "ledgerkit._errors"])
+def test_all_is_sorted_the_way_ruff_sorts_it(module: str) -> None:
+    names = importlib.import_module(module).__all__
+    assert names == sorted(names, key=_isort_style_key)
+
+
+def test_the_sort_key_agrees_with_ruff_on_the_tricky_cases() -> None:
+    # The expected order is what `ruff check --select RUF022 --fix` (ruff 0.17) wrote.
+    names = [
+        "__version__", "VersionError", "VMError", "U16", "U8", "AccountNotFoundError",
+        "APIDisabledError", "U64_MAX", "parse_u64", "parse_uint", "U128_MAX", "U128", "X",
+        "_x", "a1", "a10", "a2", "Ab", "AB",
+    ]  # fmt: skip
+    assert sorted(names, key=_isort_style_key) == [
+        "AB", "U8", "U16", "U64_MAX", "U128", "U128_MAX", "APIDisabledError", "Ab",
+        "AccountNotFoundError", "VMError", "VersionError", "X", "__version__", "_x", "a1",
+        "a2", "a10", "parse_u64", "parse_uint",
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "module", ["ledgerkit", "ledgerkit.types", "ledgerkit.bcs", "ledgerkit.tx"]
+)
+def test_every_public_name_is_importable(module: str) -> None:
+    mod = importlib.import_module(module)
+    for name in mod.__all__:
+        assert hasattr(mod, name), f"{module}.{name} is in __all__ but missing"
+    namespace: dict[str, object] = {}
+    exec(f"from {module} import *", namespace)
+    assert set(mod.__all__) <= set(namespace)
+
+
+def test_no_private_names_in_the_front_door() -> None:
+    for name in ledgerkit.__all__:
+        assert not name.startswith("_") or name == "__version__", name
+
+
+def test_every_public_object_is_ledgerkits_own() -> None:
+    for name in ledgerkit.__all__:
+        if name == "__version__":
+            continue
+        value = getattr(ledgerkit, name)
+        assert getattr(value, "__module__", "").startswith("ledgerkit."), name
+        assert getattr(value, "__module__", "") != "ledgerkit", name
+
+
+def test_nothing_public_leaks_beyond_all() -> None:
+    """Names a user can reach without an underscore are in __all__ or are subpackages."""
+    allowed = set(ledgerkit.__all__) | {"annotations"}  # the __future__ import
+    for name, value in vars(ledgerkit).items():
+        if name.startswith("_") or name in allowed:
+            continue
+        assert isinstance(value, types.ModuleType), f"ledgerkit.{name} leaks"
+        assert value.__name__ == f"ledgerkit.{name}"
+
+
+def test_version_is_a_pep440_string() -> None:
+    assert isinstance(ledgerkit.__version__, str)
+    assert re.fullmatch(
+        r"\d+\.\d+\.\d+((a|b|rc)\d+)?(\.post\d+)?(\.dev\d+)?", ledgerkit.__version__
+    )
+
+
+def test_the_front_door_and_the_subpackages_hand_out_the_same_objects() -> None:
+    import ledgerkit.bcs
+    import ledgerkit.tx
+    import ledgerkit.types
+
+    for name in ledgerkit.__all__:
+        for sub in (ledgerkit.types, ledgerkit.bcs, ledgerkit.tx, ledgerkit._errors):
+            if name in sub.__all__:
+                assert getattr(sub, name) is getattr(ledgerkit, name), name
+
+
+_PROBE = """
+import json, sys
+before = set(sys.modules)
+import ledgerkit
+print(json.dumps(sorted(set(sys.modules) - before)))
+"""
+
+
+def _modules_loaded_by_import() -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE], capture_output=True, text=True, check=True, timeout=120
+    )
+    loaded: list[str] = json.loads(done.stdout)
+    return loaded
+
+
+def test_import_ledgerkit_stays_light_and_loads_the_same_modules_each_time() -> None:
+    first = _modules_loaded_by_import()
+    assert "ledgerkit" in first
+    heavy = [m for m in first if m.split(".")[0] in HEAVY]
+    assert heavy == []
+    assert _modules_loaded_by_import() == first
