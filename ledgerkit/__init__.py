@@ -6,6 +6,9 @@ node, widgets, charts, Dask) load when first used, so ``import ledgerkit`` stays
 
 from __future__ import annotations
 
+import importlib as _importlib
+from typing import Any as _Any
+
 from ledgerkit._errors import (
     AccountNotFoundError,
     APIDisabledError,
@@ -71,6 +74,23 @@ from ledgerkit.types import (
 
 __version__ = "0.1.0.dev0"
 
+# Heavy parts load on first use, so ``import ledgerkit`` stays fast.
+_LAZY = {"LocalNode": "ledgerkit.localnet", "NodeConfig": "ledgerkit.localnet"}
+
+
+def __getattr__(name: str) -> _Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ledgerkit' has no attribute {name!r}")
+    value = getattr(_importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
 __all__ = [
     "U8",
     "U16",
@@ -102,6 +122,7 @@ __all__ = [
     "InvalidTransactionUpdateError",
     "LedgerError",
     "LedgerMeta",
+    "LocalNode",
     "MempoolFullError",
     "ModuleId",
     "MoveModuleNotFoundError",
@@ -111,6 +132,7 @@ __all__ = [
     "MoveValueCodec",
     "MoveValueError",
     "NodeAPIError",
+    "NodeConfig",
     "NotFoundError",
     "PrunedError",
     "RateLimitedError",

@@ -51,7 +51,13 @@ from ledgerkit.bcs._transactions import (
     SignedTransaction,
     Signer,
 )
-from ledgerkit.bcs._typetag import deserialize_type_tag, serialize_type_tag, type_tag_bytes
+from ledgerkit.bcs._typetag import (
+    deserialize_struct_tag,
+    deserialize_type_tag,
+    serialize_struct_tag,
+    serialize_type_tag,
+    type_tag_bytes,
+)
 from ledgerkit.bcs._values import DictLayouts, LayoutSource, MoveValueCodec
 
 __all__ = [
@@ -93,12 +99,14 @@ __all__ = [
     "TransactionPayloadV1",
     "deserialize_account_authenticator",
     "deserialize_payload",
+    "deserialize_struct_tag",
     "deserialize_transaction_authenticator",
     "deserialize_type_tag",
     "explain",
     "format_explanation",
     "serialize_account_authenticator",
     "serialize_payload",
+    "serialize_struct_tag",
     "serialize_transaction_authenticator",
     "serialize_type_tag",
     "type_tag_bytes",

@@ -8,7 +8,14 @@ from ledgerkit._errors import BCSDecodeError, BCSEncodeError
 from ledgerkit.bcs._codec import Deserializer, Serializer
 from ledgerkit.types import MoveType, PrimitiveType, StructTag, VectorType, is_identifier
 
-__all__ = ["deserialize_type_tag", "read_identifier", "serialize_type_tag", "type_tag_bytes"]
+__all__ = [
+    "deserialize_struct_tag",
+    "deserialize_type_tag",
+    "read_identifier",
+    "serialize_struct_tag",
+    "serialize_type_tag",
+    "type_tag_bytes",
+]
 
 #: Variant index of each primitive in the TypeTag enum (vector is 6, struct is 7).
 PRIMITIVE_TAGS: Final = {

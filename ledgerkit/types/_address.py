@@ -100,6 +100,11 @@ class Address:
         return "0x" + (self._bytes.hex().lstrip("0") or "0")
 
     @property
+    def standard(self) -> str:
+        """The form the node writes: short for ``0x0`` ... ``0xf``, long for all others."""
+        return self.short if self.is_special else self.long
+
+    @property
     def is_special(self) -> bool:
         """True for the reserved framework addresses ``0x0`` to ``0xf``."""
         return self._bytes[:31] == bytes(31) and self._bytes[31] < 16

@@ -223,3 +223,11 @@ def test_ordering_matches_the_numeric_value(a: bytes, b: bytes) -> None:
     left, right = Address(a), Address(b)
     assert (left < right) == (int.from_bytes(a, "big") < int.from_bytes(b, "big"))
     assert (left == right) == (a == b)
+
+
+@pytest.mark.parametrize(
+    ("text", "standard"),
+    [("0x1", "0x1"), ("0xf", "0xf"), ("0x0", "0x0"), ("0x10", "0x" + "0" * 62 + "10")],
+)
+def test_standard_form_is_short_only_for_special_addresses(text: str, standard: str) -> None:
+    assert Address.parse(text).standard == standard

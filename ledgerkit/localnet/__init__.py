@@ -1,0 +1,14 @@
+"""The embedded local node: a real HTTP server over a persistent, deterministic ledger.
+
+``LocalNode`` runs it in the background (``with LocalNode(seed=1) as node: node.url``);
+``ledgerkit node`` runs it from the shell. It implements the node API under ``/v1`` over
+SQLite, filled by a seeded chain generator and driven by a Python executor for a set of
+framework functions, so every notebook and test runs offline and reproducibly.
+"""
+
+from __future__ import annotations
+
+from ledgerkit.localnet._config import ENDPOINT_GROUPS, NodeConfig
+from ledgerkit.localnet._server import LocalNode, serve
+
+__all__ = ["ENDPOINT_GROUPS", "LocalNode", "NodeConfig", "serve"]

@@ -1,0 +1,89 @@
+"""Accounts the embedded node derives from its seed: dev accounts, the faucet, the workload.
+
+Every key here is ``Ed25519PrivateKey.from_seed`` of a label that names its role, the
+chain seed and an index, so the same seed always gives the same accounts and the roles
+never share a key:
+
+* **dev accounts** are handed to users, funded generously at genesis and never used by
+  the chain generator, so their sequence numbers start at 0;
+* the **faucet** account holds most of the supply and funds whoever asks;
+* **workload** accounts are the generator's simulated users (some funded at genesis,
+  more created by transfers as the chain grows).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from ledgerkit.tx import Ed25519PrivateKey
+from ledgerkit.types import Address
+
+__all__ = [
+    "DEV_ACCOUNT_APT",
+    "FAUCET_APT",
+    "WORKLOAD_ACCOUNT_APT",
+    "DevAccount",
+    "dev_accounts",
+    "faucet_account",
+    "validator_addresses",
+    "workload_key",
+]
+
+OCTAS_PER_APT: Final = 100_000_000
+#: Genesis balances, in octas.
+DEV_ACCOUNT_APT: Final = 1_000_000 * OCTAS_PER_APT
+FAUCET_APT: Final = 1_000_000_000 * OCTAS_PER_APT
+WORKLOAD_ACCOUNT_APT: Final = 100_000 * OCTAS_PER_APT
+
+
+@dataclass(frozen=True, slots=True)
+class DevAccount:
+    """A funded account with its key; the key never shows in ``repr``.
+
+    Attributes
+    ----------
+    address : Address
+        The account address (the SHA3-256 authentication key of the Ed25519 public key).
+    private_key : Ed25519PrivateKey
+        Its signing key.
+    """
+
+    address: Address
+    private_key: Ed25519PrivateKey
+
+    @classmethod
+    def from_key(cls, key: Ed25519PrivateKey) -> DevAccount:
+        """The account whose authentication key ``key`` gives."""
+        return cls(key.address(), key)
+
+
+def _key(role: str, seed: int, index: int) -> Ed25519PrivateKey:
+    return Ed25519PrivateKey.from_seed(f"ledgerkit-localnet:{role}:{seed}:{index}")
+
+
+def dev_accounts(seed: int, n: int) -> list[DevAccount]:
+    """The first ``n`` dev accounts of a chain seed.
+
+    Examples
+    --------
+    >>> a, b = dev_accounts(0, 2)
+    >>> a == dev_accounts(0, 1)[0], a.address != b.address
+    (True, True)
+    """
+    return [DevAccount.from_key(_key("dev", seed, i)) for i in range(n)]
+
+
+def faucet_account(seed: int) -> DevAccount:
+    """The account the faucet pays from."""
+    return DevAccount.from_key(_key("faucet", seed, 0))
+
+
+def workload_key(seed: int, index: int) -> Ed25519PrivateKey:
+    """The key of the ``index``-th simulated user of the chain generator."""
+    return _key("workload", seed, index)
+
+
+def validator_addresses(seed: int, n: int = 4) -> list[Address]:
+    """The validator set that proposes blocks (addresses only: nothing signs as them)."""
+    return [_key("validator", seed, i).address() for i in range(n)]

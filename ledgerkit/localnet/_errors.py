@@ -1,0 +1,36 @@
+"""The node's side of errors: what a handler raises to answer with the error record."""
+
+from __future__ import annotations
+
+from ledgerkit._errors import ErrorCode
+
+__all__ = ["NodeError"]
+
+
+class NodeError(Exception):
+    """Answer the request with ``{message, error_code, vm_error_code}`` and the code's status.
+
+    ``status`` overrides the code's usual status where the node differs (413 on a large
+    body, for instance).
+    """
+
+    def __init__(
+        self,
+        code: ErrorCode,
+        message: str,
+        *,
+        vm_error_code: int | None = None,
+        status: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.vm_error_code = vm_error_code
+        self.status = status if status is not None else code.status
+
+    def record(self) -> dict[str, object]:
+        """The error record as the node sends it."""
+        body: dict[str, object] = {"message": self.message, "error_code": self.code.value}
+        if self.vm_error_code is not None:
+            body["vm_error_code"] = self.vm_error_code
+        return body

@@ -1,0 +1,99 @@
+"""The framework at ``0x1``: module declarations with ABIs, and their Python bodies.
+
+* ``_abi``: declarations as data, their API JSON and the stand-in bytecode;
+* ``_specs``: the modules themselves;
+* ``_values``: type text, standard addresses, struct layouts for the BCS codec;
+* ``_keys``: state keys, their hashes and the pagination cursor;
+* ``_context``: what a function body sees (state, tables, events, gas, aborts);
+* ``_assets``, ``_system``, ``_demo``: the bodies.
+
+:data:`FRAMEWORK` gathers them: look up a module or a function, its body, the codec.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Final
+
+import orjson
+
+from ledgerkit.bcs import MoveValueCodec
+from ledgerkit.localnet._framework import _assets, _demo, _system  # noqa: F401 - registers bodies
+from ledgerkit.localnet._framework._abi import (
+    FRAMEWORK_ADDRESS,
+    FunctionSpec,
+    ModuleSpec,
+    StructSpec,
+)
+from ledgerkit.localnet._framework._context import (
+    NATIVES,
+    Context,
+    MoveAbortError,
+    Native,
+    ReadFn,
+    VMStatusError,
+    Write,
+)
+from ledgerkit.localnet._framework._specs import MODULES
+from ledgerkit.localnet._framework._values import (
+    FrameworkLayouts,
+    make_codec,
+    render_type,
+    standardizer,
+)
+from ledgerkit.types import EntryFunctionId, MoveType
+
+__all__ = [
+    "FRAMEWORK",
+    "FRAMEWORK_ADDRESS",
+    "Context",
+    "Framework",
+    "FunctionSpec",
+    "ModuleSpec",
+    "MoveAbortError",
+    "Native",
+    "ReadFn",
+    "StructSpec",
+    "VMStatusError",
+    "Write",
+    "render_type",
+]
+
+
+class Framework:
+    """Modules by name, functions by id, struct layouts and the codec that uses them."""
+
+    def __init__(self, modules: tuple[ModuleSpec, ...]) -> None:
+        self.modules = {module.name: module for module in modules}
+        self.layouts = FrameworkLayouts(modules)
+        self.codec: MoveValueCodec = make_codec(self.layouts)
+
+    def module(self, name: str) -> ModuleSpec | None:
+        return self.modules.get(name)
+
+    def function(self, fid: EntryFunctionId) -> tuple[ModuleSpec | None, FunctionSpec | None]:
+        """The module and function of ``fid`` (either None when it does not exist)."""
+        if fid.address != FRAMEWORK_ADDRESS:
+            return None, None
+        module = self.modules.get(fid.module.name)
+        return module, None if module is None else module.function(fid.name)
+
+    @staticmethod
+    def body(fid: EntryFunctionId) -> Native | None:
+        return NATIVES.get((fid.module.name, fid.name))
+
+    @cached_property
+    def module_payloads(self) -> dict[str, tuple[dict[str, object], bytes, bytes]]:
+        """Each module's ``{bytecode, abi}``, that as JSON bytes, and the bytecode."""
+        out: dict[str, tuple[dict[str, object], bytes, bytes]] = {}
+        for name, module in self.modules.items():
+            body = module.json()
+            out[name] = (body, orjson.dumps(body), module.bytecode())
+        return out
+
+    def standardize(self, t: MoveType, value: object) -> object:
+        """A decoded value of type ``t`` with its addresses in the node's standard form."""
+        return standardizer(t, self.layouts)(value)
+
+
+FRAMEWORK: Final = Framework(MODULES)

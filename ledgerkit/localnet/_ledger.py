@@ -1,0 +1,525 @@
+"""The ledger facade the HTTP app calls: reads, submission, simulation, views, blocks.
+
+:meth:`Ledger.open` opens a SQLite file (or a temporary one), generating the chain when
+the file is new, and carries on from the last block otherwise. Methods are synchronous
+and thread-safe: any thread may read while one block producer writes. Every documented
+failure is a :class:`~ledgerkit.localnet._errors.NodeError` with the node's error code.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import shutil
+import tempfile
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Final
+
+import orjson
+
+from ledgerkit._errors import ErrorCode, SigningError
+from ledgerkit.bcs import EntryFunction, MultiAgentRawTransaction, SignedTransaction
+from ledgerkit.localnet import _gas
+from ledgerkit.localnet._accounts import DevAccount, dev_accounts, faucet_account
+from ledgerkit.localnet._blocks import ZERO_HASH, BlockBuilder, admit
+from ledgerkit.localnet._chain import generate
+from ledgerkit.localnet._config import NodeConfig
+from ledgerkit.localnet._errors import NodeError
+from ledgerkit.localnet._executor import (
+    PrologueError,
+    TxnOutput,
+    entry_function_of,
+    execute,
+    run_view,
+    validate,
+)
+from ledgerkit.localnet._framework import FRAMEWORK, Context
+from ledgerkit.localnet._framework._assets import APT_METADATA, store_balance
+from ledgerkit.localnet._framework._context import ACCOUNT
+from ledgerkit.localnet._framework._keys import resource_key
+from ledgerkit.localnet._mempool import Mempool
+from ledgerkit.localnet._reads import Head, LedgerReads, Module, Page, Resource
+from ledgerkit.localnet._store import BlockRecord, Store
+from ledgerkit.localnet._txjson import (
+    authenticator_from_json,
+    payload_json,
+    raw_from_json,
+    signature_json,
+)
+from ledgerkit.localnet._workload import Workload
+from ledgerkit.types import Address, EntryFunctionId, LedgerMeta, MoveType
+
+__all__ = ["Ledger", "Module", "Page", "Resource", "ViewResult"]
+
+WAIT_POLL_SECONDS: Final = 0.02
+
+
+def _git_hash() -> str:
+    try:
+        version = metadata.version("ledgerkit")
+    except metadata.PackageNotFoundError:
+        version = "unknown"
+    return hashlib.sha1(f"ledgerkit-localnet {version}".encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class ViewResult:
+    """A view call's results: JSON values, their BCS (count-prefixed) and gas used."""
+
+    values: list[Any]
+    encoded: bytes
+    gas_used: int
+
+
+class Ledger(LedgerReads):
+    """The embedded node's ledger. Open with :meth:`open`.
+
+    Attributes
+    ----------
+    config : NodeConfig
+        The node's settings.
+    dev_accounts : list of DevAccount
+        Accounts funded at genesis for users (address and key).
+    faucet : DevAccount
+        The account holding most of the supply, for a faucet to pay from.
+    mempool : Mempool
+        Transactions accepted and not yet in a block (lost when the node stops).
+
+    Examples
+    --------
+    >>> ledger = Ledger.open(None, NodeConfig(seed=1, blocks=3))  # doctest: +SKIP
+    >>> ledger.index()["block_height"]  # doctest: +SKIP
+    '3'
+    """
+
+    def __init__(self, store: Store, config: NodeConfig, *, temp_dir: str | None = None) -> None:
+        self.config = config
+        self.store = store
+        self._temp_dir = temp_dir
+        self.mempool = Mempool(config.mempool_capacity)
+        self._builder = BlockBuilder(store, chain_id=config.chain_id, seed=config.seed)
+        self._produce_lock = threading.Lock()
+        self.dev_accounts: list[DevAccount] = dev_accounts(
+            config.seed, int(store.meta("dev_accounts") or config.dev_accounts)
+        )
+        self.faucet: DevAccount = faucet_account(config.seed)
+        workload_count = int(store.meta("workload_accounts") or 0)
+        self._workload = Workload(store, self.mempool, config.seed, config.chain_id, workload_count)
+        self._git_hash = _git_hash()
+        self._estimate: tuple[int, dict[str, int]] | None = None
+        last = store.last_block()
+        assert last is not None
+        self._head = self._make_head(last)
+
+    @classmethod
+    def open(cls, path: str | Path | None, config: NodeConfig) -> Ledger:
+        """Open the ledger in ``path`` (None: a temporary file), generating a new chain.
+
+        Raises
+        ------
+        ValueError
+            The file holds a chain of another seed or chain id.
+        """
+        temp_dir = None
+        if path is None:
+            temp_dir = tempfile.mkdtemp(prefix="ledgerkit-ledger-")
+            path = Path(temp_dir) / "ledger.sqlite3"
+        store = Store(path)
+        try:
+            if store.last_block() is None:
+                generate(store, config)
+            else:
+                for key, value in (("chain_id", config.chain_id), ("seed", config.seed)):
+                    if store.meta(key) != str(value):
+                        raise ValueError(
+                            f"{path} holds the chain of {key} {store.meta(key)}, not {value}"
+                        )
+        except BaseException:
+            store.close()
+            if temp_dir is not None:
+                shutil.rmtree(temp_dir, ignore_errors=True)
+            raise
+        return cls(store, config, temp_dir=temp_dir)
+
+    def close(self) -> None:
+        """Close the store (and remove a temporary ledger)."""
+        with self._produce_lock:
+            self.store.close()
+            if self._temp_dir is not None:
+                shutil.rmtree(self._temp_dir, ignore_errors=True)
+                self._temp_dir = None
+
+    # -- position -----------------------------------------------------------------------
+
+    def _make_head(self, block: BlockRecord) -> Head:
+        window = self.config.prune_window
+        if window is None:
+            return Head(block, 0, 0)
+        readable = max(0, block.last_version + 1 - window)
+        first = self.store.block_containing(readable)
+        assert first is not None
+        if first.first_version < readable:
+            following = self.store.block(first.height + 1)
+            if following is not None:
+                first = following
+        return Head(block, first.first_version, first.height)
+
+    def meta(self, *, gas_used: int | None = None, cursor: str | None = None) -> LedgerMeta:
+        """The ledger position for the ``X-NODE-*`` headers."""
+        head = self._head
+        return LedgerMeta(
+            chain_id=self.config.chain_id,
+            ledger_version=head.version,
+            oldest_ledger_version=head.oldest_version,
+            ledger_timestamp_usec=head.block.timestamp,
+            epoch=head.block.epoch,
+            block_height=head.block.height,
+            oldest_block_height=head.oldest_block_height,
+            gas_used=gas_used,
+            cursor=cursor,
+        )
+
+    def index(self) -> dict[str, Any]:
+        """The body of ``GET /``."""
+        head = self._head
+        return {
+            "chain_id": self.config.chain_id,
+            "epoch": str(head.block.epoch),
+            "ledger_version": str(head.version),
+            "oldest_ledger_version": str(head.oldest_version),
+            "ledger_timestamp": str(head.block.timestamp),
+            "node_role": "full_node",
+            "oldest_block_height": str(head.oldest_block_height),
+            "block_height": str(head.block.height),
+            "git_hash": self._git_hash,
+        }
+
+    def health(self, duration_secs: int | None, now_usec: int) -> None:
+        """Raise ``health_check_failed`` when the last block is older than ``duration_secs``."""
+        if duration_secs is None:
+            return
+        timestamp = self._head.block.timestamp
+        if timestamp < now_usec - duration_secs * 1_000_000:
+            raise NodeError(
+                ErrorCode.HEALTH_CHECK_FAILED,
+                f"The latest ledger info timestamp is {timestamp}, which is beyond the allowed "
+                f"skew ({duration_secs}s).",
+            )
+
+    # -- submission ---------------------------------------------------------------------
+
+    def _now_secs(self) -> int:
+        return self._head.block.timestamp // 1_000_000
+
+    def submit(self, signed: SignedTransaction) -> dict[str, Any]:
+        """Validate a signed transaction against the latest state and queue it.
+
+        Returns
+        -------
+        dict
+            Its ``pending_transaction`` JSON (the answer of a 202).
+
+        Raises
+        ------
+        NodeError
+            ``vm_error`` with the ``vm_error_code`` of the failed check (1 for a signature
+            that does not verify, 7 for an unknown sender, 23 for another chain id...),
+            ``sequence_number_too_old``, ``invalid_transaction_update``,
+            ``mempool_is_full`` (507), or ``invalid_input`` for a signature scheme that
+            cannot be checked here or a payload this node does not run.
+        """
+        pending = admit(
+            signed,
+            self.store.state,
+            self.mempool,
+            chain_id=self.config.chain_id,
+            now_secs=self._now_secs(),
+        )
+        return dict(pending.json)
+
+    def signed_from_json(self, request: dict[str, Any], *, simulation: bool) -> SignedTransaction:
+        """The signed transaction of a JSON submit (or simulate) request."""
+        raw = raw_from_json(request, self.config.chain_id)
+        if "signature" not in request:
+            what = "simulated" if simulation else "submitted"
+            raise NodeError(ErrorCode.INVALID_INPUT, f"a {what} transaction needs a signature")
+        return SignedTransaction(raw, authenticator_from_json(request["signature"]))
+
+    def submit_json(self, request: dict[str, Any]) -> dict[str, Any]:
+        """:meth:`submit` for a JSON request (arguments converted by the function's ABI)."""
+        return self.submit(self.signed_from_json(request, simulation=False))
+
+    def encode_submission(self, request: dict[str, Any]) -> bytes:
+        """The signing message of a JSON transaction request."""
+        raw = raw_from_json(request, self.config.chain_id)
+        secondary = request.get("secondary_signers")
+        if secondary:
+            if not isinstance(secondary, list):
+                raise NodeError(ErrorCode.INVALID_INPUT, "secondary_signers must be an array")
+            try:
+                addresses = tuple(Address.parse(a) for a in secondary)
+            except (ValueError, TypeError) as exc:
+                raise NodeError(ErrorCode.INVALID_INPUT, f"secondary_signers: {exc}") from None
+            return MultiAgentRawTransaction(raw, addresses).signing_message()
+        return raw.signing_message()
+
+    def transaction_by_hash(self, txn_hash: bytes) -> dict[str, Any]:
+        """The committed transaction, or its ``pending_transaction`` JSON while waiting."""
+        # Store, then mempool, then store again: a block committed between the first two
+        # looks would otherwise hide the transaction. A version past the head is a block
+        # still being committed; until the head moves it answers as pending.
+        for _ in range(2):
+            version = self.store.version_of(txn_hash)
+            if version is not None and version <= self._head.version:
+                self._version(version)  # pruned: 410
+                found: dict[str, Any] = orjson.loads(self.store.transaction(version) or b"{}")
+                return found
+            pending = self.mempool.get(txn_hash)
+            if pending is not None:
+                return dict(pending.json)
+        raise NodeError(
+            ErrorCode.TRANSACTION_NOT_FOUND,
+            f"Transaction not found by Transaction hash({'0x' + txn_hash.hex()})",
+        )
+
+    def wait_for_transaction(self, txn_hash: bytes, timeout: float) -> dict[str, Any]:
+        """Poll until the transaction is committed or ``timeout`` seconds pass."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                found = self.transaction_by_hash(txn_hash)
+            except NodeError as error:
+                if error.code is not ErrorCode.TRANSACTION_NOT_FOUND or time.monotonic() > deadline:
+                    raise
+            else:
+                if found["type"] != "pending_transaction" or time.monotonic() > deadline:
+                    return found
+            time.sleep(WAIT_POLL_SECONDS)
+
+    # -- simulation ---------------------------------------------------------------------
+
+    def simulate(
+        self,
+        signed: SignedTransaction,
+        *,
+        estimate_gas_unit_price: bool = False,
+        estimate_max_gas_amount: bool = False,
+        estimate_prioritized_gas_unit_price: bool = False,
+    ) -> tuple[list[dict[str, Any]], int]:
+        """Execute against the latest state without committing.
+
+        Returns
+        -------
+        (list of dict, int)
+            The one ``user_transaction`` (state hashes zeroed, no ``version`` on its
+            events) and its gas used. A transaction the prologue refuses comes back with
+            ``success`` false and the status name as ``vm_status``.
+
+        Raises
+        ------
+        NodeError
+            ``invalid_input`` when the signature verifies ("Simulated transactions must
+            not have a valid signature"), for a payload this node does not run, or when
+            ``estimate_max_gas_amount`` is asked for an account that does not exist.
+        """
+        try:
+            valid = signed.verify()
+        except SigningError:
+            valid = False
+        if valid:
+            raise NodeError(
+                ErrorCode.INVALID_INPUT, "Simulated transactions must not have a valid signature"
+            )
+        if entry_function_of(signed) is None:
+            raise NodeError(ErrorCode.INVALID_INPUT, "this node simulates entry functions only")
+        raw = signed.raw
+        price = raw.gas_unit_price
+        if estimate_prioritized_gas_unit_price:
+            price = self.estimate_gas_price()["prioritized_gas_estimate"]
+        elif estimate_gas_unit_price:
+            price = self.estimate_gas_price()["gas_estimate"]
+        max_gas = raw.max_gas_amount
+        head = self._head
+        read = self.store.state
+        if estimate_max_gas_amount:
+            check = Context(read, FRAMEWORK.codec)
+            if check.resource(raw.sender, ACCOUNT) is None:
+                raise NodeError(
+                    ErrorCode.INVALID_INPUT,
+                    f"Account not found by Address({raw.sender.standard}): cannot estimate gas",
+                )
+            balance = store_balance(check, raw.sender, APT_METADATA)
+            size = len(signed.to_bcs())
+            max_gas = min(max(balance // price, _gas.intrinsic_gas(size)), _gas.MAX_GAS_AMOUNT)
+        raw = dataclasses.replace(raw, gas_unit_price=price, max_gas_amount=max_gas)
+        signed = SignedTransaction(raw, signed.authenticator)
+        size = len(signed.to_bcs())
+        try:
+            validate(
+                signed,
+                size,
+                Context(read, FRAMEWORK.codec),
+                chain_id=self.config.chain_id,
+                now_secs=head.block.timestamp // 1_000_000,
+                mode="simulate",
+            )
+        except PrologueError as rejection:
+            output = TxnOutput(False, rejection.status, 0, [])
+        else:
+            output = execute(
+                signed,
+                size,
+                read,
+                chain_id=self.config.chain_id,
+                timestamp_usec=head.block.timestamp,
+            )
+        pending = _pending_fields(signed)
+        body = {
+            "version": str(head.version + 1),
+            "hash": "0x" + bytes(signed.hash()).hex(),
+            "state_change_hash": ZERO_HASH,
+            "event_root_hash": ZERO_HASH,
+            "gas_used": str(output.gas_used),
+            "success": output.success,
+            "vm_status": output.vm_status,
+            "accumulator_root_hash": ZERO_HASH,
+            "changes": [c.change for c in output.changes],
+            **pending,
+            "events": output.events,
+            "timestamp": str(head.block.timestamp),
+            "type": "user_transaction",
+        }
+        return [body], output.gas_used
+
+    # -- gas, views ---------------------------------------------------------------------
+
+    def estimate_gas_price(self) -> dict[str, int]:
+        """``{deprioritized_gas_estimate, gas_estimate, prioritized_gas_estimate}``."""
+        height = self._head.block.height
+        cached = self._estimate
+        if cached is not None and cached[0] == height:
+            return dict(cached[1])
+        recent = [
+            _gas.BlockGas(full, price)
+            for full, price in self.store.recent_blocks(_gas.AGGRESSIVE_BLOCK_HISTORY)
+        ]
+        estimate = _gas.estimate_gas_price(recent)
+        self._estimate = (height, estimate)
+        return dict(estimate)
+
+    def view_function(
+        self,
+        function: EntryFunctionId,
+        type_arguments: Sequence[MoveType],
+        arguments: Sequence[Any],
+        version: int | None,
+        *,
+        bcs_args: bool = False,
+    ) -> ViewResult:
+        """Run a view function at ``version``; arguments are JSON, or BCS with ``bcs_args``."""
+        v = self._version(version)
+        store = self.store
+        values, encoded, gas = run_view(
+            lambda skey: store.state(skey, v),
+            function,
+            type_arguments,
+            arguments,
+            bcs_args=bcs_args,
+            timestamp_usec=self._head.block.timestamp,
+            chain_id=self.config.chain_id,
+        )
+        return ViewResult(values, encoded, gas)
+
+    def view(
+        self,
+        function: EntryFunctionId,
+        type_arguments: Sequence[MoveType],
+        arguments: Sequence[Any],
+        version: int | None,
+    ) -> tuple[list[Any], int]:
+        """JSON results of a view function and the gas it used."""
+        result = self.view_function(function, type_arguments, arguments, version)
+        return result.values, result.gas_used
+
+    def view_bcs(self, payload: EntryFunction, version: int | None) -> tuple[bytes, int]:
+        """BCS results (ULEB128 count, then each value) of a BCS view request, and gas."""
+        result = self.view_function(
+            payload.function_id, payload.type_args, payload.args, version, bcs_args=True
+        )
+        return result.encoded, result.gas_used
+
+    # -- block production ---------------------------------------------------------------
+
+    def _sequence_of(self, sender: bytes) -> int:
+        found = self.store.state(resource_key(sender, ACCOUNT))
+        return 0 if found is None else int(orjson.loads(found[0])["data"]["sequence_number"])
+
+    def produce_block(self, now_usec: int | None = None, *, empty_ok: bool = False) -> int | None:
+        """Make a block of waiting transactions; its height, or None when none was ready.
+
+        Parameters
+        ----------
+        now_usec : int, optional
+            The block's timestamp; by default the wall clock, as a node's is. It is
+            always at least one microsecond after the last block's.
+        empty_ok : bool
+            Make a block even when no transaction is ready (live mode keeps time moving).
+
+        Notes
+        -----
+        Transactions expire against block time: one whose expiration was computed from a
+        generated chain's (past) timestamps is dropped when a wall-clock block comes.
+        """
+        with self._produce_lock:
+            head = self._head
+            if not empty_ok and not self.mempool.has_ready(self._sequence_of):
+                return None
+            clock = now_usec if now_usec is not None else time.time_ns() // 1000
+            timestamp = max(clock, head.block.timestamp + 1)
+            built = self._builder.build(
+                head.block,
+                self.mempool,
+                timestamp,
+                meta={"workload_accounts": str(self._workload.count)},
+            )
+            if not built.included and not empty_ok:
+                self.mempool.settle()
+                return None
+            self.store.write_block(built.write)
+            # The head moves before the mempool forgets the block's transactions, so a
+            # transaction is always findable: pending, then committed at or below the head.
+            self._head = self._make_head(built.write.block)
+            self.mempool.settle()
+            return built.write.block.height
+
+    def live_workload_transactions(self, n: int | None = None) -> list[SignedTransaction]:
+        """Signed workload transactions for the next block (``n``, or the load curve's count)."""
+        head = self._head
+        now = max(time.time_ns() // 1000, head.block.timestamp)
+        return self._workload.transactions(head.block.height + 1, now, n)
+
+    def live_tick(self, now_usec: int | None = None) -> int | None:
+        """Live mode: submit the next block's workload, then make the block (even empty)."""
+        for signed in self.live_workload_transactions():
+            with contextlib.suppress(NodeError):  # users turned away try again later
+                self.submit(signed)
+        return self.produce_block(now_usec, empty_ok=True)
+
+
+def _pending_fields(signed: SignedTransaction) -> dict[str, Any]:
+    raw = signed.raw
+    return {
+        "sender": raw.sender.standard,
+        "sequence_number": str(raw.sequence_number),
+        "max_gas_amount": str(raw.max_gas_amount),
+        "gas_unit_price": str(raw.gas_unit_price),
+        "expiration_timestamp_secs": str(raw.expiration_timestamp_secs),
+        "payload": payload_json(raw.payload),
+        "signature": signature_json(signed.authenticator),
+    }

@@ -1,0 +1,225 @@
+"""Running the embedded node: ``LocalNode`` (a background server for Python and Jupyter)
+and ``serve`` (the foreground server behind ``ledgerkit node``).
+
+The HTTP server is uvicorn; a block producer thread makes a block shortly after each
+submission, or every ``block_interval`` seconds with a background workload in live mode.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import shutil
+import socket
+import tempfile
+import threading
+import time
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Final
+
+import uvicorn
+
+from ledgerkit.localnet._config import NodeConfig
+from ledgerkit.localnet._ledger import Ledger
+from ledgerkit.localnet.app import create_app
+
+__all__ = ["LocalNode", "serve"]
+
+_log = logging.getLogger("ledgerkit.localnet")
+
+#: How long the producer waits after a submission for more to batch into one block.
+BATCH_SECONDS: Final = 0.02
+START_TIMEOUT_SECONDS: Final = 60.0
+
+
+class BlockProducer:
+    """Makes blocks: promptly after submissions, and on a timer in live mode."""
+
+    def __init__(self, ledger: Ledger, interval: float | None) -> None:
+        self._ledger = ledger
+        self._interval = interval
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(
+            target=self._run, name="ledgerkit-block-producer", daemon=True
+        )
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def nudge(self) -> None:
+        """A transaction was submitted: make a block soon."""
+        self._wake.set()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            woke = self._wake.wait(timeout=self._interval)
+            if self._stop.is_set():
+                return
+            try:
+                if woke:
+                    self._wake.clear()
+                    time.sleep(BATCH_SECONDS)
+                    while self._ledger.produce_block() is not None:
+                        pass  # drain what the block gas limit left over
+                else:  # live mode tick
+                    self._ledger.live_tick()
+            except Exception:  # keep producing; a bad block must not stop the node
+                _log.exception("block production failed")
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    # Accepted connections inherit this: without it, small answers written in two parts
+    # (headers, then body) wait on delayed ACKs for tens of milliseconds.
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sock.bind((host, port))
+    sock.listen(2048)
+    sock.setblocking(False)
+    return sock
+
+
+class LocalNode:
+    """The embedded node in a background thread: ``with LocalNode() as node: node.url``.
+
+    Parameters
+    ----------
+    db : path, optional
+        SQLite file of the ledger. Reopening a file carries on from its last block.
+        Without one, the node uses a temporary file removed when it stops.
+    host, port : str, int
+        Where to listen; port 0 picks a free port. Only loopback unless told otherwise.
+    **options
+        Any :class:`NodeConfig` field: ``seed``, ``blocks``, ``chain_id``,
+        ``dev_accounts``, ``block_interval``, ``prune_window``, ``disabled`` ...
+
+    Examples
+    --------
+    >>> with LocalNode(seed=1, blocks=5) as node:  # doctest: +SKIP
+    ...     print(node.url, node.dev_accounts[0].address)
+    """
+
+    def __init__(
+        self,
+        *,
+        db: str | Path | None = None,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        log_level: str = "warning",
+        **options: Any,
+    ) -> None:
+        self.config = NodeConfig(**options)
+        self._db = Path(db) if db is not None else None
+        self._host = host
+        self._port = port
+        self._log_level = log_level
+        self._tmpdir: str | None = None
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+        self._producer: BlockProducer | None = None
+        self.ledger: Ledger | None = None
+        self.url = ""
+
+    def start(self) -> LocalNode:
+        """Open (or generate) the ledger and serve it; returns when ``url`` answers."""
+        if self._server is not None:
+            return self
+        if self._db is None:
+            self._tmpdir = tempfile.mkdtemp(prefix="ledgerkit-node-")
+            path = Path(self._tmpdir) / "ledger.sqlite3"
+        else:
+            path = self._db
+            path.parent.mkdir(parents=True, exist_ok=True)
+        self.ledger = Ledger.open(path, self.config)
+        self._producer = BlockProducer(self.ledger, self.config.block_interval)
+        app = create_app(self.ledger, on_submit=self._producer.nudge)
+        sock = _bind(self._host, self._port)
+        port = sock.getsockname()[1]
+        config = uvicorn.Config(
+            app, log_level=self._log_level, access_log=False, lifespan="off", loop="asyncio"
+        )
+        self._server = uvicorn.Server(config)
+        server = self._server
+        self._thread = threading.Thread(
+            target=lambda: server.run(sockets=[sock]), name="ledgerkit-node", daemon=True
+        )
+        self._thread.start()
+        deadline = time.monotonic() + START_TIMEOUT_SECONDS
+        while not server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError("the local node did not start; see the ledgerkit log")
+            time.sleep(0.01)
+        self._producer.start()
+        host = f"[{self._host}]" if ":" in self._host else self._host
+        self.url = f"http://{host}:{port}/v1"
+        _log.info("local node at %s (ledger %s)", self.url, path)
+        return self
+
+    def stop(self) -> None:
+        """Stop serving, finish the block in progress, close the ledger."""
+        if self._producer is not None:
+            self._producer.stop()
+            self._producer = None
+        if self._server is not None:
+            self._server.should_exit = True
+            if self._thread is not None:
+                self._thread.join(timeout=10)
+            self._server = None
+        if self.ledger is not None:
+            self.ledger.close()
+            self.ledger = None
+        if self._tmpdir is not None:
+            shutil.rmtree(self._tmpdir, ignore_errors=True)
+            self._tmpdir = None
+
+    @property
+    def dev_accounts(self) -> list[Any]:
+        """The funded accounts (address and private key) derived from the seed."""
+        if self.ledger is None:
+            raise RuntimeError("the node is not running; use it as a context manager")
+        return list(self.ledger.dev_accounts)
+
+    def __enter__(self) -> LocalNode:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        state = self.url or "stopped"
+        return f"LocalNode(seed={self.config.seed}, {state})"
+
+
+def serve(
+    *, db: str | Path | None, host: str, port: int, log_level: str = "info", **options: Any
+) -> None:
+    """Run the node in the foreground until Ctrl-C (the ``ledgerkit node`` command)."""
+    node = LocalNode(db=db, host=host, port=port, log_level=log_level, **options)
+    with contextlib.ExitStack() as stack:
+        stack.callback(node.stop)
+        node.start()
+        print(f"ledgerkit local node: {node.url}", flush=True)
+        print(f"  chain id {node.config.chain_id}, seed {node.config.seed}", flush=True)
+        print("  dev accounts (funded; keep these keys to this machine):", flush=True)
+        for account in node.dev_accounts:
+            print(f"    {account.address}  {account.private_key.secret_hex()}", flush=True)
+        print("Press Ctrl-C to stop.", flush=True)
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            print("\nstopping", flush=True)

@@ -1,0 +1,158 @@
+"""Accounts: the account, its resources, modules, balances and transactions."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Final
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from ledgerkit._errors import InputError
+from ledgerkit.bcs import Serializer, serialize_struct_tag
+from ledgerkit.localnet.app._http import (
+    NodeState,
+    bcs_response,
+    endpoint,
+    invalid,
+    json_response,
+    negotiate,
+    path_address,
+    path_struct_tag,
+    query_limit,
+    query_u64,
+)
+from ledgerkit.types import Address, LedgerMeta, StructTag, is_identifier
+
+__all__ = ["routes"]
+
+STATE_PAGE: Final = 9999
+TXN_PAGE: Final = 25
+TXN_PAGE_MAX: Final = 100
+
+
+def version_of(request: Request, meta: LedgerMeta) -> int:
+    """The ``ledger_version`` asked for, or the version this answer is pinned to."""
+    version = query_u64(request, "ledger_version")
+    return meta.ledger_version if version is None else version
+
+
+def _join(items: list[bytes]) -> bytes:
+    return b"[" + b",".join(items) + b"]"
+
+
+async def account(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    negotiate(request, node, bcs_supported=False)
+    address = path_address(request)
+    return json_response(node.ledger.account(address, version_of(request, meta)), meta)
+
+
+def _cursor(request: Request) -> str | None:
+    start = request.query_params.get("start")
+    if start is not None and (not start or not all(c in "0123456789abcdefx" for c in start)):
+        raise invalid(f"start must be a cursor from a previous X-NODE-CURSOR, got {start!r}")
+    return start
+
+
+async def resources(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    bcs = negotiate(request, node, bcs_supported=True)
+    address = path_address(request)
+    limit = query_limit(request, default=STATE_PAGE, maximum=STATE_PAGE)
+    page = node.ledger.resources(address, version_of(request, meta), _cursor(request), limit)
+    headed = meta if page.cursor is None else _with_cursor(meta, page.cursor)
+    if bcs:
+        # BTreeMap<StructTag, bytes>: entries ordered by the key's bytes.
+        entries = []
+        for item in page.items:
+            key = Serializer()
+            serialize_struct_tag(key, item.tag)
+            entries.append((key.output(), item.bcs))
+        entries.sort()
+        s = Serializer()
+        s.uleb128(len(entries))
+        for key_bytes, value in entries:
+            s.fixed_bytes(key_bytes)
+            s.var_bytes(value)
+        return bcs_response(s.output(), headed)
+    return json_response(None, headed, raw=_join([item.json for item in page.items]))
+
+
+async def resource(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    bcs = negotiate(request, node, bcs_supported=True)
+    address = path_address(request)
+    tag = path_struct_tag(request, "resource_type")
+    item = node.ledger.resource(address, tag, version_of(request, meta))
+    if bcs:
+        return bcs_response(item.bcs, meta)
+    return json_response(None, meta, raw=item.json)
+
+
+async def modules(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    bcs = negotiate(request, node, bcs_supported=True)
+    address = path_address(request)
+    limit = query_limit(request, default=STATE_PAGE, maximum=STATE_PAGE)
+    page = node.ledger.modules(address, version_of(request, meta), _cursor(request), limit)
+    headed = meta if page.cursor is None else _with_cursor(meta, page.cursor)
+    if bcs:
+        s = Serializer()
+        s.sequence([item.bcs for item in page.items], s.var_bytes)
+        return bcs_response(s.output(), headed)
+    return json_response(None, headed, raw=_join([item.json for item in page.items]))
+
+
+async def module(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    bcs = negotiate(request, node, bcs_supported=True)
+    address = path_address(request)
+    name = request.path_params["module_name"]
+    if not is_identifier(name):
+        raise invalid(f"{name!r} is not a module name")
+    item = node.ledger.module(address, name, version_of(request, meta))
+    if bcs:
+        return bcs_response(item.bcs, meta)
+    return json_response(None, meta, raw=item.json)
+
+
+async def balance(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    bcs = negotiate(request, node, bcs_supported=True)
+    address = path_address(request)
+    text = request.path_params["asset_type"]
+    asset: Address | StructTag
+    try:
+        asset = StructTag.parse(text) if "::" in text else Address.parse(text)
+    except InputError as exc:
+        raise invalid(f"asset_type must be a coin struct tag or an address: {exc}") from None
+    amount = node.ledger.balance(address, asset, version_of(request, meta))
+    if bcs:
+        s = Serializer()
+        s.u64(amount)
+        return bcs_response(s.output(), meta)
+    return json_response(amount, meta)
+
+
+async def account_transactions(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    negotiate(request, node, bcs_supported=False)
+    address = path_address(request)
+    start = query_u64(request, "start")
+    limit = query_limit(request, default=TXN_PAGE, maximum=TXN_PAGE_MAX)
+    return json_response(node.ledger.account_transactions(address, start, limit), meta)
+
+
+def _with_cursor(meta: LedgerMeta, cursor: str) -> LedgerMeta:
+    return replace(meta, cursor=cursor)
+
+
+def routes() -> list[Route]:
+    group = "accounts"
+    base = "/accounts/{address}"
+    return [
+        Route(base, endpoint(group, account), methods=["GET"]),
+        Route(f"{base}/resources", endpoint(group, resources), methods=["GET"]),
+        Route(f"{base}/resource/{{resource_type}}", endpoint(group, resource), methods=["GET"]),
+        Route(f"{base}/modules", endpoint(group, modules), methods=["GET"]),
+        Route(f"{base}/module/{{module_name}}", endpoint(group, module), methods=["GET"]),
+        Route(f"{base}/balance/{{asset_type}}", endpoint(group, balance), methods=["GET"]),
+        Route(
+            f"{base}/transactions", endpoint("transactions", account_transactions), methods=["GET"]
+        ),
+    ]

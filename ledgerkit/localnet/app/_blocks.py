@@ -1,0 +1,40 @@
+"""Blocks by height and by version, optionally with their transactions."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from ledgerkit.localnet.app._http import (
+    NodeState,
+    endpoint,
+    json_response,
+    negotiate,
+    path_u64,
+    query_bool,
+)
+from ledgerkit.types import LedgerMeta
+
+__all__ = ["routes"]
+
+
+async def by_height(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    negotiate(request, node, bcs_supported=False)
+    height = path_u64(request, "block_height")
+    with_txns = query_bool(request, "with_transactions")
+    return json_response(node.ledger.block_by_height(height, with_txns), meta)
+
+
+async def by_version(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    negotiate(request, node, bcs_supported=False)
+    version = path_u64(request, "version")
+    with_txns = query_bool(request, "with_transactions")
+    return json_response(node.ledger.block_by_version(version, with_txns), meta)
+
+
+def routes() -> list[Route]:
+    return [
+        Route("/blocks/by_height/{block_height}", endpoint("blocks", by_height), methods=["GET"]),
+        Route("/blocks/by_version/{version}", endpoint("blocks", by_version), methods=["GET"]),
+    ]

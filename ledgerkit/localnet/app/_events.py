@@ -1,0 +1,65 @@
+"""Event streams: by creation number, and by the struct and field that hold the handle."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from ledgerkit.localnet.app._http import (
+    NodeState,
+    endpoint,
+    invalid,
+    json_response,
+    negotiate,
+    path_address,
+    path_struct_tag,
+    path_u64,
+    query_limit,
+    query_u64,
+)
+from ledgerkit.types import LedgerMeta, is_identifier
+
+__all__ = ["routes"]
+
+EVENT_PAGE: Final = 25
+EVENT_PAGE_MAX: Final = 100
+
+
+async def by_creation_number(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    negotiate(request, node, bcs_supported=False)
+    address = path_address(request)
+    creation_number = path_u64(request, "creation_number")
+    start = query_u64(request, "start")
+    limit = query_limit(request, default=EVENT_PAGE, maximum=EVENT_PAGE_MAX)
+    events = node.ledger.events_by_creation_number(address, creation_number, start, limit)
+    return json_response(events, meta)
+
+
+async def by_handle(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    negotiate(request, node, bcs_supported=False)
+    address = path_address(request)
+    handle = path_struct_tag(request, "event_handle")
+    field_name = request.path_params["field_name"]
+    if not is_identifier(field_name):
+        raise invalid(f"{field_name!r} is not a field name")
+    start = query_u64(request, "start")
+    limit = query_limit(request, default=EVENT_PAGE, maximum=EVENT_PAGE_MAX)
+    events = node.ledger.events_by_handle(address, handle, field_name, start, limit)
+    return json_response(events, meta)
+
+
+def routes() -> list[Route]:
+    base = "/accounts/{address}/events"
+    return [
+        Route(
+            f"{base}/{{creation_number}}", endpoint("events", by_creation_number), methods=["GET"]
+        ),
+        Route(
+            f"{base}/{{event_handle}}/{{field_name}}",
+            endpoint("events", by_handle),
+            methods=["GET"],
+        ),
+    ]

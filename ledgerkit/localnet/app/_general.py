@@ -1,0 +1,48 @@
+"""General endpoints: ledger info, health and the OpenAPI document."""
+
+from __future__ import annotations
+
+import time
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from ledgerkit._errors import ErrorCode
+from ledgerkit.localnet._errors import NodeError
+from ledgerkit.localnet.app._http import NodeState, endpoint, json_response, negotiate
+from ledgerkit.types import LedgerMeta, parse_uint
+
+__all__ = ["routes"]
+
+
+async def index(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    negotiate(request, node, bcs_supported=False)
+    return json_response(node.ledger.index(), meta)
+
+
+async def healthy(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    negotiate(request, node, bcs_supported=False)
+    text = request.query_params.get("duration_secs")
+    duration = None
+    if text is not None:
+        try:
+            duration = parse_uint(text, 32, what="duration_secs")
+        except ValueError as exc:
+            raise NodeError(ErrorCode.WEB_FRAMEWORK_ERROR, str(exc)) from None
+    node.ledger.health(duration, time.time_ns() // 1000)
+    return json_response({"message": "ledgerkit-localnet:ok"}, meta)
+
+
+async def spec_json(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    from ledgerkit.localnet.app._openapi import openapi_document
+
+    return json_response(openapi_document(), meta)
+
+
+def routes() -> list[Route]:
+    return [
+        Route("/", endpoint(None, index), methods=["GET"]),
+        Route("/-/healthy", endpoint(None, healthy), methods=["GET"]),
+        Route("/spec.json", endpoint(None, spec_json), methods=["GET"]),
+    ]

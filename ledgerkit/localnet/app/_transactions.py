@@ -1,0 +1,189 @@
+"""Transactions: listing, lookup by version and hash, submission, simulation, encoding."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import replace
+from typing import Any, Final
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from ledgerkit._errors import BCSError, ErrorCode
+from ledgerkit.bcs import SignedTransaction
+from ledgerkit.localnet._errors import NodeError
+from ledgerkit.localnet.app._http import (
+    SIGNED_TXN_BCS,
+    NodeState,
+    content_type,
+    endpoint,
+    invalid,
+    json_response,
+    negotiate,
+    path_u64,
+    query_bool,
+    query_limit,
+    query_u64,
+    read_body,
+    read_json,
+    wants_bcs,
+)
+from ledgerkit.types import LedgerMeta
+
+__all__ = ["routes"]
+
+TXN_PAGE: Final = 25
+TXN_PAGE_MAX: Final = 100
+WAIT_TIMEOUT_SECONDS: Final = 1.0
+WAIT_POLL_SECONDS: Final = 0.02
+_HEX: Final = frozenset("0123456789abcdefABCDEF")
+
+
+def _hash(request: Request) -> bytes:
+    text = request.path_params["txn_hash"]
+    digits = text[2:] if text.startswith("0x") else text
+    if len(digits) != 64 or not _HEX.issuperset(digits):
+        raise invalid(f"a transaction hash is 32 bytes of hex, got {text!r}")
+    return bytes.fromhex(digits)
+
+
+async def list_transactions(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    negotiate(request, node, bcs_supported=False)
+    start = query_u64(request, "start")
+    limit = query_limit(request, default=TXN_PAGE, maximum=TXN_PAGE_MAX)
+    return json_response(None, meta, raw=node.ledger.transactions_json(start, limit))
+
+
+async def by_version(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    negotiate(request, node, bcs_supported=False)
+    version = path_u64(request, "txn_version")
+    return json_response(node.ledger.transaction_by_version(version), meta)
+
+
+async def by_hash(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    negotiate(request, node, bcs_supported=False)
+    return json_response(node.ledger.transaction_by_hash(_hash(request)), meta)
+
+
+async def wait_by_hash(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    """Long poll: answer as soon as the transaction is committed, or after about a second.
+
+    "Committed" means the ledger position this node answers at includes it: the block's
+    rows reach the store a moment before the ledger head moves, and a client that reads
+    right after waiting must see the transaction's effects.
+    """
+    negotiate(request, node, bcs_supported=False)
+    digest = _hash(request)
+    deadline = time.monotonic() + WAIT_TIMEOUT_SECONDS
+    while True:
+        try:
+            found = node.ledger.transaction_by_hash(digest)
+        except NodeError as error:
+            if error.code is not ErrorCode.TRANSACTION_NOT_FOUND or time.monotonic() > deadline:
+                raise
+            found = None
+        if found is not None:
+            now = node.ledger.meta()
+            if found.get("type") == "pending_transaction" or _beyond(found, now):
+                if time.monotonic() > deadline:
+                    return json_response(found, now)
+            else:
+                return json_response(found, now)
+        await asyncio.sleep(WAIT_POLL_SECONDS)
+
+
+def _beyond(txn: dict[str, Any], meta: LedgerMeta) -> bool:
+    """True while a committed transaction is newer than the ledger position answered at."""
+    version = txn.get("version")
+    return isinstance(version, str) and version.isdigit() and int(version) > meta.ledger_version
+
+
+async def auxiliary_info(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    negotiate(request, node, bcs_supported=False)
+    start = query_u64(request, "start_version")
+    if start is None:
+        raise invalid("start_version is required")
+    limit = query_limit(request, default=TXN_PAGE, maximum=TXN_PAGE_MAX)
+    return json_response(node.ledger.auxiliary_info(start, limit), meta)
+
+
+async def _signed_body(request: Request, node: NodeState, *, simulation: bool) -> SignedTransaction:
+    if content_type(request) == SIGNED_TXN_BCS:
+        body = await read_body(request, node.config.max_body_bytes)
+        try:
+            return SignedTransaction.from_bcs(body)
+        except BCSError as exc:
+            raise invalid(f"the body is not a BCS signed transaction: {exc}") from None
+    request_body: Any = await read_json(request, node.config.max_body_bytes)
+    if not isinstance(request_body, dict):
+        raise invalid("the body must be a transaction object")
+    signed: SignedTransaction = node.ledger.signed_from_json(request_body, simulation=simulation)
+    return signed
+
+
+async def submit(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    if "submit" in node.config.disabled:
+        raise NodeError(ErrorCode.API_DISABLED, "transaction submission is disabled on this node")
+    bcs = negotiate(request, node, bcs_supported=True)
+    signed = await _signed_body(request, node, simulation=False)
+    pending = node.ledger.submit(signed)
+    node.on_submit()
+    if bcs:  # a BCS answer is empty: the client computes the hash itself
+        return Response(
+            b"", status_code=202, media_type="application/x-bcs", headers=meta.to_headers()
+        )
+    return json_response(pending, meta, status=202)
+
+
+async def simulate(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    if "simulate" in node.config.disabled:
+        raise NodeError(ErrorCode.API_DISABLED, "simulation is disabled on this node")
+    negotiate(request, node, bcs_supported=False)
+    flags = {
+        name: query_bool(request, name)
+        for name in (
+            "estimate_gas_unit_price",
+            "estimate_max_gas_amount",
+            "estimate_prioritized_gas_unit_price",
+        )
+    }
+    signed = await _signed_body(request, node, simulation=True)
+    results, gas_used = node.ledger.simulate(signed, **flags)
+    return json_response(results, replace(meta, gas_used=gas_used))
+
+
+async def encode_submission(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    if "encode_submission" in node.config.disabled:
+        raise NodeError(ErrorCode.API_DISABLED, "encode_submission is disabled on this node")
+    if wants_bcs(request):
+        raise NodeError(ErrorCode.BCS_NOT_SUPPORTED, "encode_submission answers in JSON only")
+    negotiate(request, node, bcs_supported=False)
+    body = await read_json(request, node.config.max_body_bytes)
+    if not isinstance(body, dict):
+        raise invalid("the body must be an encode-submission request object")
+    message: bytes = node.ledger.encode_submission(body)
+    return json_response("0x" + message.hex(), meta)
+
+
+def routes() -> list[Route]:
+    group = "transactions"
+    return [
+        Route("/transactions", endpoint(group, list_transactions), methods=["GET"]),
+        Route("/transactions", endpoint(group, submit), methods=["POST"]),
+        Route("/transactions/by_hash/{txn_hash}", endpoint(group, by_hash), methods=["GET"]),
+        Route(
+            "/transactions/wait_by_hash/{txn_hash}", endpoint(group, wait_by_hash), methods=["GET"]
+        ),
+        Route(
+            "/transactions/by_version/{txn_version}", endpoint(group, by_version), methods=["GET"]
+        ),
+        Route("/transactions/auxiliary_info", endpoint(group, auxiliary_info), methods=["GET"]),
+        Route("/transactions/simulate", endpoint(group, simulate), methods=["POST"]),
+        Route(
+            "/transactions/encode_submission",
+            endpoint(group, encode_submission),
+            methods=["POST"],
+        ),
+    ]
