@@ -144,7 +144,7 @@ class LocalNode:
         sock = _bind(self._host, self._port)
         port = sock.getsockname()[1]
         config = uvicorn.Config(
-            app, log_level=self._log_level, access_log=False, lifespan="off", loop="asyncio"
+            app, log_level=self._log_level, access_log=False, lifespan="off", loop="auto"
         )
         self._server = uvicorn.Server(config)
         server = self._server
