@@ -425,6 +425,32 @@ def deserialize_account_authenticator(d: Deserializer) -> AccountAuthenticator:
     )
 
 
+def _check_agents(auth: MultiAgentAuthenticator | FeePayerAuthenticator) -> None:
+    object.__setattr__(auth, "secondary_signer_addresses", tuple(auth.secondary_signer_addresses))
+    object.__setattr__(auth, "secondary_signers", tuple(auth.secondary_signers))
+    if len(auth.secondary_signer_addresses) != len(auth.secondary_signers):
+        raise BCSEncodeError("one secondary signer authenticator per secondary address")
+
+
+def _write_agents(s: Serializer, auth: MultiAgentAuthenticator | FeePayerAuthenticator) -> None:
+    serialize_account_authenticator(s, auth.sender)
+    s.sequence(auth.secondary_signer_addresses, s.address)
+    s.uleb128(len(auth.secondary_signers))
+    for signer in auth.secondary_signers:
+        serialize_account_authenticator(s, signer)
+
+
+def _read_agents(
+    d: Deserializer,
+) -> tuple[AccountAuthenticator, tuple[Address, ...], tuple[AccountAuthenticator, ...]]:
+    sender = d.field("sender", deserialize_account_authenticator, d)
+    addresses = d.field("secondary_signer_addresses", d.sequence, d.address, "address")
+    signers = d.field(
+        "secondary_signers", d.sequence, lambda: deserialize_account_authenticator(d), "signer"
+    )
+    return sender, tuple(addresses), tuple(signers)
+
+
 @dataclass(frozen=True, slots=True)
 class MultiAgentAuthenticator(BCSStruct):
     """The sender and secondary signers, each with an account authenticator."""
@@ -434,28 +460,14 @@ class MultiAgentAuthenticator(BCSStruct):
     secondary_signers: tuple[AccountAuthenticator, ...]
 
     def __post_init__(self) -> None:
-        object.__setattr__(
-            self, "secondary_signer_addresses", tuple(self.secondary_signer_addresses)
-        )
-        object.__setattr__(self, "secondary_signers", tuple(self.secondary_signers))
-        if len(self.secondary_signer_addresses) != len(self.secondary_signers):
-            raise BCSEncodeError("one secondary signer authenticator per secondary address")
+        _check_agents(self)
 
     def serialize(self, s: Serializer) -> None:
-        serialize_account_authenticator(s, self.sender)
-        s.sequence(self.secondary_signer_addresses, s.address)
-        s.uleb128(len(self.secondary_signers))
-        for signer in self.secondary_signers:
-            serialize_account_authenticator(s, signer)
+        _write_agents(s, self)
 
     @classmethod
     def deserialize(cls, d: Deserializer) -> MultiAgentAuthenticator:
-        sender = d.field("sender", deserialize_account_authenticator, d)
-        addresses = d.field("secondary_signer_addresses", d.sequence, d.address, "address")
-        signers = d.field(
-            "secondary_signers", d.sequence, lambda: deserialize_account_authenticator(d), "signer"
-        )
-        return cls(sender, tuple(addresses), tuple(signers))
+        return cls(*_read_agents(d))
 
 
 @dataclass(frozen=True, slots=True)
@@ -469,32 +481,19 @@ class FeePayerAuthenticator(BCSStruct):
     fee_payer_signer: AccountAuthenticator
 
     def __post_init__(self) -> None:
-        object.__setattr__(
-            self, "secondary_signer_addresses", tuple(self.secondary_signer_addresses)
-        )
-        object.__setattr__(self, "secondary_signers", tuple(self.secondary_signers))
-        if len(self.secondary_signer_addresses) != len(self.secondary_signers):
-            raise BCSEncodeError("one secondary signer authenticator per secondary address")
+        _check_agents(self)
 
     def serialize(self, s: Serializer) -> None:
-        serialize_account_authenticator(s, self.sender)
-        s.sequence(self.secondary_signer_addresses, s.address)
-        s.uleb128(len(self.secondary_signers))
-        for signer in self.secondary_signers:
-            serialize_account_authenticator(s, signer)
+        _write_agents(s, self)
         s.address(self.fee_payer_address)
         serialize_account_authenticator(s, self.fee_payer_signer)
 
     @classmethod
     def deserialize(cls, d: Deserializer) -> FeePayerAuthenticator:
-        sender = d.field("sender", deserialize_account_authenticator, d)
-        addresses = d.field("secondary_signer_addresses", d.sequence, d.address, "address")
-        signers = d.field(
-            "secondary_signers", d.sequence, lambda: deserialize_account_authenticator(d), "signer"
-        )
+        sender, addresses, signers = _read_agents(d)
         fee_payer = d.field("fee_payer_address", d.address)
         fee_signer = d.field("fee_payer_signer", deserialize_account_authenticator, d)
-        return cls(sender, tuple(addresses), tuple(signers), fee_payer, fee_signer)
+        return cls(sender, addresses, signers, fee_payer, fee_signer)
 
 
 @dataclass(frozen=True, slots=True)
