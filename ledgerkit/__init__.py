@@ -7,6 +7,7 @@ node, widgets, charts, Dask) load when first used, so ``import ledgerkit`` stays
 from __future__ import annotations
 
 import importlib as _importlib
+from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 
 from ledgerkit._errors import (
@@ -74,8 +75,17 @@ from ledgerkit.types import (
 
 __version__ = "0.1.0.dev0"
 
+if _TYPE_CHECKING:
+    from ledgerkit.client import AsyncClient, Client, connect
+
 # Heavy parts load on first use, so ``import ledgerkit`` stays fast.
-_LAZY = {"LocalNode": "ledgerkit.localnet", "NodeConfig": "ledgerkit.localnet"}
+_LAZY = {
+    "AsyncClient": "ledgerkit.client",
+    "Client": "ledgerkit.client",
+    "LocalNode": "ledgerkit.localnet",
+    "NodeConfig": "ledgerkit.localnet",
+    "connect": "ledgerkit.client",
+}
 
 
 def __getattr__(name: str) -> _Any:
@@ -101,12 +111,14 @@ __all__ = [
     "APIDisabledError",
     "AccountNotFoundError",
     "Address",
+    "AsyncClient",
     "BCSDecodeError",
     "BCSEncodeError",
     "BCSError",
     "BCSNotSupportedError",
     "BlockNotFoundError",
     "BlockPrunedError",
+    "Client",
     "DecodingError",
     "Ed25519PrivateKey",
     "Ed25519PublicKey",
@@ -154,4 +166,5 @@ __all__ = [
     "VersionPrunedError",
     "WebFrameworkError",
     "__version__",
+    "connect",
 ]

@@ -24,12 +24,14 @@ EXPECTED_PUBLIC_NAMES = [
     "APIDisabledError",
     "AccountNotFoundError",
     "Address",
+    "AsyncClient",
     "BCSDecodeError",
     "BCSEncodeError",
     "BCSError",
     "BCSNotSupportedError",
     "BlockNotFoundError",
     "BlockPrunedError",
+    "Client",
     "DecodingError",
     "Ed25519PrivateKey",
     "Ed25519PublicKey",
@@ -77,6 +79,7 @@ EXPECTED_PUBLIC_NAMES = [
     "VersionPrunedError",
     "WebFrameworkError",
     "__version__",
+    "connect",
 ]
 
 HEAVY = ["pandas", "httpx", "starlette", "uvicorn", "ipywidgets", "altair", "dask"]

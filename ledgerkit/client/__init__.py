@@ -1,0 +1,27 @@
+"""The node REST API client: :class:`Client` (sync), :class:`AsyncClient` (asyncio) and
+:func:`connect`, over an I/O-free core.
+
+Every method answers a :class:`Result` (``.value``, ``.ledger``); transport failures,
+node errors and undecodable answers raise the classes of :mod:`ledgerkit`'s one error
+tree. See ``docs/client.md``.
+"""
+
+from __future__ import annotations
+
+from ledgerkit.client._async import AsyncClient
+from ledgerkit.client._base import ClientConfig, Result
+from ledgerkit.client._connect import connect
+from ledgerkit.client._limits import AsyncClock, Clock
+from ledgerkit.client._retry import Retry
+from ledgerkit.client._sync import Client
+
+__all__ = [
+    "AsyncClient",
+    "AsyncClock",
+    "Client",
+    "ClientConfig",
+    "Clock",
+    "Result",
+    "Retry",
+    "connect",
+]

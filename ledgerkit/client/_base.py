@@ -1,0 +1,408 @@
+"""The client's core, shared by :class:`Client` and :class:`AsyncClient`. No I/O here.
+
+A method call becomes a :class:`Call` (built in ``_calls``): method, percent-encoded
+path, query, body, Accept, the decoder for the answer, whether it may be retried and
+when its answer may be cached. :class:`BaseClient` turns a call into an HTTP request,
+turns the answer into a :class:`Result` or the right exception from the error tree,
+decides retries and computes cache keys. ``Client`` and ``AsyncClient`` only move bytes,
+wait and store, each in its own way (httpx's ``BaseClient`` / ``Client`` /
+``AsyncClient`` split).
+
+Every call answers a :class:`Result`: the decoded value and the :class:`LedgerMeta` of the
+response it came from (a named tuple, so ``value, ledger = client.account(a)`` works).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+import json
+import logging
+import os
+import random
+import urllib.parse
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final, Generic, NamedTuple, TypeVar
+
+import httpx
+
+from ledgerkit._errors import (
+    DecodingError,
+    InputError,
+    LedgerError,
+    NodeAPIError,
+    RequestTimeoutError,
+    TransportError,
+    error_from_record,
+)
+from ledgerkit.client._cache import CachedAnswer, cache_file, default_cache_dir
+from ledgerkit.client._retry import Retry, retry_delay
+from ledgerkit.types import LedgerMeta
+from ledgerkit.types._ledger import HEADER_PREFIXES
+
+__all__ = [
+    "BCS",
+    "JSON",
+    "SIGNED_TXN_BCS",
+    "VIEW_BCS",
+    "BaseClient",
+    "CacheSetting",
+    "Call",
+    "ClientConfig",
+    "Result",
+]
+
+JSON: Final = "application/json"
+BCS: Final = "application/x-bcs"
+SIGNED_TXN_BCS: Final = "application/x.aptos.signed_transaction+bcs"
+VIEW_BCS: Final = "application/x.aptos.view_function+bcs"
+
+DEFAULT_TIMEOUT: Final = 30.0
+_USER_AGENT: Final = "ledgerkit-client"
+_SNIPPET: Final = 200
+
+T = TypeVar("T")
+CacheSetting = str | os.PathLike[str] | bool | None
+
+_log = logging.getLogger("ledgerkit.client")
+
+
+class Result(NamedTuple, Generic[T]):
+    """What every client method answers: the value and where the ledger stood.
+
+    Attributes
+    ----------
+    value : T
+        The decoded answer (a model, a list of models, bytes, an int...).
+    ledger : LedgerMeta
+        The ledger position from the response headers (chain id, ledger version, epoch,
+        block height, the cursor of a paged answer, the gas a view used...). An answer
+        served from the cache carries the metadata of the response it was stored from.
+
+    Examples
+    --------
+    >>> info, ledger = client.ledger_info()  # doctest: +SKIP
+    >>> client.account(address).value.sequence_number  # doctest: +SKIP
+    """
+
+    value: T
+    ledger: LedgerMeta
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Call(Generic[T]):
+    """One request to send and how to read its answer.
+
+    Attributes
+    ----------
+    name : str
+        The client method (for logs).
+    method, path : str
+        HTTP method and the path under ``base_url``, already percent-encoded.
+    decode : callable
+        Reads the body of a 2xx answer into the value.
+    params : tuple of (str, str)
+        Query parameters, sorted by name.
+    body, content_type : bytes, str or None
+        Request body and its media type.
+    accept : str
+        Media type asked for (JSON or BCS).
+    idempotent : bool
+        Whether sending it twice is harmless (then failures may be retried).
+    storable : callable or None
+        ``storable(value, ledger)`` says whether this answer can never change and may be
+        cached; ``None`` for questions about the latest state (never looked up).
+    cache_path : str or None
+        Path to cache the answer under when it differs from ``path`` (a committed
+        transaction from ``wait_by_hash`` is the same as from ``by_hash``).
+    """
+
+    name: str
+    method: str
+    path: str
+    decode: Callable[[bytes], T]
+    params: tuple[tuple[str, str], ...] = ()
+    body: bytes | None = None
+    content_type: str | None = None
+    accept: str = JSON
+    idempotent: bool = True
+    storable: Callable[[T, LedgerMeta], bool] | None = None
+    cache_path: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ClientConfig:
+    """A client's settings, fixed when it is made (see :class:`~ledgerkit.Client`)."""
+
+    base_url: str
+    timeout: float | None
+    retry: Retry
+    max_rps: float | None
+    max_concurrency: int | None
+    # Left out of repr: a caller may put credentials here.
+    headers: tuple[tuple[str, str], ...] = field(repr=False)
+    cache: Path | None = None
+
+
+def normalize_base_url(url: str) -> str:
+    """``scheme://host[:port]/path`` without a trailing slash; ``/v1`` when no path."""
+    if not isinstance(url, str) or not url.strip():
+        raise InputError(f"base_url must be an http(s) URL, got {url!r}")
+    parts = urllib.parse.urlsplit(url.strip())
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        raise InputError(f"base_url must be an http(s) URL, got {url!r}")
+    if parts.query or parts.fragment:
+        raise InputError(f"base_url takes no query or fragment, got {url!r}")
+    if parts.username is not None or parts.password is not None:
+        # URLs end up in logs and error messages: credentials go in api_key= or headers=.
+        raise InputError("base_url must not carry credentials; pass api_key= or headers=")
+    path = parts.path.rstrip("/") or "/v1"
+    return urllib.parse.urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, "", ""))
+
+
+def is_loopback(base_url: str) -> bool:
+    """True for ``localhost`` and loopback addresses."""
+    host = urllib.parse.urlsplit(base_url).hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def resolve_cache(cache: CacheSetting, base_url: str) -> Path | None:
+    """The cache file for a ``cache=`` setting, or ``None`` for no cache.
+
+    ``False``: off. ``True``: the default location. A path: that directory (or that
+    file when it ends in ``.sqlite3``). ``None`` (the default): the default location for
+    remote nodes, off for loopback ones, whose dev chains are recreated at will under the
+    same chain id and would otherwise be served answers from a chain that is gone.
+    """
+    if cache is False:
+        return None
+    if cache is None:
+        return None if is_loopback(base_url) else cache_file(default_cache_dir())
+    if cache is True:
+        return cache_file(default_cache_dir())
+    if isinstance(cache, str | os.PathLike):
+        return cache_file(cache)
+    raise InputError(f"cache must be a path, True, False or None, got {cache!r}")
+
+
+def _positive(value: float | None, name: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+        raise InputError(f"{name} must be a positive number or None, got {value!r}")
+    return float(value)
+
+
+def snippet(body: bytes) -> str:
+    """The start of a body, as text, for messages."""
+    return body[:_SNIPPET].decode("utf-8", "replace")
+
+
+def _kept_headers(headers: Mapping[str, str]) -> dict[str, str]:
+    """What a cached answer keeps of its headers: the ledger headers and the media type."""
+    return {
+        key.lower(): value
+        for key, value in headers.items()
+        if key.lower() == "content-type" or key.lower().startswith(HEADER_PREFIXES)
+    }
+
+
+class BaseClient:
+    """Settings and the I/O-free half of a client: requests, answers, retries, cache keys."""
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        api_key: str | None,
+        headers: Mapping[str, str] | None,
+        timeout: float | None,
+        retries: int | Retry,
+        max_rps: float | None,
+        max_concurrency: int | None,
+        cache: CacheSetting,
+    ) -> None:
+        base = normalize_base_url(base_url)
+        retry = retries if isinstance(retries, Retry) else Retry(total=retries)
+        if max_concurrency is not None and (
+            isinstance(max_concurrency, bool)
+            or not isinstance(max_concurrency, int)
+            or max_concurrency < 1
+        ):
+            raise InputError(f"max_concurrency must be an int >= 1, got {max_concurrency!r}")
+        if api_key is not None and (not isinstance(api_key, str) or not api_key):
+            raise InputError("api_key must be a non-empty string")
+        self.config = ClientConfig(
+            base_url=base,
+            timeout=_positive(timeout, "timeout"),
+            retry=retry,
+            max_rps=_positive(max_rps, "max_rps"),
+            max_concurrency=max_concurrency,
+            headers=tuple((str(k), str(v)) for k, v in (headers or {}).items()),
+            cache=resolve_cache(cache, base),
+        )
+        self._api_key = api_key
+        self._chain_id: int | None = None
+        self._rng = random.Random()
+
+    @property
+    def base_url(self) -> str:
+        """The node's API root, e.g. ``http://127.0.0.1:8080/v1``."""
+        return self.config.base_url
+
+    @property
+    def timeout(self) -> float | None:
+        """Seconds each attempt may take (connect, send, wait, read); ``None``: no limit."""
+        return self.config.timeout
+
+    def __repr__(self) -> str:
+        parts = [repr(self.config.base_url)]
+        if self._api_key is not None:
+            parts.append("api_key=<redacted>")
+        if self.config.cache is not None:
+            parts.append(f"cache={str(self.config.cache)!r}")
+        return f"{type(self).__name__}({', '.join(parts)})"
+
+    # -- requests ------------------------------------------------------------------------
+
+    def _url(self, path: str, params: Iterable[tuple[str, str]] = ()) -> str:
+        query = urllib.parse.urlencode(list(params))
+        return f"{self.config.base_url}{path}" + (f"?{query}" if query else "")
+
+    def _label(self, call: Call[Any]) -> str:
+        return f"{call.method} {self._url(call.path, call.params)}"
+
+    def _request_headers(self, call: Call[Any]) -> dict[str, str]:
+        headers = {"User-Agent": _USER_AGENT}
+        headers.update(self.config.headers)
+        headers["Accept"] = call.accept
+        if call.content_type is not None:
+            headers["Content-Type"] = call.content_type
+        if self._api_key is not None:
+            headers["Authorization"] = f"Bearer {self._api_key}"
+        return headers
+
+    def _build_request(self, call: Call[Any]) -> httpx.Request:
+        return httpx.Request(
+            call.method,
+            self._url(call.path, call.params),
+            headers=self._request_headers(call),
+            content=call.body,
+        )
+
+    # -- answers -------------------------------------------------------------------------
+
+    def _parse(
+        self, call: Call[T], status: int, headers: Mapping[str, str], body: bytes
+    ) -> Result[T]:
+        """A 2xx answer as a :class:`Result`; a body that is not what was promised is a
+        :class:`DecodingError` saying what came back."""
+        label = self._label(call)
+        ledger = LedgerMeta.from_headers(headers)
+        if ledger is None:
+            raise DecodingError(
+                f"{label}: the answer carries no ledger headers (X-NODE-* or X-APTOS-*)",
+                status=status,
+                snippet=snippet(body),
+            )
+        media = (headers.get("content-type") or "").split(";", 1)[0].strip().lower()
+        if media and media != call.accept:
+            raise DecodingError(
+                f"{label}: expected {call.accept}, the node answered {media}",
+                status=status,
+                snippet=snippet(body),
+            )
+        try:
+            value = call.decode(body)
+        except DecodingError as exc:
+            raise DecodingError(f"{label}: {exc}", status=status) from exc
+        except (ValueError, TypeError, KeyError, IndexError, LedgerError) as exc:
+            raise DecodingError(
+                f"{label}: the answer does not decode: {exc}", status=status, snippet=snippet(body)
+            ) from exc
+        self._chain_id = ledger.chain_id
+        return Result(value, ledger)
+
+    def _node_error(
+        self, call: Call[Any], status: int, headers: Mapping[str, str], body: bytes
+    ) -> NodeAPIError:
+        """The exception for a non-2xx answer, from the node's error record."""
+        record: object
+        try:
+            record = json.loads(body)
+        except (ValueError, RecursionError):
+            text = snippet(body).strip()
+            record = {"message": f"HTTP {status} without an error record: {text!r}"}
+        return error_from_record(
+            status, record, ledger=LedgerMeta.from_headers(headers), request=self._label(call)
+        )
+
+    def _transport_error(self, call: Call[Any], exc: httpx.HTTPError) -> LedgerError:
+        """Our exception for an httpx failure (no raw httpx exception leaves the client)."""
+        label = self._label(call)
+        detail = str(exc) or type(exc).__name__
+        if isinstance(exc, httpx.TimeoutException):
+            return RequestTimeoutError(f"{label}: timed out ({type(exc).__name__}: {detail})")
+        if isinstance(exc, httpx.DecodingError):
+            return DecodingError(f"{label}: the body could not be decoded: {detail}")
+        return TransportError(f"{label}: {type(exc).__name__}: {detail}")
+
+    def _retry_delay(
+        self,
+        call: Call[Any],
+        retry_number: int,
+        error: LedgerError,
+        headers: Mapping[str, str] | None,
+        now: float,
+    ) -> float | None:
+        """Seconds to wait before trying ``call`` again after ``error``; ``None``: give up."""
+        node = error if isinstance(error, NodeAPIError) else None
+        delay = retry_delay(
+            self.config.retry,
+            retry_number,
+            idempotent=call.idempotent,
+            status=node.status if node is not None else None,
+            headers=headers,
+            error_code=node.error_code if node is not None else None,
+            connection_failed=isinstance(error, TransportError),
+            now=now,
+            rng=self._rng,
+        )
+        if delay is not None:
+            _log.info("retrying %s in %.2fs after: %s", self._label(call), delay, error)
+        return delay
+
+    # -- cache ---------------------------------------------------------------------------
+
+    def _cache_key(self, call: Call[Any]) -> str | None:
+        """The normalized URL an answer is cached under, or ``None`` when it never is.
+
+        The path and query are already canonical (long addresses, canonical type tags,
+        sorted parameters); a request body adds its SHA-256.
+        """
+        if call.storable is None or self.config.cache is None:
+            return None
+        key = f"{call.method} {self._url(call.cache_path or call.path, call.params)}"
+        if call.body is not None:
+            key += f" sha256={hashlib.sha256(call.body).hexdigest()}"
+        return key
+
+    def _from_cache(self, call: Call[T], hit: CachedAnswer) -> Result[T]:
+        _log.debug("cache hit: %s", self._label(call))
+        return self._parse(call, hit.status, hit.headers, hit.body)
+
+    @staticmethod
+    def _to_store(
+        call: Call[T], result: Result[T], status: int, headers: Mapping[str, str], body: bytes
+    ) -> CachedAnswer | None:
+        """The entry to store for a fresh answer, when the call's policy allows it."""
+        if call.storable is None or not call.storable(result.value, result.ledger):
+            return None
+        return CachedAnswer(status, _kept_headers(headers), body)

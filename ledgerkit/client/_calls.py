@@ -1,0 +1,568 @@
+"""What to send for each endpoint of the node API, and when its answer can be cached.
+
+One function per endpoint returns a :class:`Call`, its inputs checked and made canonical
+first (``_inputs``; struct tags percent-encoded in paths), so a bad input fails before
+anything is sent and two spellings of one question share a cache entry. No I/O.
+
+Cache policy: an answer is stored only when it can never change. Committed transactions
+(by version, by hash), complete blocks, pages of a version range or an event stream that
+are full, and anything asked at an explicit ``ledger_version`` the ledger has reached.
+Questions about the latest state have no policy and are never looked up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Final, TypeVar
+
+from ledgerkit._errors import InputError
+from ledgerkit.bcs import Ed25519Authenticator, EntryFunction, RawTransaction, SignedTransaction
+from ledgerkit.client import _decoders as dec
+from ledgerkit.client import _inputs as inputs
+from ledgerkit.client._base import BCS, JSON, SIGNED_TXN_BCS, VIEW_BCS, Call
+from ledgerkit.types import (
+    Address,
+    EntryFunctionId,
+    HexBytes,
+    LedgerMeta,
+    MoveType,
+    StructTag,
+    parse_uint,
+)
+
+__all__ = [
+    "account",
+    "account_balance",
+    "account_module",
+    "account_module_bytecode",
+    "account_modules",
+    "account_resource",
+    "account_resource_bcs",
+    "account_resources",
+    "account_transactions",
+    "block_by_height",
+    "block_by_version",
+    "encode_submission",
+    "estimate_gas_price",
+    "event_stream",
+    "events_by_creation_number",
+    "events_by_handle",
+    "health",
+    "ledger_info",
+    "raw_table_item",
+    "simulate_transaction",
+    "submit_transaction",
+    "table_item",
+    "transaction_by_hash",
+    "transaction_by_version",
+    "transactions",
+    "transactions_auxiliary_info",
+    "view",
+    "view_bcs",
+    "wait_by_hash",
+]
+
+T = TypeVar("T")
+_ZERO_SIGNATURE: Final = bytes(64)
+
+# -- cache policies --------------------------------------------------------------------------
+
+
+def _at_version(version: int | None) -> Callable[[Any, LedgerMeta], bool] | None:
+    """Anything asked at a version the ledger has reached is fixed forever."""
+    if version is None:
+        return None
+    return lambda _value, ledger: version <= ledger.ledger_version
+
+
+def _committed(txn: dec.Transaction, _ledger: LedgerMeta) -> bool:
+    return not dec.is_pending(txn)
+
+
+def _full_page(
+    start: int | None, limit: int | None
+) -> Callable[[list[Any], LedgerMeta], bool] | None:
+    """A page of a sequence-numbered stream, from a given start, that holds all it asked for."""
+    if start is None or limit is None:
+        return None
+    return lambda items, _ledger: len(items) == limit
+
+
+def _version_page(
+    start: int | None, limit: int | None, versions: Callable[[list[Any]], int | None]
+) -> Callable[[list[Any], LedgerMeta], bool] | None:
+    """A page of a version range that ended before the ledger's head (or is full)."""
+    if start is None:
+        return None
+
+    def storable(items: list[Any], ledger: LedgerMeta) -> bool:
+        if not items:
+            return False
+        last = versions(items)
+        return len(items) == limit or (last is not None and last < ledger.ledger_version)
+
+    return storable
+
+
+def _last_transaction_version(items: list[dec.Transaction]) -> int | None:
+    return dec.transaction_version(items[-1])
+
+
+def _complete_block(block: dec.Block, _ledger: LedgerMeta) -> bool:
+    return dec.block_is_complete(block)
+
+
+def _state_read(
+    name: str,
+    path: str,
+    decode: Callable[[bytes], T],
+    ledger_version: int | None,
+    *,
+    method: str = "GET",
+    accept: str = JSON,
+    body: bytes | None = None,
+    content_type: str | None = None,
+    **params: str | int | None,
+) -> Call[T]:
+    """A read of state: the latest, or at ``ledger_version`` (then fixed, and cached)."""
+    version = None if ledger_version is None else int(inputs.u64(ledger_version, "ledger_version"))
+    return Call(
+        name,
+        method,
+        path,
+        decode,
+        inputs.params(ledger_version=version, **params),
+        body=body,
+        content_type=content_type,
+        accept=accept,
+        storable=_at_version(version),
+    )
+
+
+def _cursor(start: str | None) -> str | None:
+    if start is not None and (not isinstance(start, str) or not start):
+        raise InputError(f"start must be a cursor from a previous page, got {start!r}")
+    return start
+
+
+def _start(start: int | None) -> int | None:
+    return None if start is None else int(inputs.u64(start, "start"))
+
+
+# -- general ---------------------------------------------------------------------------------
+
+
+def ledger_info() -> Call[dec.LedgerInfo]:
+    return Call("ledger_info", "GET", "/", dec.ledger_info)
+
+
+def health(duration_secs: int | None) -> Call[dec.HealthStatus]:
+    duration = None if duration_secs is None else parse_uint(duration_secs, 32, what="duration")
+    return Call("health", "GET", "/-/healthy", dec.health, inputs.params(duration_secs=duration))
+
+
+def estimate_gas_price() -> Call[dec.GasEstimate]:
+    return Call("estimate_gas_price", "GET", "/estimate_gas_price", dec.gas_estimate)
+
+
+# -- accounts --------------------------------------------------------------------------------
+
+
+def account(address: str | Address, ledger_version: int | None) -> Call[dec.AccountData]:
+    path = f"/accounts/{inputs.address(address)}"
+    return _state_read("account", path, dec.account, ledger_version)
+
+
+def account_resources(
+    address: str | Address, ledger_version: int | None, start: str | None, limit: int | None
+) -> Call[list[dec.MoveResource]]:
+    path = f"/accounts/{inputs.address(address)}/resources"
+    return _state_read(
+        "account_resources",
+        path,
+        dec.resources,
+        ledger_version,
+        start=_cursor(start),
+        limit=inputs.limit(limit),
+    )
+
+
+def _resource_path(address: str | Address, resource_type: str | StructTag) -> str:
+    tag = StructTag.parse(resource_type).url_segment
+    return f"/accounts/{inputs.address(address)}/resource/{tag}"
+
+
+def account_resource(
+    address: str | Address, resource_type: str | StructTag, ledger_version: int | None
+) -> Call[dec.MoveResource]:
+    path = _resource_path(address, resource_type)
+    return _state_read("account_resource", path, dec.resource, ledger_version)
+
+
+def account_resource_bcs(
+    address: str | Address, resource_type: str | StructTag, ledger_version: int | None
+) -> Call[bytes]:
+    path = _resource_path(address, resource_type)
+    return _state_read("account_resource_bcs", path, dec.bcs, ledger_version, accept=BCS)
+
+
+def account_modules(
+    address: str | Address, ledger_version: int | None, start: str | None, limit: int | None
+) -> Call[list[dec.MoveModuleBytecode]]:
+    path = f"/accounts/{inputs.address(address)}/modules"
+    return _state_read(
+        "account_modules",
+        path,
+        dec.modules,
+        ledger_version,
+        start=_cursor(start),
+        limit=inputs.limit(limit),
+    )
+
+
+def _module_path(address: str | Address, module_name: str) -> str:
+    name = inputs.identifier(module_name, "module_name")
+    return f"/accounts/{inputs.address(address)}/module/{name}"
+
+
+def account_module(
+    address: str | Address, module_name: str, ledger_version: int | None
+) -> Call[dec.MoveModuleBytecode]:
+    path = _module_path(address, module_name)
+    return _state_read("account_module", path, dec.module, ledger_version)
+
+
+def account_module_bytecode(
+    address: str | Address, module_name: str, ledger_version: int | None
+) -> Call[bytes]:
+    path = _module_path(address, module_name)
+    return _state_read("account_module_bytecode", path, dec.bcs, ledger_version, accept=BCS)
+
+
+def account_balance(
+    address: str | Address, asset: str | Address | StructTag, ledger_version: int | None
+) -> Call[int]:
+    if isinstance(asset, StructTag) or (isinstance(asset, str) and "::" in asset):
+        segment = StructTag.parse(asset).url_segment  # a coin type
+    else:
+        segment = inputs.address(asset)  # a fungible asset's metadata address
+    path = f"/accounts/{inputs.address(address)}/balance/{segment}"
+    return _state_read("account_balance", path, dec.balance, ledger_version)
+
+
+def account_transactions(
+    address: str | Address, start: int | None, limit: int | None
+) -> Call[list[dec.Transaction]]:
+    first, size = _start(start), inputs.limit(limit)
+    path = f"/accounts/{inputs.address(address)}/transactions"
+    return Call(
+        "account_transactions",
+        "GET",
+        path,
+        dec.transactions,
+        inputs.params(start=first, limit=size),
+        storable=_full_page(first, size),
+    )
+
+
+# -- events ----------------------------------------------------------------------------------
+
+
+def events_by_creation_number(
+    address: str | Address, creation_number: int, start: int | None, limit: int | None
+) -> Call[list[dec.Event]]:
+    first, size = _start(start), inputs.limit(limit)
+    number = inputs.u64(creation_number, "creation_number")
+    path = f"/accounts/{inputs.address(address)}/events/{number}"
+    return Call(
+        "events_by_creation_number",
+        "GET",
+        path,
+        dec.events,
+        inputs.params(start=first, limit=size),
+        storable=_full_page(first, size),
+    )
+
+
+def events_by_handle(
+    address: str | Address,
+    event_handle: str | StructTag,
+    field_name: str,
+    start: int | None,
+    limit: int | None,
+) -> Call[list[dec.Event]]:
+    first, size = _start(start), inputs.limit(limit)
+    handle = StructTag.parse(event_handle).url_segment
+    field = inputs.identifier(field_name, "field_name")
+    path = f"/accounts/{inputs.address(address)}/events/{handle}/{field}"
+    return Call(
+        "events_by_handle",
+        "GET",
+        path,
+        dec.events,
+        inputs.params(start=first, limit=size),
+        storable=_full_page(first, size),
+    )
+
+
+def event_stream(
+    address: str | Address,
+    creation_number: int | None,
+    event_handle: str | StructTag | None,
+    field_name: str | None,
+) -> Callable[[int | None, int | None], Call[list[dec.Event]]]:
+    """The page maker of one event stream, named by creation number or by handle and field.
+
+    The inputs are checked now, so a bad one fails at the call that starts the walk.
+    """
+    if creation_number is not None and event_handle is None and field_name is None:
+        number = creation_number
+        events_by_creation_number(address, number, None, None)
+        return lambda start, limit: events_by_creation_number(address, number, start, limit)
+    if creation_number is None and event_handle is not None and field_name is not None:
+        handle, field = event_handle, field_name
+        events_by_handle(address, handle, field, None, None)
+        return lambda start, limit: events_by_handle(address, handle, field, start, limit)
+    raise InputError("name the stream by creation_number, or by event_handle and field_name")
+
+
+# -- transactions ----------------------------------------------------------------------------
+
+
+def transactions(start: int | None, limit: int | None) -> Call[list[dec.Transaction]]:
+    first, size = _start(start), inputs.limit(limit)
+    storable = _version_page(first, size, _last_transaction_version)
+    return Call(
+        "transactions",
+        "GET",
+        "/transactions",
+        dec.transactions,
+        inputs.params(start=first, limit=size),
+        storable=storable,
+    )
+
+
+def transaction_by_version(version: int) -> Call[dec.Transaction]:
+    path = f"/transactions/by_version/{inputs.u64(version, 'version')}"
+    return Call("transaction_by_version", "GET", path, dec.transaction, storable=_committed)
+
+
+def transaction_by_hash(txn_hash: str | bytes) -> Call[dec.Transaction]:
+    path = f"/transactions/by_hash/{inputs.txn_hash(txn_hash)}"
+    return Call("transaction_by_hash", "GET", path, dec.transaction, storable=_committed)
+
+
+def wait_by_hash(txn_hash: str | bytes) -> Call[dec.Transaction]:
+    """The long poll; once committed, its answer is cached as ``by_hash``'s."""
+    digest = inputs.txn_hash(txn_hash)
+    return Call(
+        "wait_for_transaction",
+        "GET",
+        f"/transactions/wait_by_hash/{digest}",
+        dec.transaction,
+        storable=_committed,
+        cache_path=f"/transactions/by_hash/{digest}",
+    )
+
+
+def transactions_auxiliary_info(
+    start_version: int, limit: int | None
+) -> Call[list[dec.AuxiliaryInfo]]:
+    first, size = int(inputs.u64(start_version, "start_version")), inputs.limit(limit)
+
+    def last_version(items: list[Any]) -> int:
+        return first + len(items) - 1
+
+    return Call(
+        "transactions_auxiliary_info",
+        "GET",
+        "/transactions/auxiliary_info",
+        dec.auxiliary_info,
+        inputs.params(start_version=first, limit=size),
+        storable=_version_page(first, size, last_version),
+    )
+
+
+def submit_transaction(signed: SignedTransaction) -> Call[dec.PendingTransaction]:
+    """The one call that is never retried: a second copy could be a second transfer."""
+    if not isinstance(signed, SignedTransaction):
+        raise InputError(f"submit a SignedTransaction, got {type(signed).__name__}")
+    return Call(
+        "submit_transaction",
+        "POST",
+        "/transactions",
+        dec.pending_transaction,
+        body=signed.to_bcs(),
+        content_type=SIGNED_TXN_BCS,
+        idempotent=False,
+    )
+
+
+def simulate_transaction(
+    transaction: SignedTransaction | RawTransaction,
+    public_key: object | None,
+    *,
+    estimate_max_gas_amount: bool,
+    estimate_gas_unit_price: bool,
+    estimate_prioritized_gas_unit_price: bool,
+) -> Call[list[dec.UserTransaction]]:
+    if isinstance(transaction, RawTransaction):
+        if public_key is None:
+            raise InputError("simulating a raw transaction needs the sender's public_key")
+        auth = Ed25519Authenticator(inputs.public_key_bytes(public_key), _ZERO_SIGNATURE)
+        transaction = SignedTransaction(transaction, auth)
+    elif not isinstance(transaction, SignedTransaction):
+        raise InputError(
+            f"simulate a SignedTransaction or a RawTransaction, got {type(transaction).__name__}"
+        )
+    elif public_key is not None:
+        raise InputError("public_key goes with a RawTransaction; this one is signed already")
+    flags = {
+        "estimate_max_gas_amount": estimate_max_gas_amount,
+        "estimate_gas_unit_price": estimate_gas_unit_price,
+        "estimate_prioritized_gas_unit_price": estimate_prioritized_gas_unit_price,
+    }
+    query = inputs.params(**{name: "true" for name, on in flags.items() if on})
+    return Call(
+        "simulate_transaction",
+        "POST",
+        "/transactions/simulate",
+        dec.simulated_transactions,
+        query,
+        body=transaction.to_bcs(),
+        content_type=SIGNED_TXN_BCS,
+    )
+
+
+def encode_submission(request: Mapping[str, Any]) -> Call[bytes]:
+    if not isinstance(request, Mapping):
+        raise InputError(f"the encode-submission request is a mapping, got {type(request)}")
+    return Call(
+        "encode_submission",
+        "POST",
+        "/transactions/encode_submission",
+        dec.hex_bytes,
+        body=inputs.json_body(dict(request)),
+        content_type=JSON,
+    )
+
+
+# -- tables ----------------------------------------------------------------------------------
+
+
+def table_item(
+    handle: str | Address,
+    key_type: str | MoveType,
+    value_type: str | MoveType,
+    key: Any,
+    ledger_version: int | None,
+) -> Call[Any]:
+    body = {
+        "key_type": str(MoveType.parse(key_type)),
+        "value_type": str(MoveType.parse(value_type)),
+        "key": key,
+    }
+    return _state_read(
+        "table_item",
+        f"/tables/{inputs.address(handle)}/item",
+        dec.json_value,
+        ledger_version,
+        method="POST",
+        body=inputs.json_body(body),
+        content_type=JSON,
+    )
+
+
+def raw_table_item(
+    handle: str | Address, key: bytes | str, ledger_version: int | None
+) -> Call[bytes]:
+    body = inputs.json_body({"key": str(HexBytes.parse(key))})
+    return _state_read(
+        "raw_table_item",
+        f"/tables/{inputs.address(handle)}/raw_item",
+        dec.bcs,
+        ledger_version,
+        method="POST",
+        body=body,
+        content_type=JSON,
+        accept=BCS,
+    )
+
+
+# -- view ------------------------------------------------------------------------------------
+
+
+def _view_body(
+    function: str | EntryFunctionId | EntryFunction,
+    type_arguments: Iterable[str | MoveType],
+    arguments: Sequence[Any],
+) -> tuple[bytes, str]:
+    if isinstance(function, EntryFunction):
+        if list(type_arguments) or list(arguments):
+            raise InputError("an EntryFunction carries its own type arguments and arguments")
+        return function.to_bcs(), VIEW_BCS
+    if isinstance(arguments, str | bytes) or not isinstance(arguments, Sequence):
+        raise InputError(f"arguments must be a list, got {type(arguments).__name__}")
+    body = {
+        "function": str(EntryFunctionId.parse(function)),
+        "type_arguments": [str(MoveType.parse(t)) for t in type_arguments],
+        "arguments": list(arguments),
+    }
+    return inputs.json_body(body), JSON
+
+
+def view(
+    function: str | EntryFunctionId | EntryFunction,
+    type_arguments: Iterable[str | MoveType],
+    arguments: Sequence[Any],
+    ledger_version: int | None,
+) -> Call[list[Any]]:
+    body, content_type = _view_body(function, type_arguments, arguments)
+    return _state_read(
+        "view",
+        "/view",
+        dec.json_values,
+        ledger_version,
+        method="POST",
+        body=body,
+        content_type=content_type,
+    )
+
+
+def view_bcs(
+    function: str | EntryFunctionId | EntryFunction,
+    type_arguments: Iterable[str | MoveType],
+    arguments: Sequence[Any],
+    ledger_version: int | None,
+) -> Call[bytes]:
+    body, content_type = _view_body(function, type_arguments, arguments)
+    return _state_read(
+        "view_bcs",
+        "/view",
+        dec.bcs,
+        ledger_version,
+        method="POST",
+        body=body,
+        content_type=content_type,
+        accept=BCS,
+    )
+
+
+# -- blocks ----------------------------------------------------------------------------------
+
+
+def _block(name: str, path: str, with_transactions: bool) -> Call[dec.Block]:
+    if not isinstance(with_transactions, bool):
+        raise InputError(f"with_transactions must be a bool, got {with_transactions!r}")
+    query = inputs.params(with_transactions="true" if with_transactions else None)
+    return Call(name, "GET", path, dec.block, query, storable=_complete_block)
+
+
+def block_by_height(height: int, with_transactions: bool) -> Call[dec.Block]:
+    path = f"/blocks/by_height/{inputs.u64(height, 'height')}"
+    return _block("block_by_height", path, with_transactions)
+
+
+def block_by_version(version: int, with_transactions: bool) -> Call[dec.Block]:
+    path = f"/blocks/by_version/{inputs.u64(version, 'version')}"
+    return _block("block_by_version", path, with_transactions)

@@ -1,0 +1,178 @@
+"""What decoder reads which endpoint's body: the one place the client meets the models.
+
+Each function takes the raw body of a successful answer and returns the typed value
+(a :mod:`ledgerkit.models` record, a list of them, an ``int``, bytes or plain JSON),
+raising :class:`~ledgerkit.DecodingError` when the body is not what the endpoint
+promises. The few questions the cache policy asks of a decoded value (is this
+transaction still pending? which version is it?) are answered here too, so the rest of
+the client never looks inside a model.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledgerkit._errors import DecodingError, InputError
+from ledgerkit.models import (
+    AccountData,
+    AuxiliaryInfo,
+    Block,
+    Event,
+    GasEstimate,
+    HealthStatus,
+    LedgerInfo,
+    MoveModuleBytecode,
+    MoveResource,
+    PendingTransaction,
+    Transaction,
+    UnknownVariant,
+    UserTransaction,
+    decode,
+    decode_account,
+    decode_balance,
+    decode_block,
+    decode_events,
+    decode_gas_estimate,
+    decode_ledger_info,
+    decode_module,
+    decode_modules,
+    decode_resource,
+    decode_resources,
+    decode_transaction,
+    decode_transactions,
+    decode_view,
+)
+from ledgerkit.types import HexBytes
+
+__all__ = [
+    "AccountData",
+    "AuxiliaryInfo",
+    "Block",
+    "Event",
+    "GasEstimate",
+    "HealthStatus",
+    "LedgerInfo",
+    "MoveModuleBytecode",
+    "MoveResource",
+    "PendingTransaction",
+    "Transaction",
+    "UserTransaction",
+    "account",
+    "auxiliary_info",
+    "balance",
+    "bcs",
+    "block",
+    "block_is_complete",
+    "event_sequence_number",
+    "events",
+    "gas_estimate",
+    "health",
+    "hex_bytes",
+    "is_pending",
+    "json_value",
+    "json_values",
+    "ledger_info",
+    "module",
+    "modules",
+    "pending_transaction",
+    "resource",
+    "resources",
+    "simulated_transactions",
+    "transaction",
+    "transaction_version",
+    "transactions",
+]
+
+# -- the table: endpoint -> decoder ----------------------------------------------------------
+
+ledger_info = decode_ledger_info
+gas_estimate = decode_gas_estimate
+account = decode_account
+resource = decode_resource
+resources = decode_resources
+module = decode_module
+modules = decode_modules
+events = decode_events
+transaction = decode_transaction
+transactions = decode_transactions
+block = decode_block
+balance = decode_balance
+json_values = decode_view
+
+
+def health(data: bytes) -> HealthStatus:
+    return decode(data, HealthStatus)
+
+
+def auxiliary_info(data: bytes) -> list[AuxiliaryInfo]:
+    return decode(data, list[AuxiliaryInfo])
+
+
+def json_value(data: bytes) -> Any:
+    """A Move value in JSON form (a table item)."""
+    return decode(data, Any)
+
+
+def pending_transaction(data: bytes) -> PendingTransaction:
+    """The answer of a submission: the transaction, pending."""
+    txn = decode_transaction(data)
+    if not isinstance(txn, PendingTransaction):
+        raise DecodingError(f"expected a pending_transaction, got a {_kind(txn)}")
+    return txn
+
+
+def simulated_transactions(data: bytes) -> list[UserTransaction]:
+    """The answer of a simulation: user transactions, never committed."""
+    txns = decode_transactions(data)
+    users = [t for t in txns if isinstance(t, UserTransaction)]
+    if len(users) != len(txns):
+        kinds = sorted({_kind(t) for t in txns if not isinstance(t, UserTransaction)})
+        raise DecodingError(f"expected user_transaction items, got {', '.join(kinds)}")
+    return users
+
+
+def hex_bytes(data: bytes) -> bytes:
+    """A JSON string of hex bytes (encode_submission's signing message)."""
+    text = decode(data, str)
+    try:
+        return bytes(HexBytes.parse(text))
+    except InputError as exc:
+        raise DecodingError(f"expected hex bytes: {exc}") from None
+
+
+def bcs(data: bytes) -> bytes:
+    """A BCS answer, handed out as the bytes it is."""
+    return bytes(data)
+
+
+# -- what the cache policy and the walks ask of decoded values ---------------------------------
+
+
+def _kind(txn: Transaction) -> str:
+    return txn.type if isinstance(txn, UnknownVariant) else type(txn).__name__
+
+
+def is_pending(txn: Transaction) -> bool:
+    """True while the transaction waits in the mempool."""
+    if isinstance(txn, UnknownVariant):
+        return txn.type == "pending_transaction" or "version" not in txn.raw
+    return isinstance(txn, PendingTransaction)
+
+
+def transaction_version(txn: Transaction) -> int | None:
+    """The version of a committed transaction (``None`` when pending)."""
+    if isinstance(txn, PendingTransaction):
+        return None
+    if isinstance(txn, UnknownVariant):
+        raw = txn.raw.get("version")
+        return int(raw) if isinstance(raw, str | int) and str(raw).isdigit() else None
+    return txn.version
+
+
+def event_sequence_number(event: Event) -> int:
+    return event.sequence_number
+
+
+def block_is_complete(value: Block) -> bool:
+    """True unless transactions were asked for and the node sent only some of them."""
+    return value.transactions is None or len(value.transactions) == value.transaction_count

@@ -1,0 +1,140 @@
+"""When to try a request again, and how long to wait first. No I/O.
+
+A request is retried only when sending it twice cannot change the ledger: every GET, and
+the read-only POSTs (view, table items, simulate, encode_submission). ``POST
+/transactions`` is never sent twice, whatever happened to the first attempt.
+
+Waits use exponential backoff with *full jitter* (a uniform draw between zero and the
+exponential cap, as in the AWS architecture note "Exponential Backoff and Jitter"), so a
+crowd of clients that failed together does not come back together. A ``Retry-After``
+header (seconds or an HTTP date) is honoured exactly: the next attempt never goes before
+it; when it asks for longer than :attr:`Retry.max_retry_after` the error is raised at once
+instead of blocking the caller for minutes.
+"""
+
+from __future__ import annotations
+
+import datetime
+import email.utils
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final
+
+from ledgerkit._errors import InputError
+
+__all__ = ["RETRY_STATUSES", "Retry", "parse_retry_after", "retry_delay"]
+
+#: Statuses that mean "not now" rather than "no": too many requests, and unavailable.
+RETRY_STATUSES: Final = frozenset({429, 503})
+
+#: 503 answers that are a verdict, not a hiccup: asking again gives the same answer.
+_FINAL_ERROR_CODES: Final = frozenset({"health_check_failed"})
+
+
+@dataclass(frozen=True, slots=True)
+class Retry:
+    """How a client retries idempotent requests.
+
+    Parameters
+    ----------
+    total : int
+        Retries after the first attempt (``0`` turns retrying off).
+    backoff : float
+        Seconds; the ``n``-th retry waits a uniform draw in ``[0, backoff * 2**n]``.
+    max_backoff : float
+        Upper bound of that range, in seconds.
+    max_retry_after : float
+        Longest ``Retry-After`` honoured, in seconds; a node asking for longer gets its
+        error raised at once.
+
+    Examples
+    --------
+    >>> Retry(total=5, backoff=0.1).cap(3)
+    0.8
+    """
+
+    total: int = 3
+    backoff: float = 0.25
+    max_backoff: float = 10.0
+    max_retry_after: float = 60.0
+
+    def __post_init__(self) -> None:
+        if isinstance(self.total, bool) or not isinstance(self.total, int) or self.total < 0:
+            raise InputError(f"Retry.total must be an int >= 0, got {self.total!r}")
+        for name in ("backoff", "max_backoff", "max_retry_after"):
+            if not getattr(self, name) >= 0:
+                raise InputError(f"Retry.{name} must be >= 0, got {getattr(self, name)!r}")
+
+    def cap(self, retry_number: int) -> float:
+        """The top of the jitter range before retry ``retry_number`` (0 for the first)."""
+        return float(min(self.max_backoff, self.backoff * 2.0**retry_number))
+
+
+def parse_retry_after(value: str | None, *, now: float) -> float | None:
+    """Seconds to wait from a ``Retry-After`` header: delta-seconds or an HTTP date.
+
+    ``now`` is the wall-clock time (POSIX seconds) a date is measured from. Returns
+    ``None`` when the header is absent or unreadable.
+
+    Examples
+    --------
+    >>> parse_retry_after("2", now=0.0)
+    2.0
+    >>> parse_retry_after("Thu, 01 Jan 1970 00:00:30 GMT", now=10.0)
+    20.0
+    """
+    if value is None:
+        return None
+    text = value.strip()
+    if text.isascii() and text.isdigit():
+        return float(int(text))
+    try:
+        when = email.utils.parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:  # an HTTP date is GMT even when it forgets to say so
+        when = when.replace(tzinfo=datetime.UTC)
+    return max(0.0, when.timestamp() - now)
+
+
+def retry_delay(
+    policy: Retry,
+    retry_number: int,
+    *,
+    idempotent: bool,
+    status: int | None = None,
+    headers: Mapping[str, str] | None = None,
+    error_code: str | None = None,
+    connection_failed: bool = False,
+    now: float,
+    rng: random.Random,
+) -> float | None:
+    """Seconds to wait before retry ``retry_number``, or ``None`` to give up now.
+
+    Parameters
+    ----------
+    policy : Retry
+        The client's retry settings.
+    retry_number : int
+        0 before the first retry, 1 before the second...
+    idempotent : bool
+        Whether sending the request again is harmless.
+    status, headers, error_code
+        The answer that came back (``error_code`` from its error record, if any).
+    connection_failed : bool
+        True when no answer came back (refused, reset, timed out).
+    now : float
+        Wall-clock time, for ``Retry-After`` dates.
+    rng : random.Random
+        Source of the jitter.
+    """
+    if not idempotent or retry_number >= policy.total:
+        return None
+    if not connection_failed:
+        if status not in RETRY_STATUSES or error_code in _FINAL_ERROR_CODES:
+            return None
+        after = parse_retry_after((headers or {}).get("retry-after"), now=now)
+        if after is not None:
+            return after if after <= policy.max_retry_after else None
+    return rng.uniform(0.0, policy.cap(retry_number))

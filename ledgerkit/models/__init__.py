@@ -1,0 +1,241 @@
+"""Typed records of the node's JSON responses, and the functions that decode them.
+
+The records are `msgspec <https://jcristharif.com/msgspec/>`_ structs: msgspec decodes
+JSON bytes straight into typed, frozen objects in one C pass, which keeps a page of
+transactions close to the cost of plain ``json`` parsing, and in lax mode it turns the
+API's decimal U64 strings into exact Python ``int`` without going through ``float``.
+Field names are the API's (``return`` is ``return_``); U64 fields are ``int`` checked
+to ``0 <= n < 2**64``; addresses and hashes stay ``str`` as the node writes them (with
+parsing properties where useful); Move values (resource and event ``data``, arguments,
+view results) stay plain JSON, so u128 and u256 inside them are exact decimal strings.
+
+Unions are told apart by ``type``: transactions, payloads, write sets, signatures and
+write-set changes. A ``type`` this version does not know is kept as the union's
+``Unknown...`` record (an :class:`UnknownVariant`) with the raw JSON, never dropped and
+never an error; a payload of unknown type inside a user transaction leaves the rest of
+the transaction typed. For type checkers each union field reads ``Known... | Unknown...``.
+
+``single_sender`` signatures: the node writes that tag over the inner account
+signature's own, so :class:`SingleSenderSignature` keeps the flattened fields as sent and
+tells single-key, multi-key and the other shapes apart by their fields (``.scheme``,
+``.is_multi_key``, and ``.sender`` for the typed account signature).
+
+The ``decode_*`` functions take raw bytes and do no I/O; ledger metadata travels beside
+the records (the client pairs them), never inside.
+
+Examples
+--------
+>>> from ledgerkit.models import decode_transactions, UserTransaction
+>>> txs = decode_transactions(body)  # doctest: +SKIP
+>>> [tx.gas_used for tx in txs if isinstance(tx, UserTransaction)]  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from ledgerkit.models._accounts import (
+    AccountData,
+    MoveFunction,
+    MoveGenericTypeParam,
+    MoveModule,
+    MoveModuleBytecode,
+    MoveResource,
+    MoveStruct,
+    MoveStructField,
+    MoveStructVariant,
+)
+from ledgerkit.models._base import Record, UnknownVariant
+from ledgerkit.models._blocks import Block
+from ledgerkit.models._changes import (
+    DecodedTableData,
+    DeletedTableData,
+    DeleteModule,
+    DeleteResource,
+    DeleteTableItem,
+    KnownWriteSetChange,
+    UnknownChange,
+    WriteModule,
+    WriteResource,
+    WriteSetChange,
+    WriteTableItem,
+)
+from ledgerkit.models._decode import (
+    decode,
+    decode_account,
+    decode_balance,
+    decode_block,
+    decode_events,
+    decode_gas_estimate,
+    decode_ledger_info,
+    decode_module,
+    decode_modules,
+    decode_resource,
+    decode_resources,
+    decode_transaction,
+    decode_transactions,
+    decode_view,
+    to_builtins,
+)
+from ledgerkit.models._events import Event, EventGuid
+from ledgerkit.models._ledger import (
+    AuxiliaryInfo,
+    BatchSubmitFailure,
+    BatchSubmitResult,
+    GasEstimate,
+    HealthStatus,
+    LedgerInfo,
+    TransactionSummary,
+)
+from ledgerkit.models._payloads import (
+    ClaimedEntryFunction,
+    DirectWriteSet,
+    EncryptedTransactionPayload,
+    EntryFunctionPayload,
+    GenesisPayload,
+    KnownTransactionPayload,
+    KnownWriteSet,
+    ModuleBundlePayload,
+    MoveScriptBytecode,
+    MultisigPayload,
+    ScriptPayload,
+    ScriptWriteSet,
+    TransactionPayload,
+    UnknownPayload,
+    UnknownWriteSet,
+    WriteSet,
+    WriteSetPayload,
+    WriteSetScript,
+)
+from ledgerkit.models._signatures import (
+    AbstractionSignature,
+    AbstractSignature,
+    AccountSignature,
+    AnyPublicKey,
+    AnySignature,
+    Ed25519Signature,
+    FeePayerSignature,
+    IndexedSignature,
+    KnownAccountSignature,
+    KnownTransactionSignature,
+    MultiAgentSignature,
+    MultiEd25519Signature,
+    MultiKeySignature,
+    NoAccountSignature,
+    SingleKeySignature,
+    SingleSenderSignature,
+    TransactionSignature,
+    UnknownSignature,
+)
+from ledgerkit.models._transactions import (
+    BlockEndInfo,
+    BlockEpilogueTransaction,
+    BlockMetadataExtension,
+    BlockMetadataTransaction,
+    CommittedTransaction,
+    GenesisTransaction,
+    KnownTransaction,
+    PendingTransaction,
+    StateCheckpointTransaction,
+    Transaction,
+    UnknownTransaction,
+    UserTransaction,
+    ValidatorTransaction,
+)
+
+__all__ = [
+    "AbstractSignature",
+    "AbstractionSignature",
+    "AccountData",
+    "AccountSignature",
+    "AnyPublicKey",
+    "AnySignature",
+    "AuxiliaryInfo",
+    "BatchSubmitFailure",
+    "BatchSubmitResult",
+    "Block",
+    "BlockEndInfo",
+    "BlockEpilogueTransaction",
+    "BlockMetadataExtension",
+    "BlockMetadataTransaction",
+    "ClaimedEntryFunction",
+    "CommittedTransaction",
+    "DecodedTableData",
+    "DeleteModule",
+    "DeleteResource",
+    "DeleteTableItem",
+    "DeletedTableData",
+    "DirectWriteSet",
+    "Ed25519Signature",
+    "EncryptedTransactionPayload",
+    "EntryFunctionPayload",
+    "Event",
+    "EventGuid",
+    "FeePayerSignature",
+    "GasEstimate",
+    "GenesisPayload",
+    "GenesisTransaction",
+    "HealthStatus",
+    "IndexedSignature",
+    "KnownAccountSignature",
+    "KnownTransaction",
+    "KnownTransactionPayload",
+    "KnownTransactionSignature",
+    "KnownWriteSet",
+    "KnownWriteSetChange",
+    "LedgerInfo",
+    "ModuleBundlePayload",
+    "MoveFunction",
+    "MoveGenericTypeParam",
+    "MoveModule",
+    "MoveModuleBytecode",
+    "MoveResource",
+    "MoveScriptBytecode",
+    "MoveStruct",
+    "MoveStructField",
+    "MoveStructVariant",
+    "MultiAgentSignature",
+    "MultiEd25519Signature",
+    "MultiKeySignature",
+    "MultisigPayload",
+    "NoAccountSignature",
+    "PendingTransaction",
+    "Record",
+    "ScriptPayload",
+    "ScriptWriteSet",
+    "SingleKeySignature",
+    "SingleSenderSignature",
+    "StateCheckpointTransaction",
+    "Transaction",
+    "TransactionPayload",
+    "TransactionSignature",
+    "TransactionSummary",
+    "UnknownChange",
+    "UnknownPayload",
+    "UnknownSignature",
+    "UnknownTransaction",
+    "UnknownVariant",
+    "UnknownWriteSet",
+    "UserTransaction",
+    "ValidatorTransaction",
+    "WriteModule",
+    "WriteResource",
+    "WriteSet",
+    "WriteSetChange",
+    "WriteSetPayload",
+    "WriteSetScript",
+    "WriteTableItem",
+    "decode",
+    "decode_account",
+    "decode_balance",
+    "decode_block",
+    "decode_events",
+    "decode_gas_estimate",
+    "decode_ledger_info",
+    "decode_module",
+    "decode_modules",
+    "decode_resource",
+    "decode_resources",
+    "decode_transaction",
+    "decode_transactions",
+    "decode_view",
+    "to_builtins",
+]

@@ -1,0 +1,68 @@
+"""What every record shares: the frozen base classes, the integer field types and the
+record kept for a variant this version of ledgerkit does not know."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Final, TypeAlias
+
+import msgspec
+
+__all__ = [
+    "U8",
+    "U16",
+    "U32",
+    "U64",
+    "U64_MAX",
+    "Record",
+    "TaggedRecord",
+    "UnknownVariant",
+    "check_u64",
+]
+
+U64_MAX: Final = (1 << 64) - 1
+
+# msgspec checks bounds in C, but only bounds that fit an int64: the lower bound of a U64
+# is checked there and the upper one by ``check_u64`` in the records' ``__post_init__``.
+U64: TypeAlias = Annotated[int, msgspec.Meta(ge=0)]
+U32: TypeAlias = Annotated[int, msgspec.Meta(ge=0, le=(1 << 32) - 1)]
+U16: TypeAlias = Annotated[int, msgspec.Meta(ge=0, le=(1 << 16) - 1)]
+U8: TypeAlias = Annotated[int, msgspec.Meta(ge=0, le=(1 << 8) - 1)]
+
+
+def check_u64(*values: int | None) -> None:
+    """Raise ``ValueError`` (msgspec reports it as a validation error) above ``2**64 - 1``."""
+    for value in values:
+        if value is not None and value > U64_MAX:
+            raise ValueError(f"{value} does not fit in a u64")
+
+
+class Record(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """Base of every response record: immutable, keyword-only, compared by value.
+
+    ``gc=False`` keeps the many small records of a page out of the cycle collector
+    (decoding a page is noticeably faster); records never refer back to themselves,
+    and only a deliberate cycle through a contained list or dict would go uncollected.
+    """
+
+
+class TaggedRecord(Record, frozen=True, kw_only=True, tag_field="type"):
+    """Base of the members of a union told apart by the JSON field ``type``."""
+
+
+class UnknownVariant(Record, frozen=True, kw_only=True):
+    """A union member whose ``type`` this version does not know, kept whole.
+
+    Newer nodes add variants (a transaction type, a payload, a signature scheme, a kind
+    of state change); decoding keeps them instead of failing or dropping them.
+
+    Attributes
+    ----------
+    type : str
+        The ``type`` the node sent.
+    raw : dict
+        The whole JSON object as received (``type`` included); :func:`to_builtins`
+        gives it back unchanged.
+    """
+
+    type: str
+    raw: dict[str, Any]

@@ -1,0 +1,300 @@
+"""Decoding entry points: raw response bytes in, typed records out. No I/O.
+
+Every function reads JSON in msgspec's lax mode, so the API's decimal U64 strings (and
+JSON integers) are parsed as exact ``int``, never through ``float``, and checked to fit
+a u64; Move values stay plain JSON. (Lax mode would also take a float-looking string such
+as ``"1e3"`` for an integer field, through ``float``; nodes never send one.) A body that
+is not JSON, is cut short, or has the wrong shape raises :class:`~ledgerkit.DecodingError`
+quoting the start of the body.
+
+Unions decode in one msgspec pass while every ``type`` is known. When one is not (a
+newer node), the affected items are decoded again one by one (``_lenient.py``) and the
+unknown parts are kept as ``Unknown...`` records with their raw JSON.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import typing
+from typing import Any, Final, TypeAlias, TypeVar, cast, overload
+
+import msgspec
+
+from ledgerkit._errors import DecodingError
+from ledgerkit.models import _lenient
+from ledgerkit.models._accounts import AccountData, MoveModuleBytecode, MoveResource
+from ledgerkit.models._base import U64, U64_MAX, UnknownVariant
+from ledgerkit.models._blocks import Block
+from ledgerkit.models._changes import WriteSetChange
+from ledgerkit.models._events import Event
+from ledgerkit.models._ledger import GasEstimate, LedgerInfo
+from ledgerkit.models._payloads import TransactionPayload, WriteSet
+from ledgerkit.models._signatures import AccountSignature, TransactionSignature
+from ledgerkit.models._transactions import Transaction
+
+__all__ = [
+    "decode",
+    "decode_account",
+    "decode_balance",
+    "decode_block",
+    "decode_events",
+    "decode_gas_estimate",
+    "decode_ledger_info",
+    "decode_module",
+    "decode_modules",
+    "decode_resource",
+    "decode_resources",
+    "decode_transaction",
+    "decode_transactions",
+    "decode_view",
+    "to_builtins",
+]
+
+T = TypeVar("T")
+
+#: What the decoders read: the raw body, as bytes or text.
+Body: TypeAlias = bytes | bytearray | memoryview | str
+
+#: How much of a bad body an error message quotes.
+SNIPPET_CHARS: Final = 160
+
+_UNION_NAMES: Final = (
+    ("Transaction", Transaction),
+    ("TransactionPayload", TransactionPayload),
+    ("TransactionSignature", TransactionSignature),
+    ("AccountSignature", AccountSignature),
+    ("WriteSetChange", WriteSetChange),
+    ("WriteSet", WriteSet),
+)
+
+_RAW_LIST: Final = msgspec.json.Decoder(list[msgspec.Raw])
+_ANY: Final = msgspec.json.Decoder()
+
+
+@functools.cache
+def _decoder(type_: Any) -> msgspec.json.Decoder[Any]:
+    return msgspec.json.Decoder(type_, strict=False)
+
+
+def _describe(type_: Any) -> str:
+    """A short name for a requested type: ``list[Transaction]`` rather than every member."""
+    if typing.get_origin(type_) is list:
+        return f"list[{_describe(typing.get_args(type_)[0])}]"
+    if isinstance(type_, type):
+        return type_.__name__
+    for name, union in _UNION_NAMES:
+        if type_ == union or type_ == _lenient.known_type(union):
+            return name
+    return re.sub(r"\b(?:[A-Za-z_]\w*\.)+(\w+)", r"\1", repr(type_))
+
+
+def _snippet(data: Body) -> str:
+    if isinstance(data, str):
+        return data[:SNIPPET_CHARS]
+    head = bytes(memoryview(data)[: SNIPPET_CHARS * 4])  # enough bytes for the characters
+    return head.decode("utf-8", "replace")[:SNIPPET_CHARS]
+
+
+def _error(what: str, data: Body, problem: str) -> DecodingError:
+    if not _snippet(data).strip():
+        return DecodingError(f"expected {what}, got an empty body")
+    return DecodingError(f"expected {what}: {problem}", snippet=_snippet(data))
+
+
+def _problem(exc: msgspec.DecodeError) -> str:
+    if isinstance(exc, msgspec.ValidationError):
+        return f"the JSON does not fit ({exc})"
+    return f"the body is not JSON ({exc})"
+
+
+@overload
+def decode(data: Body, type_: type[T]) -> T: ...
+@overload
+def decode(data: Body, type_: Any) -> Any: ...
+def decode(data: Body, type_: Any) -> Any:
+    """Decode a JSON body into ``type_``.
+
+    Parameters
+    ----------
+    data : bytes or str
+        The response body.
+    type_ : type
+        A record (``LedgerInfo``, ``Block``...), a union (``Transaction``...), ``list``
+        of either, or any type msgspec reads (``int``, ``list[Any]``...).
+
+    Returns
+    -------
+    The decoded value. Variants of a union that this version does not know come back as
+    the union's ``Unknown...`` record.
+
+    Raises
+    ------
+    DecodingError
+        The body is not JSON, is cut short, or does not fit ``type_`` (a U64 above
+        ``2**64 - 1`` or below 0 included).
+
+    Examples
+    --------
+    >>> from ledgerkit.models import HealthStatus, decode
+    >>> decode(b'{"message": "aptos-node:ok"}', HealthStatus)
+    HealthStatus(message='aptos-node:ok')
+    """
+    return _decode(data, type_, _describe(type_))
+
+
+def _decode(data: Body, type_: Any, what: str) -> Any:
+    plan = _lenient.plan(type_)
+    try:
+        return _decoder(plan.fast).decode(data)
+    except msgspec.ValidationError as exc:
+        if plan.target is None:
+            raise _error(what, data, _problem(exc)) from exc
+    except msgspec.DecodeError as exc:
+        raise _error(what, data, _problem(exc)) from exc
+    return _decode_slowly(data, plan, what)
+
+
+def _decode_slowly(data: Body, plan: _lenient.Plan, what: str) -> Any:
+    """Decode keeping unknown variants; a list is redone item by item, and only the items
+    the fast decoder refuses are converted from plain JSON."""
+    assert plan.target is not None
+    if plan.item is None:
+        try:
+            return _lenient.convert(_ANY.decode(data), plan.target)
+        except msgspec.DecodeError as exc:
+            raise _error(what, data, _problem(exc)) from exc
+    try:
+        raws = _RAW_LIST.decode(data)
+    except msgspec.DecodeError as exc:
+        raise _error(what, data, _problem(exc)) from exc
+    item_decoder = _decoder(plan.item)
+    items = []
+    for index, raw in enumerate(raws):
+        try:
+            items.append(item_decoder.decode(raw))
+        except msgspec.ValidationError:
+            try:
+                items.append(_lenient.convert(_ANY.decode(raw), plan.target))
+            except msgspec.ValidationError as exc:
+                problem = _problem(_lenient.at_path(exc, f"[{index}]"))
+                raise _error(what, data, problem) from exc
+    return items
+
+
+# -- named entry points --------------------------------------------------------------------------
+
+
+def decode_transaction(data: Body) -> Transaction:
+    """One transaction (``by_hash``, ``by_version``, ``wait_by_hash``, a submit's answer)."""
+    return cast(Transaction, decode(data, Transaction))
+
+
+def decode_transactions(data: Body) -> list[Transaction]:
+    """A page of transactions (``/transactions``, an account's, a simulation's).
+
+    Decodes the page in one pass while every variant is known; otherwise only the items
+    holding an unknown variant are decoded slowly, and kept.
+
+    Examples
+    --------
+    >>> from ledgerkit.models import decode_transactions
+    >>> [tx] = decode_transactions(b'[{"type": "shiny_new_transaction", "version": "7"}]')
+    >>> tx.type, tx.raw["version"]
+    ('shiny_new_transaction', '7')
+    """
+    return decode(data, list[Transaction])
+
+
+def decode_block(data: Body) -> Block:
+    """A block, with its transactions when they were asked for."""
+    return decode(data, Block)
+
+
+def decode_events(data: Body) -> list[Event]:
+    """A page of an event stream."""
+    return decode(data, list[Event])
+
+
+def decode_resource(data: Body) -> MoveResource:
+    """One resource of an account."""
+    return decode(data, MoveResource)
+
+
+def decode_resources(data: Body) -> list[MoveResource]:
+    """A page of an account's resources."""
+    return decode(data, list[MoveResource])
+
+
+def decode_module(data: Body) -> MoveModuleBytecode:
+    """One module of an account, with its ABI."""
+    return decode(data, MoveModuleBytecode)
+
+
+def decode_modules(data: Body) -> list[MoveModuleBytecode]:
+    """A page of an account's modules."""
+    return decode(data, list[MoveModuleBytecode])
+
+
+def decode_account(data: Body) -> AccountData:
+    """An account's sequence number and authentication key."""
+    return decode(data, AccountData)
+
+
+def decode_ledger_info(data: Body) -> LedgerInfo:
+    """The answer of ``GET /``."""
+    return decode(data, LedgerInfo)
+
+
+def decode_gas_estimate(data: Body) -> GasEstimate:
+    """The answer of ``GET /estimate_gas_price``."""
+    return decode(data, GasEstimate)
+
+
+def decode_balance(data: Body) -> int:
+    """The answer of the balance endpoint: a bare JSON integer (a string is taken too)."""
+    value: int = _decode(data, U64, "a u64 balance")
+    if value > U64_MAX:
+        raise _error("a u64 balance", data, f"{value} does not fit in a u64")
+    return value
+
+
+def decode_view(data: Body) -> list[Any]:
+    """The values a view function returned, as plain JSON (u64 and wider stay strings)."""
+    return decode(data, list[Any])
+
+
+# -- back to JSON ----------------------------------------------------------------------------
+
+
+def to_builtins(record: Any) -> Any:
+    """A record as plain JSON-able values (dicts, lists, str, int, bool, None).
+
+    Integers stay ``int`` (encode them as you like); an ``Unknown...`` record gives back
+    its raw JSON, so ``decode(msgspec.json.encode(to_builtins(r)), type(r)) == r`` for
+    every record, known variants or not.
+
+    Examples
+    --------
+    >>> from ledgerkit.models import GasEstimate, to_builtins
+    >>> to_builtins(GasEstimate(gas_estimate=100))
+    {'gas_estimate': 100, 'deprioritized_gas_estimate': None, 'prioritized_gas_estimate': None}
+    """
+    if isinstance(record, UnknownVariant):
+        return msgspec.to_builtins(record.raw)
+    if isinstance(record, list | tuple):
+        return [to_builtins(item) for item in record]
+    if isinstance(record, msgspec.Struct) and _may_hold_unknown(type(record)):
+        config = record.__struct_config__
+        out: dict[str, Any] = {}
+        if config.tag_field is not None and config.tag is not None:
+            out[config.tag_field] = config.tag
+        for field in msgspec.structs.fields(record):
+            out[field.encode_name] = to_builtins(getattr(record, field.name))
+        return out
+    return msgspec.to_builtins(record)
+
+
+@functools.cache
+def _may_hold_unknown(cls: type[msgspec.Struct]) -> bool:
+    return bool(_lenient.union_fields(cls))

@@ -1,0 +1,25 @@
+"""Fixtures of the model tests: one embedded node per session, and its answers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from ledgerkit.localnet import LocalNode
+
+SEED = 7
+BLOCKS = 40
+
+
+@pytest.fixture(scope="session")
+def node() -> Iterator[LocalNode]:
+    with LocalNode(seed=SEED, blocks=BLOCKS) as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def http(node: LocalNode) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=node.url, timeout=30.0) as client:
+        yield client
