@@ -1,12 +1,10 @@
 """The ``ledgerkit demo`` job: start the embedded node, then build, sign, explain,
-submit and follow a transfer between two of its dev accounts."""
+submit and follow a transfer between two of its dev accounts through the client."""
 
 from __future__ import annotations
 
 import time
 from typing import Any, TextIO
-
-import httpx
 
 from ledgerkit.bcs import (
     EntryFunction,
@@ -15,7 +13,9 @@ from ledgerkit.bcs import (
     explain,
     format_explanation,
 )
+from ledgerkit.client import Client
 from ledgerkit.localnet import LocalNode
+from ledgerkit.models import UserTransaction
 
 __all__ = ["run_demo"]
 
@@ -29,21 +29,21 @@ def run_demo(out: TextIO, *, seed: int = 0, blocks: int = 200) -> None:
     def line(label: str, value: object) -> None:
         out.write(f"  {label:<24}{value}\n")
 
-    with LocalNode(seed=seed, blocks=blocks) as node, httpx.Client(base_url=node.url) as http:
-        info = http.get("/").json()
+    with LocalNode(seed=seed, blocks=blocks) as node, Client(node.url, cache=False) as client:
+        info = client.ledger_info().value
         out.write(f"Embedded node at {node.url} (seed {seed})\n")
-        line("chain id", info["chain_id"])
-        line("ledger version", info["ledger_version"])
-        line("block height", info["block_height"])
-        line("gas estimate", http.get("/estimate_gas_price").json()["gas_estimate"])
+        line("chain id", info.chain_id)
+        line("ledger version", info.ledger_version)
+        line("block height", info.block_height)
+        line("gas estimate", client.estimate_gas_price().value.gas_estimate)
 
         alice, bob = node.dev_accounts[0], node.dev_accounts[1]
 
         def balance(address: object) -> int:
-            return int(http.get(f"/accounts/{address}/balance/{APT}").json())
+            return client.account_balance(str(address), APT).value
 
         before = balance(alice.address), balance(bob.address)
-        sequence = int(http.get(f"/accounts/{alice.address}").json()["sequence_number"])
+        sequence = client.account(alice.address).value.sequence_number
         amount = 15 * OCTAS_PER_APT
         raw = RawTransaction(
             sender=alice.address,
@@ -55,7 +55,7 @@ def run_demo(out: TextIO, *, seed: int = 0, blocks: int = 200) -> None:
             gas_unit_price=100,
             # New blocks carry the wall clock; the generated history lies in the past.
             expiration_timestamp_secs=int(time.time()) + 600,
-            chain_id=info["chain_id"],
+            chain_id=info.chain_id,
         )
         signed = alice.private_key.sign_transaction(raw)
         data = signed.to_bcs()
@@ -69,25 +69,18 @@ def run_demo(out: TextIO, *, seed: int = 0, blocks: int = 200) -> None:
         out.write(f"{'offset':>5}  {'bytes':<58}field = value\n")
         out.write(format_explanation(data, explain(data, SignedTransaction)) + "\n")
 
-        submitted = http.post(
-            "/transactions",
-            content=data,
-            headers={"Content-Type": "application/x.aptos.signed_transaction+bcs"},
-        )
-        submitted.raise_for_status()
-        committed: dict[str, Any] = {}
-        for _ in range(50):  # each wait is a long poll of about a second
-            committed = http.get(f"/transactions/wait_by_hash/{signed.hash()}").json()
-            if committed.get("type") == "user_transaction":
-                break
+        pending = client.submit_transaction(signed).value
+        committed = client.wait_for_transaction(pending.hash).value
+        if not isinstance(committed, UserTransaction):
+            raise TypeError(f"expected a user transaction, got {type(committed).__name__}")
         after = balance(alice.address), balance(bob.address)
-        fee = int(committed["gas_used"]) * int(committed["gas_unit_price"])
+        fee = committed.gas_used * committed.gas_unit_price
 
         out.write("\nSubmitted and committed:\n")
-        line("version", committed["version"])
-        line("success", committed["success"])
-        line("vm status", committed["vm_status"])
-        line("gas used", committed["gas_used"])
+        line("version", committed.version)
+        line("success", committed.success)
+        line("vm status", committed.vm_status)
+        line("gas used", committed.gas_used)
         line("fee (octas)", fee)
         line("sender balance", f"{before[0]} -> {after[0]} (-{before[0] - after[0]})")
         line("recipient balance", f"{before[1]} -> {after[1]} (+{after[1] - before[1]})")
