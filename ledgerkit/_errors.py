@@ -17,6 +17,11 @@ notebook can catch the whole family with one ``except``. The tree::
     ├── TransportError                        the request never got an HTTP answer
     │   └── RequestTimeoutError
     ├── DecodingError                         an answer came back that is not what was promised
+    ├── ExtractionError                       a bulk extraction cannot be done as asked
+    │   ├── IncompleteExtractionError         versions / heights missing, listed as ranges
+    │   ├── RangeBeyondLedgerError            the range ends past the head of the ledger
+    │   ├── ChainMismatchError                the dataset on disk is of another chain
+    │   └── DatasetMismatchError              the dataset on disk is of another kind or layout
     └── NodeAPIError                          the node answered with its error record
         ├── NotFoundError                     404
         │   ├── AccountNotFoundError, ResourceNotFoundError, MoveModuleNotFoundError,
@@ -62,9 +67,13 @@ __all__ = [
     "BCSNotSupportedError",
     "BlockNotFoundError",
     "BlockPrunedError",
+    "ChainMismatchError",
+    "DatasetMismatchError",
     "DecodingError",
     "ErrorCode",
+    "ExtractionError",
     "HealthCheckFailedError",
+    "IncompleteExtractionError",
     "InputError",
     "InvalidAddressError",
     "InvalidHexError",
@@ -79,6 +88,7 @@ __all__ = [
     "NodeAPIError",
     "NotFoundError",
     "PrunedError",
+    "RangeBeyondLedgerError",
     "RateLimitedError",
     "RejectedByFilterError",
     "RequestTimeoutError",
@@ -214,6 +224,76 @@ class DecodingError(LedgerError):
         if snippet:
             message = f"{message}; the body began with {snippet!r}"
         super().__init__(message)
+
+
+# -- bulk extraction ----------------------------------------------------------------------
+
+
+class ExtractionError(LedgerError):
+    """A bulk extraction (``ledgerkit.extract``) cannot be completed as asked."""
+
+
+def _format_ranges(ranges: tuple[tuple[int, int], ...], *, limit: int = 8) -> str:
+    """``[(3, 5), (9, 10)]`` (half-open) as ``"3..4, 9"``; long lists end in ``...``."""
+    shown = [f"{a}" if b - a == 1 else f"{a}..{b - 1}" for a, b in ranges[:limit]]
+    more = len(ranges) - limit
+    return ", ".join(shown) + (f", ... ({more} more ranges)" if more > 0 else "")
+
+
+class IncompleteExtractionError(ExtractionError):
+    """Some keys of the range never arrived (a gap the node left, or a stream that ended).
+
+    Attributes
+    ----------
+    kind : str
+        ``"transactions"`` (versions), ``"blocks"`` (heights) or ``"events"`` (sequence
+        numbers).
+    missing : tuple of (int, int)
+        The missing keys as half-open ranges ``[first, stop)``, sorted and merged.
+    """
+
+    def __init__(self, kind: str, missing: tuple[tuple[int, int], ...]) -> None:
+        self.kind = kind
+        self.missing = missing
+        count = sum(b - a for a, b in missing)
+        super().__init__(f"{kind}: {count} missing: {_format_ranges(missing)}")
+
+    @property
+    def missing_count(self) -> int:
+        """How many keys are missing."""
+        return sum(b - a for a, b in self.missing)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.kind, self.missing))
+
+
+class RangeBeyondLedgerError(ExtractionError):
+    """The range asked for ends past the newest version (or block) the node holds.
+
+    Attributes
+    ----------
+    stop : int
+        The (exclusive) end asked for.
+    available : int
+        The (exclusive) end the node can serve now.
+    """
+
+    def __init__(self, kind: str, stop: int, available: int) -> None:
+        self.kind = kind
+        self.stop = stop
+        self.available = available
+        super().__init__(f"{kind}: stop={stop} is past the ledger, which ends before {available}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.kind, self.stop, self.available))
+
+
+class ChainMismatchError(ExtractionError):
+    """The dataset on disk was extracted from another chain (its chain id differs)."""
+
+
+class DatasetMismatchError(ExtractionError):
+    """The dataset on disk has another kind, stream, partition size or schema version."""
 
 
 # -- node errors --------------------------------------------------------------------------

@@ -60,7 +60,54 @@ def _parser() -> argparse.ArgumentParser:
         metavar="GROUP",
         help="switch an endpoint group off (403 api_disabled); repeatable",
     )
+    extract = commands.add_parser(
+        "extract",
+        help="extract a range of the ledger to a resumable Parquet dataset",
+        description="Fetch a range concurrently, check it is complete, write Parquet partitions.",
+    )
+    kinds = extract.add_subparsers(dest="kind", required=True, metavar="KIND")
+    txns = kinds.add_parser("transactions", help="transactions of versions [start, stop)")
+    txns.add_argument("--start", type=int, required=True, help="first version")
+    txns.add_argument("--stop", type=int, required=True, help="version after the last one")
+    txns.add_argument("--out", required=True, help="dataset directory (resumed if it exists)")
+    txns.add_argument(
+        "--url",
+        default=None,
+        help="node API root (default: $LEDGERKIT_NODE_URL, else the embedded node)",
+    )
+    txns.add_argument("--concurrency", type=int, default=16, help="requests in flight at most")
+    txns.add_argument("--max-rps", type=float, default=None, help="requests per second at most")
+    txns.add_argument(
+        "--partition-size", type=int, default=10_000, help="versions per Parquet file"
+    )
     return parser
+
+
+def _extract(args: argparse.Namespace) -> None:
+    import os
+
+    from ledgerkit.client._connect import NODE_URL_ENV, connect
+    from ledgerkit.extract import extract_transactions
+
+    url = args.url or os.environ.get(NODE_URL_ENV) or None
+    client = None
+    if url is None:
+        client = connect(cache=False)  # starts the embedded node
+        url = client.config.base_url
+    try:
+        summary = extract_transactions(
+            url,
+            args.out,
+            start=args.start,
+            stop=args.stop,
+            partition_size=args.partition_size,
+            concurrency=args.concurrency,
+            max_rps=args.max_rps,
+        )
+    finally:
+        if client is not None:
+            client.close()
+    print(summary)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -71,6 +118,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from ledgerkit._demo import run_demo
 
             run_demo(sys.stdout)
+        elif args.command == "extract":
+            _extract(args)
         elif args.command == "node":
             from ledgerkit.localnet import serve
 

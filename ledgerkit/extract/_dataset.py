@@ -1,0 +1,330 @@
+"""Parquet datasets of a key range, partitioned by range, with a manifest that makes runs
+resumable: an interrupted run goes on where it stopped, a finished one fetches nothing.
+
+Layout of ``out``::
+
+    manifest.json                       kind, chain id, range, partition size, partitions
+    transactions/part-000000000000-000000009999.parquet
+    transactions/part-000000010000-000000019999.parquet
+
+Each partition is written to a hidden temporary file and renamed into place, then the
+manifest (also replaced atomically) records it with its row count and sha256.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import hashlib
+import json
+import logging
+import os
+import sys
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import httpx
+
+from ledgerkit._errors import (
+    ChainMismatchError,
+    DatasetMismatchError,
+    InputError,
+)
+from ledgerkit.client import AsyncClient, Retry
+from ledgerkit.extract._convert import CONVERTERS
+from ledgerkit.extract._fetch import Counter, Source, check_available, check_range, fetch_range
+from ledgerkit.extract._ranges import partitions
+
+__all__ = ["MANIFEST", "SCHEMA_VERSION", "ExtractionSummary", "extract", "read_manifest"]
+
+_log = logging.getLogger("ledgerkit.extract")
+
+#: File name of the manifest at the top of a dataset directory.
+MANIFEST: Final = "manifest.json"
+#: Version of the dataset layout and column schema; a dataset of another one is refused.
+SCHEMA_VERSION: Final = 1
+_FORMAT: Final = "ledgerkit.extract"
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractionSummary:
+    """What a run did.
+
+    Attributes
+    ----------
+    kind : str
+        ``"transactions"``, ``"blocks"`` or ``"events"``.
+    path : Path
+        The dataset directory (``manifest.json`` and ``<kind>/``).
+    start, stop : int
+        The range of this run, half-open.
+    chain_id : int
+        The chain the data is from.
+    partitions : int
+        Partitions the range covers.
+    written : int
+        Partitions fetched and written by this run.
+    skipped : int
+        Partitions already complete on disk.
+    rows_written : int
+        Rows in the partitions written by this run.
+    """
+
+    kind: str
+    path: Path
+    start: int
+    stop: int
+    chain_id: int
+    partitions: int
+    written: int
+    skipped: int
+    rows_written: int
+
+    def __str__(self) -> str:
+        return (
+            f"{self.kind} [{self.start}, {self.stop}) of chain {self.chain_id} in {self.path}: "
+            f"{self.partitions} partitions, {self.written} written ({self.rows_written} rows), "
+            f"{self.skipped} already complete"
+        )
+
+
+def read_manifest(path: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """The manifest of the dataset in ``path``, or None when there is none yet."""
+    file = Path(path) / MANIFEST
+    if not file.exists():
+        return None
+    manifest: dict[str, Any] = json.loads(file.read_text(encoding="utf-8"))
+    return manifest
+
+
+def _write_atomic(target: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _write_partition(kind: str, records: list[Any], target: Path) -> tuple[int, str]:
+    """Convert, write to a hidden temporary file, rename; returns (rows, sha256)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    frame = CONVERTERS[kind](records)
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        pq.write_table(table, tmp)
+        with open(tmp, "rb") as handle:
+            os.fsync(handle.fileno())
+        sha = _sha256(Path(tmp))
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return len(frame), sha
+
+
+def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    error = group.exceptions[0]
+    return _first(error) if isinstance(error, BaseExceptionGroup) else error
+
+
+def _interactive(progress: bool | None) -> bool:
+    if progress is not None:
+        return progress
+    return "ipykernel" in sys.modules or sys.stderr.isatty()
+
+
+class _Dataset:
+    """The manifest of one dataset directory, kept in memory and saved after each change."""
+
+    def __init__(self, root: Path, source: Source, chain_id: int, partition_size: int) -> None:
+        self.root = root
+        self.source = source
+        self.lock = asyncio.Lock()
+        found = read_manifest(root)
+        if found is None:
+            found = {
+                "format": _FORMAT,
+                "schema_version": SCHEMA_VERSION,
+                "kind": source.kind,
+                "key": source.key_name,
+                "chain_id": chain_id,
+                "partition_size": partition_size,
+                "stream": source.stream,
+                "range": None,
+                "partitions": [],
+            }
+        self._check(found, chain_id, partition_size)
+        self.manifest = found
+
+    def _check(self, found: Mapping[str, Any], chain_id: int, partition_size: int) -> None:
+        where = self.root / MANIFEST
+        if found.get("format") != _FORMAT:
+            raise DatasetMismatchError(f"{where} is not a ledgerkit.extract manifest")
+        if found.get("chain_id") != chain_id:
+            raise ChainMismatchError(
+                f"{where} holds chain {found.get('chain_id')}, the node serves chain {chain_id}"
+            )
+        expected = {
+            "schema_version": SCHEMA_VERSION,
+            "kind": self.source.kind,
+            "stream": self.source.stream,
+            "partition_size": partition_size,
+        }
+        for name, value in expected.items():
+            if found.get(name) != value:
+                raise DatasetMismatchError(
+                    f"{where} has {name}={found.get(name)!r}, this run asks for {value!r}"
+                )
+
+    def complete(self, first: int, stop: int) -> bool:
+        """The partition is recorded and its file is there, unchanged."""
+        for entry in self.manifest["partitions"]:
+            if entry["first"] == first and entry["stop"] == stop:
+                path = self.root / entry["file"]
+                return path.exists() and _sha256(path) == str(entry["sha256"])
+        return False
+
+    def widen(self, start: int, stop: int) -> None:
+        old = self.manifest["range"]
+        self.manifest["range"] = (
+            [start, stop]
+            if old is None
+            else [
+                min(old[0], start),
+                max(old[1], stop),
+            ]
+        )
+
+    def file_for(self, first: int, stop: int) -> Path:
+        return Path(self.source.kind) / f"part-{first:012d}-{stop - 1:012d}.parquet"
+
+    def record(self, entry: dict[str, Any]) -> None:
+        kept = [
+            e
+            for e in self.manifest["partitions"]
+            if (e["first"], e["stop"]) != (entry["first"], entry["stop"])
+        ]
+        kept.append(entry)
+        kept.sort(key=lambda e: e["first"])
+        self.manifest["partitions"] = kept
+        self.save()
+
+    def save(self) -> None:
+        text = json.dumps(self.manifest, indent=2, sort_keys=True) + "\n"
+        _write_atomic(self.root / MANIFEST, text.encode("utf-8"))
+
+
+async def extract(
+    source: Source,
+    url: str,
+    out: str | os.PathLike[str],
+    *,
+    start: int,
+    stop: int,
+    partition_size: int,
+    concurrency: int,
+    max_rps: float | None,
+    retries: int | Retry,
+    progress: bool | None,
+    transport: httpx.AsyncBaseTransport | None,
+) -> ExtractionSummary:
+    """The engine behind every ``extract_*`` function (see :func:`extract_transactions`)."""
+    check_range(start, stop)
+    if partition_size < 1 or concurrency < 1:
+        raise InputError("partition_size and concurrency must be at least 1")
+    root = Path(out)
+    async with AsyncClient(
+        url,
+        cache=False,
+        max_rps=max_rps,
+        max_concurrency=concurrency,
+        retries=retries,
+        transport=transport,
+    ) as client:
+        head = await check_available(client, source, stop)
+        root.mkdir(parents=True, exist_ok=True)
+        (root / source.kind).mkdir(exist_ok=True)
+        dataset = _Dataset(root, source, head.chain_id, partition_size)
+        plan = partitions(start, stop, partition_size)
+        todo = [(a, b) for a, b in plan if not dataset.complete(a, b)]
+        dataset.widen(start, stop)
+        dataset.save()
+        _log.info(
+            "%s [%d, %d): %d of %d partitions to fetch",
+            source.kind, start, stop, len(todo), len(plan),
+        )  # fmt: skip
+
+        from tqdm.auto import tqdm
+
+        rows = 0
+        # Enough partitions in flight to keep ``concurrency`` requests busy, and no more.
+        pages_each = max(1, -(-min(partition_size, stop - start) // source.page_size))
+        window = asyncio.Semaphore(max(2, -(-concurrency // pages_each) + 1))
+
+        with tqdm(
+            total=sum(b - a for a, b in todo),
+            unit=" " + source.key_name,
+            desc=source.kind,
+            disable=not _interactive(progress),
+        ) as bar:
+
+            async def one(first: int, end: int, counter: Counter) -> None:
+                nonlocal rows
+                async with window:
+                    records, version = await fetch_range(client, source, first, end, bar=counter)
+                    relative = dataset.file_for(first, end)
+                    count, sha = await asyncio.to_thread(
+                        _write_partition, source.kind, records, root / relative
+                    )
+                async with dataset.lock:
+                    rows += count
+                    dataset.record(
+                        {
+                            "file": relative.as_posix(),
+                            "first": first,
+                            "stop": end,
+                            "rows": count,
+                            "sha256": sha,
+                            "written_at_ledger_version": version,
+                            "written_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+                        }
+                    )
+
+            try:
+                async with asyncio.TaskGroup() as group:
+                    for a, b in todo:
+                        group.create_task(one(a, b, bar))
+            except BaseExceptionGroup as failures:
+                # The partitions written so far stay recorded; the caller gets the cause.
+                raise _first(failures) from None
+    return ExtractionSummary(
+        kind=source.kind,
+        path=root,
+        start=start,
+        stop=stop,
+        chain_id=head.chain_id,
+        partitions=len(plan),
+        written=len(todo),
+        skipped=len(plan) - len(todo),
+        rows_written=rows,
+    )

@@ -1,0 +1,195 @@
+"""Concurrent, checked fetching of a key range: transactions by version, blocks by height,
+the events of one stream by sequence number.
+
+A range is cut into pages that are fetched at once over one :class:`~ledgerkit.AsyncClient`
+(its ``max_concurrency``, ``max_rps`` and retries apply to every page). A page the node
+answers short is continued from where it stopped; the pieces are then deduplicated by key
+and checked: every key of the range exactly once, or :class:`IncompleteExtractionError`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import threading
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+from ledgerkit._errors import IncompleteExtractionError, InputError, RangeBeyondLedgerError
+from ledgerkit.client import AsyncClient
+from ledgerkit.extract._ranges import compact, pages
+from ledgerkit.types import Address, LedgerMeta
+
+__all__ = [
+    "PageFetcher",
+    "Source",
+    "check_available",
+    "check_range",
+    "fetch_range",
+    "run_sync",
+]
+
+T = TypeVar("T")
+
+#: Largest page the node API serves for transactions and events.
+PAGE_SIZE = 100
+
+
+class Counter(Protocol):
+    def update(self, n: float | None = ...) -> bool | None: ...
+
+
+PageFetcher = Callable[[AsyncClient, int, int], Awaitable[tuple[list[Any], LedgerMeta]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """What a dataset is made of and how one page of it is fetched.
+
+    Attributes
+    ----------
+    kind : str
+        ``"transactions"``, ``"blocks"`` or ``"events"``.
+    key_name : str
+        The key the range is over (``version``, ``block_height``, ``sequence_number``).
+    page_size : int
+        Keys asked per request.
+    stream : dict or None
+        The event stream (``address``, ``creation_number``) for events.
+    """
+
+    kind: str
+    key_name: str
+    page_size: int
+    stream: dict[str, Any] | None = None
+
+    def key(self, record: Any) -> int:
+        value: int = getattr(record, self.key_name)
+        return value
+
+    async def page(
+        self, client: AsyncClient, first: int, stop: int
+    ) -> tuple[list[Any], LedgerMeta]:
+        """Records of ``[first, stop)`` as far as one request gets them."""
+        if self.kind == "transactions":
+            result = await client.transactions(start=first, limit=stop - first)
+            return list(result.value), result.ledger
+        if self.kind == "events":
+            assert self.stream is not None
+            events = await client.events_by_creation_number(
+                self.stream["address"],
+                self.stream["creation_number"],
+                start=first,
+                limit=stop - first,
+            )
+            return list(events.value), events.ledger
+        block = await client.block_by_height(first)
+        return [block.value], block.ledger
+
+
+def transactions_source() -> Source:
+    return Source("transactions", "version", PAGE_SIZE)
+
+
+def blocks_source() -> Source:
+    return Source("blocks", "block_height", 1)
+
+
+def events_source(address: str | Address, creation_number: int) -> Source:
+    canonical = str(Address.parse(address)) if isinstance(address, str) else str(address)
+    stream = {"address": canonical, "creation_number": int(creation_number)}
+    return Source("events", "sequence_number", PAGE_SIZE, stream)
+
+
+async def check_available(client: AsyncClient, source: Source, stop: int) -> LedgerMeta:
+    """Ask the node where its ledger stands; a range past the head is refused."""
+    _, head = await client.ledger_info()
+    available = {
+        "transactions": head.ledger_version + 1,
+        "blocks": head.block_height + 1,
+    }.get(source.kind)
+    if available is not None and stop > available:
+        raise RangeBeyondLedgerError(source.kind, stop, available)
+    return head
+
+
+def check_range(start: int, stop: int) -> None:
+    """Refuse an empty or negative range before anything is sent."""
+    if isinstance(start, bool) or isinstance(stop, bool) or start < 0:
+        raise InputError(f"start must be a non-negative integer, got {start!r}")
+    if stop <= start:
+        raise InputError(f"stop must be greater than start, got start={start} stop={stop}")
+
+
+async def _fetch_page(
+    client: AsyncClient, source: Source, first: int, stop: int, bar: Counter | None
+) -> tuple[list[Any], int]:
+    """One page, continued while the node answers short and stops making progress."""
+    got: list[Any] = []
+    seen_version = 0
+    while first < stop:
+        records, ledger = await source.page(client, first, stop)
+        seen_version = max(seen_version, ledger.ledger_version)
+        if source.kind == "transactions":
+            # Versions past the head cannot come: leave them to the completeness check.
+            stop = min(stop, ledger.ledger_version + 1)
+        useful = [r for r in records if first <= source.key(r) < stop]
+        if not useful:
+            break  # nothing more here: the check below names the gap
+        got.extend(useful)
+        if bar is not None:
+            bar.update(len(useful))
+        first = max(source.key(r) for r in useful) + 1
+    return got, seen_version
+
+
+async def fetch_range(
+    client: AsyncClient,
+    source: Source,
+    start: int,
+    stop: int,
+    *,
+    bar: Counter | None = None,
+) -> tuple[list[Any], int]:
+    """Every record of ``[start, stop)`` exactly once, in key order.
+
+    Returns the records and the newest ledger version the answers were read at. Raises
+    :class:`IncompleteExtractionError` naming the keys that never arrived.
+    """
+    check_range(start, stop)
+    answers = await asyncio.gather(
+        *(_fetch_page(client, source, a, b, bar) for a, b in pages(start, stop, source.page_size))
+    )
+    by_key: dict[int, Any] = {}
+    for records, _ in answers:
+        for record in records:
+            by_key.setdefault(source.key(record), record)  # an overlap keeps the first copy
+    if len(by_key) != stop - start:
+        missing = compact(k for k in range(start, stop) if k not in by_key)
+        raise IncompleteExtractionError(source.kind, missing)
+    version = max(v for _, v in answers)
+    return [by_key[k] for k in range(start, stop)], version
+
+
+def run_sync(coro: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine to the end from sync code, even under a running loop (Jupyter)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = asyncio.run(coro)
+        except BaseException:
+            box["error"] = sys.exc_info()[1]
+
+    thread = threading.Thread(target=target, name="ledgerkit-extract")
+    thread.start()
+    thread.join()
+    if "error" in box:
+        raise box["error"]
+    value: T = box["value"]
+    return value
