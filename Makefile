@@ -13,7 +13,7 @@ PYTEST_ARGS ?=
 BENCHES := $(sort $(wildcard bench/bench_*.py))
 
 .DEFAULT_GOAL := help
-.PHONY: help venv demo test lint format bench lock clean
+.PHONY: help venv demo test lint format bench lock clean notebooks
 
 help:
 	@echo "make demo    build, sign and hash a transfer and print its bytes annotated"
@@ -22,6 +22,7 @@ help:
 	@echo "make format  ruff format, then ruff check --fix"
 	@echo "make bench   run every bench/bench_*.py"
 	@echo "make lock    regenerate constraints.txt from a fresh venv"
+	@echo "make notebooks  re-run the notebooks in place (nbval checks their outputs)"
 	@echo "make clean   remove .venv, caches and build artefacts"
 
 # --- environment -------------------------------------------------------------
@@ -50,6 +51,12 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+
+# Re-run every notebook in place (their committed outputs are what nbval checks).
+notebooks: $(STAMP)
+	@set -e; for nb in notebooks/*.ipynb; do \
+	  echo "== $$nb"; (cd notebooks && ../$(BIN)/jupyter-execute --inplace "$$(basename $$nb)"); \
+	done
 
 format: $(STAMP)
 	$(BIN)/ruff format .

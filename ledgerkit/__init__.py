@@ -82,6 +82,16 @@ __version__ = "0.1.0.dev0"
 
 if _TYPE_CHECKING:
     from ledgerkit.client import AsyncClient, Client, connect
+    from ledgerkit.frames import (
+        balances_to_frame,
+        blocks_to_frame,
+        changes_to_frame,
+        events_to_frame,
+        gas_estimates_to_frame,
+        payloads_to_frame,
+        resources_to_frame,
+        transactions_to_frame,
+    )
 
 # Heavy parts load on first use, so ``import ledgerkit`` stays fast.
 _LAZY = {
@@ -90,6 +100,14 @@ _LAZY = {
     "LocalNode": "ledgerkit.localnet",
     "NodeConfig": "ledgerkit.localnet",
     "connect": "ledgerkit.client",
+    "balances_to_frame": "ledgerkit.frames",
+    "blocks_to_frame": "ledgerkit.frames",
+    "changes_to_frame": "ledgerkit.frames",
+    "events_to_frame": "ledgerkit.frames",
+    "gas_estimates_to_frame": "ledgerkit.frames",
+    "payloads_to_frame": "ledgerkit.frames",
+    "resources_to_frame": "ledgerkit.frames",
+    "transactions_to_frame": "ledgerkit.frames",
 }
 
 
@@ -176,5 +194,13 @@ __all__ = [
     "VersionPrunedError",
     "WebFrameworkError",
     "__version__",
+    "balances_to_frame",
+    "blocks_to_frame",
+    "changes_to_frame",
     "connect",
+    "events_to_frame",
+    "gas_estimates_to_frame",
+    "payloads_to_frame",
+    "resources_to_frame",
+    "transactions_to_frame",
 ]

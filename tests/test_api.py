@@ -84,7 +84,15 @@ EXPECTED_PUBLIC_NAMES = [
     "VersionPrunedError",
     "WebFrameworkError",
     "__version__",
+    "balances_to_frame",
+    "blocks_to_frame",
+    "changes_to_frame",
     "connect",
+    "events_to_frame",
+    "gas_estimates_to_frame",
+    "payloads_to_frame",
+    "resources_to_frame",
+    "transactions_to_frame",
 ]
 
 HEAVY = ["pandas", "httpx", "starlette", "uvicorn", "ipywidgets", "altair", "dask"]

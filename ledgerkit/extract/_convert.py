@@ -8,7 +8,7 @@ from typing import Any
 
 import pandas as pd
 
-from ledgerkit.extract._adapter import blocks_to_frame, events_to_frame, transactions_to_frame
+from ledgerkit.frames import blocks_to_frame, events_to_frame, transactions_to_frame
 
 __all__ = ["CONVERTERS", "empty_frame"]
 

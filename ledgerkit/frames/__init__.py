@@ -1,0 +1,122 @@
+"""Exact pandas DataFrames from ledger records: ``<thing>_to_frame`` converters, their
+column schemas, and derivations (fees, per-block, per-time and activity tables).
+
+Pure functions, no I/O: they take the records of :mod:`ledgerkit.models` (or the API's
+raw JSON) and give frames whose columns and dtypes are the module constants
+``*_COLUMNS``, the same for empty input. Integers stay exact: u64 is ``UInt64``, u128
+and u256 fixed-width decimal text; see ``docs/frames.md`` for the whole contract.
+Importing this package registers the ``DataFrame.ledger`` accessor.
+
+Examples
+--------
+>>> from ledgerkit.frames import transactions_to_frame
+>>> frame = transactions_to_frame(client.transactions(start=0, limit=100).value)  # doctest: +SKIP
+>>> frame.ledger.blocks()  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from ledgerkit.frames._derive import (
+    APT_DECIMALS,
+    LedgerAccessor,
+    block_stats,
+    fees,
+    fees_in_units,
+    function_activity,
+    register_accessor,
+    sender_activity,
+    time_stats,
+    version_stats,
+)
+from ledgerkit.frames._dtypes import (
+    BOOL,
+    CATEGORY,
+    COUNT,
+    STRING,
+    TIMESTAMP,
+    U64,
+    U128,
+    U128_WIDTH,
+    U256,
+    U256_WIDTH,
+    empty_frame,
+    ints_to_wide,
+    schema_of,
+    wide_sum,
+    wide_to_ints,
+)
+from ledgerkit.frames._state import (
+    BALANCE_COLUMNS,
+    GAS_ESTIMATE_COLUMNS,
+    RESOURCE_COLUMNS,
+    balances_to_frame,
+    expand_event_data,
+    gas_estimates_to_frame,
+    move_column,
+    move_dtype,
+    resources_to_frame,
+    view_results_to_frame,
+)
+from ledgerkit.frames._transactions import (
+    BLOCK_COLUMNS,
+    CHANGE_COLUMNS,
+    EVENT_COLUMNS,
+    PAYLOAD_COLUMNS,
+    TRANSACTION_COLUMNS,
+    TRANSACTION_ROOT_COLUMNS,
+    blocks_to_frame,
+    changes_to_frame,
+    events_to_frame,
+    payloads_to_frame,
+    transactions_to_frame,
+)
+
+register_accessor()
+
+__all__ = [
+    "APT_DECIMALS",
+    "BALANCE_COLUMNS",
+    "BLOCK_COLUMNS",
+    "BOOL",
+    "CATEGORY",
+    "CHANGE_COLUMNS",
+    "COUNT",
+    "EVENT_COLUMNS",
+    "GAS_ESTIMATE_COLUMNS",
+    "PAYLOAD_COLUMNS",
+    "RESOURCE_COLUMNS",
+    "STRING",
+    "TIMESTAMP",
+    "TRANSACTION_COLUMNS",
+    "TRANSACTION_ROOT_COLUMNS",
+    "U64",
+    "U128",
+    "U128_WIDTH",
+    "U256",
+    "U256_WIDTH",
+    "LedgerAccessor",
+    "balances_to_frame",
+    "block_stats",
+    "blocks_to_frame",
+    "changes_to_frame",
+    "empty_frame",
+    "events_to_frame",
+    "expand_event_data",
+    "fees",
+    "fees_in_units",
+    "function_activity",
+    "gas_estimates_to_frame",
+    "ints_to_wide",
+    "move_column",
+    "move_dtype",
+    "payloads_to_frame",
+    "resources_to_frame",
+    "schema_of",
+    "sender_activity",
+    "time_stats",
+    "transactions_to_frame",
+    "version_stats",
+    "view_results_to_frame",
+    "wide_sum",
+    "wide_to_ints",
+]

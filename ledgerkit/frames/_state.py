@@ -1,0 +1,289 @@
+"""Converters for state read at a version (resources, balances, view results), gas
+estimates observed over time, and typed columns for Move values (event data)."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Final
+
+import msgspec
+import pandas as pd
+
+from ledgerkit.frames import _dtypes as d
+from ledgerkit.frames._inputs import as_records, json_text
+from ledgerkit.frames._transactions import _build
+from ledgerkit.models import GasEstimate, MoveResource, decode_resources
+from ledgerkit.types import Address, MoveType, PrimitiveType, StructTag
+
+__all__ = [
+    "BALANCE_COLUMNS",
+    "GAS_ESTIMATE_COLUMNS",
+    "RESOURCE_COLUMNS",
+    "balances_to_frame",
+    "expand_event_data",
+    "gas_estimates_to_frame",
+    "move_column",
+    "move_dtype",
+    "resources_to_frame",
+    "view_results_to_frame",
+]
+
+RESOURCE_COLUMNS: Final = {
+    "address": d.CATEGORY,
+    "version": d.U64,
+    "type": d.CATEGORY,
+    "module_address": d.CATEGORY,
+    "module": d.CATEGORY,
+    "name": d.CATEGORY,
+    "data": d.STRING,
+}
+
+BALANCE_COLUMNS: Final = {
+    "address": d.CATEGORY,
+    "asset": d.CATEGORY,
+    "amount": d.U64,
+    "version": d.U64,
+}
+
+GAS_ESTIMATE_COLUMNS: Final = {
+    "observed_at": d.TIMESTAMP,
+    "gas_estimate": d.U64,
+    "deprioritized": d.U64,
+    "prioritized": d.U64,
+}
+
+_EVENT_KEYS: Final = ("version", "event_index", "creation_number", "account_address")
+_UNSIGNED: Final = frozenset({"u8", "u16", "u32", "u64"})
+_STRING_TAG: Final = "0x1::string::String"
+
+
+def _long(value: str | None, cache: dict[str, str]) -> str | None:
+    if value is None:
+        return None
+    found = cache.get(value)
+    if found is None:
+        found = cache[value] = Address.parse(value).long
+    return found
+
+
+def move_dtype(move_type: MoveType | str) -> Any:
+    """The dtype :func:`move_column` gives values of ``move_type``."""
+    kind = MoveType.parse(move_type)
+    if isinstance(kind, PrimitiveType):
+        if kind.name in _UNSIGNED:
+            return d.U64
+        if kind.name == "bool":
+            return d.BOOL
+        if kind.name in ("address", "signer"):
+            return d.CATEGORY
+    return d.STRING
+
+
+def move_column(values: Sequence[Any], move_type: MoveType | str | None) -> Any:
+    """A typed array from Move values in the API's JSON form (None is missing).
+
+    u8 ... u64 give ``UInt64``; u128 and u256 fixed-width decimal text (exact, sorts
+    numerically); ``address`` the long form as ``category``; ``bool`` ``boolean``;
+    ``0x1::string::String`` ``string``; anything else (and no type) JSON text.
+    """
+    kind = None if move_type is None else MoveType.parse(move_type)
+    if isinstance(kind, PrimitiveType):
+        name = kind.name
+        if name in _UNSIGNED:
+            return d.u64([None if v is None else int(v) for v in values])
+        if name == "u128":
+            return d.ints_to_wide(values, bits=128)
+        if name == "u256":
+            return d.ints_to_wide(values, bits=256)
+        if name == "bool":
+            return d.boolean(list(values))
+        if name in ("address", "signer"):
+            return d.category(d.canonical_addresses(list(values)))
+    if isinstance(kind, StructTag) and str(kind) == _STRING_TAG:
+        return d.string(list(values))
+    return d.string([None if v is None else json_text(v) for v in values])
+
+
+def expand_event_data(
+    frame: pd.DataFrame, event_type: str, fields: Mapping[str, MoveType | str]
+) -> pd.DataFrame:
+    """The events of one type from :func:`events_to_frame`, their ``data`` as typed columns.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A frame of :data:`EVENT_COLUMNS`.
+    event_type : str
+        The event type to keep, as in the frame's ``type`` column.
+    fields : mapping of str to MoveType or str
+        Field name -> Move type (``{"store": "address", "amount": "u64"}``); see
+        :func:`move_column` for the dtype each type gets. A field an event lacks is
+        missing.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``version``, ``event_index``, ``creation_number``, ``account_address``, then one
+        column per field; the same columns and dtypes when no event matches.
+
+    Examples
+    --------
+    >>> expand_event_data(events, "0x1::fungible_asset::Deposit",
+    ...                   {"store": "address", "amount": "u64"})  # doctest: +SKIP
+    """
+    rows = frame.loc[(frame["type"] == event_type).to_numpy(dtype=bool, na_value=False)]
+    decode = msgspec.json.Decoder().decode
+    data = [decode(text) for text in rows["data"].tolist()]
+    columns: dict[str, Any] = {key: rows[key].reset_index(drop=True) for key in _EVENT_KEYS}
+    for name, move_type in fields.items():
+        columns[name] = move_column([item.get(name) for item in data], move_type)
+    return pd.DataFrame(columns, index=pd.RangeIndex(len(data)))
+
+
+def resources_to_frame(
+    resources: Iterable[MoveResource | dict[str, Any]],
+    *,
+    address: str | Address | None = None,
+    version: int | None = None,
+) -> pd.DataFrame:
+    """One row per resource (:data:`RESOURCE_COLUMNS`).
+
+    ``address`` and ``version`` say where and when the resources were read (the client's
+    ``ledger.ledger_version``); ``data`` is the Move value as JSON text.
+    """
+    records = as_records(resources, decode_resources)
+    owner = None if address is None else Address.parse(address).long
+    cache: dict[str, str] = {}
+    cols: dict[str, list[Any]] = {name: [] for name in RESOURCE_COLUMNS}
+    for resource in records:
+        tag = resource.struct_tag
+        cols["address"].append(owner)
+        cols["version"].append(version)
+        cols["type"].append(resource.type)
+        cols["module_address"].append(_long(str(tag.address), cache))
+        cols["module"].append(tag.module)
+        cols["name"].append(tag.name)
+        cols["data"].append(json_text(resource.data))
+    return _build(RESOURCE_COLUMNS, cols)
+
+
+def _asset(value: Any, cache: dict[str, str]) -> str:
+    text = str(value)
+    if "::" in text:
+        return text
+    return _long(text, cache) or text
+
+
+def balances_to_frame(
+    balances: Iterable[tuple[Any, Any, int]] | Mapping[tuple[Any, Any], int],
+    *,
+    version: int | None = None,
+) -> pd.DataFrame:
+    """Balances at a version (:data:`BALANCE_COLUMNS`).
+
+    Parameters
+    ----------
+    balances : iterable of (address, asset, amount), or mapping (address, asset) -> amount
+        ``amount`` as ``client.account_balance(address, asset).value`` gives it. An asset
+        that is an address (a fungible asset's metadata) is written in long form, a coin
+        type as given.
+    version : int, optional
+        The ledger version the balances were read at.
+    """
+    items = (
+        [(a, s, n) for (a, s), n in balances.items()]
+        if isinstance(balances, Mapping)
+        else list(balances)
+    )
+    cache: dict[str, str] = {}
+    cols: dict[str, list[Any]] = {
+        "address": [_long(str(a), cache) for a, _, _ in items],
+        "asset": [_asset(s, cache) for _, s, _ in items],
+        "amount": [int(n) for _, _, n in items],
+        "version": [version] * len(items),
+    }
+    return _build(BALANCE_COLUMNS, cols)
+
+
+def _micros(value: Any) -> int:
+    if isinstance(value, int):
+        return value
+    if isinstance(value, _dt.datetime | pd.Timestamp):
+        stamp = pd.Timestamp(value)
+        if stamp.tzinfo is None:
+            stamp = stamp.tz_localize("UTC")
+        return int(stamp.as_unit("us").value)
+    ledger = getattr(value, "ledger_timestamp_usec", None)
+    if isinstance(ledger, int):
+        return ledger
+    raise TypeError(f"not a time: {value!r}")
+
+
+def gas_estimates_to_frame(observations: Iterable[Any]) -> pd.DataFrame:
+    """A time series of gas price estimates (:data:`GAS_ESTIMATE_COLUMNS`).
+
+    Parameters
+    ----------
+    observations : iterable
+        ``(observed_at, GasEstimate)`` pairs, where ``observed_at`` is a datetime or
+        microseconds since the epoch, or the client's results
+        (``client.estimate_gas_price()``), timed by their ledger timestamp.
+    """
+    rows: list[tuple[int, GasEstimate]] = []
+    for item in observations:
+        if hasattr(item, "ledger") and hasattr(item, "value"):
+            rows.append((_micros(item.ledger), item.value))
+        else:
+            when, estimate = item
+            if isinstance(estimate, dict):
+                estimate = msgspec.convert(estimate, GasEstimate, strict=False)
+            rows.append((_micros(when), estimate))
+    cols: dict[str, list[Any]] = {
+        "observed_at": [when for when, _ in rows],
+        "gas_estimate": [e.gas_estimate for _, e in rows],
+        "deprioritized": [e.deprioritized_gas_estimate for _, e in rows],
+        "prioritized": [e.prioritized_gas_estimate for _, e in rows],
+    }
+    return _build(GAS_ESTIMATE_COLUMNS, cols)
+
+
+def view_results_to_frame(
+    results: Iterable[Any],
+    *,
+    names: Sequence[str] | None = None,
+    types: Sequence[MoveType | str] | None = None,
+) -> pd.DataFrame:
+    """One row per view call: ``ledger_version`` then one column per returned value.
+
+    Parameters
+    ----------
+    results : iterable
+        What ``client.view(...)`` returns (results, whose ``ledger.ledger_version`` fills
+        ``ledger_version``) or the bare lists of values (``ledger_version`` missing).
+    names : sequence of str, optional
+        Column names of the returned values (default ``value_0``, ``value_1``...).
+    types : sequence of MoveType or str, optional
+        The function's return types: each column typed as :func:`move_column` does.
+        Without them the values are JSON text.
+
+    Give ``names`` or ``types`` for the same columns when there are no results.
+    """
+    versions: list[int | None] = []
+    rows: list[Sequence[Any]] = []
+    for item in results:
+        if hasattr(item, "ledger") and hasattr(item, "value"):
+            versions.append(item.ledger.ledger_version)
+            rows.append(item.value)
+        else:
+            versions.append(None)
+            rows.append(item)
+    width = len(names) if names is not None else len(types) if types is not None else None
+    if width is None:
+        width = max((len(row) for row in rows), default=0)
+    labels = list(names) if names is not None else [f"value_{i}" for i in range(width)]
+    columns: dict[str, Any] = {"ledger_version": d.u64(versions)}
+    for i, label in enumerate(labels):
+        values = [row[i] if i < len(row) else None for row in rows]
+        columns[label] = move_column(values, None if types is None else types[i])
+    return pd.DataFrame(columns, index=pd.RangeIndex(len(rows)))

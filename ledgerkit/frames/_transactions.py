@@ -1,0 +1,432 @@
+"""Converters for what transactions carry: the transactions themselves, their payloads,
+events and write-set changes, and blocks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, Final
+
+import msgspec
+import pandas as pd
+
+from ledgerkit.frames import _dtypes as d
+from ledgerkit.frames._inputs import as_records, json_text
+from ledgerkit.models import (
+    Block,
+    BlockMetadataTransaction,
+    DeleteModule,
+    DeleteResource,
+    DeleteTableItem,
+    EncryptedTransactionPayload,
+    EntryFunctionPayload,
+    Event,
+    MultisigPayload,
+    PendingTransaction,
+    ScriptPayload,
+    Transaction,
+    UnknownVariant,
+    UserTransaction,
+    WriteModule,
+    WriteResource,
+    WriteTableItem,
+    decode_block,
+    decode_events,
+    decode_transactions,
+)
+
+__all__ = [
+    "BLOCK_COLUMNS",
+    "CHANGE_COLUMNS",
+    "EVENT_COLUMNS",
+    "PAYLOAD_COLUMNS",
+    "TRANSACTION_COLUMNS",
+    "TRANSACTION_ROOT_COLUMNS",
+    "blocks_to_frame",
+    "changes_to_frame",
+    "events_to_frame",
+    "payloads_to_frame",
+    "transactions_to_frame",
+]
+
+TRANSACTION_COLUMNS: Final = {
+    "version": d.U64,
+    "hash": d.STRING,
+    "type": d.CATEGORY,
+    "sender": d.CATEGORY,
+    "sequence_number": d.U64,
+    "success": d.BOOL,
+    "vm_status": d.CATEGORY,
+    "gas_used": d.U64,
+    "gas_unit_price": d.U64,
+    "max_gas_amount": d.U64,
+    "expiration_timestamp_secs": d.U64,
+    "timestamp": d.TIMESTAMP,
+    "epoch": d.U64,
+    "round": d.U64,
+    "proposer": d.CATEGORY,
+    "payload_type": d.CATEGORY,
+    "function": d.CATEGORY,
+    "event_count": d.COUNT,
+    "change_count": d.COUNT,
+}
+
+# The Merkle roots a transaction commits to: 66 characters each, read to verify rather
+# than to analyse, so they join the frame only when asked (``roots=True``); without them
+# a row of the frame stays under 300 bytes.
+TRANSACTION_ROOT_COLUMNS: Final = {
+    "state_change_hash": d.STRING,
+    "event_root_hash": d.STRING,
+    "state_checkpoint_hash": d.STRING,
+    "accumulator_root_hash": d.STRING,
+}
+
+PAYLOAD_COLUMNS: Final = {
+    "version": d.U64,
+    "hash": d.STRING,
+    "payload_type": d.CATEGORY,
+    "function": d.CATEGORY,
+    "module_address": d.CATEGORY,
+    "module_name": d.CATEGORY,
+    "function_name": d.CATEGORY,
+    "type_arguments": d.STRING,
+    "arguments": d.STRING,
+    "multisig_address": d.CATEGORY,
+}
+
+EVENT_COLUMNS: Final = {
+    "version": d.U64,
+    "event_index": d.COUNT,
+    "creation_number": d.U64,
+    "account_address": d.CATEGORY,
+    "sequence_number": d.U64,
+    "type": d.CATEGORY,
+    "data": d.STRING,
+}
+
+BLOCK_COLUMNS: Final = {
+    "block_height": d.U64,
+    "block_hash": d.STRING,
+    "block_timestamp": d.TIMESTAMP,
+    "first_version": d.U64,
+    "last_version": d.U64,
+    "transaction_count": d.U64,
+}
+
+CHANGE_COLUMNS: Final = {
+    "version": d.U64,
+    "change_index": d.COUNT,
+    "type": d.CATEGORY,
+    "address": d.CATEGORY,
+    "state_key_hash": d.STRING,
+    "resource": d.CATEGORY,
+    "module": d.CATEGORY,
+    "handle": d.STRING,
+    "key": d.STRING,
+    "value": d.STRING,
+    "data": d.STRING,
+}
+
+
+def _tag(record: Any) -> str:
+    if isinstance(record, UnknownVariant):
+        return record.type
+    tag = record.__struct_config__.tag
+    return tag if isinstance(tag, str) else type(record).__name__
+
+
+def _entry(payload: Any) -> EntryFunctionPayload | None:
+    """The entry function a payload calls, looking inside multisig and decrypted payloads."""
+    if isinstance(payload, EntryFunctionPayload):
+        return payload
+    if isinstance(payload, MultisigPayload):
+        return _entry(payload.transaction_payload)
+    if isinstance(payload, EncryptedTransactionPayload):
+        return _entry(payload.decrypted_payload)
+    return None
+
+
+def _build(schema: dict[str, Any], columns: dict[str, Any]) -> pd.DataFrame:
+    builders: dict[Any, Callable[[Any], Any]] = {
+        d.U64: d.u64,
+        d.COUNT: d.count,
+        d.STRING: d.string,
+        d.TIMESTAMP: d.timestamp,
+        d.BOOL: d.boolean,
+    }
+    arrays = {}
+    for name, dtype in schema.items():
+        values = columns[name]
+        build = d.category if dtype is d.CATEGORY else builders[dtype]
+        arrays[name] = build(values)
+    return pd.DataFrame(arrays, index=pd.RangeIndex(len(next(iter(columns.values())))), copy=False)
+
+
+def transactions_to_frame(
+    records: Iterable[Transaction | dict[str, Any]], *, roots: bool = False
+) -> pd.DataFrame:
+    """One row per transaction, of every type, with the columns of :data:`TRANSACTION_COLUMNS`.
+
+    Parameters
+    ----------
+    records : iterable of Transaction
+        Transaction records (``client.transactions(...).value``), or the API's JSON
+        objects (decoded with :func:`ledgerkit.models.decode_transactions`).
+    roots : bool, default False
+        Also the hashes of :data:`TRANSACTION_ROOT_COLUMNS` (state change, event root,
+        state checkpoint and accumulator root), after the other columns.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Fields a type lacks are missing (``<NA>``): ``sender`` and the gas price fields
+        on user transactions only, ``epoch``, ``round`` and ``proposer`` on block
+        metadata only, ``version`` absent from pending transactions. ``function`` is
+        the entry function called (also inside multisig and decrypted payloads), as the
+        node writes it; ``sender`` and ``proposer`` are long-form addresses.
+
+    Examples
+    --------
+    >>> txs = client.transactions(start=0, limit=100).value  # doctest: +SKIP
+    >>> frame = transactions_to_frame(txs)  # doctest: +SKIP
+    >>> frame.ledger.fees()  # doctest: +SKIP
+    """
+    txs = as_records(records, decode_transactions)
+    schema = {**TRANSACTION_COLUMNS, **TRANSACTION_ROOT_COLUMNS} if roots else TRANSACTION_COLUMNS
+    cols: dict[str, list[Any]] = {name: [] for name in schema}
+    c = cols
+    tags: dict[type, str] = {}
+    addresses: dict[str, str] = {}
+    for tx in txs:
+        if isinstance(tx, UnknownVariant):
+            # A newer transaction type: keep its row, with what every type shares.
+            for name in schema:
+                c[name].append(None)
+            c["type"][-1] = tx.type
+            c["hash"][-1] = tx.raw.get("hash")
+            c["event_count"][-1] = len(tx.raw.get("events") or ())
+            c["change_count"][-1] = len(tx.raw.get("changes") or ())
+            continue
+        kind = type(tx)
+        tag = tags.get(kind)
+        if tag is None:
+            tag = tags[kind] = _tag(tx)
+        c["type"].append(tag)
+        c["version"].append(getattr(tx, "version", None))
+        c["hash"].append(tx.hash)
+        c["success"].append(getattr(tx, "success", None))
+        c["vm_status"].append(getattr(tx, "vm_status", None))
+        c["gas_used"].append(getattr(tx, "gas_used", None))
+        c["timestamp"].append(getattr(tx, "timestamp", None))
+        if roots:
+            for name in TRANSACTION_ROOT_COLUMNS:
+                c[name].append(getattr(tx, name, None))
+        c["event_count"].append(len(getattr(tx, "events", ())))
+        c["change_count"].append(len(getattr(tx, "changes", ())))
+        sender = getattr(tx, "sender", None)
+        if sender is not None:
+            long = addresses.get(sender)
+            if long is None:
+                long = addresses[sender] = d.long_address(sender)
+            sender = long
+        c["sender"].append(sender)
+        if isinstance(tx, UserTransaction | PendingTransaction):
+            c["sequence_number"].append(tx.sequence_number)
+            c["gas_unit_price"].append(tx.gas_unit_price)
+            c["max_gas_amount"].append(tx.max_gas_amount)
+            c["expiration_timestamp_secs"].append(tx.expiration_timestamp_secs)
+        else:
+            c["sequence_number"].append(None)
+            c["gas_unit_price"].append(None)
+            c["max_gas_amount"].append(None)
+            c["expiration_timestamp_secs"].append(None)
+        payload = getattr(tx, "payload", None)
+        c["payload_type"].append(None if payload is None else _tag(payload))
+        entry = _entry(payload)
+        c["function"].append(None if entry is None else entry.function)
+        if isinstance(tx, BlockMetadataTransaction):
+            c["epoch"].append(tx.epoch)
+            c["round"].append(tx.round)
+            proposer = addresses.get(tx.proposer)
+            if proposer is None:
+                proposer = addresses[tx.proposer] = d.long_address(tx.proposer)
+            c["proposer"].append(proposer)
+        else:
+            c["epoch"].append(None)
+            c["round"].append(None)
+            c["proposer"].append(None)
+    return _build(schema, cols)
+
+
+def payloads_to_frame(records: Iterable[Transaction | dict[str, Any]]) -> pd.DataFrame:
+    """One row per transaction with a script or entry-function payload (:data:`PAYLOAD_COLUMNS`).
+
+    ``type_arguments`` and ``arguments`` are JSON text (arguments as the API writes them,
+    so u64 and wider are exact decimal strings); ``module_address`` is long-form;
+    multisig and decrypted payloads are read through to the entry function they call.
+    Genesis and other payload-less transactions give no row.
+    """
+    txs = as_records(records, decode_transactions)
+    cols: dict[str, list[Any]] = {name: [] for name in PAYLOAD_COLUMNS}
+    addresses: dict[str, str] = {}
+
+    def long(value: str | None) -> str | None:
+        if value is None:
+            return None
+        found = addresses.get(value)
+        if found is None:
+            found = addresses[value] = d.long_address(value)
+        return found
+
+    for tx in txs:
+        payload = getattr(tx, "payload", None)
+        if payload is None or _tag(payload) in ("write_set_payload", "genesis_payload"):
+            continue
+        entry = _entry(payload)
+        inner: Any = entry
+        if inner is None and isinstance(payload, ScriptPayload):
+            inner = payload
+        cols["version"].append(getattr(tx, "version", None))
+        cols["hash"].append(getattr(tx, "hash", None))
+        cols["payload_type"].append(_tag(payload))
+        cols["multisig_address"].append(
+            long(payload.multisig_address) if isinstance(payload, MultisigPayload) else None
+        )
+        if entry is not None:
+            address, module, function = entry.function.split("::", 2)
+            cols["function"].append(entry.function)
+            cols["module_address"].append(long(address))
+            cols["module_name"].append(module)
+            cols["function_name"].append(function)
+        else:
+            for name in ("function", "module_address", "module_name", "function_name"):
+                cols[name].append(None)
+        if inner is not None:
+            cols["type_arguments"].append(json_text(inner.type_arguments))
+            cols["arguments"].append(json_text(inner.arguments))
+        else:
+            cols["type_arguments"].append(None)
+            cols["arguments"].append(None)
+    return _build(PAYLOAD_COLUMNS, cols)
+
+
+def events_to_frame(records: Iterable[Event | Transaction | dict[str, Any]]) -> pd.DataFrame:
+    """One row per event (:data:`EVENT_COLUMNS`).
+
+    Parameters
+    ----------
+    records : iterable of Event or Transaction
+        Events from an event stream (their ``version`` is used), or transactions, whose
+        events are listed with the transaction's version; raw JSON of either is accepted.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``data`` is the Move value as JSON text (u64 and wider as exact decimal strings);
+        :func:`expand_event_data` turns one event type's data into typed columns.
+        ``event_index`` is the event's position in its transaction (in the list given,
+        for an event stream).
+    """
+    items: list[Any] = list(records)
+    cols: dict[str, list[Any]] = {name: [] for name in EVENT_COLUMNS}
+    if items and isinstance(items[0], dict) and "guid" in items[0]:
+        items = as_records(items, decode_events)
+    elif items and isinstance(items[0], dict):
+        items = as_records(items, decode_transactions)
+    addresses: dict[str, str] = {}
+    encode = msgspec.json.Encoder().encode
+
+    def add(event: Event, version: int | None, index: int) -> None:
+        cols["version"].append(version)
+        cols["event_index"].append(index)
+        cols["creation_number"].append(event.guid.creation_number)
+        account = event.guid.account_address
+        found = addresses.get(account)
+        if found is None:
+            found = addresses[account] = d.long_address(account)
+        cols["account_address"].append(found)
+        cols["sequence_number"].append(event.sequence_number)
+        cols["type"].append(event.type)
+        cols["data"].append(encode(event.data).decode())
+
+    for position, item in enumerate(items):
+        if isinstance(item, Event):
+            add(item, item.version, position)
+        else:
+            version = getattr(item, "version", None)
+            for index, event in enumerate(getattr(item, "events", ())):
+                add(event, version, index)
+    return _build(EVENT_COLUMNS, cols)
+
+
+def blocks_to_frame(records: Iterable[Block | dict[str, Any]]) -> pd.DataFrame:
+    """One row per block (:data:`BLOCK_COLUMNS`); ``block_timestamp`` is UTC."""
+    blocks = as_records(records, lambda body: [decode_block(item) for item in _split(body)])
+    cols: dict[str, list[Any]] = {
+        "block_height": [b.block_height for b in blocks],
+        "block_hash": [b.block_hash for b in blocks],
+        "block_timestamp": [b.block_timestamp for b in blocks],
+        "first_version": [b.first_version for b in blocks],
+        "last_version": [b.last_version for b in blocks],
+        "transaction_count": [b.last_version - b.first_version + 1 for b in blocks],
+    }
+    return _build(BLOCK_COLUMNS, cols)
+
+
+def _split(body: bytes) -> list[bytes]:
+    encode = msgspec.json.Encoder().encode
+    return [encode(item) for item in msgspec.json.decode(body)]
+
+
+def changes_to_frame(records: Iterable[Transaction | dict[str, Any]]) -> pd.DataFrame:
+    """One row per write-set change of the given transactions (:data:`CHANGE_COLUMNS`).
+
+    ``resource`` is the struct tag of a written or deleted resource; ``module`` is
+    ``address::name`` of a written or deleted module; ``handle`` and ``key`` are set for
+    table items (``key`` the BCS bytes in hex); ``value`` holds the table item's value
+    in hex or a module's bytecode; ``data`` is JSON text of the resource's Move value or
+    of the node's decoded table item (``key``, ``key_type``, ``value``, ``value_type``).
+    """
+    txs = as_records(records, decode_transactions)
+    cols: dict[str, list[Any]] = {name: [] for name in CHANGE_COLUMNS}
+    addresses: dict[str, str] = {}
+    encode = msgspec.json.Encoder().encode
+    names = [n for n in CHANGE_COLUMNS if n not in ("version", "change_index", "type")]
+    for tx in txs:
+        version = getattr(tx, "version", None)
+        for index, change in enumerate(getattr(tx, "changes", ())):
+            row: dict[str, Any] = dict.fromkeys(names)
+            address = getattr(change, "address", None)
+            if address is not None:
+                found = addresses.get(address)
+                if found is None:
+                    found = addresses[address] = d.long_address(address)
+                row["address"] = found
+            row["state_key_hash"] = getattr(change, "state_key_hash", None)
+            if isinstance(change, WriteResource):
+                row["resource"] = change.data.type
+                row["data"] = encode(change.data.data).decode()
+            elif isinstance(change, DeleteResource):
+                row["resource"] = change.resource
+            elif isinstance(change, WriteModule):
+                abi = change.data.abi
+                if abi is not None:
+                    row["module"] = f"{row['address']}::{abi.name}"
+                row["value"] = change.data.bytecode
+            elif isinstance(change, DeleteModule):
+                row["module"] = change.module
+            elif isinstance(change, WriteTableItem | DeleteTableItem):
+                row["handle"] = change.handle
+                row["key"] = change.key
+                if isinstance(change, WriteTableItem):
+                    row["value"] = change.value
+                if change.data is not None:
+                    row["data"] = encode(change.data).decode()
+            elif isinstance(change, UnknownVariant):
+                row["state_key_hash"] = change.raw.get("state_key_hash")
+                row["data"] = json_text(change.raw)
+            cols["version"].append(version)
+            cols["change_index"].append(index)
+            cols["type"].append(_tag(change))
+            for name in names:
+                cols[name].append(row[name])
+    return _build(CHANGE_COLUMNS, cols)
