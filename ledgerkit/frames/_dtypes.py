@@ -27,6 +27,7 @@ u128 but reads back as an ``object`` column, and no Arrow decimal holds the 78 d
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
@@ -113,7 +114,9 @@ def timestamp(values: Sequence[int | None]) -> Any:
 
 def boolean(values: Sequence[bool | None]) -> Any:
     """``boolean`` (None is missing)."""
-    return pd.array(values, dtype=BOOL)
+    mask = np.fromiter((v is None for v in values), dtype=bool, count=len(values))
+    data = np.fromiter((v is True for v in values), dtype=bool, count=len(values))
+    return pd.arrays.BooleanArray(data, mask)
 
 
 def string(values: Sequence[str | None]) -> Any:
@@ -122,9 +125,21 @@ def string(values: Sequence[str | None]) -> Any:
 
 
 def category(values: Sequence[str | None]) -> Any:
-    """``category`` of str (None is missing)."""
-    codes, uniques = pd.factorize(np.array(values, dtype=object))
-    return pd.Categorical.from_codes(codes, categories=pd.Index(uniques, dtype="str"))
+    """``category`` of str (None is missing), categories in order of first appearance."""
+    seen: dict[str, int] = {}
+    codes = np.fromiter(
+        (-1 if v is None else seen.setdefault(v, len(seen)) for v in values),
+        dtype=np.int32,
+        count=len(values),
+    )
+    # Pages of one chain repeat the same few categories (types, statuses, functions);
+    # building a CategoricalDtype costs far more than the codes, so reuse it.
+    return pd.Categorical.from_codes(codes, dtype=_category_dtype(tuple(seen)), validate=False)
+
+
+@functools.lru_cache(maxsize=1024)
+def _category_dtype(categories: tuple[str, ...]) -> pd.CategoricalDtype:
+    return pd.CategoricalDtype(pd.Index(list(categories), dtype="str"))
 
 
 def ints_to_wide(values: Iterable[int | str | None], *, bits: int) -> Any:
