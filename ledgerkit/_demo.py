@@ -4,7 +4,7 @@ submit and follow a transfer between two of its dev accounts through the client.
 from __future__ import annotations
 
 import time
-from typing import Any, TextIO
+from typing import Final, TextIO
 
 from ledgerkit.bcs import (
     EntryFunction,
@@ -19,7 +19,7 @@ from ledgerkit.models import UserTransaction
 
 __all__ = ["run_demo"]
 
-APT: Any = "0x1::aptos_coin::AptosCoin"
+APT: Final = "0x1::aptos_coin::AptosCoin"
 OCTAS_PER_APT = 100_000_000
 
 
