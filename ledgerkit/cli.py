@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from ledgerkit._errors import LedgerError
 
@@ -67,43 +68,68 @@ def _parser() -> argparse.ArgumentParser:
     )
     kinds = extract.add_subparsers(dest="kind", required=True, metavar="KIND")
     txns = kinds.add_parser("transactions", help="transactions of versions [start, stop)")
-    txns.add_argument("--start", type=int, required=True, help="first version")
-    txns.add_argument("--stop", type=int, required=True, help="version after the last one")
-    txns.add_argument("--out", required=True, help="dataset directory (resumed if it exists)")
-    txns.add_argument(
+    _add_range_options(txns, key="version", partition_size=10_000)
+    blocks = kinds.add_parser("blocks", help="blocks of heights [start, stop)")
+    _add_range_options(blocks, key="height", partition_size=1_000)
+    events = kinds.add_parser("events", help="events of one stream, sequence numbers [start, stop)")
+    events.add_argument("--address", required=True, help="account address of the stream")
+    events.add_argument(
+        "--creation-number", type=int, required=True, help="creation number of the stream"
+    )
+    _add_range_options(events, key="sequence number", partition_size=10_000)
+    return parser
+
+
+def _add_range_options(kind: argparse.ArgumentParser, *, key: str, partition_size: int) -> None:
+    """The options every ``extract`` kind shares; ``key`` names what the range is over."""
+    kind.add_argument("--start", type=int, required=True, help=f"first {key}")
+    kind.add_argument("--stop", type=int, required=True, help=f"{key} after the last one")
+    kind.add_argument("--out", required=True, help="dataset directory (resumed if it exists)")
+    kind.add_argument(
         "--url",
         default=None,
         help="node API root (default: $LEDGERKIT_NODE_URL, else the embedded node)",
     )
-    txns.add_argument("--concurrency", type=int, default=16, help="requests in flight at most")
-    txns.add_argument("--max-rps", type=float, default=None, help="requests per second at most")
-    txns.add_argument(
-        "--partition-size", type=int, default=10_000, help="versions per Parquet file"
+    kind.add_argument("--concurrency", type=int, default=16, help="requests in flight at most")
+    kind.add_argument("--max-rps", type=float, default=None, help="requests per second at most")
+    kind.add_argument(
+        "--partition-size",
+        type=int,
+        default=partition_size,
+        help=f"{key}s per Parquet file (default: %(default)s)",
     )
-    return parser
 
 
 def _extract(args: argparse.Namespace) -> None:
     import os
 
     from ledgerkit.client._connect import NODE_URL_ENV, connect
-    from ledgerkit.extract import extract_transactions
+    from ledgerkit.extract import extract_blocks, extract_events, extract_transactions
+    from ledgerkit.types import Address, parse_uint
 
+    if args.kind == "events":
+        # Checked before a node is started or anything is written to --out.
+        address = Address.parse(args.address)
+        creation_number = parse_uint(args.creation_number, 64, what="creation_number")
+    common: dict[str, Any] = {
+        "start": args.start,
+        "stop": args.stop,
+        "partition_size": args.partition_size,
+        "concurrency": args.concurrency,
+        "max_rps": args.max_rps,
+    }
     url = args.url or os.environ.get(NODE_URL_ENV) or None
     client = None
     if url is None:
         client = connect(cache=False)  # starts the embedded node
         url = client.config.base_url
     try:
-        summary = extract_transactions(
-            url,
-            args.out,
-            start=args.start,
-            stop=args.stop,
-            partition_size=args.partition_size,
-            concurrency=args.concurrency,
-            max_rps=args.max_rps,
-        )
+        if args.kind == "events":
+            summary = extract_events(url, args.out, address, creation_number, **common)
+        elif args.kind == "blocks":
+            summary = extract_blocks(url, args.out, **common)
+        else:
+            summary = extract_transactions(url, args.out, **common)
     finally:
         if client is not None:
             client.close()

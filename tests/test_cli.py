@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from ledgerkit import Address
 from ledgerkit.cli import main
+from ledgerkit.extract import read_manifest
+from ledgerkit.localnet import LocalNode
 
 HASH_OR_ADDRESS = re.compile(r"0x[0-9a-f]{64}")
 SIGNED_TRANSACTION_FIELDS = [
@@ -152,12 +158,23 @@ def test_demo_addresses_parse(demo_out: str) -> None:
         assert Address.parse(text).long == text
 
 
-@pytest.mark.parametrize("argv", [[], ["bogus"], ["demo", "--nope"]])
+@pytest.mark.parametrize(
+    "command_line",
+    [
+        "",
+        "bogus",
+        "demo --nope",
+        "extract bogus",
+        "extract blocks --start x --stop 2 --out d",
+        "extract events --creation-number 2 --start 0 --stop 2 --out d",
+        "extract events --address 0x1 --start 0 --stop 2 --out d",
+    ],
+)
 def test_bad_command_lines_exit_with_argparse_status_2(
-    argv: list[str], capsys: pytest.CaptureFixture[str]
+    command_line: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with pytest.raises(SystemExit) as info:
-        main(argv)
+        main(command_line.split())
     assert info.value.code == 2
     captured = capsys.readouterr()
     assert "usage: ledgerkit" in captured.err
@@ -169,3 +186,153 @@ def test_help_lists_the_demo_command(capsys: pytest.CaptureFixture[str]) -> None
         main(["--help"])
     assert info.value.code == 0
     assert "demo" in capsys.readouterr().out
+
+
+def test_extract_help_lists_the_three_kinds(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["extract", "--help"])
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    for kind in ("transactions", "blocks", "events"):
+        assert kind in out
+
+
+# -- extract blocks and events against a small local node ------------------------------------
+
+#: ``0x1``'s creation number 2 is the ``NewBlockEvent`` stream: one event per block.
+BLOCK_EVENTS = ("0x1", "2")
+
+
+@pytest.fixture(scope="module")
+def small_node() -> Iterator[LocalNode]:
+    with LocalNode(seed=0, blocks=10) as running:
+        yield running
+
+
+Run = Callable[[list[str]], tuple[int, str, str]]
+
+
+@pytest.fixture
+def run_extract(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Run:
+    """``ledgerkit extract ARGV`` in this process: (exit status, stdout, stderr)."""
+    # The nbval plugin imports ipykernel, which the extraction takes for a notebook and
+    # draws a progress bar for; a command run without a terminal draws none.
+    monkeypatch.delitem(sys.modules, "ipykernel", raising=False)
+
+    def run(argv: list[str]) -> tuple[int, str, str]:
+        code = main(["extract", *argv])
+        captured = capsys.readouterr()
+        return code, captured.out, captured.err
+
+    return run
+
+
+def test_extract_blocks_writes_the_heights_asked_for(
+    small_node: LocalNode, tmp_path: Path, run_extract: Run
+) -> None:
+    args = f"blocks --start 2 --stop 9 --out {tmp_path} --url {small_node.url}".split()
+    code, out, err = run_extract([*args, "--partition-size", "4", "--concurrency", "3"])
+    assert (code, err) == (0, "")
+    assert out.startswith("blocks [2, 9) of chain 4 in ")
+    assert "3 partitions, 3 written (7 rows), 0 already complete" in out
+    frame = pd.read_parquet(tmp_path / "blocks")
+    assert frame["block_height"].tolist() == list(range(2, 9))
+
+
+def test_extract_blocks_keeps_1000_heights_per_file_by_default(
+    small_node: LocalNode, tmp_path: Path, run_extract: Run
+) -> None:
+    code, out, _ = run_extract(
+        f"blocks --start 0 --stop 3 --out {tmp_path} --url {small_node.url}".split()
+    )
+    assert code == 0
+    assert "1 partitions, 1 written (3 rows)" in out
+    manifest = read_manifest(tmp_path)
+    assert manifest is not None
+    assert manifest["partition_size"] == 1000
+
+
+def test_extract_events_writes_the_stream_and_a_rerun_fetches_nothing(
+    small_node: LocalNode, tmp_path: Path, run_extract: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LEDGERKIT_NODE_URL", small_node.url)  # the node, as without --url
+    address, creation_number = BLOCK_EVENTS
+    args = ["events", "--address", address, "--creation-number", creation_number]
+    args += f"--start 1 --stop 7 --out {tmp_path} --partition-size 4".split()
+    code, out, err = run_extract(args)
+    assert (code, err) == (0, "")
+    assert out.startswith("events [1, 7) of chain 4 in ")
+    assert "2 partitions, 2 written (6 rows), 0 already complete" in out
+    frame = pd.read_parquet(tmp_path / "events")
+    assert frame["sequence_number"].tolist() == list(range(1, 7))
+    assert set(frame["type"]) == {"0x1::block::NewBlockEvent"}
+    code, again, err = run_extract(args)
+    assert (code, err) == (0, "")
+    assert "2 partitions, 0 written (0 rows), 2 already complete" in again
+
+
+@pytest.mark.parametrize(
+    ("command_line", "error"),
+    [
+        ("blocks --start 5 --stop 5", "InputError: stop must be greater than start"),
+        ("blocks --start -1 --stop 5", "InputError: start must be a non-negative integer"),
+        ("blocks --start 0 --stop 999", "RangeBeyondLedgerError: blocks: stop=999 is past"),
+        (
+            "events --address 0xzz --creation-number 2 --start 0 --stop 3",
+            "InvalidAddressError: not a hex address: '0xzz'",
+        ),
+        (
+            "events --address 0x1 --creation-number -1 --start 0 --stop 3",
+            "InvalidIntegerError: creation_number out of range",
+        ),
+        (
+            "events --address 0x1 --creation-number 2 --start 7 --stop 3",
+            "InputError: stop must be greater than start",
+        ),
+    ],
+)
+def test_extract_bad_input_exits_1_with_one_line(
+    command_line: str, error: str, small_node: LocalNode, tmp_path: Path, run_extract: Run
+) -> None:
+    out = tmp_path / "data"
+    code, stdout, err = run_extract(
+        [*command_line.split(), "--out", str(out), "--url", small_node.url]
+    )
+    assert code == 1
+    assert stdout == ""
+    assert err.startswith(f"ledgerkit: {error}")
+    assert err.count("\n") == 1
+    assert not out.exists()  # refused before anything was written
+
+
+def test_extract_events_past_the_end_of_the_stream_names_the_missing_ones(
+    small_node: LocalNode, tmp_path: Path, run_extract: Run
+) -> None:
+    address, creation_number = BLOCK_EVENTS
+    args = ["events", "--address", address, "--creation-number", creation_number]
+    args += f"--start 0 --stop 99 --out {tmp_path} --url {small_node.url}".split()
+    code, stdout, err = run_extract(args)
+    assert code == 1
+    assert stdout == ""
+    assert err.startswith("ledgerkit: IncompleteExtractionError: events: ")
+    assert err.endswith("missing: 10..98\n")
+    assert err.count("\n") == 1
+
+
+def test_extract_bad_input_in_a_fresh_process_prints_no_traceback(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "LEDGERKIT_NODE_URL"}
+    argv = ["extract", "events", "--address", "0x1g", "--creation-number", "2"]
+    argv += ["--start", "0", "--stop", "3", "--out", str(tmp_path / "data")]
+    done = subprocess.run(
+        [sys.executable, "-m", "ledgerkit.cli", *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr.startswith("ledgerkit: InvalidAddressError: ")
+    assert done.stderr.count("\n") == 1
+    assert not (tmp_path / "data").exists()
