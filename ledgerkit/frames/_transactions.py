@@ -3,17 +3,23 @@ events and write-set changes, and blocks."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any, Final
 
 import msgspec
 import pandas as pd
 
+from ledgerkit._errors import DecodingError
 from ledgerkit.frames import _dtypes as d
 from ledgerkit.frames._inputs import as_records, json_text
+from ledgerkit.frames._rows import (
+    PayloadRow,
+    TransactionRow,
+    decode_transaction_rows,
+    row_from_record,
+)
 from ledgerkit.models import (
     Block,
-    BlockMetadataTransaction,
     DeleteModule,
     DeleteResource,
     DeleteTableItem,
@@ -21,11 +27,9 @@ from ledgerkit.models import (
     EntryFunctionPayload,
     Event,
     MultisigPayload,
-    PendingTransaction,
     ScriptPayload,
     Transaction,
     UnknownVariant,
-    UserTransaction,
     WriteModule,
     WriteResource,
     WriteTableItem,
@@ -145,31 +149,22 @@ def _entry(payload: Any) -> EntryFunctionPayload | None:
     return None
 
 
-def _build(schema: dict[str, Any], columns: dict[str, Any]) -> pd.DataFrame:
-    builders: dict[Any, Callable[[Any], Any]] = {
-        d.U64: d.u64,
-        d.COUNT: d.count,
-        d.STRING: d.string,
-        d.TIMESTAMP: d.timestamp,
-        d.BOOL: d.boolean,
-    }
-    arrays = {}
-    for name, dtype in schema.items():
-        values = columns[name]
-        build = d.category if dtype is d.CATEGORY else builders[dtype]
-        arrays[name] = build(values)
-    return pd.DataFrame(arrays, index=pd.RangeIndex(len(next(iter(columns.values())))), copy=False)
+_build = d.build_frame
 
 
 def transactions_to_frame(
-    records: Iterable[Transaction | dict[str, Any]], *, roots: bool = False
+    records: bytes | Iterable[Transaction | TransactionRow | dict[str, Any]],
+    *,
+    roots: bool = False,
 ) -> pd.DataFrame:
     """One row per transaction, of every type, with the columns of :data:`TRANSACTION_COLUMNS`.
 
     Parameters
     ----------
-    records : iterable of Transaction
-        Transaction records (``client.transactions(...).value``), or the API's JSON
+    records : bytes or iterable of Transaction
+        The body of a page of transactions as the node sent it (the quickest: only the
+        fields the frame shows are read, see :func:`decode_transaction_rows`), or
+        transaction records (``client.transactions(...).value``), or the API's JSON
         objects (decoded with :func:`ledgerkit.models.decode_transactions`).
     roots : bool, default False
         Also the hashes of :data:`TRANSACTION_ROOT_COLUMNS` (state change, event root,
@@ -190,71 +185,72 @@ def transactions_to_frame(
     >>> frame = transactions_to_frame(txs)  # doctest: +SKIP
     >>> frame.ledger.fees()  # doctest: +SKIP
     """
-    txs = as_records(records, decode_transactions)
-    schema = {**TRANSACTION_COLUMNS, **TRANSACTION_ROOT_COLUMNS} if roots else TRANSACTION_COLUMNS
-    cols: dict[str, list[Any]] = {name: [] for name in schema}
-    c = cols
-    tags: dict[type, str] = {}
-    addresses: dict[str, str] = {}
-    for tx in txs:
-        if isinstance(tx, UnknownVariant):
-            # A newer transaction type: keep its row, with what every type shares.
-            for name in schema:
-                c[name].append(None)
-            c["type"][-1] = tx.type
-            c["hash"][-1] = tx.raw.get("hash")
-            c["event_count"][-1] = len(tx.raw.get("events") or ())
-            c["change_count"][-1] = len(tx.raw.get("changes") or ())
-            continue
-        kind = type(tx)
-        tag = tags.get(kind)
-        if tag is None:
-            tag = tags[kind] = _tag(tx)
-        c["type"].append(tag)
-        c["version"].append(getattr(tx, "version", None))
-        c["hash"].append(tx.hash)
-        c["success"].append(getattr(tx, "success", None))
-        c["vm_status"].append(getattr(tx, "vm_status", None))
-        c["gas_used"].append(getattr(tx, "gas_used", None))
-        c["timestamp"].append(getattr(tx, "timestamp", None))
-        if roots:
-            for name in TRANSACTION_ROOT_COLUMNS:
-                c[name].append(getattr(tx, name, None))
-        c["event_count"].append(len(getattr(tx, "events", ())))
-        c["change_count"].append(len(getattr(tx, "changes", ())))
-        sender = getattr(tx, "sender", None)
-        if sender is not None:
-            long = addresses.get(sender)
-            if long is None:
-                long = addresses[sender] = d.long_address(sender)
-            sender = long
-        c["sender"].append(sender)
-        if isinstance(tx, UserTransaction | PendingTransaction):
-            c["sequence_number"].append(tx.sequence_number)
-            c["gas_unit_price"].append(tx.gas_unit_price)
-            c["max_gas_amount"].append(tx.max_gas_amount)
-            c["expiration_timestamp_secs"].append(tx.expiration_timestamp_secs)
+    rows = _rows_of(records)
+    c: dict[str, list[Any]] = {
+        "version": [r.version for r in rows],
+        "hash": [r.hash for r in rows],
+        "type": [r.type for r in rows],
+        "sender": _long_addresses([r.sender for r in rows]),
+        "sequence_number": [r.sequence_number for r in rows],
+        "success": [r.success for r in rows],
+        "vm_status": [r.vm_status for r in rows],
+        "gas_used": [r.gas_used for r in rows],
+        "gas_unit_price": [r.gas_unit_price for r in rows],
+        "max_gas_amount": [r.max_gas_amount for r in rows],
+        "expiration_timestamp_secs": [r.expiration_timestamp_secs for r in rows],
+        "timestamp": [r.timestamp for r in rows],
+        "epoch": [r.epoch for r in rows],
+        "round": [r.round for r in rows],
+        "proposer": _long_addresses([r.proposer for r in rows]),
+        "payload_type": [None if r.payload is None else r.payload.type for r in rows],
+        "function": [_function(r.payload) for r in rows],
+        "event_count": [len(r.events) for r in rows],
+        "change_count": [len(r.changes) for r in rows],
+    }
+    schema = TRANSACTION_COLUMNS
+    if roots:
+        schema = {**TRANSACTION_COLUMNS, **TRANSACTION_ROOT_COLUMNS}
+        c["state_change_hash"] = [r.state_change_hash for r in rows]
+        c["event_root_hash"] = [r.event_root_hash for r in rows]
+        c["state_checkpoint_hash"] = [r.state_checkpoint_hash for r in rows]
+        c["accumulator_root_hash"] = [r.accumulator_root_hash for r in rows]
+    return _build(schema, c)
+
+
+def _rows_of(records: Any) -> list[TransactionRow]:
+    if isinstance(records, bytes | bytearray | memoryview | str):
+        return decode_transaction_rows(records)
+    items = records if isinstance(records, list) else list(records)
+    if all(isinstance(item, TransactionRow) for item in items):
+        return items
+    return [
+        item if isinstance(item, TransactionRow) else row_from_record(item)
+        for item in as_records(items, decode_transactions)
+    ]
+
+
+def _function(payload: PayloadRow | None) -> str | None:
+    """The entry function a payload calls, looking inside multisig and decrypted payloads."""
+    while payload is not None:
+        kind = payload.type
+        if kind == "entry_function_payload":
+            if payload.function is None:
+                raise DecodingError("an entry_function_payload without its function")
+            return payload.function
+        if kind == "multisig_payload":
+            payload = payload.transaction_payload
+        elif kind == "encrypted_transaction_payload":
+            payload = payload.decrypted_payload
         else:
-            c["sequence_number"].append(None)
-            c["gas_unit_price"].append(None)
-            c["max_gas_amount"].append(None)
-            c["expiration_timestamp_secs"].append(None)
-        payload = getattr(tx, "payload", None)
-        c["payload_type"].append(None if payload is None else _tag(payload))
-        entry = _entry(payload)
-        c["function"].append(None if entry is None else entry.function)
-        if isinstance(tx, BlockMetadataTransaction):
-            c["epoch"].append(tx.epoch)
-            c["round"].append(tx.round)
-            proposer = addresses.get(tx.proposer)
-            if proposer is None:
-                proposer = addresses[tx.proposer] = d.long_address(tx.proposer)
-            c["proposer"].append(proposer)
-        else:
-            c["epoch"].append(None)
-            c["round"].append(None)
-            c["proposer"].append(None)
-    return _build(schema, cols)
+            return None
+    return None
+
+
+def _long_addresses(values: list[str | None]) -> list[str | None]:
+    """Long-form addresses, parsing each distinct spelling once."""
+    if all(v is None for v in values):
+        return values
+    return d.canonical_addresses(values)
 
 
 def payloads_to_frame(records: Iterable[Transaction | dict[str, Any]]) -> pd.DataFrame:
