@@ -3,7 +3,8 @@ the raw HTTP answer to the same request (value and ledger headers), walks reach 
 page, and a transfer signed by a dev account is submitted and committed.
 
 The async client runs on its own event loop thread behind :class:`AsyncTwin`, so one test
-body checks both clients.
+body checks both clients; it runs twice, over httpx's own transport and over the aiohttp
+transport that bulk extraction uses.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import pytest
 from ledgerkit import HealthCheckFailedError, TransactionNotFoundError
 from ledgerkit.bcs import EntryFunction, RawTransaction
 from ledgerkit.client import AsyncClient, Client, Result
+from ledgerkit.client._aiohttp import AiohttpTransport
 from ledgerkit.localnet import LocalNode
 from ledgerkit.models import (
     AuxiliaryInfo,
@@ -55,15 +57,16 @@ class AsyncTwin:
     """An :class:`AsyncClient` on a private event loop, called like a :class:`Client`:
     coroutines are awaited, async iterators collected into lists."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, aiohttp: bool = False) -> None:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._thread.start()
-        self.client: AsyncClient = self._run(self._make(url))
+        self.client: AsyncClient = self._run(self._make(url, aiohttp))
 
     @staticmethod
-    async def _make(url: str) -> AsyncClient:
-        return AsyncClient(url)
+    async def _make(url: str, aiohttp: bool) -> AsyncClient:
+        transport = AiohttpTransport(max_connections=4) if aiohttp else None
+        return AsyncClient(url, transport=transport)
 
     def _run(self, coroutine: Coroutine[Any, Any, Any]) -> Any:
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
@@ -90,13 +93,13 @@ async def _collect(items: Any) -> list[Any]:
     return [item async for item in items]
 
 
-@pytest.fixture(scope="module", params=["sync", "async"])
+@pytest.fixture(scope="module", params=["sync", "async", "async-aiohttp"])
 def client(request: pytest.FixtureRequest, node: LocalNode) -> Iterator[Any]:
     if request.param == "sync":
         with Client(node.url) as sync:
             yield sync
     else:
-        twin = AsyncTwin(node.url)
+        twin = AsyncTwin(node.url, aiohttp=request.param == "async-aiohttp")
         yield twin
         twin.close()
 
