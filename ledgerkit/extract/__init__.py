@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx
 
-from ledgerkit.client import AsyncClient, Retry
+from ledgerkit.client import Retry
 from ledgerkit.extract._dask import transactions_dask
 from ledgerkit.extract._dataset import (
     MANIFEST,
@@ -28,6 +28,7 @@ from ledgerkit.extract._dataset import (
 )
 from ledgerkit.extract._fetch import (
     blocks_source,
+    bulk_client,
     check_available,
     check_range,
     events_source,
@@ -68,7 +69,7 @@ async def aextract_transactions(
 ) -> ExtractionSummary:
     """Coroutine twin of :func:`extract_transactions`."""
     return await extract(
-        transactions_source(),
+        transactions_source(rows=True),
         url,
         out,
         start=start,
@@ -301,13 +302,8 @@ def fetch_transactions(
     exactly once and in order (or :class:`~ledgerkit.IncompleteExtractionError`)."""
 
     async def run() -> list[Any]:
-        async with AsyncClient(
-            url,
-            cache=False,
-            max_rps=max_rps,
-            max_concurrency=concurrency,
-            retries=retries,
-            transport=transport,
+        async with bulk_client(
+            url, concurrency=concurrency, max_rps=max_rps, retries=retries, transport=transport
         ) as client:
             check_range(start, stop)
             await check_available(client, transactions_source(), stop)

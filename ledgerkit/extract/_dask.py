@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ledgerkit.client import AsyncClient
 from ledgerkit.extract._convert import CONVERTERS, empty_frame
 from ledgerkit.extract._fetch import (
+    bulk_client,
     check_available,
     check_range,
     fetch_range,
@@ -37,16 +37,13 @@ class _LoadTransactions:
         return run_sync(self._load(first, stop))
 
     async def _load(self, first: int, stop: int) -> pd.DataFrame:
-        async with AsyncClient(
-            self.url,
-            cache=False,
-            max_rps=self.max_rps,
-            max_concurrency=self.concurrency,
-            retries=self.retries,
+        async with bulk_client(
+            self.url, concurrency=self.concurrency, max_rps=self.max_rps, retries=self.retries
         ) as client:
             check_range(first, stop)
-            await check_available(client, transactions_source(), stop)
-            records, _ = await fetch_range(client, transactions_source(), first, stop)
+            source = transactions_source(rows=True)
+            await check_available(client, source, stop)
+            records, _ = await fetch_range(client, source, first, stop)
         return CONVERTERS["transactions"](records)
 
 

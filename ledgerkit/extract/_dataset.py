@@ -33,9 +33,16 @@ from ledgerkit._errors import (
     DatasetMismatchError,
     InputError,
 )
-from ledgerkit.client import AsyncClient, Retry
+from ledgerkit.client import Retry
 from ledgerkit.extract._convert import CONVERTERS
-from ledgerkit.extract._fetch import Counter, Source, check_available, check_range, fetch_range
+from ledgerkit.extract._fetch import (
+    Counter,
+    Source,
+    bulk_client,
+    check_available,
+    check_range,
+    fetch_range,
+)
 from ledgerkit.extract._ranges import partitions
 
 __all__ = ["MANIFEST", "SCHEMA_VERSION", "ExtractionSummary", "extract", "read_manifest"]
@@ -131,7 +138,7 @@ def _write_partition(kind: str, records: list[Any], target: Path) -> tuple[int, 
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     os.close(fd)
     try:
-        pq.write_table(table, tmp)
+        pq.write_table(table, tmp, compression="zstd")
         with open(tmp, "rb") as handle:
             os.fsync(handle.fileno())
         sha = _sha256(Path(tmp))
@@ -253,13 +260,8 @@ async def extract(
     if partition_size < 1 or concurrency < 1:
         raise InputError("partition_size and concurrency must be at least 1")
     root = Path(out)
-    async with AsyncClient(
-        url,
-        cache=False,
-        max_rps=max_rps,
-        max_concurrency=concurrency,
-        retries=retries,
-        transport=transport,
+    async with bulk_client(
+        url, concurrency=concurrency, max_rps=max_rps, retries=retries, transport=transport
     ) as client:
         head = await check_available(client, source, stop)
         root.mkdir(parents=True, exist_ok=True)

@@ -13,17 +13,24 @@ import asyncio
 import sys
 import threading
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
+import httpx
+
 from ledgerkit._errors import IncompleteExtractionError, InputError, RangeBeyondLedgerError
-from ledgerkit.client import AsyncClient
+from ledgerkit.client import AsyncClient, Retry
+from ledgerkit.client import _calls as calls
+from ledgerkit.client._aiohttp import AiohttpTransport
+from ledgerkit.client._base import Call
 from ledgerkit.extract._ranges import compact, pages
-from ledgerkit.types import Address, LedgerMeta
+from ledgerkit.frames._rows import decode_transaction_rows
+from ledgerkit.types import Address, LedgerMeta, parse_uint
 
 __all__ = [
     "PageFetcher",
     "Source",
+    "bulk_client",
     "check_available",
     "check_range",
     "fetch_range",
@@ -57,12 +64,17 @@ class Source:
         Keys asked per request.
     stream : dict or None
         The event stream (``address``, ``creation_number``) for events.
+    rows : bool
+        Transactions as the rows of their frame (:mod:`ledgerkit.frames._rows`, read
+        straight from the page's bytes), not as full records: for datasets, which
+        keep only the frame.
     """
 
     kind: str
     key_name: str
     page_size: int
     stream: dict[str, Any] | None = None
+    rows: bool = False
 
     def key(self, record: Any) -> int:
         value: int = getattr(record, self.key_name)
@@ -72,6 +84,11 @@ class Source:
         self, client: AsyncClient, first: int, stop: int
     ) -> tuple[list[Any], LedgerMeta]:
         """Records of ``[first, stop)`` as far as one request gets them."""
+        if self.kind == "transactions" and self.rows:
+            page: Call[Any] = calls.transactions(first, stop - first)
+            call = replace(page, decode=decode_transaction_rows, storable=None)
+            rows = await client._send(call)  # the client's own plumbing, another reader
+            return list(rows.value), rows.ledger
         if self.kind == "transactions":
             result = await client.transactions(start=first, limit=stop - first)
             return list(result.value), result.ledger
@@ -88,8 +105,8 @@ class Source:
         return [block.value], block.ledger
 
 
-def transactions_source() -> Source:
-    return Source("transactions", "version", PAGE_SIZE)
+def transactions_source(*, rows: bool = False) -> Source:
+    return Source("transactions", "version", PAGE_SIZE, rows=rows)
 
 
 def blocks_source() -> Source:
@@ -98,8 +115,29 @@ def blocks_source() -> Source:
 
 def events_source(address: str | Address, creation_number: int) -> Source:
     canonical = str(Address.parse(address)) if isinstance(address, str) else str(address)
-    stream = {"address": canonical, "creation_number": int(creation_number)}
+    number = parse_uint(creation_number, 64, what="creation_number")
+    stream = {"address": canonical, "creation_number": number}
     return Source("events", "sequence_number", PAGE_SIZE, stream)
+
+
+def bulk_client(
+    url: str,
+    *,
+    concurrency: int,
+    max_rps: float | None,
+    retries: int | Retry,
+    transport: httpx.AsyncBaseTransport | None = None,
+) -> AsyncClient:
+    """The client of an extraction: no cache, ``concurrency`` requests in flight, and by
+    default the aiohttp transport (HTTP parsing in C; see ``ledgerkit.client._aiohttp``)."""
+    return AsyncClient(
+        url,
+        cache=False,
+        max_rps=max_rps,
+        max_concurrency=concurrency,
+        retries=retries,
+        transport=transport or AiohttpTransport(max_connections=concurrency),
+    )
 
 
 async def check_available(client: AsyncClient, source: Source, stop: int) -> LedgerMeta:
