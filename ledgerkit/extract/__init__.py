@@ -5,7 +5,8 @@ written to resumable Parquet datasets (or handed to Dask).
   dataset directory (``manifest.json`` plus ``<kind>/part-*.parquet``); their ``a``-prefixed
   twins are coroutines.
 - :func:`fetch_transactions` returns the records of a version range, checked.
-- :func:`transactions_dask` is the same extraction as a Dask DataFrame.
+- :func:`transactions_dask`, :func:`blocks_dask`, :func:`events_dask` are the same
+  extractions as Dask DataFrames.
 
 See ``docs/extract.md``.
 """
@@ -18,7 +19,7 @@ from typing import Any
 import httpx
 
 from ledgerkit.client import Retry
-from ledgerkit.extract._dask import transactions_dask
+from ledgerkit.extract._dask import blocks_dask, events_dask, transactions_dask
 from ledgerkit.extract._dataset import (
     MANIFEST,
     SCHEMA_VERSION,
@@ -45,6 +46,8 @@ __all__ = [
     "aextract_blocks",
     "aextract_events",
     "aextract_transactions",
+    "blocks_dask",
+    "events_dask",
     "extract_blocks",
     "extract_events",
     "extract_transactions",

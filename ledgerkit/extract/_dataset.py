@@ -203,13 +203,31 @@ class _Dataset:
                     f"{where} has {name}={found.get(name)!r}, this run asks for {value!r}"
                 )
 
-    def complete(self, first: int, stop: int) -> bool:
-        """The partition is recorded and its file is there, unchanged."""
-        for entry in self.manifest["partitions"]:
-            if entry["first"] == first and entry["stop"] == stop:
-                path = self.root / entry["file"]
-                return path.exists() and _sha256(path) == str(entry["sha256"])
-        return False
+    def to_fetch(self, plan: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """The ranges to fetch for the planned partitions.
+
+        A planned partition is skipped when the partition recorded in its slot (its
+        multiple of the partition size) covers it and its file is there, unchanged.
+        Otherwise it is fetched together with what that slot holds, so that a slot is
+        always one file: a short last partition of an earlier run is widened, never
+        written beside.
+        """
+        size = int(self.manifest["partition_size"])
+        by_slot = {e["first"] // size: e for e in self.manifest["partitions"]}
+        out = []
+        for first, stop in plan:
+            entry = by_slot.get(first // size)
+            if entry is None:
+                out.append((first, stop))
+            elif entry["first"] <= first and stop <= entry["stop"] and self._intact(entry):
+                continue
+            else:
+                out.append((min(first, entry["first"]), max(stop, entry["stop"])))
+        return out
+
+    def _intact(self, entry: Mapping[str, Any]) -> bool:
+        path = self.root / entry["file"]
+        return path.exists() and _sha256(path) == str(entry["sha256"])
 
     def widen(self, start: int, stop: int) -> None:
         old = self.manifest["range"]
@@ -226,15 +244,33 @@ class _Dataset:
         return Path(self.source.kind) / f"part-{first:012d}-{stop - 1:012d}.parquet"
 
     def record(self, entry: dict[str, Any]) -> None:
-        kept = [
-            e
-            for e in self.manifest["partitions"]
-            if (e["first"], e["stop"]) != (entry["first"], entry["stop"])
-        ]
+        """Record a written partition; partitions it overlaps (a shorter last partition of
+        an earlier, narrower run) leave the manifest and then the disk."""
+        first, stop = entry["first"], entry["stop"]
+        kept: list[dict[str, Any]] = []
+        replaced: list[dict[str, Any]] = []
+        for e in self.manifest["partitions"]:
+            overlaps = e["first"] < stop and first < e["stop"]
+            (replaced if overlaps else kept).append(e)
         kept.append(entry)
         kept.sort(key=lambda e: e["first"])
         self.manifest["partitions"] = kept
         self.save()
+        for old in replaced:
+            if old["file"] != entry["file"]:
+                (self.root / old["file"]).unlink(missing_ok=True)
+
+    def sweep(self) -> None:
+        """Remove what an interrupted run may have left in the kind's folder: temporary
+        files, and partition files the manifest does not list (replaced ones)."""
+        listed = {e["file"] for e in self.manifest["partitions"]}
+        folder = self.root / self.source.kind
+        for path in folder.glob(".part-*.tmp"):
+            path.unlink(missing_ok=True)
+        for path in folder.glob("part-*.parquet"):
+            if f"{self.source.kind}/{path.name}" not in listed:
+                _log.info("removing %s: not in the manifest (left by an interrupted run)", path)
+                path.unlink(missing_ok=True)
 
     def save(self) -> None:
         text = json.dumps(self.manifest, indent=2, sort_keys=True) + "\n"
@@ -267,8 +303,9 @@ async def extract(
         root.mkdir(parents=True, exist_ok=True)
         (root / source.kind).mkdir(exist_ok=True)
         dataset = _Dataset(root, source, head.chain_id, partition_size)
+        dataset.sweep()
         plan = partitions(start, stop, partition_size)
-        todo = [(a, b) for a, b in plan if not dataset.complete(a, b)]
+        todo = dataset.to_fetch(plan)
         dataset.widen(start, stop)
         dataset.save()
         _log.info(
