@@ -1,4 +1,5 @@
-"""The Dask paths on a two-worker cluster equal the local extractions: transactions,
+"""The Dask paths on a cluster of two worker processes (so every task is pickled) equal
+the local extractions: transactions,
 blocks and an event stream."""
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def cluster() -> Iterator[Client]:
         LocalCluster(
             n_workers=2,
             threads_per_worker=1,
-            processes=False,
+            processes=True,
             protocol="tcp",
             host="127.0.0.1",
             dashboard_address=None,
