@@ -1,6 +1,5 @@
 """The Dask paths on a cluster of two worker processes (so every task is pickled) equal
-the local extractions: transactions,
-blocks and an event stream."""
+the local extractions: transactions, blocks and an event stream."""
 
 from __future__ import annotations
 
