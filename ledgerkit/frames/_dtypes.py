@@ -133,6 +133,8 @@ def timestamp(values: Sequence[int | None]) -> Any:
 
 def boolean(values: Sequence[bool | None]) -> Any:
     """``boolean`` (None is missing)."""
+    if None not in values:
+        return pd.arrays.BooleanArray(np.array(values, dtype=bool), np.zeros(len(values), bool))
     data, mask = _with_missing(values, False)
     return pd.arrays.BooleanArray(data.astype(bool), mask)
 
@@ -155,6 +157,21 @@ def category(values: Sequence[str | None]) -> Any:
     return pd.Categorical.from_codes(codes, dtype=_category_dtype(tuple(seen)), validate=False)
 
 
+def address_category(values: Sequence[str | None]) -> Any:
+    """``category`` of the long form of each address (None is missing): the codes come
+    from the addresses as written, and only the distinct ones are put in long form."""
+    seen: dict[str, int] = {}
+    codes = np.fromiter(
+        (-1 if v is None else seen.setdefault(v, len(seen)) for v in values),
+        dtype=np.int32,
+        count=len(values),
+    )
+    longs = tuple(long_address(v) for v in seen)
+    if len(set(longs)) < len(longs):  # two spellings of one address: count them as one
+        return category(canonical_addresses(values))
+    return pd.Categorical.from_codes(codes, dtype=_category_dtype(longs), validate=False)
+
+
 _BUILDERS: Final[dict[Any, Any]] = {
     U64: u64,
     COUNT: count,
@@ -166,7 +183,8 @@ _BUILDERS: Final[dict[Any, Any]] = {
 
 
 def build_frame(schema: Mapping[str, Any], columns: Mapping[str, Sequence[Any]]) -> pd.DataFrame:
-    """The frame of ``schema`` from one list of plain values per column.
+    """The frame of ``schema`` from one list of plain values per column (or a column
+    built already, of the schema's dtype).
 
     Raises
     ------
@@ -175,8 +193,12 @@ def build_frame(schema: Mapping[str, Any], columns: Mapping[str, Sequence[Any]])
     """
     arrays = []
     for name, dtype in schema.items():
+        values = columns[name]
+        if isinstance(values, pd.api.extensions.ExtensionArray):
+            arrays.append(values)  # built already
+            continue
         try:
-            arrays.append(_BUILDERS[dtype](columns[name]))
+            arrays.append(_BUILDERS[dtype](values))
         except OverflowError as exc:
             raise DecodingError(f"column {name!r}: a value does not fit in a u64") from exc
     length = len(arrays[0]) if arrays else 0

@@ -190,7 +190,7 @@ def transactions_to_frame(
         "version": [r.version for r in rows],
         "hash": [r.hash for r in rows],
         "type": [r.type for r in rows],
-        "sender": _long_addresses([r.sender for r in rows]),
+        "sender": d.address_category([r.sender for r in rows]),
         "sequence_number": [r.sequence_number for r in rows],
         "success": [r.success for r in rows],
         "vm_status": [r.vm_status for r in rows],
@@ -201,9 +201,14 @@ def transactions_to_frame(
         "timestamp": [r.timestamp for r in rows],
         "epoch": [r.epoch for r in rows],
         "round": [r.round for r in rows],
-        "proposer": _long_addresses([r.proposer for r in rows]),
+        "proposer": d.address_category([r.proposer for r in rows]),
         "payload_type": [None if r.payload is None else r.payload.type for r in rows],
-        "function": [_function(r.payload) for r in rows],
+        "function": [
+            p.function
+            if p is not None and p.type == "entry_function_payload" and p.function is not None
+            else _function(p)
+            for p in (r.payload for r in rows)
+        ],
         "event_count": [len(r.events) for r in rows],
         "change_count": [len(r.changes) for r in rows],
     }
@@ -244,13 +249,6 @@ def _function(payload: PayloadRow | None) -> str | None:
         else:
             return None
     return None
-
-
-def _long_addresses(values: list[str | None]) -> list[str | None]:
-    """Long-form addresses, parsing each distinct spelling once."""
-    if all(v is None for v in values):
-        return values
-    return d.canonical_addresses(values)
 
 
 def payloads_to_frame(records: Iterable[Transaction | dict[str, Any]]) -> pd.DataFrame:

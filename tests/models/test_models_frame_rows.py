@@ -188,3 +188,10 @@ def test_the_public_constructors_give_the_same_frame(
         f.transactions_to_frame(orjson.dumps(missing)),
         f.transactions_to_frame(decode_transaction_rows(orjson.dumps(missing))),
     )
+
+
+def test_two_spellings_of_one_address_are_one_category() -> None:
+    short, long = user_transaction(sender="0x5"), user_transaction(sender="0x" + "0" * 63 + "5")
+    frame = _same_both_ways(_page(short, long, user_transaction()))
+    assert frame["sender"].tolist()[:2] == ["0x" + "0" * 63 + "5"] * 2
+    assert len(frame["sender"].cat.categories) == 2
