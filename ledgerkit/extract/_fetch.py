@@ -10,6 +10,7 @@ and checked: every key of the range exactly once, or :class:`IncompleteExtractio
 from __future__ import annotations
 
 import asyncio
+import operator
 import sys
 import threading
 from collections.abc import Awaitable, Callable, Coroutine
@@ -76,9 +77,10 @@ class Source:
     stream: dict[str, Any] | None = None
     rows: bool = False
 
-    def key(self, record: Any) -> int:
-        value: int = getattr(record, self.key_name)
-        return value
+    @property
+    def key(self) -> Callable[[Any], int]:
+        """The function that reads a record's key."""
+        return operator.attrgetter(self.key_name)
 
     async def page(
         self, client: AsyncClient, first: int, stop: int
@@ -172,13 +174,14 @@ async def _fetch_page(
         if source.kind == "transactions":
             # Versions past the head cannot come: leave them to the completeness check.
             stop = min(stop, ledger.ledger_version + 1)
-        useful = [r for r in records if first <= source.key(r) < stop]
+        key = source.key
+        useful = [r for r in records if first <= key(r) < stop]
         if not useful:
             break  # nothing more here: the check below names the gap
         got.extend(useful)
         if bar is not None:
             bar.update(len(useful))
-        first = max(source.key(r) for r in useful) + 1
+        first = max(map(key, useful)) + 1
     return got, seen_version
 
 
@@ -200,9 +203,10 @@ async def fetch_range(
         *(_fetch_page(client, source, a, b, bar) for a, b in pages(start, stop, source.page_size))
     )
     by_key: dict[int, Any] = {}
+    key = source.key
     for records, _ in answers:
         for record in records:
-            by_key.setdefault(source.key(record), record)  # an overlap keeps the first copy
+            by_key.setdefault(key(record), record)  # an overlap keeps the first copy
     if len(by_key) != stop - start:
         missing = compact(k for k in range(start, stop) if k not in by_key)
         raise IncompleteExtractionError(source.kind, missing)
