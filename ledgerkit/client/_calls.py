@@ -1,13 +1,9 @@
-"""What to send for each endpoint of the node API, and when its answer can be cached.
+"""What to send for each endpoint of the node API, and which cache policy its answer has
+(``_policies``).
 
 One function per endpoint returns a :class:`Call`, its inputs checked and made canonical
 first (``_inputs``; struct tags percent-encoded in paths), so a bad input fails before
 anything is sent and two spellings of one question share a cache entry. No I/O.
-
-Cache policy: an answer is stored only when it can never change. Committed transactions
-(by version, by hash), complete blocks, pages of a version range or an event stream that
-are full, and anything asked at an explicit ``ledger_version`` the ledger has reached.
-Questions about the latest state have no policy and are never looked up.
 """
 
 from __future__ import annotations
@@ -19,12 +15,12 @@ from ledgerkit._errors import InputError
 from ledgerkit.bcs import Ed25519Authenticator, EntryFunction, RawTransaction, SignedTransaction
 from ledgerkit.client import _decoders as dec
 from ledgerkit.client import _inputs as inputs
+from ledgerkit.client import _policies as policy
 from ledgerkit.client._base import BCS, JSON, SIGNED_TXN_BCS, VIEW_BCS, Call
 from ledgerkit.types import (
     Address,
     EntryFunctionId,
     HexBytes,
-    LedgerMeta,
     MoveType,
     StructTag,
     parse_uint,
@@ -65,52 +61,6 @@ __all__ = [
 T = TypeVar("T")
 _ZERO_SIGNATURE: Final = bytes(64)
 
-# -- cache policies --------------------------------------------------------------------------
-
-
-def _at_version(version: int | None) -> Callable[[Any, LedgerMeta], bool] | None:
-    """Anything asked at a version the ledger has reached is fixed forever."""
-    if version is None:
-        return None
-    return lambda _value, ledger: version <= ledger.ledger_version
-
-
-def _committed(txn: dec.Transaction, _ledger: LedgerMeta) -> bool:
-    return not dec.is_pending(txn)
-
-
-def _full_page(
-    start: int | None, limit: int | None
-) -> Callable[[list[Any], LedgerMeta], bool] | None:
-    """A page of a sequence-numbered stream, from a given start, that holds all it asked for."""
-    if start is None or limit is None:
-        return None
-    return lambda items, _ledger: len(items) == limit
-
-
-def _version_page(
-    start: int | None, limit: int | None, versions: Callable[[list[Any]], int | None]
-) -> Callable[[list[Any], LedgerMeta], bool] | None:
-    """A page of a version range that ended before the ledger's head (or is full)."""
-    if start is None:
-        return None
-
-    def storable(items: list[Any], ledger: LedgerMeta) -> bool:
-        if not items:
-            return False
-        last = versions(items)
-        return len(items) == limit or (last is not None and last < ledger.ledger_version)
-
-    return storable
-
-
-def _last_transaction_version(items: list[dec.Transaction]) -> int | None:
-    return dec.transaction_version(items[-1])
-
-
-def _complete_block(block: dec.Block, _ledger: LedgerMeta) -> bool:
-    return dec.block_is_complete(block)
-
 
 def _state_read(
     name: str,
@@ -135,7 +85,7 @@ def _state_read(
         body=body,
         content_type=content_type,
         accept=accept,
-        storable=_at_version(version),
+        storable=policy.at_version(version),
     )
 
 
@@ -261,7 +211,7 @@ def account_transactions(
         path,
         dec.transactions,
         inputs.params(start=first, limit=size),
-        storable=_full_page(first, size),
+        storable=policy.full_page(first, size),
     )
 
 
@@ -280,7 +230,7 @@ def events_by_creation_number(
         path,
         dec.events,
         inputs.params(start=first, limit=size),
-        storable=_full_page(first, size),
+        storable=policy.full_page(first, size),
     )
 
 
@@ -301,7 +251,7 @@ def events_by_handle(
         path,
         dec.events,
         inputs.params(start=first, limit=size),
-        storable=_full_page(first, size),
+        storable=policy.full_page(first, size),
     )
 
 
@@ -331,7 +281,7 @@ def event_stream(
 
 def transactions(start: int | None, limit: int | None) -> Call[list[dec.Transaction]]:
     first, size = _start(start), inputs.limit(limit)
-    storable = _version_page(first, size, _last_transaction_version)
+    storable = policy.version_page(first, size, policy.last_transaction_version)
     return Call(
         "transactions",
         "GET",
@@ -344,12 +294,12 @@ def transactions(start: int | None, limit: int | None) -> Call[list[dec.Transact
 
 def transaction_by_version(version: int) -> Call[dec.Transaction]:
     path = f"/transactions/by_version/{inputs.u64(version, 'version')}"
-    return Call("transaction_by_version", "GET", path, dec.transaction, storable=_committed)
+    return Call("transaction_by_version", "GET", path, dec.transaction, storable=policy.committed)
 
 
 def transaction_by_hash(txn_hash: str | bytes) -> Call[dec.Transaction]:
     path = f"/transactions/by_hash/{inputs.txn_hash(txn_hash)}"
-    return Call("transaction_by_hash", "GET", path, dec.transaction, storable=_committed)
+    return Call("transaction_by_hash", "GET", path, dec.transaction, storable=policy.committed)
 
 
 def wait_by_hash(txn_hash: str | bytes) -> Call[dec.Transaction]:
@@ -360,7 +310,7 @@ def wait_by_hash(txn_hash: str | bytes) -> Call[dec.Transaction]:
         "GET",
         f"/transactions/wait_by_hash/{digest}",
         dec.transaction,
-        storable=_committed,
+        storable=policy.committed,
         cache_path=f"/transactions/by_hash/{digest}",
     )
 
@@ -379,7 +329,7 @@ def transactions_auxiliary_info(
         "/transactions/auxiliary_info",
         dec.auxiliary_info,
         inputs.params(start_version=first, limit=size),
-        storable=_version_page(first, size, last_version),
+        storable=policy.version_page(first, size, last_version),
     )
 
 
@@ -555,7 +505,7 @@ def _block(name: str, path: str, with_transactions: bool) -> Call[dec.Block]:
     if not isinstance(with_transactions, bool):
         raise InputError(f"with_transactions must be a bool, got {with_transactions!r}")
     query = inputs.params(with_transactions="true" if with_transactions else None)
-    return Call(name, "GET", path, dec.block, query, storable=_complete_block)
+    return Call(name, "GET", path, dec.block, query, storable=policy.complete_block)
 
 
 def block_by_height(height: int, with_transactions: bool) -> Call[dec.Block]:
