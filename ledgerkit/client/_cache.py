@@ -8,6 +8,10 @@ so a re-run notebook reads thousands of transactions back in milliseconds.
 What may be stored is decided by the client's core (``_base``), never here: this module
 only keeps bytes under a key. An entry is the status, the ledger headers and the body of
 an answer, keyed by (chain id, normalized URL plus a digest of any request body, Accept).
+
+The file is bounded: past ``$LEDGERKIT_CACHE_MAX_MB`` megabytes of entries (1024 unless
+set), the least recently used entries go until it is back under 80% of that. "Used" is
+kept to the hour, so that reading an entry seldom costs a write.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ import logging
 import os
 import sqlite3
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -24,15 +30,26 @@ from typing import Final
 __all__ = [
     "CACHE_ENV",
     "CACHE_FILE",
+    "CACHE_MAX_ENV",
+    "DEFAULT_MAX_BYTES",
     "CachedAnswer",
     "ResponseCache",
     "cache_file",
     "default_cache_dir",
+    "max_bytes_from_env",
     "open_cache",
 ]
 
 #: Environment variable naming the cache directory.
 CACHE_ENV: Final = "LEDGERKIT_CACHE_DIR"
+#: Environment variable bounding the cache, in megabytes (10**6 bytes) of entries.
+CACHE_MAX_ENV: Final = "LEDGERKIT_CACHE_MAX_MB"
+#: The bound when ``$LEDGERKIT_CACHE_MAX_MB`` is not set.
+DEFAULT_MAX_BYTES: Final = 1024 * 10**6
+#: What eviction brings the cache back down to, as a share of the bound.
+_LOW_WATER: Final = 0.8
+#: How stale a "last used" time may get before a read refreshes it, in seconds.
+_USED_GRAIN: Final = 3600
 #: File name of the cache inside its directory.
 CACHE_FILE: Final = "responses.sqlite3"
 _FILE_SUFFIXES: Final = frozenset({".sqlite", ".sqlite3", ".db"})
@@ -46,9 +63,33 @@ CREATE TABLE IF NOT EXISTS answers (
     status INTEGER NOT NULL,
     headers TEXT NOT NULL,
     body BLOB NOT NULL,
+    used INTEGER NOT NULL DEFAULT 0,
+    size INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (chain_id, url, accept)
 ) WITHOUT ROWID
 """
+_INDEX: Final = "CREATE INDEX IF NOT EXISTS answers_used ON answers (used)"
+# Files written before entries had a size and a last-used time.
+_UPGRADE: Final = (
+    "ALTER TABLE answers ADD COLUMN used INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE answers ADD COLUMN size INTEGER NOT NULL DEFAULT 0",
+    "UPDATE answers SET size = length(body) + length(headers) + length(url)",
+)
+
+
+def max_bytes_from_env() -> int:
+    """The bound of the cache: ``$LEDGERKIT_CACHE_MAX_MB`` megabytes, or 1024 of them."""
+    raw = os.environ.get(CACHE_MAX_ENV)
+    if not raw:
+        return DEFAULT_MAX_BYTES
+    try:
+        megabytes = float(raw)
+    except ValueError:
+        megabytes = -1.0
+    if not megabytes > 0:
+        _log.warning("%s=%r is not a positive number of megabytes; using 1024", CACHE_MAX_ENV, raw)
+        return DEFAULT_MAX_BYTES
+    return int(megabytes * 10**6)
 
 
 def default_cache_dir() -> Path:
@@ -89,10 +130,23 @@ class ResponseCache:
     ----------
     path : Path
         The database file; its directory is created when missing.
+    max_bytes : int, optional
+        The bound on the entries' bytes (body, headers and key); by default
+        ``$LEDGERKIT_CACHE_MAX_MB`` megabytes, or 1024 of them.
+    clock : callable, optional
+        Seconds since the epoch (for tests); ``time.time`` by default.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(
+        self,
+        path: Path,
+        *,
+        max_bytes: int | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.path = path
+        self.max_bytes = max_bytes_from_env() if max_bytes is None else max_bytes
+        self._clock = clock
         path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         # One connection for the client, used from any thread under the lock.
@@ -101,17 +155,41 @@ class ResponseCache:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute(_SCHEMA)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(answers)")}
+            if "used" not in columns:
+                for statement in _UPGRADE:
+                    self._db.execute(statement)
+            self._db.execute(_INDEX)
+            # Other processes may write the file too: this total is a running estimate,
+            # made exact again whenever it calls for an eviction.
+            self._bytes = self._total()
+
+    def _total(self) -> int:
+        (total,) = self._db.execute("SELECT coalesce(sum(size), 0) FROM answers").fetchone()
+        return int(total)
+
+    def _now(self) -> int:
+        return int(self._clock())
 
     def get(self, chain_id: int, url: str, accept: str) -> CachedAnswer | None:
         """The answer stored under the key, or ``None`` (also when the file fails: the
         cache is a shortcut, never a reason for a request to fail)."""
         try:
             with self._lock:
+                key = (chain_id, url, accept)
                 row = self._db.execute(
-                    "SELECT status, headers, body FROM answers "
+                    "SELECT status, headers, body, used FROM answers "
                     "WHERE chain_id = ? AND url = ? AND accept = ?",
-                    (chain_id, url, accept),
+                    key,
                 ).fetchone()
+                now = self._now()
+                if row is not None and now - int(row[3]) >= _USED_GRAIN:
+                    with self._db:
+                        self._db.execute(
+                            "UPDATE answers SET used = ? "
+                            "WHERE chain_id = ? AND url = ? AND accept = ?",
+                            (now, *key),
+                        )
             if row is None:
                 return None
             return CachedAnswer(int(row[0]), json.loads(row[1]), bytes(row[2]))
@@ -123,14 +201,64 @@ class ResponseCache:
         """Store ``answer`` under the key (replacing an older copy); a failing file is
         logged and skipped."""
         headers = json.dumps(answer.headers, sort_keys=True)
+        size = len(answer.body) + len(headers.encode()) + len(url.encode())
+        if size > self.max_bytes * _LOW_WATER:
+            return  # it would push out everything else
         try:
             with self._lock, self._db:
                 self._db.execute(
-                    "INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?, ?)",
-                    (chain_id, url, accept, answer.status, headers, answer.body),
+                    "INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        chain_id,
+                        url,
+                        accept,
+                        answer.status,
+                        headers,
+                        answer.body,
+                        self._now(),
+                        size,
+                    ),
                 )
+                self._bytes += size
+                if self._bytes > self.max_bytes:
+                    self._evict()
         except sqlite3.Error as exc:
             _log.warning("answer cache %s not written: %s", self.path, exc)
+
+    def _evict(self) -> None:
+        """Drop the least recently used entries until the total is under the low-water
+        mark (called under the lock, inside a transaction)."""
+        total = self._total()
+        goal = int(self.max_bytes * _LOW_WATER)
+        victims: list[tuple[int, str, str]] = []
+        if total > self.max_bytes:
+            rows = self._db.execute(
+                "SELECT chain_id, url, accept, size FROM answers ORDER BY used, size DESC"
+            )
+            while total > goal:
+                batch = rows.fetchmany(256)
+                if not batch:
+                    break
+                for chain_id, url, accept, size in batch:
+                    if total <= goal:
+                        break
+                    victims.append((chain_id, url, accept))
+                    total -= int(size)
+            rows.close()
+            self._db.executemany(
+                "DELETE FROM answers WHERE chain_id = ? AND url = ? AND accept = ?", victims
+            )
+            _log.info(
+                "answer cache %s: %d least recently used entries dropped (bound %d bytes)",
+                self.path, len(victims), self.max_bytes,
+            )  # fmt: skip
+        self._bytes = total
+
+    @property
+    def size_bytes(self) -> int:
+        """The bytes of the stored entries (bodies, headers and keys)."""
+        with self._lock:
+            return self._total()
 
     def __len__(self) -> int:
         with self._lock:
@@ -141,6 +269,7 @@ class ResponseCache:
         """Forget every stored answer."""
         with self._lock, self._db:
             self._db.execute("DELETE FROM answers")
+            self._bytes = 0
 
     def close(self) -> None:
         with self._lock:
