@@ -134,9 +134,14 @@ class Call(Generic[T]):
 
 @dataclass(frozen=True, slots=True)
 class ClientConfig:
-    """A client's settings, fixed when it is made (see :class:`~ledgerkit.Client`)."""
+    """A client's settings, fixed when it is made (see :class:`~ledgerkit.Client`).
 
-    base_url: str
+    ``shown_base_url`` is how logs, errors and reprs write the node's address
+    (:func:`shown_url`); ``base_url`` itself stays out of the repr.
+    """
+
+    base_url: str = field(repr=False)
+    shown_base_url: str
     timeout: float | None
     retry: Retry
     max_rps: float | None
@@ -160,6 +165,17 @@ def normalize_base_url(url: str) -> str:
         raise InputError("base_url must not carry credentials; pass api_key= or headers=")
     path = parts.path.rstrip("/") or "/v1"
     return urllib.parse.urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, "", ""))
+
+
+def shown_url(base_url: str) -> str:
+    """``base_url`` as logs, errors and reprs write it: of a path of several segments only
+    the last is shown (``https://host/***/v1``), since hosted nodes often take their access
+    token as a path segment; a one-segment path (``/v1``) is shown whole."""
+    parts = urllib.parse.urlsplit(base_url)
+    segments = [segment for segment in parts.path.split("/") if segment]
+    if len(segments) <= 1:
+        return base_url
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, f"/***/{segments[-1]}", "", ""))
 
 
 def is_loopback(base_url: str) -> bool:
@@ -241,6 +257,7 @@ class BaseClient:
             raise InputError("api_key must be a non-empty string")
         self.config = ClientConfig(
             base_url=base,
+            shown_base_url=shown_url(base),
             timeout=_positive(timeout, "timeout"),
             retry=retry,
             max_rps=_positive(max_rps, "max_rps"),
@@ -263,7 +280,7 @@ class BaseClient:
         return self.config.timeout
 
     def __repr__(self) -> str:
-        parts = [repr(self.config.base_url)]
+        parts = [repr(self.config.shown_base_url)]
         if self._api_key is not None:
             parts.append("api_key=<redacted>")
         if self.config.cache is not None:
@@ -272,12 +289,17 @@ class BaseClient:
 
     # -- requests ------------------------------------------------------------------------
 
-    def _url(self, path: str, params: Iterable[tuple[str, str]] = ()) -> str:
+    def _url(
+        self, path: str, params: Iterable[tuple[str, str]] = (), *, shown: bool = False
+    ) -> str:
+        """The URL to send to, or (``shown``) as logs, errors and cache keys write it."""
+        base = self.config.shown_base_url if shown else self.config.base_url
         query = urllib.parse.urlencode(list(params))
-        return f"{self.config.base_url}{path}" + (f"?{query}" if query else "")
+        return f"{base}{path}" + (f"?{query}" if query else "")
 
     def _label(self, call: Call[Any]) -> str:
-        return f"{call.method} {self._url(call.path, call.params)}"
+        """The request as logs and errors write it (the node's address as shown)."""
+        return f"{call.method} {self._url(call.path, call.params, shown=True)}"
 
     def _request_headers(self, call: Call[Any]) -> dict[str, str]:
         headers = {"User-Agent": _USER_AGENT}
@@ -389,7 +411,8 @@ class BaseClient:
         """
         if call.storable is None or self.config.cache is None:
             return None
-        key = f"{call.method} {self._url(call.cache_path or call.path, call.params)}"
+        # Keyed by the address as shown: a token in the path is not written to the file.
+        key = f"{call.method} {self._url(call.cache_path or call.path, call.params, shown=True)}"
         if call.body is not None:
             key += f" sha256={hashlib.sha256(call.body).hexdigest()}"
         return key

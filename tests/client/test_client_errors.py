@@ -7,10 +7,20 @@ failures; bad input refused before anything is sent; the API key kept out of sig
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import httpx
 import pytest
-from client_fakes import ADDRESS, LEDGER_INFO, META, FakeClock, FakeNode, answer, error
+from client_fakes import (
+    ACCOUNT,
+    ADDRESS,
+    LEDGER_INFO,
+    META,
+    FakeClock,
+    FakeNode,
+    answer,
+    error,
+)
 
 from ledgerkit import (
     BlockPrunedError,
@@ -290,3 +300,60 @@ def test_the_api_key_is_sent_as_a_bearer_token_and_never_shown(
     for text in shown:
         assert SECRET not in text
     assert "api_key=<redacted>" in repr(client)
+
+
+def test_a_token_in_the_url_path_is_sent_but_never_shown(
+    caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    """Hosted nodes often take their access token as a path segment: it reaches the node,
+    and no repr, log line, error or cache entry writes it."""
+    caplog.set_level(logging.DEBUG, logger="ledgerkit")
+    token = "tok-" + "7f" * 16
+    sent: list[str] = []
+
+    def node(request: httpx.Request) -> httpx.Response:
+        sent.append(request.url.path)
+        path = request.url.path.removeprefix(f"/{token}/v1")
+        if path in ("", "/"):
+            return answer(LEDGER_INFO)
+        if path == ACCOUNT_PATH and request.url.params.get("ledger_version"):
+            return answer(ACCOUNT)
+        if path == ACCOUNT_PATH:
+            return error(404, "account_not_found", "no account")
+        return error(503, "internal_error", "busy")
+
+    client = Client(
+        f"https://node.test/{token}/v1",
+        transport=httpx.MockTransport(node),
+        retries=1,
+        clock=FakeClock(),
+        cache=tmp_path / "answers.sqlite3",
+    )
+    client.account(ADDRESS, ledger_version=1)  # cached
+    with pytest.raises(NodeAPIError) as not_found:
+        client.account(ADDRESS)
+    with pytest.raises(NodeAPIError) as busy:
+        client.estimate_gas_price()
+    client.close()
+    assert all(path.startswith(f"/{token}/v1") for path in sent)
+    shown = [repr(client), str(not_found.value), str(busy.value), caplog.text,
+             repr(client.config), not_found.value.request or ""]  # fmt: skip
+    for text in shown:
+        assert token not in text
+    assert "https://node.test/***/v1" in repr(client)
+    assert "GET https://node.test/***/v1/accounts/" in str(not_found.value)
+    assert token.encode() not in (tmp_path / "answers.sqlite3").read_bytes()
+    wal = tmp_path / "answers.sqlite3-wal"
+    assert not wal.exists() or token.encode() not in wal.read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("https://fullnode.mainnet.example/v1", "https://fullnode.mainnet.example/v1"),
+        ("http://127.0.0.1:8080", "http://127.0.0.1:8080/v1"),
+        ("https://x.example/abc/def/v1", "https://x.example/***/v1"),
+    ],
+)
+def test_how_a_base_url_is_shown(url: str, shown: str) -> None:
+    assert Client(url, cache=False).config.shown_base_url == shown
