@@ -8,8 +8,10 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import os
 import socket
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -179,3 +181,27 @@ def test_a_request_body_arrives_whole() -> None:
         "type_arguments": ["0x1::aptos_coin::AptosCoin"],
         "arguments": ["0x1"],
     }
+
+
+def test_proxies_are_read_from_the_environment_only_when_it_names_one(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from ledgerkit.client._aiohttp import _environment_has_proxies
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    for name in list(os.environ):
+        if name.lower() in {
+            "http_proxy",
+            "https_proxy",
+            "all_proxy",
+            "ws_proxy",
+            "wss_proxy",
+            "netrc",
+        }:
+            monkeypatch.delenv(name)
+    assert not _environment_has_proxies()
+    monkeypatch.setenv("HTTPS_PROXY", "http://proxy.test:3128")
+    assert _environment_has_proxies()
+    monkeypatch.delenv("HTTPS_PROXY")
+    (tmp_path / ".netrc").write_text("machine node.test login me password pw\n")
+    assert _environment_has_proxies()
