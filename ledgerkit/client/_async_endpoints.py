@@ -6,7 +6,7 @@ async iterators) and documented by its sync twin's docstring.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ledgerkit._errors import RequestTimeoutError, TransactionNotFoundError
 from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
@@ -37,13 +37,13 @@ def _doc(twin: Callable[..., Any]) -> Callable[[F], F]:
 class AsyncEndpoints:
     """The endpoint methods of :class:`~ledgerkit.AsyncClient` (see its docstring)."""
 
+    # What the client supplies (``AsyncClient``): its clock, and how it sends and walks.
     _clock: AsyncClock
+    if TYPE_CHECKING:
 
-    async def _send(self, call: Call[T]) -> Result[T]:
-        raise NotImplementedError  # the client's
+        async def _send(self, call: Call[T]) -> Result[T]: ...
 
-    def _walk(self, pager: Pager[T]) -> AsyncIterator[Result[T]]:
-        raise NotImplementedError  # the client's
+        def _walk(self, pager: Pager[T]) -> AsyncIterator[Result[T]]: ...
 
     # -- general -------------------------------------------------------------------------
 

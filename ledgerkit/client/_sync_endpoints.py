@@ -6,7 +6,7 @@ how its answer is read, over the sending half that :class:`~ledgerkit.Client` su
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ledgerkit._errors import RequestTimeoutError, TransactionNotFoundError
 from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
@@ -28,13 +28,13 @@ WAIT_PAUSE_SECONDS = 0.05
 class SyncEndpoints:
     """The endpoint methods of :class:`~ledgerkit.Client` (see its docstring)."""
 
+    # What the client supplies (``Client``): its clock, and how it sends and walks pages.
     _clock: Clock
+    if TYPE_CHECKING:
 
-    def _send(self, call: Call[T]) -> Result[T]:
-        raise NotImplementedError  # the client's
+        def _send(self, call: Call[T]) -> Result[T]: ...
 
-    def _walk(self, pager: Pager[T]) -> Iterator[Result[T]]:
-        raise NotImplementedError  # the client's
+        def _walk(self, pager: Pager[T]) -> Iterator[Result[T]]: ...
 
     # -- general -------------------------------------------------------------------------
 
