@@ -2,8 +2,9 @@
 column schemas, and derivations (fees, per-block, per-time and activity tables).
 
 Pure functions, no I/O: they take the records of :mod:`ledgerkit.models` (or the API's
-raw JSON) and give frames whose columns and dtypes are the module constants
-``*_COLUMNS``, the same for empty input. Integers stay exact: u64 is ``UInt64``, u128
+raw JSON; ``transactions_to_frame`` also a page's bytes, read field by field) and give
+frames whose columns and dtypes are the module constants ``*_COLUMNS``, the same for
+empty input. Integers stay exact: u64 is ``UInt64``, u128
 and u256 fixed-width decimal text; see ``docs/frames.md`` for the whole contract.
 Importing this package registers the ``DataFrame.ledger`` accessor.
 

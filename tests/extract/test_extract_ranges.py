@@ -9,7 +9,15 @@ import pytest
 from conftest import VERSIONS, FaultyTransport
 
 import ledgerkit
-from ledgerkit.extract import extract_blocks, extract_transactions, fetch_transactions
+from ledgerkit.extract import (
+    blocks_dask,
+    events_dask,
+    extract_blocks,
+    extract_events,
+    extract_transactions,
+    fetch_transactions,
+    transactions_dask,
+)
 from ledgerkit.extract._ranges import compact, partitions
 from ledgerkit.localnet import LocalNode
 
@@ -25,6 +33,36 @@ def test_an_empty_or_negative_range_is_refused_before_sending(
         fetch_transactions(node.url, start, stop)
     assert transport.pages == 0
     assert not (tmp_path / "manifest.json").exists()
+
+
+@pytest.mark.parametrize(("start", "stop"), [(10, 10), (10, 3), (-1, 5)])
+def test_the_dask_twins_refuse_a_bad_range_when_built(start: int, stop: int) -> None:
+    url = "http://127.0.0.1:9/v1"  # nothing is sent: the checks come first
+    with pytest.raises(ledgerkit.InputError):
+        transactions_dask(url, start, stop)
+    with pytest.raises(ledgerkit.InputError):
+        blocks_dask(url, start, stop)
+    with pytest.raises(ledgerkit.InputError):
+        events_dask(url, "0x1", 2, start, stop)
+
+
+@pytest.mark.parametrize(
+    ("address", "creation_number", "error"),
+    [
+        ("0xzz", 2, ledgerkit.InvalidAddressError),
+        ("0x1", -1, ledgerkit.InvalidIntegerError),
+        ("0x1", "two", ledgerkit.InvalidIntegerError),
+    ],
+)
+def test_a_bad_event_stream_is_refused_before_anything_is_written(
+    node: LocalNode, tmp_path: Path, address: str, creation_number: object, error: type
+) -> None:
+    out = tmp_path / "events"
+    with pytest.raises(error):
+        extract_events(node.url, out, address, creation_number, start=0, stop=5)  # type: ignore[arg-type]
+    with pytest.raises(error):
+        events_dask(node.url, address, creation_number, 0, 5)  # type: ignore[arg-type]
+    assert not out.exists()
 
 
 def test_a_range_past_the_ledger_is_refused(node: LocalNode, tmp_path: Path) -> None:
