@@ -34,8 +34,12 @@ def http(node: LocalNode) -> Iterator[httpx.Client]:
 
 @pytest.fixture(scope="session")
 def dev(node: LocalNode) -> list[Any]:
-    """The node's dev accounts: 0-1 the Python SDK's transfers, 2-4 the TypeScript SDK's,
-    5-6 the Python SDK's AIP-80 transfer, 7 read only."""
+    """The node's dev accounts and who spends them.
+
+    0 and 1: the Python SDK's transfer (1 also funds its secp256k1 account, paying 0);
+    2, 3 and 4: the TypeScript SDK's transfers (3 also funds its single-key accounts,
+    paying 2); 5 and 6: the Python SDK's AIP-80 transfer; 7: read only, never touched.
+    """
     accounts = node.dev_accounts
     assert len(accounts) >= 8, "the interop tests need the default eight dev accounts"
     return accounts

@@ -290,3 +290,34 @@ def test_transfer_with_an_aip80_key(node: LocalNode, http: httpx.Client, dev: li
     assert committed["success"] is True, committed["vm_status"]
     assert committed["sender"] == str(dev[5].address)
     assert raw_balance(http, recipient) == recipient_before + 777
+
+
+def test_secp256k1_single_key_account(node: LocalNode, http: httpx.Client, dev: list[Any]) -> None:
+    """The SDK signs a secp256k1 account's transactions with a SingleKey authenticator; the
+    node verifies it (SHA3-256 prehash, low-S) as a public node does."""
+    funder = sdk_account(dev[1])
+    fresh = Account.generate_secp256k1_ecdsa()
+    recipient = AccountAddress.from_str(str(dev[0].address))
+    funding, amount = 1_000_000_000, 4321
+
+    async def scenario(rest: RestClient) -> dict[str, Any]:
+        await rest.wait_for_transaction(await rest.bcs_transfer(funder, fresh.address(), funding))
+        recipient_before = await rest.account_balance(recipient)
+        raw_txn = await rest.create_bcs_transaction(fresh, transfer_payload(recipient, amount))
+        simulated = await rest.simulate_transaction(raw_txn, fresh)
+        signed = SignedTransaction(raw_txn, fresh.sign_transaction(raw_txn))
+        txn_hash = await rest.submit_bcs_transaction(signed)
+        await rest.wait_for_transaction(txn_hash)
+        return {"simulated": simulated, "hash": txn_hash, "recipient_before": recipient_before}
+
+    got = run(node, scenario)
+
+    [simulation] = got["simulated"]
+    assert simulation["success"] is True, simulation["vm_status"]
+    committed = raw(http, f"/transactions/by_hash/{got['hash']}")
+    assert committed["success"] is True, committed["vm_status"]
+    assert committed["sender"] == str(fresh.address())
+    assert committed["signature"]["type"] == "single_sender"
+    fee = int(committed["gas_used"]) * int(committed["gas_unit_price"])
+    assert raw_balance(http, fresh.address()) == funding - amount - fee
+    assert raw_balance(http, recipient) == got["recipient_before"] + amount

@@ -138,6 +138,12 @@ def test_account_and_resource(reads: dict[str, Any], dev: list[Any]) -> None:
     assert resource["sequence_number"] == "0"
 
 
+def test_original_address_of_an_unrotated_key(reads: dict[str, Any], dev: list[Any]) -> None:
+    """The SDK looks the key up in ``0x1::account::OriginatingAddress``; a key never rotated
+    is not in its table, and the SDK then answers the address the key derives."""
+    assert value(reads, "original_address") == str(dev[7].address)
+
+
 def test_resources_are_paged_by_the_cursor(reads: dict[str, Any], http: httpx.Client) -> None:
     """The SDK follows ``x-aptos-cursor``; 0x1's resources at two a page take several pages."""
     expected = [r["type"] for r in raw(http, "/accounts/0x1/resources")]
@@ -191,6 +197,7 @@ def test_transaction_by_version_and_by_hash(
         "gas_unit_price": first["gas_unit_price"],
         "max_gas_amount": first["max_gas_amount"],
         "events": [e["type"] for e in first["events"]],
+        "signature": first["signature"]["type"],
     }
     assert value(reads, "account_transaction_first") == expected
     assert value(reads, "transaction_by_version") == expected
@@ -243,77 +250,115 @@ def test_gas_estimate(reads: dict[str, Any], http: httpx.Client) -> None:
 
 # -- writes ----------------------------------------------------------------------------------
 
+#: What scenarios.mjs gives each fresh single-key account: 10 APT.
+FUNDING: Final = 1_000_000_000
 
-def _check_transfer(
+
+def check_transfer(
     results: dict[str, Any],
     http: httpx.Client,
-    sender: Any,
-    recipient: Any,
+    *,
+    prefix: str = "",
+    sender: str,
+    recipient: str,
     amount: int,
     before: tuple[int, int, int],
-) -> None:
+) -> dict[str, Any]:
+    """The steps of one transfer: built, simulated, submitted, waited for, and the balances
+    moved by exactly the amount and the fee. Returns the committed transaction."""
     sender_before, recipient_before, sequence_before = before
-    assert value(results, "signer") == {"address": str(sender.address)}
-    assert value(results, "before") == {
+    assert value(results, f"{prefix}before") == {
         "sender": str(sender_before),
         "recipient": str(recipient_before),
     }
-    built = value(results, "build")
+    built = value(results, f"{prefix}build")
     assert built["sequence_number"] == str(sequence_before)
     assert built["chain_id"] == CHAIN_ID
-    for name in ("simulate", "simulate_estimated"):
-        simulated = value(results, name)
-        assert simulated["success"] is True, (name, simulated["vm_status"])
+    for step in ("simulate", "simulate_estimated"):
+        simulated = value(results, f"{prefix}{step}")
+        assert simulated["success"] is True, (step, simulated["vm_status"])
         assert simulated["vm_status"] == "Executed successfully"
         assert int(simulated["gas_used"]) > 0
-        assert simulated["sender"] == str(sender.address)
-    submitted = value(results, "submit")
+        assert simulated["sender"] == sender
+    submitted = value(results, f"{prefix}submit")
     committed = raw(http, f"/transactions/by_hash/{submitted['hash']}")
     assert committed["type"] == "user_transaction"
     assert committed["success"] is True, committed["vm_status"]
+    assert committed["sender"] == sender
     assert committed["payload"]["function"] == "0x1::aptos_account::transfer"
-    assert committed["payload"]["arguments"] == [str(recipient.address), str(amount)]
-    waited = value(results, "wait")
+    assert committed["payload"]["arguments"] == [recipient, str(amount)]
+    waited = value(results, f"{prefix}wait")
     assert waited["hash"] == submitted["hash"]
     assert waited["version"] == committed["version"]
     assert waited["success"] is True
     fee = int(committed["gas_used"]) * int(committed["gas_unit_price"])
-    assert value(results, "after") == {
+    assert value(results, f"{prefix}after") == {
         "sender": str(sender_before - amount - fee),
         "recipient": str(recipient_before + amount),
     }
-    assert raw_balance(http, sender.address) == sender_before - amount - fee
-    assert raw_balance(http, recipient.address) == recipient_before + amount
-    assert value(results, "account_after")["sequence_number"] == str(sequence_before + 1)
+    assert raw_balance(http, sender) == sender_before - amount - fee
+    assert value(results, f"{prefix}account_after")["sequence_number"] == str(sequence_before + 1)
+    committed_txn: dict[str, Any] = committed
+    return committed_txn
 
 
-def _before(http: httpx.Client, sender: Any, recipient: Any) -> tuple[int, int, int]:
-    sequence = int(raw(http, f"/accounts/{sender.address}")["sequence_number"])
-    return raw_balance(http, sender.address), raw_balance(http, recipient.address), sequence
+def before_transfer(http: httpx.Client, sender: object, recipient: object) -> tuple[int, int, int]:
+    sequence = int(raw(http, f"/accounts/{sender}")["sequence_number"])
+    return raw_balance(http, sender), raw_balance(http, recipient), sequence
 
 
 def test_build_simulate_sign_submit_wait_with_a_hex_key(
     node_binary: str, node: LocalNode, http: httpx.Client, dev: list[Any]
 ) -> None:
-    sender, recipient = dev[2], dev[3]
-    before = _before(http, sender, recipient)
-    results = run_group(
-        node_binary,
-        node,
-        "submit",
-        str(recipient.address),
-        "12345",
-        key=sender.private_key.secret_hex(),
-    )
-    _check_transfer(results, http, sender, recipient, 12345, before)
+    sender, recipient = str(dev[2].address), str(dev[3].address)
+    before = before_transfer(http, sender, recipient)
+    key = dev[2].private_key.secret_hex()
+    results = run_group(node_binary, node, "submit", recipient, "12345", key=key)
+    assert value(results, "signer") == {"address": sender}
+    check_transfer(results, http, sender=sender, recipient=recipient, amount=12345, before=before)
+    assert raw_balance(http, recipient) == before[1] + 12345
 
 
 def test_build_simulate_sign_submit_wait_with_an_aip80_key(
     node_binary: str, node: LocalNode, http: httpx.Client, dev: list[Any]
 ) -> None:
     """AIP-80 (``ed25519-priv-0x...``) is the form the SDK prints and expects keys in."""
-    sender, recipient = dev[4], dev[3]
-    before = _before(http, sender, recipient)
-    aip80 = f"ed25519-priv-{sender.private_key.secret_hex()}"
-    results = run_group(node_binary, node, "submit", str(recipient.address), "777", key=aip80)
-    _check_transfer(results, http, sender, recipient, 777, before)
+    sender, recipient = str(dev[4].address), str(dev[3].address)
+    before = before_transfer(http, sender, recipient)
+    aip80 = f"ed25519-priv-{dev[4].private_key.secret_hex()}"
+    results = run_group(node_binary, node, "submit", recipient, "777", key=aip80)
+    assert value(results, "signer") == {"address": sender}
+    check_transfer(results, http, sender=sender, recipient=recipient, amount=777, before=before)
+    assert raw_balance(http, recipient) == before[1] + 777
+
+
+@pytest.fixture(scope="module")
+def single_key(node_binary: str, node: LocalNode, dev: list[Any]) -> dict[str, Any]:
+    """Fresh SingleKey accounts (Ed25519, secp256k1 ECDSA) funded by dev account 3, each
+    sending 1,000 octas to dev account 2."""
+    key = dev[3].private_key.secret_hex()
+    return run_group(node_binary, node, "single_key", str(dev[2].address), "1000", key=key)
+
+
+@pytest.mark.parametrize("scheme", ["ed25519", "secp256k1"])
+def test_single_key_accounts_transfer(
+    single_key: dict[str, Any], http: httpx.Client, dev: list[Any], scheme: str
+) -> None:
+    """The SDK signs a SingleKey account's transactions with ``single_sender``
+    authenticators; the node verifies them (secp256k1: SHA3-256 prehash, low-S)."""
+    prefix = f"{scheme}_"
+    funded = value(single_key, f"{prefix}fund")
+    assert funded["success"] is True
+    sender = funded["address"]
+    recipient_before = int(value(single_key, f"{prefix}before")["recipient"])
+    committed = check_transfer(
+        single_key,
+        http,
+        prefix=prefix,
+        sender=sender,
+        recipient=str(dev[2].address),
+        amount=1000,
+        before=(FUNDING, recipient_before, 0),
+    )
+    assert committed["signature"]["type"] == "single_sender"
+    assert value(single_key, f"{prefix}wait")["signature"] == "single_sender"

@@ -1,7 +1,9 @@
 // The official TypeScript SDK run against a node: one scenario group per invocation.
 //
 //   node scenarios.mjs read   <node-url> <account> <sender-of-an-old-transaction>
-//   node scenarios.mjs submit <node-url> <recipient>     (the sender's key in LEDGERKIT_INTEROP_KEY)
+//   node scenarios.mjs submit     <node-url> <recipient> <amount>
+//   node scenarios.mjs single_key <node-url> <recipient> <amount>
+// (the sending or funding dev account's key in LEDGERKIT_INTEROP_KEY, raw hex or AIP-80)
 //
 // Prints one JSON object on stdout: for each step, {"ok": true, "value": ...} or
 // {"ok": false, "error": {...}} so that one failing step does not hide the others.
@@ -13,12 +15,15 @@ import {
   AptosConfig,
   Ed25519PrivateKey,
   Network,
+  SigningSchemeInput,
   getAptosFullNode,
 } from "@aptos-labs/ts-sdk";
 
 const DEADLINE_MS = 90_000;
 const MAX_PAGES = 50;
 const APT = "0x1::aptos_coin::AptosCoin";
+// What a fresh single-key account is given to pay its transfer and fee: 10 APT.
+const FUNDING = 1_000_000_000n;
 
 const [group, url, ...rest] = process.argv.slice(2);
 
@@ -86,6 +91,7 @@ function summary(txn) {
     gas_unit_price: txn.gas_unit_price,
     max_gas_amount: txn.max_gas_amount,
     events: (txn.events ?? []).map((event) => event.type),
+    signature: txn.signature?.type ?? null,
   };
 }
 
@@ -95,6 +101,10 @@ async function read(aptos, config, account, oldSender) {
   await step("account", () => aptos.getAccountInfo({ accountAddress: account }));
   await step("account_resource", () =>
     aptos.getAccountResource({ accountAddress: account, resourceType: "0x1::account::Account" }),
+  );
+  // Key rotation lookups read 0x1::account::OriginatingAddress and its table.
+  await step("original_address", async () =>
+    (await aptos.lookupOriginalAccountAddress({ authenticationKey: account })).toString(),
   );
   await step("resources_all", async () =>
     (await aptos.getAccountResources({ accountAddress: "0x1" })).map((r) => r.type),
@@ -218,38 +228,35 @@ async function balanceOf(aptos, address) {
   return amount;
 }
 
-async function submit(aptos, recipient, key, amount) {
-  const signer = await step("signer", () => {
-    const account = Account.fromPrivateKey({ privateKey: new Ed25519PrivateKey(key) });
-    return account;
-  });
-  if (signer === undefined) return;
-  results.signer.value = { address: signer.accountAddress.toString() };
-  await step("before", async () => ({
+// Build, simulate (twice: plain and with the estimate flags), sign, submit and wait for a
+// transfer; every step is named with ``prefix``.
+async function transfer(aptos, signer, recipient, amount, prefix) {
+  const name = (label) => `${prefix}${label}`;
+  await step(name("before"), async () => ({
     sender: await balanceOf(aptos, signer.accountAddress),
     recipient: await balanceOf(aptos, recipient),
   }));
-  const transaction = await step("build", () =>
+  const transaction = await step(name("build"), () =>
     aptos.transaction.build.simple({
       sender: signer.accountAddress,
       data: { function: "0x1::aptos_account::transfer", functionArguments: [recipient, amount] },
     }),
   );
   if (transaction === undefined) return;
-  results.build.value = {
+  results[name("build")].value = {
     sequence_number: transaction.rawTransaction.sequence_number,
     chain_id: transaction.rawTransaction.chain_id.chainId,
     gas_unit_price: transaction.rawTransaction.gas_unit_price,
     max_gas_amount: transaction.rawTransaction.max_gas_amount,
   };
-  await step("simulate", async () => {
+  await step(name("simulate"), async () => {
     const [simulated] = await aptos.transaction.simulate.simple({
       signerPublicKey: signer.publicKey,
       transaction,
     });
     return summary(simulated);
   });
-  await step("simulate_estimated", async () => {
+  await step(name("simulate_estimated"), async () => {
     const [simulated] = await aptos.transaction.simulate.simple({
       signerPublicKey: signer.publicKey,
       transaction,
@@ -257,12 +264,12 @@ async function submit(aptos, recipient, key, amount) {
     });
     return summary(simulated);
   });
-  const pending = await step("submit", async () => {
+  const pending = await step(name("submit"), async () => {
     const answer = await aptos.signAndSubmitTransaction({ signer, transaction });
     return { hash: answer.hash, type: answer.type ?? null };
   });
   if (pending === undefined) return;
-  await step("wait", async () =>
+  await step(name("wait"), async () =>
     summary(
       await aptos.waitForTransaction({
         transactionHash: pending.hash,
@@ -270,11 +277,57 @@ async function submit(aptos, recipient, key, amount) {
       }),
     ),
   );
-  await step("after", async () => ({
+  await step(name("after"), async () => ({
     sender: await balanceOf(aptos, signer.accountAddress),
     recipient: await balanceOf(aptos, recipient),
   }));
-  await step("account_after", () => aptos.getAccountInfo({ accountAddress: signer.accountAddress }));
+  await step(name("account_after"), () =>
+    aptos.getAccountInfo({ accountAddress: signer.accountAddress }),
+  );
+}
+
+// The dev account of the key; only its address goes into the results, never the key.
+async function signerOf(key) {
+  let signer;
+  await step("signer", async () => {
+    signer = Account.fromPrivateKey({ privateKey: new Ed25519PrivateKey(key) });
+    return { address: signer.accountAddress.toString() };
+  });
+  return signer;
+}
+
+async function submit(aptos, recipient, key, amount) {
+  const signer = await signerOf(key);
+  if (signer !== undefined) await transfer(aptos, signer, recipient, amount, "");
+}
+
+// Fresh accounts of the other single-key schemes, funded by the dev account, each sending a
+// transfer: the SDK signs with SingleKey authenticators (Ed25519 and secp256k1 ECDSA).
+async function singleKey(aptos, recipient, key, amount) {
+  const funder = await signerOf(key);
+  if (funder === undefined) return;
+  const accounts = [
+    ["ed25519_", Account.generate({ scheme: SigningSchemeInput.Ed25519, legacy: false })],
+    ["secp256k1_", Account.generate({ scheme: SigningSchemeInput.Secp256k1Ecdsa })],
+  ];
+  for (const [prefix, account] of accounts) {
+    const funded = await step(`${prefix}fund`, async () => {
+      const transaction = await aptos.transaction.build.simple({
+        sender: funder.accountAddress,
+        data: {
+          function: "0x1::aptos_account::transfer",
+          functionArguments: [account.accountAddress, FUNDING],
+        },
+      });
+      const pending = await aptos.signAndSubmitTransaction({ signer: funder, transaction });
+      const done = await aptos.waitForTransaction({
+        transactionHash: pending.hash,
+        options: { timeoutSecs: 30 },
+      });
+      return { address: account.accountAddress.toString(), success: done.success };
+    });
+    if (funded !== undefined) await transfer(aptos, account, recipient, amount, prefix);
+  }
 }
 
 async function main() {
@@ -287,6 +340,9 @@ async function main() {
   } else if (group === "submit") {
     const [recipient, amount] = rest;
     await submit(aptos, recipient, process.env.LEDGERKIT_INTEROP_KEY ?? "", BigInt(amount));
+  } else if (group === "single_key") {
+    const [recipient, amount] = rest;
+    await singleKey(aptos, recipient, process.env.LEDGERKIT_INTEROP_KEY ?? "", BigInt(amount));
   } else {
     results.usage = { ok: false, error: { message: `unknown scenario group ${group}` } };
   }
