@@ -2,7 +2,7 @@
 the embedded node: it reads, pages, simulates, submits and waits as against a public node.
 
 ``ts/scenarios.mjs`` runs one scenario group per ``node`` process and prints a JSON object of
-step results; each group runs once per module and the tests below assert on its steps. The
+step results: the read group runs once for the module, each transfer test runs its own. The
 tests skip where ``node`` is not installed, except in CI (``CI=true``), where a missing
 ``node``, ``npm`` or ``ts/node_modules`` fails them: ``make test`` installs the SDK with
 ``npm ci``.
