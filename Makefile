@@ -9,6 +9,10 @@ BIN := $(VENV)/bin
 # constraints.txt means the venv must be refreshed.
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
+# The official TypeScript SDK the interop tests run, pinned by its package-lock.json.
+# Touched after `npm ci`; older than the lock file means it must be reinstalled.
+TS_INTEROP := tests/interop/ts
+TS_STAMP := $(TS_INTEROP)/node_modules/.installed
 
 BENCHES := $(sort $(wildcard bench/bench_*.py))
 
@@ -17,7 +21,8 @@ BENCHES := $(sort $(wildcard bench/bench_*.py))
 
 help:
 	@echo "make demo    build, sign and hash a transfer and print its bytes annotated"
-	@echo "make test    ruff, mypy, then pytest (PYTEST_ARGS='...' passes extra options)"
+	@echo "make test    ruff, mypy, then pytest (PYTEST_ARGS='...' passes extra options);"
+	@echo "             installs the TypeScript SDK of the interop tests with npm ci when node is there"
 	@echo "make lint    ruff check, ruff format --check, mypy"
 	@echo "make format  ruff format, then ruff check --fix"
 	@echo "make bench   run every bench/bench_*.py"
@@ -44,8 +49,18 @@ venv: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/ledgerkit demo
 
-test: lint
+test: lint $(TS_STAMP)
 	$(BIN)/pytest $(PYTEST_ARGS)
+
+# Without node the TypeScript interop tests skip (they fail in CI instead), so a machine
+# without it can still run the rest.
+$(TS_STAMP): $(TS_INTEROP)/package.json $(TS_INTEROP)/package-lock.json
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
+	  echo "npm ci in $(TS_INTEROP)"; \
+	  (cd $(TS_INTEROP) && npm ci --no-audit --no-fund) && touch $@; \
+	else \
+	  echo "node or npm not found: the TypeScript SDK interop tests will be skipped"; \
+	fi
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -90,4 +105,5 @@ lock:
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis build dist *.egg-info
+	rm -rf $(TS_INTEROP)/node_modules
 	find . -path ./.git -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +

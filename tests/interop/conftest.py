@@ -1,0 +1,63 @@
+"""Fixtures of the interop tests: one embedded node for the session, a plain HTTP client that
+reads it independently of the SDKs under test, and the dev accounts each test may spend from.
+
+Each test that moves coins has dev accounts of its own, so the tests pass in any order and
+alone; the read-only account is never sent from or paid to, so its balance stays the genesis
+amount.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from ledgerkit.localnet import LocalNode
+
+SEED = 7
+BLOCKS = 40
+
+
+@pytest.fixture(scope="session")
+def node() -> Iterator[LocalNode]:
+    with LocalNode(seed=SEED, blocks=BLOCKS) as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def http(node: LocalNode) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=node.url, timeout=30.0) as client:
+        yield client
+
+
+@pytest.fixture(scope="session")
+def dev(node: LocalNode) -> list[Any]:
+    """The node's dev accounts and who spends them.
+
+    0 and 1: the Python SDK's transfer (1 also funds its secp256k1 account, paying 0);
+    2, 3 and 4: the TypeScript SDK's transfers (3 also funds its single-key accounts,
+    paying 2); 5 and 6: the Python SDK's AIP-80 transfer; 7: read only, never touched.
+    """
+    accounts = node.dev_accounts
+    assert len(accounts) >= 8, "the interop tests need the default eight dev accounts"
+    return accounts
+
+
+@pytest.fixture(scope="session")
+def busy_sender(http: httpx.Client) -> str:
+    """A sender of the generated chain with at least two committed transactions."""
+    start = 0
+    for _ in range(20):  # bounded: the first pages of a generated chain have one
+        page = http.get("/transactions", params={"start": start, "limit": 100})
+        assert page.status_code == 200, page.text
+        items = page.json()
+        for txn in items:
+            if txn["type"] == "user_transaction" and txn["sequence_number"] == "1":
+                sender: str = txn["sender"]
+                return sender
+        if not items:
+            break
+        start += len(items)
+    pytest.fail("no sender with two transactions in the generated chain")
