@@ -13,6 +13,7 @@ from ledgerkit.bcs import (
     Ed25519Authenticator,
     EntryFunction,
     FeePayerRawTransaction,
+    MultiAgentRawTransaction,
     RawTransaction,
     SignedTransaction,
     SingleSenderAuthenticator,
@@ -181,6 +182,32 @@ def test_missing_functions_fail_with_vm_statuses(ledger: Ledger) -> None:
         "EXECUTE_ENTRY_FUNCTION_CALLED_ON_NON_ENTRY_FUNCTION",
     ]
     assert ledger.account(alice.address, None)["sequence_number"] == "3"
+
+
+def test_argument_and_signer_count_failures_are_spelled_as_on_a_public_node(
+    ledger: Ledger,
+) -> None:
+    alice, bob = ledger.dev_accounts[:2]
+    # Two signers for a function that takes one: the node's StatusCode 1101.
+    raw = transfer(ledger, alice, bob.address, 1).raw
+    message = MultiAgentRawTransaction(raw, (bob.address,))
+    two_signers = message.authenticate(
+        alice.private_key.authenticator(message.signing_message()),
+        (bob.private_key.authenticator(message.signing_message()),),
+    )
+    # One argument short: StatusCode 1098.
+    short = sign(ledger, alice, "0x1::aptos_account::transfer", [("address", "0xb0b")], sequence=1)
+    statuses = [t["vm_status"] for t in commit(ledger, two_signers, short)]
+    assert statuses == ["NUMBER_OF_SIGNER_ARGUMENTS_MISMATCH", "NUMBER_OF_ARGUMENTS_MISMATCH"]
+
+
+def test_a_function_without_signer_parameters_runs_for_any_signer(ledger: Ledger) -> None:
+    alice = ledger.dev_accounts[0]
+    fresh = Ed25519PrivateKey.from_seed(b"created by a call").address()
+    created = sign(ledger, alice, "0x1::aptos_account::create_account", [("address", fresh.long)])
+    (txn,) = commit(ledger, created)
+    assert txn["success"], txn["vm_status"]
+    assert ledger.account(fresh, None)["sequence_number"] == "0"
 
 
 @pytest.mark.parametrize(
