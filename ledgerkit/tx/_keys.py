@@ -59,7 +59,7 @@ def _secret_bytes(secret: object, scheme: str) -> bytes:
     Every error is raised outside any ``except`` block and never quotes the input, so
     that no traceback carries the secret.
     """
-    what = f"a {scheme} private key"
+    what = "an Ed25519 private key" if scheme == "ed25519" else f"a {scheme} private key"
     if isinstance(secret, str):
         text = secret.strip()
         prefix = _AIP80_PREFIX.match(text)
