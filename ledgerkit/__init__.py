@@ -60,7 +60,12 @@ from ledgerkit._errors import (
     WebFrameworkError,
 )
 from ledgerkit.bcs import MoveValueCodec
-from ledgerkit.tx import Ed25519PrivateKey, Ed25519PublicKey
+from ledgerkit.tx import (
+    Ed25519PrivateKey,
+    Ed25519PublicKey,
+    Secp256k1PrivateKey,
+    Secp256k1PublicKey,
+)
 from ledgerkit.types import (
     U8,
     U16,
@@ -179,6 +184,8 @@ __all__ = [
     "RejectedByFilterError",
     "RequestTimeoutError",
     "ResourceNotFoundError",
+    "Secp256k1PrivateKey",
+    "Secp256k1PublicKey",
     "SequenceNumberTooOldError",
     "ServerError",
     "SigningError",

@@ -69,6 +69,8 @@ EXPECTED_PUBLIC_NAMES = [
     "RejectedByFilterError",
     "RequestTimeoutError",
     "ResourceNotFoundError",
+    "Secp256k1PrivateKey",
+    "Secp256k1PublicKey",
     "SequenceNumberTooOldError",
     "ServerError",
     "SigningError",

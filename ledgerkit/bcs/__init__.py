@@ -1,5 +1,6 @@
 """BCS: the Serializer and Deserializer, type tags, the Move value codec, transaction
-structs, authenticators, signing messages and hashes."""
+structs, authenticators, signing messages and hashes, and secp256k1 ECDSA as the ledger
+checks it."""
 
 from __future__ import annotations
 
@@ -41,6 +42,13 @@ from ledgerkit.bcs._payloads import (
     deserialize_payload,
     serialize_payload,
 )
+from ledgerkit.bcs._secp256k1 import (
+    SECP256K1_ORDER,
+    SECP256K1_PUBLIC_KEY_LENGTH,
+    SECP256K1_SIGNATURE_LENGTH,
+    secp256k1_signer,
+    secp256k1_verify,
+)
 from ledgerkit.bcs._transactions import (
     RAW_TRANSACTION_SALT,
     RAW_TRANSACTION_WITH_DATA_SALT,
@@ -64,6 +72,9 @@ __all__ = [
     "MAX_SEQUENCE_LENGTH",
     "RAW_TRANSACTION_SALT",
     "RAW_TRANSACTION_WITH_DATA_SALT",
+    "SECP256K1_ORDER",
+    "SECP256K1_PUBLIC_KEY_LENGTH",
+    "SECP256K1_SIGNATURE_LENGTH",
     "TRANSACTION_SALT",
     "AbstractionAuthenticator",
     "AccountAuthenticator",
@@ -104,6 +115,8 @@ __all__ = [
     "deserialize_type_tag",
     "explain",
     "format_explanation",
+    "secp256k1_signer",
+    "secp256k1_verify",
     "serialize_account_authenticator",
     "serialize_payload",
     "serialize_struct_tag",

@@ -21,6 +21,8 @@ from ledgerkit._errors import BCSDecodeError, SigningError
 from ledgerkit.bcs._authenticators import (
     AbstractionAuthenticator,
     AccountAuthenticator,
+    AnyPublicKey,
+    AnySignature,
     Ed25519Authenticator,
     FeePayerAuthenticator,
     MultiAgentAuthenticator,
@@ -35,6 +37,7 @@ from ledgerkit.bcs._authenticators import (
 )
 from ledgerkit.bcs._codec import BCSStruct, Deserializer, Serializer
 from ledgerkit.bcs._payloads import TransactionPayload, deserialize_payload, serialize_payload
+from ledgerkit.bcs._secp256k1 import secp256k1_verify
 from ledgerkit.types import Address, HexBytes
 
 __all__ = [
@@ -240,14 +243,16 @@ class SignedTransaction(BCSStruct):
         return HexBytes(hashlib.sha3_256(TRANSACTION_SALT + _USER_TRANSACTION + body).digest())
 
     def verify(self) -> bool:
-        """Check every Ed25519 signature inside against the right signing message.
+        """Check every signature inside against the right signing message.
 
+        Ed25519 (legacy, multi-Ed25519, single-key and multi-key) and secp256k1 ECDSA
+        (single-key and multi-key: SHA3-256 of the message, low-S only) are checked.
         Returns False when any signature does not verify (or a signer gave none).
 
         Raises
         ------
         SigningError
-            For schemes ledgerkit cannot check (secp256k1, keyless, abstraction...).
+            For schemes ledgerkit cannot check (secp256r1, keyless, abstraction...).
         """
         auth = self.authenticator
         raw = self.raw
@@ -285,6 +290,19 @@ def _ed25519_ok(public_key: bytes, message: bytes, signature: bytes) -> bool:
     return True
 
 
+_CHECKED_SCHEMES: Final = ("ed25519", "secp256k1_ecdsa")
+
+
+def _any_ok(key: AnyPublicKey, signature: AnySignature, message: bytes) -> bool:
+    if key.scheme not in _CHECKED_SCHEMES:
+        raise SigningError(f"cannot check {key.scheme} signatures")
+    if signature.scheme != key.scheme:
+        return False  # a key signs in its own scheme only
+    if key.scheme == "ed25519":
+        return _ed25519_ok(key.value, message, signature.value)
+    return secp256k1_verify(key.value, message, signature.value)
+
+
 def _bits(bitmap: bytes) -> list[int]:
     return [i for i in range(len(bitmap) * 8) if bitmap[i // 8] & (0x80 >> (i % 8))]
 
@@ -301,22 +319,17 @@ def _verify_account(auth: AccountAuthenticator, message: bytes) -> bool:
             for i, sig in zip(signers, auth.signatures, strict=True)
         )
     if isinstance(auth, SingleKeyAuthenticator):
-        if auth.public_key.scheme != "ed25519" or auth.signature.scheme != "ed25519":
-            raise SigningError(f"cannot check {auth.public_key.scheme} signatures")
-        return _ed25519_ok(auth.public_key.value, message, auth.signature.value)
+        return _any_ok(auth.public_key, auth.signature, message)
     if isinstance(auth, MultiKeyAuthenticator):
         signers = _bits(auth.bitmap)
         if len(signers) != len(auth.signatures) or len(signers) < auth.signatures_required:
             return False
         if signers and signers[-1] >= len(auth.public_keys):
             return False
-        for i, sig in zip(signers, auth.signatures, strict=True):
-            key = auth.public_keys[i]
-            if key.scheme != "ed25519" or sig.scheme != "ed25519":
-                raise SigningError(f"cannot check {key.scheme} signatures")
-            if not _ed25519_ok(key.value, message, sig.value):
-                return False
-        return True
+        return all(
+            _any_ok(auth.public_keys[i], sig, message)
+            for i, sig in zip(signers, auth.signatures, strict=True)
+        )
     if isinstance(auth, NoAccountAuthenticator):
         return False
     if isinstance(auth, AbstractionAuthenticator):

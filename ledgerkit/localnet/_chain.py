@@ -57,9 +57,13 @@ from ledgerkit.localnet._framework._assets import (
     DEMO_TOKEN_METADATA,
     METADATA,
     OBJECT_CORE,
+    ORIGINATING_ADDRESS,
+    ORIGINATING_ADDRESS_TABLE,
+    PAIRED_COIN_TYPE,
     account_data,
     deposit,
     object_core,
+    type_info,
 )
 from ledgerkit.localnet._framework._context import ACCOUNT
 from ledgerkit.localnet._framework._system import BLOCK_RESOURCE, CHAIN_ID, CURRENT_TIME
@@ -125,6 +129,11 @@ def write_genesis(store: Store, config: NodeConfig) -> None:
     ctx.put(_FRAMEWORK, BURNED_FEES, {"total": "0"})
     ctx.put(
         _FRAMEWORK,
+        ORIGINATING_ADDRESS,
+        {"address_map": {"handle": ORIGINATING_ADDRESS_TABLE.standard}},
+    )
+    ctx.put(
+        _FRAMEWORK,
         f"0x1::coin::CoinInfo<{APT_TYPE}>",
         {"name": "Aptos Coin", "symbol": "APT", "decimals": 8, "supply": {"vec": ["0"]}},
     )
@@ -146,6 +155,7 @@ def write_genesis(store: Store, config: NodeConfig) -> None:
         METADATA,
         {"name": "Aptos Coin", "symbol": "APT", "decimals": 8, "icon_uri": "", "project_uri": ""},
     )
+    ctx.put(APT_METADATA, PAIRED_COIN_TYPE, {"type": type_info(APT_TYPE)})
     ctx.put(
         APT_METADATA,
         CONCURRENT_SUPPLY,

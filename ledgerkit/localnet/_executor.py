@@ -34,7 +34,9 @@ description`` (or ``... : 0xcode`` for codes without a name), ``Out of gas``, or
 of a VM status: ``LINKER_ERROR`` (no such module), ``FUNCTION_RESOLUTION_FAILURE``,
 ``EXECUTE_ENTRY_FUNCTION_CALLED_ON_NON_ENTRY_FUNCTION``,
 ``NUMBER_OF_TYPE_ARGUMENTS_MISMATCH``, ``NUMBER_OF_ARGUMENTS_MISMATCH``,
-``FAILED_TO_DESERIALIZE_ARGUMENT``.
+``NUMBER_OF_SIGNER_ARGUMENTS_MISMATCH``, ``FAILED_TO_DESERIALIZE_ARGUMENT``,
+``FEATURE_UNDER_GATING``: the names of the ledger's ``StatusCode``, as public nodes
+spell them.
 """
 
 from __future__ import annotations
@@ -291,8 +293,12 @@ def _run_entry(ctx: Context, ef: EntryFunction, arguments: list[Any] | None) -> 
         raise VMStatusError("EXECUTE_ENTRY_FUNCTION_CALLED_ON_NON_ENTRY_FUNCTION")
     if len(ef.type_args) != len(function.generics):
         raise VMStatusError("NUMBER_OF_TYPE_ARGUMENTS_MISMATCH")
-    if function.signer_count != len(ctx.signers):
+    if len(function.params) - function.signer_count != len(ef.args):
         raise VMStatusError("NUMBER_OF_ARGUMENTS_MISMATCH")
+    # As on a node: a function without signer parameters runs whoever signed; one with
+    # them needs exactly one signer per parameter.
+    if function.signer_count and function.signer_count != len(ctx.signers):
+        raise VMStatusError("NUMBER_OF_SIGNER_ARGUMENTS_MISMATCH")
     if arguments is not None and len(arguments) == len(ef.args):
         args = arguments
     else:

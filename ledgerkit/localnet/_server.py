@@ -216,7 +216,8 @@ def serve(
         print(f"  chain id {node.config.chain_id}, seed {node.config.seed}", flush=True)
         print("  dev accounts (funded; keep these keys to this machine):", flush=True)
         for account in node.dev_accounts:
-            print(f"    {account.address}  {account.private_key.secret_hex()}", flush=True)
+            # AIP-80 text: what the SDKs, the CLI and wallets import without a warning.
+            print(f"    {account.address}  {account.private_key.secret_aip80()}", flush=True)
         print("Press Ctrl-C to stop.", flush=True)
         try:
             while True:

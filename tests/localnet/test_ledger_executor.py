@@ -10,18 +10,21 @@ import pytest
 
 from ledgerkit._errors import ErrorCode
 from ledgerkit.bcs import (
+    AnySignature,
     Ed25519Authenticator,
     EntryFunction,
     FeePayerRawTransaction,
+    MultiAgentRawTransaction,
     RawTransaction,
     SignedTransaction,
+    SingleKeyAuthenticator,
     SingleSenderAuthenticator,
 )
 from ledgerkit.localnet._accounts import DevAccount
 from ledgerkit.localnet._config import NodeConfig
 from ledgerkit.localnet._errors import NodeError
 from ledgerkit.localnet._ledger import Ledger
-from ledgerkit.tx import Ed25519PrivateKey
+from ledgerkit.tx import Ed25519PrivateKey, Secp256k1PrivateKey
 from ledgerkit.types import Address, StructTag
 
 APT = StructTag.parse("0x1::aptos_coin::AptosCoin")
@@ -181,6 +184,32 @@ def test_missing_functions_fail_with_vm_statuses(ledger: Ledger) -> None:
         "EXECUTE_ENTRY_FUNCTION_CALLED_ON_NON_ENTRY_FUNCTION",
     ]
     assert ledger.account(alice.address, None)["sequence_number"] == "3"
+
+
+def test_argument_and_signer_count_failures_are_spelled_as_on_a_public_node(
+    ledger: Ledger,
+) -> None:
+    alice, bob = ledger.dev_accounts[:2]
+    # Two signers for a function that takes one: the node's StatusCode 1101.
+    raw = transfer(ledger, alice, bob.address, 1).raw
+    message = MultiAgentRawTransaction(raw, (bob.address,))
+    two_signers = message.authenticate(
+        alice.private_key.authenticator(message.signing_message()),
+        (bob.private_key.authenticator(message.signing_message()),),
+    )
+    # One argument short: StatusCode 1098.
+    short = sign(ledger, alice, "0x1::aptos_account::transfer", [("address", "0xb0b")], sequence=1)
+    statuses = [t["vm_status"] for t in commit(ledger, two_signers, short)]
+    assert statuses == ["NUMBER_OF_SIGNER_ARGUMENTS_MISMATCH", "NUMBER_OF_ARGUMENTS_MISMATCH"]
+
+
+def test_a_function_without_signer_parameters_runs_for_any_signer(ledger: Ledger) -> None:
+    alice = ledger.dev_accounts[0]
+    fresh = Ed25519PrivateKey.from_seed(b"created by a call").address()
+    created = sign(ledger, alice, "0x1::aptos_account::create_account", [("address", fresh.long)])
+    (txn,) = commit(ledger, created)
+    assert txn["success"], txn["vm_status"]
+    assert ledger.account(fresh, None)["sequence_number"] == "0"
 
 
 @pytest.mark.parametrize(
@@ -415,3 +444,97 @@ def test_single_key_accounts_authenticate_by_their_scheme(ledger: Ledger) -> Non
     legacy = transfer(ledger, holder, alice.address, 5)  # the legacy scheme's key hash differs
     error = rejected(ledger, legacy)
     assert (error.code, error.vm_error_code) == (ErrorCode.VM_ERROR, 2)
+
+
+def _sdk_signed_transfer(
+    ledger: Ledger, secret: str, to: Address, amount: int, sequence: int
+) -> SignedTransaction:
+    """A transfer built and signed by the official SDK with its secp256k1 key."""
+    from aptos_sdk import asymmetric_crypto_wrapper, secp256k1_ecdsa
+    from aptos_sdk import transactions as sdk
+    from aptos_sdk.account import Account
+    from aptos_sdk.account_address import AccountAddress
+    from aptos_sdk.bcs import Serializer as SDKSerializer
+
+    key = secp256k1_ecdsa.PrivateKey.from_str(secret, strict=True)
+    account = Account(
+        AccountAddress.from_key(asymmetric_crypto_wrapper.PublicKey(key.public_key())), key
+    )
+    payload = sdk.EntryFunction.natural(
+        "0x1::aptos_account",
+        "transfer",
+        [],
+        [
+            sdk.TransactionArgument(AccountAddress.from_str(to.long), SDKSerializer.struct),
+            sdk.TransactionArgument(amount, SDKSerializer.u64),
+        ],
+    )
+    raw = sdk.RawTransaction(
+        account.address(),
+        sequence,
+        sdk.TransactionPayload(payload),
+        10_000,
+        100,
+        now_secs(ledger) + 600,
+        ledger.config.chain_id,
+    )
+    signed = sdk.SignedTransaction(raw, account.sign_transaction(raw))
+    return SignedTransaction.from_bcs(signed.bytes())
+
+
+SECP256K1_N = int("FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141", 16)
+
+
+def test_an_sdk_signed_secp256k1_transaction_is_accepted_and_committed(ledger: Ledger) -> None:
+    alice = ledger.dev_accounts[0]
+    key = Secp256k1PrivateKey.from_seed(b"sdk secp256k1 sender")
+    commit(ledger, transfer(ledger, alice, key.address(), 10**9))
+    signed = _sdk_signed_transfer(ledger, key.secret_aip80(), alice.address, 777, 0)
+    assert signed.raw.sender == key.address()
+    (txn,) = commit(ledger, signed)
+    assert txn["success"], txn["vm_status"]
+    assert txn["signature"]["type"] == "single_sender"
+    assert txn["signature"]["public_key"] == {
+        "type": "secp256k1_ecdsa",
+        "value": "0x" + key.public_key_bytes.hex(),
+    }
+    assert ledger.account(key.address(), None)["sequence_number"] == "1"
+    # Our own signing gives the same bytes, so the same transaction hash.
+    again = _sdk_signed_transfer(ledger, key.secret_aip80(), alice.address, 5, 1)
+    assert key.sign_transaction(again.raw) == again
+    (ours,) = commit(ledger, key.sign_transaction(again.raw))
+    assert ours["success"], ours["vm_status"]
+
+
+def test_high_s_and_tampered_secp256k1_signatures_are_invalid_signatures(
+    ledger: Ledger,
+) -> None:
+    alice = ledger.dev_accounts[0]
+    key = Secp256k1PrivateKey.from_seed(b"secp256k1 forger")
+    commit(ledger, transfer(ledger, alice, key.address(), 10**9))
+    holder = DevAccount(key.address(), Ed25519PrivateKey.from_seed(b"unused"))
+    signed = key.sign_transaction(transfer(ledger, holder, alice.address, 1).raw)
+    auth = signed.authenticator
+    assert isinstance(auth, SingleSenderAuthenticator)
+    assert isinstance(auth.sender, SingleKeyAuthenticator)
+    good = auth.sender.signature.value
+    s = int.from_bytes(good[32:], "big")
+    forged = {
+        "high_s": good[:32] + (SECP256K1_N - s).to_bytes(32, "big"),
+        "tampered": bytes([good[0] ^ 1]) + good[1:],
+        "zero": bytes(64),
+    }
+    for name, value in forged.items():
+        bad = SignedTransaction(
+            signed.raw,
+            SingleSenderAuthenticator(
+                SingleKeyAuthenticator(
+                    auth.sender.public_key, AnySignature("secp256k1_ecdsa", value)
+                )
+            ),
+        )
+        error = rejected(ledger, bad)
+        assert (error.code, error.vm_error_code, error.status) == (ErrorCode.VM_ERROR, 1, 400), name
+        assert error.message == "Invalid transaction: Type: Validation Code: INVALID_SIGNATURE"
+    (txn,) = commit(ledger, signed)  # the genuine one still goes through
+    assert txn["success"], txn["vm_status"]

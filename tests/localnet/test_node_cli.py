@@ -8,6 +8,8 @@ import subprocess
 import sys
 
 import httpx
+from aptos_sdk import ed25519
+from aptos_sdk.account_address import AccountAddress
 
 
 def test_node_command_serves_and_stops_cleanly_on_ctrl_c() -> None:
@@ -28,8 +30,14 @@ def test_node_command_serves_and_stops_cleanly_on_ctrl_c() -> None:
         text = "".join(lines)
         url = re.search(r"ledgerkit local node: (http://127\.0\.0\.1:\d+/v1)", text)
         assert url, text
-        accounts = re.findall(r"^ +(0x[0-9a-f]{64}) +(0x[0-9a-f]{64})$", text, re.MULTILINE)
+        accounts = re.findall(
+            r"^ +(0x[0-9a-f]{64}) +(ed25519-priv-0x[0-9a-f]{64})$", text, re.MULTILINE
+        )
         assert len(accounts) == 2
+        # The keys are printed in AIP-80 form, which the official SDK reads in strict mode.
+        for address, secret in accounts:
+            sdk_key = ed25519.PrivateKey.from_str(secret, strict=True)
+            assert str(AccountAddress.from_key(sdk_key.public_key())) == address
         info = httpx.get(url[1] + "/", timeout=10).json()
         assert info["block_height"] == "3"
         account = httpx.get(f"{url[1]}/accounts/{accounts[0][0]}", timeout=10).json()

@@ -1,4 +1,5 @@
-"""Ed25519 keys: deterministic derivation, signing, addresses, and secrets that stay secret."""
+"""Ed25519 keys: deterministic derivation, signing, addresses, AIP-80 text, and secrets
+that stay secret."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pickle
 import traceback
 
 import pytest
+from aptos_sdk import ed25519
 from aptos_sdk.account import Account
 
 from ledgerkit import LedgerError
@@ -165,7 +167,9 @@ def test_private_keys_refuse_pickling_and_copying() -> None:
         "0x" + "1" * 63,
         "not hex at all",
         "0x" + "zz" * 32,
-        "ed25519-priv-0x" + "11" * 32,
+        "secp256k1-priv-0x" + "11" * 32,
+        "ed25519-priv-0x" + "11" * 31,
+        "ed25519-priv-0x" + "zz" * 32,
         12345,
         None,
     ],
@@ -178,7 +182,9 @@ def test_private_keys_refuse_pickling_and_copying() -> None:
         "odd_digits",
         "words",
         "non_hex_64_chars",
-        "aip80_prefix",
+        "aip80_of_another_scheme",
+        "aip80_31_bytes",
+        "aip80_not_hex",
         "int",
         "none",
     ],
@@ -190,8 +196,30 @@ def test_bad_private_keys_raise_signing_error(bad: object) -> None:
     assert isinstance(error, LedgerError)
     shown = "".join(traceback.format_exception(error))
     if isinstance(bad, str) and len(bad) > 8:
-        assert bad not in str(error)
-        assert bad not in shown  # not even in the printed traceback
+        digits = bad.split("0x")[-1]
+        assert digits not in str(error)
+        assert digits not in shown  # not even in the printed traceback
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+def test_aip80_text_is_given_and_taken(secret: str) -> None:
+    key = Ed25519PrivateKey(secret)
+    assert key.secret_aip80() == "ed25519-priv-" + secret
+    assert Ed25519PrivateKey("ed25519-priv-" + secret) == key
+    assert Ed25519PrivateKey("ed25519-priv-" + secret[2:]) == key
+    assert Ed25519PrivateKey(f"  ed25519-priv-{secret}\n") == key  # as read from a file
+    # The official SDK reads our text in its strict AIP-80 mode, and we read its text.
+    theirs = ed25519.PrivateKey.from_str(key.secret_aip80(), strict=True)
+    assert theirs.public_key().to_crypto_bytes() == key.public_key_bytes
+    assert Ed25519PrivateKey(theirs.aip80()) == key
+
+
+def test_the_aip80_text_of_another_scheme_is_refused_by_name() -> None:
+    text = "secp256k1-priv-" + SECRETS[3]
+    with pytest.raises(SigningError, match="AIP-80 'secp256k1-priv-' key") as info:
+        Ed25519PrivateKey(text)
+    assert SECRETS[3][2:] not in str(info.value)
+    assert info.value.__context__ is None
 
 
 def test_bad_private_key_text_is_not_chained_into_the_error() -> None:

@@ -26,12 +26,16 @@ __all__ = [
     "FUNGIBLE_STORE",
     "METADATA",
     "OBJECT_CORE",
+    "ORIGINATING_ADDRESS",
+    "ORIGINATING_ADDRESS_TABLE",
+    "PAIRED_COIN_TYPE",
     "account_data",
     "charge_fee",
     "deposit",
     "object_core",
     "primary_store_address",
     "store_balance",
+    "type_info",
 ]
 
 APT_METADATA: Final = Address.from_int(0xA)
@@ -45,6 +49,15 @@ METADATA: Final = "0x1::fungible_asset::Metadata"
 CONCURRENT_SUPPLY: Final = "0x1::fungible_asset::ConcurrentSupply"
 SUPPLY: Final = "0x1::fungible_asset::Supply"
 OBJECT_CORE: Final = "0x1::object::ObjectCore"
+#: At a fungible asset's metadata object: the coin type it is paired with.
+PAIRED_COIN_TYPE: Final = "0x1::coin::PairedCoinType"
+#: Authentication key -> originating address, for accounts that rotated their key with a
+#: proof of the new key. ``rotate_authentication_key_call`` brings no such proof and does
+#: not write it, so on this node the table stays empty; clients still read it.
+ORIGINATING_ADDRESS: Final = "0x1::account::OriginatingAddress"
+ORIGINATING_ADDRESS_TABLE: Final = Address(
+    hashlib.sha3_256(b"ledgerkit::account::OriginatingAddress::address_map").digest()
+)
 BURNED_FEES: Final = "0x1::transaction_fee::BurnedFees"
 #: First GUID creation number of an object (objects and accounts never share GUIDs).
 OBJECT_GUID_START: Final = 0x4000000000000
@@ -55,6 +68,16 @@ _RESERVED: Final = frozenset({Address.from_int(0), _FRAMEWORK, Address.from_int(
 def primary_store_address(owner: Address, metadata: Address) -> Address:
     """Where ``owner``'s primary store of the asset ``metadata`` lives."""
     return Address(hashlib.sha3_256(bytes(owner) + bytes(metadata) + b"\xfc").digest())
+
+
+def type_info(struct_type: str) -> dict[str, Any]:
+    """The ``0x1::type_info::TypeInfo`` value of a struct type (names as UTF-8 bytes)."""
+    tag = StructTag.parse(struct_type)
+    return {
+        "account_address": tag.address.standard,
+        "module_name": "0x" + tag.module.encode().hex(),
+        "struct_name": "0x" + tag.name.encode().hex(),
+    }
 
 
 def _handle(address: Address, creation_num: int) -> dict[str, Any]:
@@ -350,6 +373,12 @@ def _coin_supply(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> lis
 def _coin_paired(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
     paired = render_type(ty[0]) == APT_TYPE
     return [{"vec": [{"inner": APT_METADATA.standard}] if paired else []}]
+
+
+@native("coin", "paired_coin")
+def _coin_paired_coin(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
+    paired = ctx.resource(_metadata_of(ctx, args[0]), PAIRED_COIN_TYPE)
+    return [{"vec": [] if paired is None else [paired["type"]]}]
 
 
 # -- fungible_asset, primary_fungible_store, object ------------------------------------------------

@@ -81,6 +81,7 @@ ACCOUNT = ModuleSpec(
             DROP_STORE,
             (("old_authentication_key", "vector<u8>"), ("new_authentication_key", "vector<u8>")),
         ),
+        S("OriginatingAddress", KEY, (("address_map", "0x1::table::Table<address, address>"),)),
         S("RotationCapability", DROP_STORE, (("account", "address"),)),
         S("SignerCapability", DROP_STORE, (("account", "address"),)),
     ),
@@ -131,6 +132,7 @@ COIN = ModuleSpec(
             ANY,
         ),
         S("DepositEvent", DROP_STORE, (("amount", "u64"),)),
+        S("PairedCoinType", KEY, (("type", "0x1::type_info::TypeInfo"),)),
         S("WithdrawEvent", DROP_STORE, (("amount", "u64"),)),
     ),
     functions=(
@@ -138,6 +140,11 @@ COIN = ModuleSpec(
         view("decimals", (), "u8", ANY),
         view("is_account_registered", ("address",), "bool", ANY),
         view("name", (), "0x1::string::String", ANY),
+        view(
+            "paired_coin",
+            ("0x1::object::Object<0x1::fungible_asset::Metadata>",),
+            "0x1::option::Option<0x1::type_info::TypeInfo>",
+        ),
         view(
             "paired_metadata",
             (),
