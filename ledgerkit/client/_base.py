@@ -345,6 +345,13 @@ class BaseClient:
             value = call.decode(body)
         except DecodingError as exc:
             raise DecodingError(f"{label}: {exc}", status=status) from exc
+        except RecursionError:
+            # Nested past the interpreter's limit: hostile or broken, never a ledger value.
+            raise DecodingError(
+                f"{label}: the answer is nested too deeply to decode",
+                status=status,
+                snippet=snippet(body),
+            ) from None
         except (ValueError, TypeError, KeyError, IndexError, LedgerError) as exc:
             raise DecodingError(
                 f"{label}: the answer does not decode: {exc}", status=status, snippet=snippet(body)
