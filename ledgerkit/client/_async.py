@@ -138,6 +138,7 @@ class AsyncClient(AsyncEndpoints, BaseClient):
     async def aclose(self) -> None:
         """Close the connections and the cache."""
         await self._http.aclose()
+        self._forget_secrets()
         if self._cache is not None:
             self._cache.close()
 

@@ -21,6 +21,7 @@ import logging
 import os
 import random
 import urllib.parse
+import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +40,14 @@ from ledgerkit._errors import (
 )
 from ledgerkit.client._cache import CachedAnswer, cache_file, default_cache_dir
 from ledgerkit.client._retry import Retry, retry_delay
+from ledgerkit.client._secrets import (
+    FILTER,
+    check_api_key,
+    check_headers,
+    client_secrets,
+    install,
+    redact,
+)
 from ledgerkit.types import LedgerMeta
 from ledgerkit.types._ledger import HEADER_PREFIXES
 
@@ -253,8 +262,7 @@ class BaseClient:
             or max_concurrency < 1
         ):
             raise InputError(f"max_concurrency must be an int >= 1, got {max_concurrency!r}")
-        if api_key is not None and (not isinstance(api_key, str) or not api_key):
-            raise InputError("api_key must be a non-empty string")
+        api_key = check_api_key(api_key)
         self.config = ClientConfig(
             base_url=base,
             shown_base_url=shown_url(base),
@@ -262,10 +270,19 @@ class BaseClient:
             retry=retry,
             max_rps=_positive(max_rps, "max_rps"),
             max_concurrency=max_concurrency,
-            headers=tuple((str(k), str(v)) for k, v in (headers or {}).items()),
+            headers=check_headers(headers),
             cache=resolve_cache(cache, base),
         )
         self._api_key = api_key
+        # Kept out of every log record (httpx's, httpcore's, aiohttp's too) while the
+        # client lives; see ``_secrets``.
+        self._secrets = client_secrets(
+            base, self.config.shown_base_url, api_key, self.config.headers
+        )
+        if self._secrets:
+            install()
+            FILTER.add(self._secrets)
+        self._forget_secrets = weakref.finalize(self, FILTER.remove, self._secrets)
         self._chain_id: int | None = None
         self._rng = random.Random()
 
@@ -369,14 +386,25 @@ class BaseClient:
         except (ValueError, RecursionError):
             text = snippet(body).strip()
             record = {"message": f"HTTP {status} without an error record: {text!r}"}
+        if self._secrets and isinstance(record, dict):
+            # A node (or a proxy before it) may echo the path it was asked, token and all.
+            record = {k: redact(v, self._secrets) if isinstance(v, str) else v
+                      for k, v in record.items()}  # fmt: skip
         return error_from_record(
             status, record, ledger=LedgerMeta.from_headers(headers), request=self._label(call)
         )
 
     def _transport_error(self, call: Call[Any], exc: httpx.HTTPError) -> LedgerError:
-        """Our exception for an httpx failure (no raw httpx exception leaves the client)."""
+        """Our exception for an httpx failure (no raw httpx exception leaves the client).
+
+        A request the HTTP stack refuses to send (an unsendable header, say) is an
+        :class:`InputError`, which is never retried; its detail may quote what was
+        refused, so it is left out.
+        """
         label = self._label(call)
-        detail = str(exc) or type(exc).__name__
+        if isinstance(exc, httpx.LocalProtocolError | httpx.UnsupportedProtocol):
+            return InputError(f"{label}: the request cannot be sent ({type(exc).__name__})")
+        detail = redact(str(exc) or type(exc).__name__, self._secrets)
         if isinstance(exc, httpx.TimeoutException):
             return RequestTimeoutError(f"{label}: timed out ({type(exc).__name__}: {detail})")
         if isinstance(exc, httpx.DecodingError):

@@ -183,6 +183,7 @@ class Client(SyncEndpoints, BaseClient):
     def close(self) -> None:
         """Close the connections and the cache (and stop the embedded node it started)."""
         self._http.close()
+        self._forget_secrets()
         if self._cache is not None:
             self._cache.close()
         if self.node is not None:
