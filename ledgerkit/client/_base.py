@@ -482,8 +482,10 @@ class BaseClient:
         """Note an answer of the node (fresh, never from the cache), whatever its status:
         metadata that contradict the confirmed chain make the client ask again."""
         self._heard_at = now
+        if self._floor is None:
+            return  # no chain confirmed (or no cache): nothing to contradict
         meta = LedgerMeta.from_headers(headers)
-        if meta is not None and self._floor is not None and contradicts(meta, self._floor):
+        if meta is not None and contradicts(meta, self._floor):
             self._forget_identity(f"an answer of chain {meta.chain_id} at {meta.ledger_version}")
 
     def _forget_identity(self, why: str) -> None:

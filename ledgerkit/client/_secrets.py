@@ -105,11 +105,10 @@ def check_headers(headers: Mapping[str, str] | None) -> tuple[tuple[str, str], .
     """``headers`` as pairs, each name a token and each value sendable; a fault is an
     :class:`~ledgerkit.InputError` naming the header (never its value)."""
     pairs: list[tuple[str, str]] = []
-    for name, value in (headers or {}).items():
-        if not isinstance(name, str) or not _TOKEN.fullmatch(name):
+    for key, item in (headers or {}).items():
+        name, value = str(key), str(item)
+        if not _TOKEN.fullmatch(name):
             raise InputError(f"header names must be HTTP tokens, got {name!r}")
-        if not isinstance(value, str):
-            raise InputError(f"the value of header {name} must be a string")
         fault = _fault(value)
         if fault is not None:
             raise InputError(f"the value of header {name} {fault}")
