@@ -11,6 +11,7 @@ from __future__ import annotations
 from ledgerkit.client._async import AsyncClient
 from ledgerkit.client._base import ClientConfig, Result
 from ledgerkit.client._connect import connect
+from ledgerkit.client._identity import ChainIdentity
 from ledgerkit.client._limits import AsyncClock, Clock
 from ledgerkit.client._retry import Retry
 from ledgerkit.client._sync import Client
@@ -18,6 +19,7 @@ from ledgerkit.client._sync import Client
 __all__ = [
     "AsyncClient",
     "AsyncClock",
+    "ChainIdentity",
     "Client",
     "ClientConfig",
     "Clock",

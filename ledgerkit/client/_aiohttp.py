@@ -47,10 +47,31 @@ _FAILURES: Final[tuple[tuple[type[BaseException], type[httpx.TransportError]], .
 
 
 def _as_httpx(exc: BaseException, request: httpx.Request) -> httpx.TransportError:
+    """The httpx exception for an aiohttp failure. It is raised ``from None``: aiohttp's
+    exception quotes the whole URL, which may carry an access token in its path."""
     for failure, mapped in _FAILURES:
         if isinstance(exc, failure):
-            return mapped(str(exc) or type(exc).__name__, request=request)
+            return mapped(_message(exc, request), request=request)
     raise exc  # not a transport failure (a bug, a cancellation): let it through
+
+
+def _message(exc: BaseException, request: httpx.Request) -> str:
+    """What went wrong, without the request's path and query (httpx's own transport
+    errors do not name the URL either)."""
+    if isinstance(exc, aiohttp.ClientResponseError):
+        text = f"{exc.status}, message={exc.message!r}"
+    elif isinstance(exc, aiohttp.InvalidURL):
+        text = "invalid URL"
+    else:
+        text = str(exc) or type(exc).__name__
+    url = request.url
+    origin = f"{url.scheme}://{url.netloc.decode('ascii')}"
+    for written in (str(url), str(url.copy_with(query=None))):
+        text = text.replace(written, f"{origin}/...")
+    path = url.raw_path.decode("ascii").split("?", 1)[0]
+    if len(path) > 1:
+        text = text.replace(path, "/...")
+    return text
 
 
 def _environment_has_proxies() -> bool:
@@ -73,7 +94,7 @@ class _Body(httpx.AsyncByteStream):
             async for chunk in self._response.content.iter_any():
                 yield chunk
         except (TimeoutError, aiohttp.ClientError, OSError) as exc:
-            raise _as_httpx(exc, self._request) from exc
+            raise _as_httpx(exc, self._request) from None
 
     async def aclose(self) -> None:
         self._response.release()
@@ -122,7 +143,7 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
                 ),
             )
         except (TimeoutError, aiohttp.ClientError, OSError) as exc:
-            raise _as_httpx(exc, request) from exc
+            raise _as_httpx(exc, request) from None
         extensions: dict[str, Any] = {"http_version": b"HTTP/1.1"}
         if response.reason:
             extensions["reason_phrase"] = response.reason.encode("latin-1", "replace")

@@ -15,13 +15,16 @@ from typing import Any, TypeVar
 
 import httpx
 
+from ledgerkit._errors import LedgerError
 from ledgerkit.client import _calls as calls
-from ledgerkit.client._async_endpoints import AsyncEndpoints
+from ledgerkit.client._async_endpoints import AsyncEndpoints, _doc
 from ledgerkit.client._base import DEFAULT_TIMEOUT, BaseClient, CacheSetting, Call, Result
 from ledgerkit.client._cache import open_cache
+from ledgerkit.client._identity import ChainIdentity
 from ledgerkit.client._limits import AsyncClock, AsyncLimiter, AsyncSystemClock
 from ledgerkit.client._paging import Pager
 from ledgerkit.client._retry import Retry
+from ledgerkit.client._sync import Client
 
 __all__ = ["AsyncClient"]
 
@@ -74,16 +77,18 @@ class AsyncClient(AsyncEndpoints, BaseClient):
             transport=transport, timeout=self.config.timeout, limits=pool, follow_redirects=False
         )
         self._cache = open_cache(self.config.cache)
+        self._identity_lock = asyncio.Lock()
 
     # -- plumbing ------------------------------------------------------------------------
 
     async def _exchange(self, call: Call[Any]) -> tuple[int, httpx.Headers, bytes]:
-        request = self._build_request(call)
+        request = self._build_request(call, self._trace)
         retry_number = 0
         while True:
             try:
                 async with self._limiter.slot():
                     response = await self._http.send(request)
+                self._heard(response.headers, self._clock.monotonic())
             except httpx.HTTPError as exc:
                 error = self._transport_error(call, exc)
                 delay = self._retry_delay(call, retry_number, error, None, self._clock.time())
@@ -103,25 +108,53 @@ class AsyncClient(AsyncEndpoints, BaseClient):
 
     async def _send(self, call: Call[T]) -> Result[T]:
         key = self._cache_key(call)
+        chain = None
         if key is not None and self._cache is not None:
-            chain_id = await self._known_chain_id()
-            # SQLite is local and quick, but still blocking: keep it off the event loop.
-            hit = await asyncio.to_thread(self._cache.get, chain_id, key, call.accept)
-            if hit is not None:
-                return self._from_cache(call, hit)
+            chain = await self._chain()
+            if chain is not None:
+                # SQLite is local and quick, but still blocking: keep it off the event loop.
+                hit = await asyncio.to_thread(self._cache.get, chain, key, call.accept)
+                if hit is not None:
+                    return self._from_cache(call, hit)
         status, headers, body = await self._exchange(call)
         result = self._parse(call, status, headers, body)
-        if key is not None and self._cache is not None:
+        # Stored only when nothing said the node changed while it answered.
+        if key is not None and self._cache is not None and chain is not None:
+            if chain != self._identity:
+                return result
             entry = self._to_store(call, result, status, headers, body)
             if entry is not None:
-                chain = result.ledger.chain_id
                 await asyncio.to_thread(self._cache.put, chain, key, call.accept, entry)
         return result
 
-    async def _known_chain_id(self) -> int:
-        if self._chain_id is None:
-            return (await self._send(calls.ledger_info())).ledger.chain_id
-        return self._chain_id
+    async def _chain(self) -> ChainIdentity | None:
+        async with self._identity_lock:
+            if self._recheck_due(self._clock.monotonic()):
+                await self._exchange(calls.ledger_info())  # heard: may forget the identity
+            if self._identity is None and not self._identity_refused:
+                self._confirm(await self._ask_identity())
+            return self._identity
+
+    async def _ask_identity(self) -> Result[ChainIdentity] | None:
+        try:
+            return await self.chain_identity()
+        except LedgerError as exc:
+            self._identity_failed(exc)
+            return None
+
+    @_doc(Client.chain_identity)
+    async def chain_identity(self) -> Result[ChainIdentity]:
+        call = self._genesis_call()
+        try:
+            return self._identity_of(self._parse(call, *await self._exchange(call)))
+        except LedgerError as exc:
+            found = self._identity_without_genesis(exc)
+            if found is None:
+                raise
+            return found
+
+    async def _trace(self, event: str, info: Mapping[str, Any]) -> None:
+        self._chain_event(event)
 
     def _walk(self, pager: Pager[T]) -> AsyncIterator[Result[T]]:
         first = pager.first()  # here, so that bad input fails at the call, not later
@@ -138,6 +171,7 @@ class AsyncClient(AsyncEndpoints, BaseClient):
     async def aclose(self) -> None:
         """Close the connections and the cache."""
         await self._http.aclose()
+        self._forget_secrets()
         if self._cache is not None:
             self._cache.close()
 

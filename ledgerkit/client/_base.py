@@ -21,6 +21,7 @@ import logging
 import os
 import random
 import urllib.parse
+import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,12 +34,29 @@ from ledgerkit._errors import (
     InputError,
     LedgerError,
     NodeAPIError,
+    NotFoundError,
+    PrunedError,
     RequestTimeoutError,
     TransportError,
     error_from_record,
 )
 from ledgerkit.client._cache import CachedAnswer, cache_file, default_cache_dir
+from ledgerkit.client._identity import (
+    GENESIS_PATH,
+    LOOPBACK_RECHECK_AFTER,
+    ChainIdentity,
+    contradicts,
+    genesis_hash,
+)
 from ledgerkit.client._retry import Retry, retry_delay
+from ledgerkit.client._secrets import (
+    FILTER,
+    check_api_key,
+    check_headers,
+    client_secrets,
+    install,
+    redact,
+)
 from ledgerkit.types import LedgerMeta
 from ledgerkit.types._ledger import HEADER_PREFIXES
 
@@ -62,6 +80,10 @@ VIEW_BCS: Final = "application/x.aptos.view_function+bcs"
 DEFAULT_TIMEOUT: Final = 30.0
 _USER_AGENT: Final = "ledgerkit-client"
 _SNIPPET: Final = 200
+#: httpcore's trace events for a connection just opened.
+_NEW_CONNECTION: Final = frozenset(
+    {"connection.connect_tcp.complete", "connection.connect_unix_socket.complete"}
+)
 
 T = TypeVar("T")
 CacheSetting = str | os.PathLike[str] | bool | None
@@ -253,8 +275,7 @@ class BaseClient:
             or max_concurrency < 1
         ):
             raise InputError(f"max_concurrency must be an int >= 1, got {max_concurrency!r}")
-        if api_key is not None and (not isinstance(api_key, str) or not api_key):
-            raise InputError("api_key must be a non-empty string")
+        api_key = check_api_key(api_key)
         self.config = ClientConfig(
             base_url=base,
             shown_base_url=shown_url(base),
@@ -262,11 +283,26 @@ class BaseClient:
             retry=retry,
             max_rps=_positive(max_rps, "max_rps"),
             max_concurrency=max_concurrency,
-            headers=tuple((str(k), str(v)) for k, v in (headers or {}).items()),
+            headers=check_headers(headers),
             cache=resolve_cache(cache, base),
         )
         self._api_key = api_key
-        self._chain_id: int | None = None
+        # Kept out of every log record (httpx's, httpcore's, aiohttp's too) while the
+        # client lives; see ``_secrets``.
+        self._secrets = client_secrets(
+            base, self.config.shown_base_url, api_key, self.config.headers
+        )
+        if self._secrets:
+            install()
+            FILTER.add(self._secrets)
+        self._forget_secrets = weakref.finalize(self, FILTER.remove, self._secrets)
+        # The chain the cache files answers under, confirmed by the node's genesis, and
+        # where its ledger stood then (see ``_identity`` for when it is asked again).
+        self._loopback = is_loopback(base)
+        self._identity: ChainIdentity | None = None
+        self._floor: LedgerMeta | None = None
+        self._heard_at: float | None = None
+        self._identity_refused = False
         self._rng = random.Random()
 
     @property
@@ -311,12 +347,15 @@ class BaseClient:
             headers["Authorization"] = f"Bearer {self._api_key}"
         return headers
 
-    def _build_request(self, call: Call[Any]) -> httpx.Request:
+    def _build_request(self, call: Call[Any], trace: Callable[..., Any]) -> httpx.Request:
+        """The request for ``call``; ``trace`` hears httpcore's connection events (a new
+        connection to a loopback node may be to another node: see ``_identity``)."""
         return httpx.Request(
             call.method,
             self._url(call.path, call.params),
             headers=self._request_headers(call),
             content=call.body,
+            extensions={"trace": trace} if self._loopback and self.config.cache else {},
         )
 
     # -- answers -------------------------------------------------------------------------
@@ -345,11 +384,17 @@ class BaseClient:
             value = call.decode(body)
         except DecodingError as exc:
             raise DecodingError(f"{label}: {exc}", status=status) from exc
+        except RecursionError:
+            # Nested past the interpreter's limit: hostile or broken, never a ledger value.
+            raise DecodingError(
+                f"{label}: the answer is nested too deeply to decode",
+                status=status,
+                snippet=snippet(body),
+            ) from None
         except (ValueError, TypeError, KeyError, IndexError, LedgerError) as exc:
             raise DecodingError(
                 f"{label}: the answer does not decode: {exc}", status=status, snippet=snippet(body)
             ) from exc
-        self._chain_id = ledger.chain_id
         return Result(value, ledger)
 
     def _node_error(
@@ -362,14 +407,25 @@ class BaseClient:
         except (ValueError, RecursionError):
             text = snippet(body).strip()
             record = {"message": f"HTTP {status} without an error record: {text!r}"}
+        if self._secrets and isinstance(record, dict):
+            # A node (or a proxy before it) may echo the path it was asked, token and all.
+            record = {k: redact(v, self._secrets) if isinstance(v, str) else v
+                      for k, v in record.items()}  # fmt: skip
         return error_from_record(
             status, record, ledger=LedgerMeta.from_headers(headers), request=self._label(call)
         )
 
     def _transport_error(self, call: Call[Any], exc: httpx.HTTPError) -> LedgerError:
-        """Our exception for an httpx failure (no raw httpx exception leaves the client)."""
+        """Our exception for an httpx failure (no raw httpx exception leaves the client).
+
+        A request the HTTP stack refuses to send (an unsendable header, say) is an
+        :class:`InputError`, which is never retried; its detail may quote what was
+        refused, so it is left out.
+        """
         label = self._label(call)
-        detail = str(exc) or type(exc).__name__
+        if isinstance(exc, httpx.LocalProtocolError | httpx.UnsupportedProtocol):
+            return InputError(f"{label}: the request cannot be sent ({type(exc).__name__})")
+        detail = redact(str(exc) or type(exc).__name__, self._secrets)
         if isinstance(exc, httpx.TimeoutException):
             return RequestTimeoutError(f"{label}: timed out ({type(exc).__name__}: {detail})")
         if isinstance(exc, httpx.DecodingError):
@@ -416,6 +472,63 @@ class BaseClient:
         if call.body is not None:
             key += f" sha256={hashlib.sha256(call.body).hexdigest()}"
         return key
+
+    def _chain_event(self, event: str) -> None:
+        """A connection event of httpcore's (from the clients' ``trace`` hooks)."""
+        if event in _NEW_CONNECTION and self._identity is not None:
+            self._forget_identity("a new connection to the node")
+
+    def _heard(self, headers: Mapping[str, str], now: float) -> None:
+        """Note an answer of the node (fresh, never from the cache), whatever its status:
+        metadata that contradict the confirmed chain make the client ask again."""
+        self._heard_at = now
+        if self._floor is None:
+            return  # no chain confirmed (or no cache): nothing to contradict
+        meta = LedgerMeta.from_headers(headers)
+        if meta is not None and contradicts(meta, self._floor):
+            self._forget_identity(f"an answer of chain {meta.chain_id} at {meta.ledger_version}")
+
+    def _forget_identity(self, why: str) -> None:
+        if self._identity is not None:
+            _log.debug("%s: %s; its chain is confirmed again", self.config.shown_base_url, why)
+        self._identity = None
+        self._floor = None
+
+    def _recheck_due(self, now: float) -> bool:
+        """Whether a cache hit on a loopback node waits for a ``GET /`` first."""
+        if not self._loopback or self._identity is None or self._heard_at is None:
+            return False
+        return now - self._heard_at > LOOPBACK_RECHECK_AFTER
+
+    @staticmethod
+    def _genesis_call() -> Call[str]:
+        return Call("chain_identity", "GET", GENESIS_PATH, genesis_hash)
+
+    @staticmethod
+    def _identity_of(genesis: Result[str]) -> Result[ChainIdentity]:
+        return Result(ChainIdentity(genesis.ledger.chain_id, genesis.value), genesis.ledger)
+
+    @staticmethod
+    def _identity_without_genesis(error: LedgerError) -> Result[ChainIdentity] | None:
+        """The identity of a node that no longer holds version 0 (410 pruned, or 404):
+        the chain id alone. ``None`` for any other failure."""
+        if isinstance(error, NotFoundError | PrunedError) and error.ledger is not None:
+            return Result(ChainIdentity(error.ledger.chain_id, None), error.ledger)
+        return None
+
+    def _confirm(self, found: Result[ChainIdentity] | None) -> None:
+        """Take the identity the node gave as the cache's key."""
+        if found is not None:
+            self._identity, self._floor = found
+
+    def _identity_failed(self, error: LedgerError) -> None:
+        """The node would not say which chain it serves: for a refusal (401, 403...) the
+        cache stays off for this client; anything else is tried again next time."""
+        if isinstance(error, NodeAPIError) and not isinstance(error, NotFoundError | PrunedError):
+            self._identity_refused = True
+        _log.warning(
+            "answer cache not used: the node did not say which chain it serves (%s)", error
+        )
 
     def _from_cache(self, call: Call[T], hit: CachedAnswer) -> Result[T]:
         _log.debug("cache hit: %s", self._label(call))

@@ -7,7 +7,10 @@ so a re-run notebook reads thousands of transactions back in milliseconds.
 
 What may be stored is decided by the client's core (``_base``), never here: this module
 only keeps bytes under a key. An entry is the status, the ledger headers and the body of
-an answer, keyed by (chain id, normalized URL plus a digest of any request body, Accept).
+an answer, keyed by (chain id, genesis hash, normalized URL plus a digest of any request
+body, Accept): the chain id and the genesis hash together name the chain
+(:class:`~ledgerkit.client.ChainIdentity`), so a chain recreated under the same chain id
+never meets the answers of the one before it.
 
 The file is bounded: past ``$LEDGERKIT_CACHE_MAX_MB`` megabytes of entries (1024 unless
 set), the least recently used entries go until it is back under 80% of that. "Used" is
@@ -26,6 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
+
+from ledgerkit.client._identity import ChainIdentity
 
 __all__ = [
     "CACHE_ENV",
@@ -58,6 +63,7 @@ _log = logging.getLogger("ledgerkit.client")
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS answers (
     chain_id INTEGER NOT NULL,
+    genesis TEXT NOT NULL,
     url TEXT NOT NULL,
     accept TEXT NOT NULL,
     status INTEGER NOT NULL,
@@ -65,16 +71,11 @@ CREATE TABLE IF NOT EXISTS answers (
     body BLOB NOT NULL,
     used INTEGER NOT NULL DEFAULT 0,
     size INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (chain_id, url, accept)
+    PRIMARY KEY (chain_id, genesis, url, accept)
 ) WITHOUT ROWID
 """
 _INDEX: Final = "CREATE INDEX IF NOT EXISTS answers_used ON answers (used)"
-# Files written before entries had a size and a last-used time.
-_UPGRADE: Final = (
-    "ALTER TABLE answers ADD COLUMN used INTEGER NOT NULL DEFAULT 0",
-    "ALTER TABLE answers ADD COLUMN size INTEGER NOT NULL DEFAULT 0",
-    "UPDATE answers SET size = length(body) + length(headers) + length(url)",
-)
+_KEY: Final = "chain_id = ? AND genesis = ? AND url = ? AND accept = ?"
 
 
 def max_bytes_from_env() -> int:
@@ -154,11 +155,13 @@ class ResponseCache:
         with self._lock, self._db:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute(_SCHEMA)
             columns = {row[1] for row in self._db.execute("PRAGMA table_info(answers)")}
-            if "used" not in columns:
-                for statement in _UPGRADE:
-                    self._db.execute(statement)
+            if columns and "genesis" not in columns:
+                # Written before entries named their chain by its genesis too: nothing in
+                # the file says which chain of an id an entry is from, so none is kept.
+                _log.info("answer cache %s: entries of an older layout dropped", path)
+                self._db.execute("DROP TABLE answers")
+            self._db.execute(_SCHEMA)
             self._db.execute(_INDEX)
             # Other processes may write the file too: this total is a running estimate,
             # made exact again whenever it calls for an eviction.
@@ -171,25 +174,19 @@ class ResponseCache:
     def _now(self) -> int:
         return int(self._clock())
 
-    def get(self, chain_id: int, url: str, accept: str) -> CachedAnswer | None:
+    def get(self, chain: ChainIdentity, url: str, accept: str) -> CachedAnswer | None:
         """The answer stored under the key, or ``None`` (also when the file fails: the
         cache is a shortcut, never a reason for a request to fail)."""
         try:
             with self._lock:
-                key = (chain_id, url, accept)
+                key = (*_chain_key(chain), url, accept)
                 row = self._db.execute(
-                    "SELECT status, headers, body, used FROM answers "
-                    "WHERE chain_id = ? AND url = ? AND accept = ?",
-                    key,
+                    f"SELECT status, headers, body, used FROM answers WHERE {_KEY}", key
                 ).fetchone()
                 now = self._now()
                 if row is not None and now - int(row[3]) >= _USED_GRAIN:
                     with self._db:
-                        self._db.execute(
-                            "UPDATE answers SET used = ? "
-                            "WHERE chain_id = ? AND url = ? AND accept = ?",
-                            (now, *key),
-                        )
+                        self._db.execute(f"UPDATE answers SET used = ? WHERE {_KEY}", (now, *key))
             if row is None:
                 return None
             return CachedAnswer(int(row[0]), json.loads(row[1]), bytes(row[2]))
@@ -197,7 +194,7 @@ class ResponseCache:
             _log.warning("answer cache %s unreadable, asking the node: %s", self.path, exc)
             return None
 
-    def put(self, chain_id: int, url: str, accept: str, answer: CachedAnswer) -> None:
+    def put(self, chain: ChainIdentity, url: str, accept: str, answer: CachedAnswer) -> None:
         """Store ``answer`` under the key (replacing an older copy); a failing file is
         logged and skipped."""
         headers = json.dumps(answer.headers, sort_keys=True)
@@ -207,9 +204,9 @@ class ResponseCache:
         try:
             with self._lock, self._db:
                 self._db.execute(
-                    "INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
-                        chain_id,
+                        *_chain_key(chain),
                         url,
                         accept,
                         answer.status,
@@ -230,24 +227,22 @@ class ResponseCache:
         mark (called under the lock, inside a transaction)."""
         total = self._total()
         goal = int(self.max_bytes * _LOW_WATER)
-        victims: list[tuple[int, str, str]] = []
+        victims: list[tuple[int, str, str, str]] = []
         if total > self.max_bytes:
             rows = self._db.execute(
-                "SELECT chain_id, url, accept, size FROM answers ORDER BY used, size DESC"
+                "SELECT chain_id, genesis, url, accept, size FROM answers ORDER BY used, size DESC"
             )
             while total > goal:
                 batch = rows.fetchmany(256)
                 if not batch:
                     break
-                for chain_id, url, accept, size in batch:
+                for chain_id, genesis, url, accept, size in batch:
                     if total <= goal:
                         break
-                    victims.append((chain_id, url, accept))
+                    victims.append((chain_id, genesis, url, accept))
                     total -= int(size)
             rows.close()
-            self._db.executemany(
-                "DELETE FROM answers WHERE chain_id = ? AND url = ? AND accept = ?", victims
-            )
+            self._db.executemany(f"DELETE FROM answers WHERE {_KEY}", victims)
             _log.info(
                 "answer cache %s: %d least recently used entries dropped (bound %d bytes)",
                 self.path, len(victims), self.max_bytes,
@@ -277,6 +272,11 @@ class ResponseCache:
 
     def __repr__(self) -> str:
         return f"ResponseCache({str(self.path)!r})"
+
+
+def _chain_key(chain: ChainIdentity) -> tuple[int, str]:
+    """The chain's part of a key (a node that no longer holds its genesis: ``""``)."""
+    return chain.chain_id, chain.genesis_hash or ""
 
 
 def open_cache(path: Path | None) -> ResponseCache | None:

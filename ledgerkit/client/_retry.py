@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime
 import email.utils
+import math
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -27,6 +28,10 @@ __all__ = ["RETRY_STATUSES", "Retry", "parse_retry_after", "retry_delay"]
 
 #: Statuses that mean "not now" rather than "no": too many requests, and unavailable.
 RETRY_STATUSES: Final = frozenset({429, 503})
+
+#: Digits of a delta-seconds ``Retry-After`` read exactly; more is longer than any wait
+#: (10**12 seconds are 30,000 years) and is read as infinity.
+_MAX_DIGITS: Final = 12
 
 #: 503 answers that are a verdict, not a hiccup: asking again gives the same answer.
 _FINAL_ERROR_CODES: Final = frozenset({"health_check_failed"})
@@ -75,7 +80,9 @@ def parse_retry_after(value: str | None, *, now: float) -> float | None:
     """Seconds to wait from a ``Retry-After`` header: delta-seconds or an HTTP date.
 
     ``now`` is the wall-clock time (POSIX seconds) a date is measured from. Returns
-    ``None`` when the header is absent or unreadable.
+    ``None`` when the header is absent or unreadable, and infinity for a number of more
+    digits than any wait a client would honour (a header is text of any length: it is
+    never handed whole to ``int`` or ``float``).
 
     Examples
     --------
@@ -83,19 +90,24 @@ def parse_retry_after(value: str | None, *, now: float) -> float | None:
     2.0
     >>> parse_retry_after("Thu, 01 Jan 1970 00:00:30 GMT", now=10.0)
     20.0
+    >>> parse_retry_after("9" * 400, now=0.0)
+    inf
     """
     if value is None:
         return None
     text = value.strip()
     if text.isascii() and text.isdigit():
-        return float(int(text))
+        significant = text.lstrip("0")
+        if len(significant) > _MAX_DIGITS:
+            return math.inf
+        return float(int(significant or "0"))
     try:
         when = email.utils.parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
+        if when.tzinfo is None:  # an HTTP date is GMT even when it forgets to say so
+            when = when.replace(tzinfo=datetime.UTC)
+        return max(0.0, when.timestamp() - now)
+    except (TypeError, ValueError, IndexError, OverflowError):
         return None
-    if when.tzinfo is None:  # an HTTP date is GMT even when it forgets to say so
-        when = when.replace(tzinfo=datetime.UTC)
-    return max(0.0, when.timestamp() - now)
 
 
 def retry_delay(

@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import atexit
 import logging
+import threading
 from collections.abc import Iterator, Mapping
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
 
+from ledgerkit._errors import LedgerError
 from ledgerkit.client import _calls as calls
 from ledgerkit.client._base import DEFAULT_TIMEOUT, BaseClient, CacheSetting, Call, Result
 from ledgerkit.client._cache import open_cache
+from ledgerkit.client._identity import ChainIdentity
 from ledgerkit.client._limits import Clock, Limiter, SystemClock
 from ledgerkit.client._paging import Pager
 from ledgerkit.client._retry import Retry
@@ -66,7 +69,10 @@ class Client(SyncEndpoints, BaseClient):
         complete blocks, reads at an explicit ``ledger_version``...). ``None``: on, at the
         default location (``$LEDGERKIT_CACHE_DIR`` or the user cache directory), except
         for nodes on loopback addresses; ``True``: on at the default location; a path:
-        on, in that directory (or that ``.sqlite3`` file); ``False``: off.
+        on, in that directory (or that ``.sqlite3`` file); ``False``: off. Entries are
+        filed under the chain's :class:`~ledgerkit.client.ChainIdentity` (chain id and
+        genesis hash), asked of the node once per client and again whenever the node
+        may have changed, so a recreated chain never gets the answers of the one before.
     transport : httpx.BaseTransport, optional
         The httpx transport, e.g. ``httpx.MockTransport`` in tests.
     clock : Clock, optional
@@ -119,18 +125,20 @@ class Client(SyncEndpoints, BaseClient):
             transport=transport, timeout=self.config.timeout, limits=pool, follow_redirects=False
         )
         self._cache = open_cache(self.config.cache)
+        self._identity_lock = threading.Lock()
         self.node: LocalNode | None = None
 
     # -- plumbing ------------------------------------------------------------------------
 
     def _exchange(self, call: Call[Any]) -> tuple[int, httpx.Headers, bytes]:
         """Send ``call`` (retrying when allowed) until a 2xx answer; raise anything else."""
-        request = self._build_request(call)
+        request = self._build_request(call, self._trace)
         retry_number = 0
         while True:
             try:
                 with self._limiter.slot():
                     response = self._http.send(request)
+                self._heard(response.headers, self._clock.monotonic())
             except httpx.HTTPError as exc:
                 error = self._transport_error(call, exc)
                 delay = self._retry_delay(call, retry_number, error, None, self._clock.time())
@@ -150,23 +158,65 @@ class Client(SyncEndpoints, BaseClient):
 
     def _send(self, call: Call[T]) -> Result[T]:
         key = self._cache_key(call)
+        chain = None
         if key is not None and self._cache is not None:
-            hit = self._cache.get(self._known_chain_id(), key, call.accept)
+            chain = self._chain()
+            hit = None if chain is None else self._cache.get(chain, key, call.accept)
             if hit is not None:
                 return self._from_cache(call, hit)
         status, headers, body = self._exchange(call)
         result = self._parse(call, status, headers, body)
-        if key is not None and self._cache is not None:
+        # Stored only when nothing said the node changed while it answered.
+        if key is not None and self._cache is not None and chain is not None:
+            if chain != self._identity:
+                return result
             entry = self._to_store(call, result, status, headers, body)
             if entry is not None:
-                self._cache.put(result.ledger.chain_id, key, call.accept, entry)
+                self._cache.put(chain, key, call.accept, entry)
         return result
 
-    def _known_chain_id(self) -> int:
-        """The node's chain id (part of every cache key); asks the node once if unknown."""
-        if self._chain_id is None:
-            return self._send(calls.ledger_info()).ledger.chain_id
-        return self._chain_id
+    def _chain(self) -> ChainIdentity | None:
+        """The chain the node serves now, for the cache's key: confirmed by its genesis
+        once, and again when something says the node may have changed (``_identity``);
+        ``None`` when the node would not say (then the cache is not used)."""
+        with self._identity_lock:
+            if self._recheck_due(self._clock.monotonic()):
+                self._exchange(calls.ledger_info())  # heard: may forget the identity
+            if self._identity is None and not self._identity_refused:
+                self._confirm(self._ask_identity())
+            return self._identity
+
+    def _ask_identity(self) -> Result[ChainIdentity] | None:
+        try:
+            return self.chain_identity()
+        except LedgerError as exc:
+            self._identity_failed(exc)
+            return None
+
+    def chain_identity(self) -> Result[ChainIdentity]:
+        """The chain the node serves: its chain id and the hash of its genesis transaction.
+
+        A chain id alone does not name a chain (every local node is chain 4, and a dev
+        chain is recreated at will under it); the genesis hash does. It is ``None`` when
+        the node no longer holds version 0 (pruned). Asks the node every time (``GET
+        /transactions/by_version/0``, of which only the hash is read).
+
+        Examples
+        --------
+        >>> client.chain_identity().value.chain_id  # doctest: +SKIP
+        4
+        """
+        call = self._genesis_call()
+        try:
+            return self._identity_of(self._parse(call, *self._exchange(call)))
+        except LedgerError as exc:
+            found = self._identity_without_genesis(exc)
+            if found is None:
+                raise
+            return found
+
+    def _trace(self, event: str, info: Mapping[str, Any]) -> None:
+        self._chain_event(event)
 
     def _walk(self, pager: Pager[T]) -> Iterator[Result[T]]:
         first = pager.first()  # here, so that bad input fails at the call, not later
@@ -183,6 +233,7 @@ class Client(SyncEndpoints, BaseClient):
     def close(self) -> None:
         """Close the connections and the cache (and stop the embedded node it started)."""
         self._http.close()
+        self._forget_secrets()
         if self._cache is not None:
             self._cache.close()
         if self.node is not None:

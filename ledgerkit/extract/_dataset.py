@@ -3,12 +3,18 @@ resumable: an interrupted run goes on where it stopped, a finished one fetches n
 
 Layout of ``out``::
 
-    manifest.json                       kind, chain id, range, partition size, partitions
+    manifest.json                       kind, chain, range, partition size, partitions
     transactions/part-000000000000-000000009999.parquet
     transactions/part-000000010000-000000019999.parquet
 
 Each partition is written to a hidden temporary file and renamed into place, then the
 manifest (also replaced atomically) records it with its row count and sha256.
+
+The manifest names its chain by chain id and genesis hash
+(:class:`~ledgerkit.client.ChainIdentity`): every local node is chain 4, so the chain id
+alone would let a run on one local chain add to a dataset of another. A manifest written
+before it recorded the genesis (or on a node that no longer held it) is checked against the
+node by one of its own records, and then records the genesis.
 """
 
 from __future__ import annotations
@@ -32,8 +38,10 @@ from ledgerkit._errors import (
     ChainMismatchError,
     DatasetMismatchError,
     InputError,
+    NotFoundError,
+    PrunedError,
 )
-from ledgerkit.client import Retry
+from ledgerkit.client import AsyncClient, ChainIdentity, Retry
 from ledgerkit.extract._convert import CONVERTERS
 from ledgerkit.extract._fetch import (
     Counter,
@@ -54,6 +62,12 @@ MANIFEST: Final = "manifest.json"
 #: Version of the dataset layout and column schema; a dataset of another one is refused.
 SCHEMA_VERSION: Final = 1
 _FORMAT: Final = "ledgerkit.extract"
+#: Columns that tell a record of one chain from the record of another at the same key.
+_WITNESS: Final = {
+    "transactions": ("version", "hash"),
+    "blocks": ("block_height", "block_hash"),
+    "events": ("sequence_number", "version", "type", "data"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +92,9 @@ class ExtractionSummary:
         Partitions already complete on disk.
     rows_written : int
         Rows in the partitions written by this run.
+    genesis_hash : str or None
+        Hash of the chain's genesis transaction (with the chain id, it names the chain);
+        ``None`` when the node no longer holds version 0.
     """
 
     kind: str
@@ -89,6 +106,7 @@ class ExtractionSummary:
     written: int
     skipped: int
     rows_written: int
+    genesis_hash: str | None = None
 
     def __str__(self) -> str:
         return (
@@ -163,9 +181,12 @@ def _interactive(progress: bool | None) -> bool:
 class _Dataset:
     """The manifest of one dataset directory, kept in memory and saved after each change."""
 
-    def __init__(self, root: Path, source: Source, chain_id: int, partition_size: int) -> None:
+    def __init__(
+        self, root: Path, source: Source, chain: ChainIdentity, partition_size: int
+    ) -> None:
         self.root = root
         self.source = source
+        self.chain = chain
         self.lock = asyncio.Lock()
         found = read_manifest(root)
         if found is None:
@@ -174,22 +195,39 @@ class _Dataset:
                 "schema_version": SCHEMA_VERSION,
                 "kind": source.kind,
                 "key": source.key_name,
-                "chain_id": chain_id,
+                "chain_id": chain.chain_id,
+                "genesis_hash": chain.genesis_hash,
                 "partition_size": partition_size,
                 "stream": source.stream,
                 "range": None,
                 "partitions": [],
             }
-        self._check(found, chain_id, partition_size)
+        self._check(found, partition_size)
         self.manifest = found
 
-    def _check(self, found: Mapping[str, Any], chain_id: int, partition_size: int) -> None:
+    @property
+    def unverified(self) -> bool:
+        """Whether the manifest cannot tell by its genesis hash that it is of this chain
+        (written before it recorded one, or by or for a node that no longer held it)."""
+        recorded = self.manifest.get("genesis_hash")
+        return recorded is None or self.chain.genesis_hash is None
+
+    def _check(self, found: Mapping[str, Any], partition_size: int) -> None:
         where = self.root / MANIFEST
+        chain = self.chain
         if found.get("format") != _FORMAT:
             raise DatasetMismatchError(f"{where} is not a ledgerkit.extract manifest")
-        if found.get("chain_id") != chain_id:
+        if found.get("chain_id") != chain.chain_id:
             raise ChainMismatchError(
-                f"{where} holds chain {found.get('chain_id')}, the node serves chain {chain_id}"
+                f"{where} holds chain {found.get('chain_id')}, "
+                f"the node serves chain {chain.chain_id}"
+            )
+        recorded = found.get("genesis_hash")
+        known = recorded is not None and chain.genesis_hash is not None
+        if known and recorded != chain.genesis_hash:
+            raise ChainMismatchError(
+                f"{where} holds chain {chain.chain_id} with genesis {recorded}; the node "
+                f"serves another chain of that id, with genesis {chain.genesis_hash}"
             )
         expected = {
             "schema_version": SCHEMA_VERSION,
@@ -202,6 +240,46 @@ class _Dataset:
                 raise DatasetMismatchError(
                     f"{where} has {name}={found.get(name)!r}, this run asks for {value!r}"
                 )
+
+    def _first_record(self) -> dict[str, Any] | None:
+        """The witness columns of the first record of the first intact partition."""
+        import pyarrow.parquet as pq
+
+        columns = list(_WITNESS[self.source.kind])
+        for entry in self.manifest["partitions"]:
+            if self._intact(entry):
+                rows = pq.read_table(self.root / entry["file"], columns=columns).slice(0, 1)
+                for row in rows.to_pylist():
+                    return dict(row)
+        return None
+
+    async def verify(self, client: AsyncClient) -> None:
+        """Check an :attr:`unverified` dataset against the node by one of its records (one
+        request), then record the genesis hash: a record of another chain at the same key
+        is a :class:`ChainMismatchError`."""
+        where = self.root / MANIFEST
+        witness = await asyncio.to_thread(self._first_record)
+        if witness is not None:
+            kind, key_name = self.source.kind, self.source.key_name
+            key = int(witness[key_name])
+            try:
+                records, _ = await self.source.page(client, key, key + 1)
+            except (NotFoundError, PrunedError):
+                _log.warning(
+                    "%s names no genesis and the node no longer holds %s %d to check it by: "
+                    "taken to be of chain %s", where, key_name, key, self.chain,
+                )  # fmt: skip
+            else:
+                mine = [r for r in records if self.source.key(r) == key][:1]
+                theirs = CONVERTERS[kind](mine).to_dict("records")
+                if not theirs or any(str(theirs[0][c]) != str(witness[c]) for c in witness):
+                    raise ChainMismatchError(
+                        f"{where} holds {kind} of another chain {self.chain.chain_id}: its "
+                        f"{key_name} {key} is not the node's (the manifest names no genesis)"
+                    )
+        if self.chain.genesis_hash is not None:
+            _log.info("%s: recording the genesis of %s", where, self.chain)
+            self.manifest["genesis_hash"] = self.chain.genesis_hash
 
     def to_fetch(self, plan: list[tuple[int, int]]) -> list[tuple[int, int]]:
         """The ranges to fetch for the planned partitions.
@@ -300,9 +378,12 @@ async def extract(
         url, concurrency=concurrency, max_rps=max_rps, retries=retries, transport=transport
     ) as client:
         head = await check_available(client, source, stop)
+        chain = (await client.chain_identity()).value
         root.mkdir(parents=True, exist_ok=True)
         (root / source.kind).mkdir(exist_ok=True)
-        dataset = _Dataset(root, source, head.chain_id, partition_size)
+        dataset = _Dataset(root, source, chain, partition_size)
+        if dataset.unverified:
+            await dataset.verify(client)
         dataset.sweep()
         plan = partitions(start, stop, partition_size)
         todo = dataset.to_fetch(plan)
@@ -366,4 +447,5 @@ async def extract(
         written=len(todo),
         skipped=len(plan) - len(todo),
         rows_written=rows,
+        genesis_hash=chain.genesis_hash,
     )

@@ -39,8 +39,12 @@ OTHER_HASH = "0x" + "77" * 32
 ACCOUNT_TAG = "0x1::account::Account"
 
 
-def fake_chain(meta: LedgerMeta = META) -> FakeNode:
-    """A node answering every endpoint the workload uses."""
+GENESIS = "0x" + "9e" * 32
+
+
+def fake_chain(meta: LedgerMeta = META, genesis: str = GENESIS) -> FakeNode:
+    """A node answering every endpoint the workload uses, and its genesis (what the
+    client asks once to know which chain it files answers under)."""
     node = FakeNode()
 
     def ok(body: Any, **options: Any) -> httpx.Response:
@@ -72,6 +76,7 @@ def fake_chain(meta: LedgerMeta = META) -> FakeNode:
         ("GET", f"/accounts/{ADDRESS}/events/2"): ok([event(0), event(1)]),
         ("GET", f"/accounts/{ADDRESS}/transactions"): ok([user_transaction(7)]),
         ("GET", "/transactions"): transactions,
+        ("GET", "/transactions/by_version/0"): ok({"version": "0", "hash": genesis}),
         ("GET", "/transactions/by_version/42"): ok(user_transaction(42)),
         ("GET", f"/transactions/by_hash/{HASH}"): ok(user_transaction(43)),
         ("GET", f"/transactions/wait_by_hash/{HASH}"): ok(user_transaction(43)),
@@ -148,9 +153,9 @@ def test_a_second_run_sends_none_of_the_cacheable_requests(tmp_path: Path) -> No
     second_run = sent(node)
     assert again == values
     uncached = sum(1 for _, _, cacheable in WORKLOAD if not cacheable)
-    assert sum(second_run.values()) == uncached
-    assert not any("by_version" in url or "/blocks/by_height/3" in url for url in second_run)
-    assert sum(first_run.values()) == len(WORKLOAD) + 3  # the walk took 3 pages
+    assert sum(second_run.values()) == uncached + 1  # and the genesis, once per client
+    assert not any("by_version/42" in url or "/blocks/by_height/3" in url for url in second_run)
+    assert sum(first_run.values()) == len(WORKLOAD) + 3 + 1  # 3 pages walked; the genesis
     assert (tmp_path / CACHE_FILE).exists()
 
 
@@ -164,8 +169,9 @@ def test_a_cached_answer_carries_the_metadata_it_was_stored_with(tmp_path: Path)
     assert cached == fresh
     assert isinstance(cached.value, UserTransaction)
     assert cached.ledger.ledger_version == META.ledger_version
-    # Only the chain id was asked of the moved node; the transaction came from the cache.
-    assert [r.url.path for r in moved.requests] == ["/v1/"]
+    # Only the chain's genesis was asked of the moved node; the transaction came from the
+    # cache.
+    assert [r.url.path for r in moved.requests] == ["/v1/transactions/by_version/0"]
 
 
 def test_latest_questions_always_go_out(tmp_path: Path) -> None:
@@ -176,7 +182,7 @@ def test_latest_questions_always_go_out(tmp_path: Path) -> None:
             client.account(ADDRESS)
             client.estimate_gas_price()
             client.transaction_by_hash(OTHER_HASH)  # still pending
-    assert len(node.requests) == 12
+    assert len(node.requests) == 12 + 1  # and the genesis, asked once
 
 
 def test_cache_false_stores_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -226,7 +232,8 @@ def test_sync_and_async_clients_share_one_cache(tmp_path: Path) -> None:
 
     node.requests.clear()
     txn, blk = asyncio.run(main())
-    assert [r.url.path for r in node.requests] == ["/v1/"]  # the chain id, nothing else
+    # The chain's genesis, nothing else.
+    assert [r.url.path for r in node.requests] == ["/v1/transactions/by_version/0"]
     assert txn.value.version == 42
     assert blk.value.block_height == 3
 

@@ -1,5 +1,5 @@
 """The cache stays within its bound: past it, the least recently used entries go; a file
-written before the bound existed is upgraded in place; the bound is set by environment."""
+of an older layout is upgraded in place; the bound is set by environment."""
 
 from __future__ import annotations
 
@@ -16,8 +16,10 @@ from ledgerkit.client._cache import (
     ResponseCache,
     max_bytes_from_env,
 )
+from ledgerkit.client._identity import ChainIdentity
 
 BODY = b"x" * 1000
+CHAIN = ChainIdentity(1, "0x" + "11" * 32)
 
 
 class Clock:
@@ -33,11 +35,11 @@ def _url(n: int) -> str:
 
 
 def _put(cache: ResponseCache, n: int, body: bytes = BODY) -> None:
-    cache.put(1, _url(n), "application/json", CachedAnswer(200, {"x-node-chain-id": "1"}, body))
+    cache.put(CHAIN, _url(n), "application/json", CachedAnswer(200, {"x-node-chain-id": "1"}, body))
 
 
 def _has(cache: ResponseCache, n: int) -> bool:
-    return cache.get(1, _url(n), "application/json") is not None
+    return cache.get(CHAIN, _url(n), "application/json") is not None
 
 
 def test_the_cache_stays_within_its_bound(tmp_path: Path) -> None:
@@ -79,7 +81,10 @@ def test_an_entry_too_big_for_the_bound_is_not_kept(tmp_path: Path) -> None:
     cache.close()
 
 
-def test_a_file_from_before_the_bound_is_upgraded(tmp_path: Path) -> None:
+def test_a_file_of_an_older_layout_is_upgraded(tmp_path: Path) -> None:
+    """Entries written before the key named the chain's genesis cannot say which chain of
+    their chain id they are from (a dev chain recreated under it?): they are dropped, and
+    the file serves on."""
     path = tmp_path / "old.sqlite3"
     db = sqlite3.connect(path)
     db.execute(
@@ -93,11 +98,15 @@ def test_a_file_from_before_the_bound_is_upgraded(tmp_path: Path) -> None:
     db.commit()
     db.close()
     cache = ResponseCache(path, max_bytes=50_000)
-    assert _has(cache, 7)
-    assert cache.size_bytes == len(BODY) + len("{}") + len(_url(7))
+    assert not _has(cache, 7)
+    assert len(cache) == 0
     _put(cache, 8)
-    assert len(cache) == 2
+    assert _has(cache, 8)
+    assert cache.size_bytes == len(BODY) + len('{"x-node-chain-id": "1"}') + len(_url(8))
     cache.close()
+    again = ResponseCache(path, max_bytes=50_000)  # the new layout is kept as it is
+    assert _has(again, 8)
+    again.close()
 
 
 def test_the_bound_comes_from_the_environment(

@@ -289,6 +289,16 @@ def test_transaction_by_version_and_by_hash(client: Any, http: httpx.Client) -> 
         client.transaction_by_hash("0x" + "00" * 32)
 
 
+def test_chain_identity_is_the_chain_id_and_the_genesis_hash(
+    client: Any, http: httpx.Client
+) -> None:
+    identity = client.chain_identity()
+    genesis = http.get("/transactions/by_version/0")
+    assert identity.value.chain_id == 4
+    assert identity.value.genesis_hash == genesis.json()["hash"]
+    assert identity.ledger.chain_id == 4
+
+
 def test_auxiliary_info(client: Any, http: httpx.Client) -> None:
     result = client.transactions_auxiliary_info(0, limit=10)
     raw = http.get("/transactions/auxiliary_info", params={"start_version": 0, "limit": 10})
