@@ -24,11 +24,13 @@ from client_fakes import (
     META,
     MODULE,
     PENDING,
+    SUBMITTED,
     FakeNode,
     answer,
     block,
     block_metadata_transaction,
     event,
+    simulated_user_transaction,
     user_transaction,
     with_cursor,
 )
@@ -258,9 +260,10 @@ def test_auxiliary_info_and_its_encryption_key_header(prefix: str) -> None:
 @pytest.mark.parametrize("prefix", PREFIXES)
 def test_submit_sends_bcs_and_reads_the_pending_transaction(prefix: str) -> None:
     _, signed = signed_transfer()
-    node, client = serve(prefix, "POST", "/transactions", PENDING, status=202)
+    node, client = serve(prefix, "POST", "/transactions", SUBMITTED, status=202)
     pending, ledger = client.submit_transaction(signed)
     assert isinstance(pending, PendingTransaction)
+    assert (pending.hash, pending.sequence_number, pending.gas_unit_price) == (HASH, 9, 100)
     assert ledger == META
     request = only_request(node)
     assert request.headers["content-type"] == "application/x.aptos.signed_transaction+bcs"
@@ -271,7 +274,11 @@ def test_submit_sends_bcs_and_reads_the_pending_transaction(prefix: str) -> None
 def test_simulate_a_raw_transaction_with_zero_signature_and_flags(prefix: str) -> None:
     raw, _ = signed_transfer()
     node, client = serve(
-        prefix, "POST", "/transactions/simulate", [user_transaction(0)], meta=_gas(META, 24)
+        prefix,
+        "POST",
+        "/transactions/simulate",
+        [simulated_user_transaction(0)],
+        meta=_gas(META, 24),
     )
     [simulated], ledger = client.simulate_transaction(
         raw, public_key=KEY.public_key, estimate_gas_unit_price=True, estimate_max_gas_amount=True
@@ -286,6 +293,18 @@ def test_simulate_a_raw_transaction_with_zero_signature_and_flags(prefix: str) -
     # The body is the raw transaction with the real public key and 64 zero bytes.
     assert request.content.startswith(raw.to_bcs())
     assert request.content.endswith(KEY.public_key_bytes + b"\x40" + bytes(64))
+
+
+def test_submit_and_simulate_answers_with_the_union_tag_are_taken_too() -> None:
+    _, signed = signed_transfer()
+    node = FakeNode()
+    node.on("POST", "/transactions", answer(PENDING, status=202))
+    node.on("POST", "/transactions/simulate", answer([user_transaction(0)]))
+    client = node.client()
+    assert client.submit_transaction(signed).value.hash == HASH
+    [simulated_txn] = client.simulate_transaction(signed).value
+    assert isinstance(simulated_txn, UserTransaction)
+    assert simulated_txn.version == 0
 
 
 @pytest.mark.parametrize("prefix", PREFIXES)

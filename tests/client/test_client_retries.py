@@ -21,6 +21,7 @@ from client_fakes import (
     HASH,
     LEDGER_INFO,
     PENDING,
+    SUBMITTED,
     AsyncFakeClock,
     FakeClock,
     FakeNode,
@@ -176,7 +177,7 @@ def test_dropped_connections_are_retried_for_reads(kind: str, failure: Exception
 )
 def test_a_submission_is_attempted_exactly_once(kind: str, failure: Any) -> None:
     node = FakeNode()
-    node.on("POST", "/transactions", scripted(failure, answer(PENDING, status=202)))
+    node.on("POST", "/transactions", scripted(failure, answer(SUBMITTED, status=202)))
     with pytest.raises((NodeAPIError, TransportError)):
         run(kind, node, lambda c: c.submit_transaction(signed()))
     assert len(node.sent("/transactions")) == 1
