@@ -16,6 +16,7 @@ from ledgerkit._errors import DecodingError, InputError
 from ledgerkit.models import (
     AccountData,
     AuxiliaryInfo,
+    BatchSubmitResult,
     Block,
     Event,
     GasEstimate,
@@ -47,6 +48,7 @@ from ledgerkit.types import HexBytes
 __all__ = [
     "AccountData",
     "AuxiliaryInfo",
+    "BatchSubmitResult",
     "Block",
     "Event",
     "GasEstimate",
@@ -60,6 +62,7 @@ __all__ = [
     "account",
     "auxiliary_info",
     "balance",
+    "batch_result",
     "bcs",
     "block",
     "block_is_complete",
@@ -128,6 +131,11 @@ def simulated_transactions(data: bytes) -> list[UserTransaction]:
     their own schema (public nodes send them without ``type``; a ``user_transaction`` tag
     is taken too)."""
     return decode(data, list[UserTransaction])
+
+
+def batch_result(data: bytes) -> BatchSubmitResult:
+    """The answer of a batch submission (202 or 206): the refused transactions, if any."""
+    return decode(data, BatchSubmitResult)
 
 
 def hex_bytes(data: bytes) -> bytes:

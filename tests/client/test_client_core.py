@@ -134,7 +134,7 @@ def test_the_clients_are_twins() -> None:
     sync_names = [n for n in _public(Client) if n not in ("close",)]
     async_names = [n for n in _public(AsyncClient) if n not in ("aclose",)]
     assert sync_names == async_names
-    assert len(sync_names) == 32
+    assert len(sync_names) == 33
     for name in sync_names:
         sync, twin = getattr(Client, name), getattr(AsyncClient, name)
         sync_params = inspect.signature(sync).parameters
