@@ -159,10 +159,17 @@ def test_more_than_ten_transactions_are_refused_whole(ledger: Ledger, http: InPr
     assert pending_type(http, txns[0]) == "transaction_not_found"
 
 
+def test_a_bcs_batch_claiming_a_huge_count_is_refused_by_its_count(http: InProcess) -> None:
+    response = post_bcs(http, b"\xff\xff\xff\xff\x07" + bytes(64))
+    assert response.status_code == 400, response.text
+    assert "while limit is 10" in response.json()["message"]
+
+
 @pytest.mark.parametrize(
     ("body", "kind", "needle"),
     [
         (b"\x02\x00", SIGNED_TXN_BCS, "BCS"),
+        (b"\x01" + bytes(40), SIGNED_TXN_BCS, "BCS"),
         (b'{"sender": "0x1"}', "application/json", "array"),
         (b"[1, 2]", "application/json", "transaction 0"),
     ],

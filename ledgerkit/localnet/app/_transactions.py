@@ -148,7 +148,9 @@ async def _signed_batch(request: Request, node: NodeState) -> list[SignedTransac
         body = await read_body(request, node.config.max_body_bytes)
         try:
             reader = Deserializer(body)
-            batch = reader.sequence(lambda: SignedTransaction.deserialize(reader))
+            count = reader.length()
+            _check_batch_size(count)  # before parsing: the count alone can refuse the batch
+            batch = [SignedTransaction.deserialize(reader) for _ in range(count)]
             reader.finish()
         except BCSError as exc:
             raise invalid(f"the body is not a BCS sequence of signed transactions: {exc}") from None
