@@ -185,6 +185,24 @@ def test_a_submission_is_attempted_exactly_once(kind: str, failure: Any) -> None
 
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize(
+    "failure",
+    [
+        error(503, "internal_error", "overloaded"),
+        error(429, "rate_limited", headers={"Retry-After": "1"}),
+        httpx.ReadError("reset after sending"),
+    ],
+)
+def test_a_batch_submission_is_attempted_exactly_once(kind: str, failure: Any) -> None:
+    node = FakeNode()
+    accepted = answer({"transaction_failures": []}, status=202)
+    node.on("POST", "/transactions/batch", scripted(failure, accepted))
+    with pytest.raises((NodeAPIError, TransportError)):
+        run(kind, node, lambda c: c.submit_batch_transactions([signed()]))
+    assert len(node.sent("/transactions/batch")) == 1
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize(
     ("path", "call"),
     [
         ("/view", lambda c: c.view("0x1::m::f", [], [])),
