@@ -167,7 +167,6 @@ async def _signed_batch(request: Request, node: NodeState) -> list[SignedTransac
                 batch.append(node.ledger.signed_from_json(item, simulation=False))
             except NodeError as error:
                 raise invalid(f"transaction {index}: {error.message}") from None
-    _check_batch_size(len(batch))
     return batch
 
 
@@ -184,9 +183,7 @@ async def submit_batch(request: Request, node: NodeState, meta: LedgerMeta) -> R
     """
     if "submit" in node.config.disabled:
         raise NodeError(ErrorCode.API_DISABLED, "transaction submission is disabled on this node")
-    if wants_bcs(request):
-        raise NodeError(ErrorCode.BCS_NOT_SUPPORTED, "batch submission answers in JSON only")
-    negotiate(request, node, bcs_supported=False)
+    negotiate(request, node, bcs_supported=False)  # JSON answers only here
     batch = await _signed_batch(request, node)
     failures: list[dict[str, Any]] = []
     for index, signed in enumerate(batch):
