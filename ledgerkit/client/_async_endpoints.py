@@ -270,6 +270,12 @@ class AsyncEndpoints:
     async def submit_transaction(self, signed: SignedTransaction) -> Result[dec.PendingTransaction]:
         return await self._send(calls.submit_transaction(signed))
 
+    @_doc(SyncEndpoints.submit_batch_transactions)
+    async def submit_batch_transactions(
+        self, signed: Sequence[SignedTransaction]
+    ) -> Result[dec.BatchSubmitResult]:
+        return await self._send(calls.submit_batch_transactions(signed))
+
     @_doc(SyncEndpoints.simulate_transaction)
     async def simulate_transaction(
         self,

@@ -12,7 +12,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final, TypeVar
 
 from ledgerkit._errors import InputError
-from ledgerkit.bcs import Ed25519Authenticator, EntryFunction, RawTransaction, SignedTransaction
+from ledgerkit.bcs import (
+    Ed25519Authenticator,
+    EntryFunction,
+    RawTransaction,
+    Serializer,
+    SignedTransaction,
+)
 from ledgerkit.client import _decoders as dec
 from ledgerkit.client import _inputs as inputs
 from ledgerkit.client import _policies as policy
@@ -47,6 +53,7 @@ __all__ = [
     "ledger_info",
     "raw_table_item",
     "simulate_transaction",
+    "submit_batch_transactions",
     "submit_transaction",
     "table_item",
     "transaction_by_hash",
@@ -343,6 +350,30 @@ def submit_transaction(signed: SignedTransaction) -> Call[dec.PendingTransaction
         "/transactions",
         dec.pending_transaction,
         body=signed.to_bcs(),
+        content_type=SIGNED_TXN_BCS,
+        idempotent=False,
+    )
+
+
+def submit_batch_transactions(
+    signed: Sequence[SignedTransaction],
+) -> Call[dec.BatchSubmitResult]:
+    """Several signed transactions in one request (a BCS sequence); never retried either."""
+    if isinstance(signed, SignedTransaction) or not isinstance(signed, Sequence):
+        raise InputError(f"submit a list of SignedTransaction, got {type(signed).__name__}")
+    if not signed:
+        raise InputError("a batch holds at least one transaction")
+    for index, item in enumerate(signed):
+        if not isinstance(item, SignedTransaction):
+            raise InputError(f"transaction {index} is a {type(item).__name__}, not signed")
+    count = Serializer()
+    count.uleb128(len(signed))
+    return Call(
+        "submit_batch_transactions",
+        "POST",
+        "/transactions/batch",
+        dec.batch_result,
+        body=count.output() + b"".join(item.to_bcs() for item in signed),
         content_type=SIGNED_TXN_BCS,
         idempotent=False,
     )

@@ -16,6 +16,7 @@ from ledgerkit._errors import DecodingError, InputError
 from ledgerkit.models import (
     AccountData,
     AuxiliaryInfo,
+    BatchSubmitResult,
     Block,
     Event,
     GasEstimate,
@@ -47,6 +48,7 @@ from ledgerkit.types import HexBytes
 __all__ = [
     "AccountData",
     "AuxiliaryInfo",
+    "BatchSubmitResult",
     "Block",
     "Event",
     "GasEstimate",
@@ -60,6 +62,7 @@ __all__ = [
     "account",
     "auxiliary_info",
     "balance",
+    "batch_result",
     "bcs",
     "block",
     "block_is_complete",
@@ -114,21 +117,25 @@ def json_value(data: bytes) -> Any:
 
 
 def pending_transaction(data: bytes) -> PendingTransaction:
-    """The answer of a submission: the transaction, pending."""
-    txn = decode_transaction(data)
-    if not isinstance(txn, PendingTransaction):
-        raise DecodingError(f"expected a pending_transaction, got a {_kind(txn)}")
-    return txn
+    """The answer of a submission: a ``PendingTransaction`` record, read by its own schema.
+
+    Public nodes send it without the ``type`` tag (the tag belongs to the ``Transaction``
+    union of reads by hash); a ``type`` present is taken too, when it says
+    ``pending_transaction``.
+    """
+    return decode(data, PendingTransaction)
 
 
 def simulated_transactions(data: bytes) -> list[UserTransaction]:
-    """The answer of a simulation: user transactions, never committed."""
-    txns = decode_transactions(data)
-    users = [t for t in txns if isinstance(t, UserTransaction)]
-    if len(users) != len(txns):
-        kinds = sorted({_kind(t) for t in txns if not isinstance(t, UserTransaction)})
-        raise DecodingError(f"expected user_transaction items, got {', '.join(kinds)}")
-    return users
+    """The answer of a simulation: ``UserTransaction`` records, never committed, read by
+    their own schema (public nodes send them without ``type``; a ``user_transaction`` tag
+    is taken too)."""
+    return decode(data, list[UserTransaction])
+
+
+def batch_result(data: bytes) -> BatchSubmitResult:
+    """The answer of a batch submission (202 or 206): the refused transactions, if any."""
+    return decode(data, BatchSubmitResult)
 
 
 def hex_bytes(data: bytes) -> bytes:
@@ -146,10 +153,6 @@ def bcs(data: bytes) -> bytes:
 
 
 # -- what the cache policy and the walks ask of decoded values ---------------------------------
-
-
-def _kind(txn: Transaction) -> str:
-    return txn.type if isinstance(txn, UnknownVariant) else type(txn).__name__
 
 
 def is_pending(txn: Transaction) -> bool:

@@ -397,6 +397,30 @@ class SyncEndpoints:
         """
         return self._send(calls.submit_transaction(signed))
 
+    def submit_batch_transactions(
+        self, signed: Sequence[SignedTransaction]
+    ) -> Result[dec.BatchSubmitResult]:
+        """Submit several signed transactions in one request. Sent exactly once.
+
+        Each is admitted as :meth:`submit_transaction` would admit it; one refused does
+        not stop the others. Nodes take a limited number per batch (10 by default).
+
+        Returns
+        -------
+        Result[BatchSubmitResult]
+            ``transaction_failures`` lists the refused ones by position, each with its
+            error record and, as ``.exception``, the error a single submission would
+            have raised; empty when all were accepted.
+
+        Raises
+        ------
+        InvalidInputError
+            A transaction does not parse, or the batch is larger than the node takes.
+        MempoolFullError
+            507: the mempool took none of them.
+        """
+        return self._send(calls.submit_batch_transactions(signed))
+
     def simulate_transaction(
         self,
         transaction: SignedTransaction | RawTransaction,

@@ -223,7 +223,9 @@ class Ledger(LedgerReads):
         Returns
         -------
         dict
-            Its ``pending_transaction`` JSON (the answer of a 202).
+            Its pending JSON, the answer of a 202: a ``PendingTransaction`` without the
+            ``type`` tag, as public nodes answer a submission (the tag belongs to the
+            ``Transaction`` union of reads by hash).
 
         Raises
         ------
@@ -241,7 +243,9 @@ class Ledger(LedgerReads):
             chain_id=self.config.chain_id,
             now_secs=self._now_secs(),
         )
-        return dict(pending.json)
+        answer = dict(pending.json)
+        answer.pop("type", None)
+        return answer
 
     def signed_from_json(self, request: dict[str, Any], *, simulation: bool) -> SignedTransaction:
         """The signed transaction of a JSON submit (or simulate) request."""
@@ -317,9 +321,10 @@ class Ledger(LedgerReads):
         Returns
         -------
         (list of dict, int)
-            The one ``user_transaction`` (state hashes zeroed, no ``version`` on its
-            events) and its gas used. A transaction the prologue refuses comes back with
-            ``success`` false and the status name as ``vm_status``.
+            The one user transaction (state hashes zeroed, no ``version`` on its events,
+            no ``type`` tag: public nodes answer a simulation with bare
+            ``UserTransaction`` objects) and its gas used. A transaction the prologue
+            refuses comes back with ``success`` false and the status name as ``vm_status``.
 
         Raises
         ------
@@ -393,7 +398,6 @@ class Ledger(LedgerReads):
             **pending,
             "events": output.events,
             "timestamp": str(head.block.timestamp),
-            "type": "user_transaction",
         }
         return [body], output.gas_used
 

@@ -186,12 +186,12 @@ def _decode_slowly(data: Body, plan: _lenient.Plan, what: str) -> Any:
 
 
 def decode_transaction(data: Body) -> Transaction:
-    """One transaction (``by_hash``, ``by_version``, ``wait_by_hash``, a submit's answer)."""
+    """One transaction (``by_hash``, ``by_version``, ``wait_by_hash``), tagged by ``type``."""
     return cast(Transaction, decode(data, Transaction))
 
 
 def decode_transactions(data: Body) -> list[Transaction]:
-    """A page of transactions (``/transactions``, an account's, a simulation's).
+    """A page of transactions (``/transactions``, an account's), each tagged by ``type``.
 
     Decodes the page in one pass while every variant is known; otherwise only the items
     holding an unknown variant are decoded slowly, and kept.

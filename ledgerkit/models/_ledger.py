@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ledgerkit._errors import ErrorCode, NodeAPIError, error_from_record
 from ledgerkit.models._base import U8, U32, U64, Record, check_u64
 
 __all__ = [
@@ -101,13 +102,38 @@ class TransactionSummary(Record, frozen=True, kw_only=True):
 
 
 class BatchSubmitFailure(Record, frozen=True, kw_only=True):
-    """A transaction of a batch the node refused; ``error`` is its error record."""
+    """A transaction of a batch the node refused.
+
+    Attributes
+    ----------
+    error : dict
+        Its error record as the node sent it (``message``, ``error_code``, and
+        ``vm_error_code`` when the VM refused it).
+    transaction_index : int
+        Its position in the batch, from 0.
+    """
 
     error: dict[str, Any]
     transaction_index: U64
 
+    def __post_init__(self) -> None:
+        check_u64(self.transaction_index)
+
+    @property
+    def exception(self) -> NodeAPIError:
+        """The error record as the exception a single submission would have raised
+        (``SequenceNumberTooOldError``, ``VMError``...), its status the code's usual one."""
+        code = str(self.error.get("error_code") or "")
+        try:
+            status = ErrorCode(code).status
+        except ValueError:
+            status = 400
+        return error_from_record(status, self.error)
+
 
 class BatchSubmitResult(Record, frozen=True, kw_only=True):
-    """The 206 answer of ``POST /transactions/batch``: the transactions that failed."""
+    """The answer of ``POST /transactions/batch`` (the reference's
+    ``TransactionsBatchSubmissionResult``): the transactions the node refused, by
+    position; empty when it accepted them all (202 rather than 206)."""
 
     transaction_failures: list[BatchSubmitFailure]

@@ -302,6 +302,17 @@ PENDING: Final = {
     "signature": SIGNATURE,
 }
 
+# What a public node answers a submission (202) and a simulation with: the records of
+# their own schemas, without the ``type`` tag of the Transaction union.
+SUBMITTED: Final = {key: value for key, value in PENDING.items() if key != "type"}
+
+
+def simulated_user_transaction(version: int, *, success: bool = True) -> dict[str, Any]:
+    """A simulation's user transaction, untagged as public nodes send it."""
+    body = user_transaction(version, success=success)
+    del body["type"]
+    return body
+
 
 def block(height: int, first: int, last: int, *, with_transactions: int | None = None) -> Any:
     body: dict[str, Any] = {

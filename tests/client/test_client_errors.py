@@ -165,7 +165,7 @@ def test_a_submission_answered_with_a_committed_transaction_is_a_decoding_error(
     node.on("POST", "/transactions", answer(user_transaction(5), status=202))
     key = Ed25519PrivateKey.from_seed(b"errors")
     raw = RawTransaction(key.address(), 0, EntryFunction.build("0x1::m::f"), 10, 100, 1, 4)
-    with pytest.raises(DecodingError, match="pending_transaction"):
+    with pytest.raises(DecodingError, match=r"PendingTransaction.*user_transaction"):
         node.client().submit_transaction(key.sign_transaction(raw))
 
 

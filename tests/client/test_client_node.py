@@ -14,13 +14,14 @@ import inspect
 import threading
 import time
 from collections.abc import Callable, Coroutine, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Final
 
 import httpx
 import pytest
 
-from ledgerkit import HealthCheckFailedError, TransactionNotFoundError
+from ledgerkit import HealthCheckFailedError, TransactionNotFoundError, VMError
 from ledgerkit.bcs import EntryFunction, RawTransaction
 from ledgerkit.client import AsyncClient, Client, Result
 from ledgerkit.client._aiohttp import AiohttpTransport
@@ -415,6 +416,23 @@ def test_submit_and_wait_commits_a_transfer(client: Any, node: LocalNode) -> Non
     assert client.account_balance(receiver, APT).value == before + 12_345
     assert client.account(sender).value.sequence_number == signed.raw.sequence_number + 1
     assert client.transaction_by_hash(signed.hash()).value == committed.value
+
+
+def test_submit_a_batch_takes_the_good_and_lists_the_refused(client: Any, node: LocalNode) -> None:
+    account = dev(node, 3)
+    first = transfer(client, node, 11, sender=3)
+    second = replace(first, sequence_number=first.sequence_number + 1)
+    other_chain = replace(first, sequence_number=first.sequence_number + 2, chain_id=5)
+    batch = [account.private_key.sign_transaction(raw) for raw in (first, second, other_chain)]
+    result = client.submit_batch_transactions(batch).value
+    [refused] = result.transaction_failures
+    assert refused.transaction_index == 2
+    assert isinstance(refused.exception, VMError)
+    assert refused.exception.vm_error_code == 23
+    committed = client.wait_for_transaction(batch[1].hash(), timeout=30).value
+    assert isinstance(committed, UserTransaction)
+    assert committed.success, committed.vm_status
+    assert client.account(account.address).value.sequence_number == second.sequence_number + 1
 
 
 def test_every_client_method_is_exercised_here() -> None:

@@ -24,15 +24,18 @@ from client_fakes import (
     META,
     MODULE,
     PENDING,
+    SUBMITTED,
     FakeNode,
     answer,
     block,
     block_metadata_transaction,
     event,
+    simulated_user_transaction,
     user_transaction,
     with_cursor,
 )
 
+from ledgerkit import InputError, VMError
 from ledgerkit.bcs import EntryFunction, RawTransaction
 from ledgerkit.client import Client, Result
 from ledgerkit.models import (
@@ -258,9 +261,10 @@ def test_auxiliary_info_and_its_encryption_key_header(prefix: str) -> None:
 @pytest.mark.parametrize("prefix", PREFIXES)
 def test_submit_sends_bcs_and_reads_the_pending_transaction(prefix: str) -> None:
     _, signed = signed_transfer()
-    node, client = serve(prefix, "POST", "/transactions", PENDING, status=202)
+    node, client = serve(prefix, "POST", "/transactions", SUBMITTED, status=202)
     pending, ledger = client.submit_transaction(signed)
     assert isinstance(pending, PendingTransaction)
+    assert (pending.hash, pending.sequence_number, pending.gas_unit_price) == (HASH, 9, 100)
     assert ledger == META
     request = only_request(node)
     assert request.headers["content-type"] == "application/x.aptos.signed_transaction+bcs"
@@ -271,7 +275,11 @@ def test_submit_sends_bcs_and_reads_the_pending_transaction(prefix: str) -> None
 def test_simulate_a_raw_transaction_with_zero_signature_and_flags(prefix: str) -> None:
     raw, _ = signed_transfer()
     node, client = serve(
-        prefix, "POST", "/transactions/simulate", [user_transaction(0)], meta=_gas(META, 24)
+        prefix,
+        "POST",
+        "/transactions/simulate",
+        [simulated_user_transaction(0)],
+        meta=_gas(META, 24),
     )
     [simulated], ledger = client.simulate_transaction(
         raw, public_key=KEY.public_key, estimate_gas_unit_price=True, estimate_max_gas_amount=True
@@ -286,6 +294,56 @@ def test_simulate_a_raw_transaction_with_zero_signature_and_flags(prefix: str) -
     # The body is the raw transaction with the real public key and 64 zero bytes.
     assert request.content.startswith(raw.to_bcs())
     assert request.content.endswith(KEY.public_key_bytes + b"\x40" + bytes(64))
+
+
+@pytest.mark.parametrize("prefix", PREFIXES)
+def test_submit_a_batch_sends_a_bcs_sequence_and_reads_the_failures(prefix: str) -> None:
+    _, first = signed_transfer()
+    second = KEY.sign_transaction(replace(first.raw, sequence_number=10))
+    failure = {
+        "error": {"message": "bad chain", "error_code": "vm_error", "vm_error_code": 23},
+        "transaction_index": 1,
+    }
+    body = {"transaction_failures": [failure]}
+    node, client = serve(prefix, "POST", "/transactions/batch", body, status=206)
+    result, ledger = client.submit_batch_transactions([first, second])
+    assert ledger == META
+    [refused] = result.transaction_failures
+    assert refused.transaction_index == 1
+    assert refused.error["error_code"] == "vm_error"
+    assert isinstance(refused.exception, VMError)
+    assert (refused.exception.status, refused.exception.vm_error_code) == (400, 23)
+    request = only_request(node)
+    assert request.headers["content-type"] == "application/x.aptos.signed_transaction+bcs"
+    assert request.content == b"\x02" + first.to_bcs() + second.to_bcs()
+
+
+def test_a_batch_all_accepted_has_no_failures() -> None:
+    _, signed = signed_transfer()
+    _, client = serve(
+        "X-APTOS-", "POST", "/transactions/batch", {"transaction_failures": []}, status=202
+    )
+    assert client.submit_batch_transactions([signed]).value.transaction_failures == []
+
+
+@pytest.mark.parametrize("bad", [[], "not a list", [b"bytes"]])
+def test_a_batch_that_is_not_a_list_of_signed_transactions_is_refused_unsent(bad: Any) -> None:
+    node = FakeNode()
+    with pytest.raises(InputError):
+        node.client().submit_batch_transactions(bad)
+    assert node.requests == []
+
+
+def test_submit_and_simulate_answers_with_the_union_tag_are_taken_too() -> None:
+    _, signed = signed_transfer()
+    node = FakeNode()
+    node.on("POST", "/transactions", answer(PENDING, status=202))
+    node.on("POST", "/transactions/simulate", answer([user_transaction(0)]))
+    client = node.client()
+    assert client.submit_transaction(signed).value.hash == HASH
+    [simulated_txn] = client.simulate_transaction(signed).value
+    assert isinstance(simulated_txn, UserTransaction)
+    assert simulated_txn.version == 0
 
 
 @pytest.mark.parametrize("prefix", PREFIXES)

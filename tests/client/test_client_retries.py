@@ -21,6 +21,7 @@ from client_fakes import (
     HASH,
     LEDGER_INFO,
     PENDING,
+    SUBMITTED,
     AsyncFakeClock,
     FakeClock,
     FakeNode,
@@ -176,10 +177,28 @@ def test_dropped_connections_are_retried_for_reads(kind: str, failure: Exception
 )
 def test_a_submission_is_attempted_exactly_once(kind: str, failure: Any) -> None:
     node = FakeNode()
-    node.on("POST", "/transactions", scripted(failure, answer(PENDING, status=202)))
+    node.on("POST", "/transactions", scripted(failure, answer(SUBMITTED, status=202)))
     with pytest.raises((NodeAPIError, TransportError)):
         run(kind, node, lambda c: c.submit_transaction(signed()))
     assert len(node.sent("/transactions")) == 1
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize(
+    "failure",
+    [
+        error(503, "internal_error", "overloaded"),
+        error(429, "rate_limited", headers={"Retry-After": "1"}),
+        httpx.ReadError("reset after sending"),
+    ],
+)
+def test_a_batch_submission_is_attempted_exactly_once(kind: str, failure: Any) -> None:
+    node = FakeNode()
+    accepted = answer({"transaction_failures": []}, status=202)
+    node.on("POST", "/transactions/batch", scripted(failure, accepted))
+    with pytest.raises((NodeAPIError, TransportError)):
+        run(kind, node, lambda c: c.submit_batch_transactions([signed()]))
+    assert len(node.sent("/transactions/batch")) == 1
 
 
 @pytest.mark.parametrize("kind", KINDS)

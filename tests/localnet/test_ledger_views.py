@@ -211,7 +211,7 @@ def test_simulation_runs_without_committing(ledger: Ledger) -> None:
     before = ledger.meta()
     raw = raw_call(ledger, dev, "0x1::aptos_account::transfer", [("address", "0x1234"), ("u64", 5)])
     (result,), gas = ledger.simulate(unsigned(dev, raw))
-    assert result["type"] == "user_transaction"
+    assert "type" not in result  # public nodes answer bare UserTransaction objects
     assert result["success"], result["vm_status"]
     assert int(result["gas_used"]) == gas > 0
     zero = "0x" + "00" * 32

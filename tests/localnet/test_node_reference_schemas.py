@@ -154,6 +154,28 @@ def test_every_endpoint_fits_the_reference(
         if response.status_code == 404 and path == "/tables/{table_handle}/item":
             continue  # the owner's own score may be unset; other tests cover items
         problems += check(reference, path, method, response)
+    # A batch the node refuses whole (the signature does not verify): 206, its failures.
+    unsigned = {
+        "sender": address,
+        "sequence_number": "0",
+        "max_gas_amount": "2000",
+        "gas_unit_price": "100",
+        "expiration_timestamp_secs": "4000000000",
+        "payload": {
+            "type": "entry_function_payload",
+            "function": "0x1::aptos_account::transfer",
+            "type_arguments": [],
+            "arguments": [sender, "1"],
+        },
+        "signature": {
+            "type": "ed25519_signature",
+            "public_key": "0x" + dev.private_key.public_key_bytes.hex(),
+            "signature": "0x" + "00" * 64,
+        },
+    }
+    batch = http.post("/transactions/batch", json=[unsigned])
+    assert batch.status_code == 206, batch.text
+    problems += check(reference, "/transactions/batch", "post", batch)
     assert problems == [], "\n".join(problems)
     events = http.get(f"/accounts/{sender}/events/0").json()
     assert isinstance(events, list)

@@ -86,6 +86,7 @@ OPERATIONS = {
     ("get", "/accounts/{address}/events/{event_handle}/{field_name}"),
     ("get", "/transactions"),
     ("post", "/transactions"),
+    ("post", "/transactions/batch"),
     ("get", "/transactions/by_hash/{txn_hash}"),
     ("get", "/transactions/wait_by_hash/{txn_hash}"),
     ("get", "/transactions/by_version/{txn_version}"),
@@ -378,7 +379,8 @@ def test_statuses_follow_what_each_endpoint_can_do(doc: dict[str, Any]) -> None:
         statuses = set(operation["responses"])
         where = (method, path)
         assert ("413" in statuses) == (method == "post"), where
-        assert ("507" in statuses) == (where == ("post", "/transactions")), where
+        submits = where in (("post", "/transactions"), ("post", "/transactions/batch"))
+        assert ("507" in statuses) == submits, where
         assert ("503" in statuses) == (path == "/-/healthy"), where
         groupless = path in ("/-/healthy", "/spec.json")
         assert ("403" in statuses) != groupless, where
@@ -386,6 +388,8 @@ def test_statuses_follow_what_each_endpoint_can_do(doc: dict[str, Any]) -> None:
         if reads_state:
             assert {"404", "410"} <= statuses, where
     assert success_status(doc, "post", "/transactions") == "202"
+    batch = doc["paths"]["/transactions/batch"]["post"]["responses"]
+    assert {"202", "206"} <= set(batch)
 
 
 def test_every_response_documents_the_ledger_headers(doc: dict[str, Any]) -> None:
@@ -438,6 +442,7 @@ def test_media_types_of_successes_and_request_bodies(doc: dict[str, Any]) -> Non
     assert bodies == {
         ("post", "/transactions"): signed,
         ("post", "/transactions/simulate"): signed,
+        ("post", "/transactions/batch"): signed,
         ("post", "/transactions/encode_submission"): {"application/json"},
         ("post", "/tables/{table_handle}/item"): {"application/json"},
         ("post", "/tables/{table_handle}/raw_item"): {"application/json"},

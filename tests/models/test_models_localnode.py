@@ -199,7 +199,8 @@ def test_a_transfer_pending_committed_and_simulated(http: httpx.Client, node: Lo
         headers={"Content-Type": SIGNED_TXN_BCS},
     )
     assert simulated.status_code == 200, simulated.text
-    [sim] = m.decode_transactions(simulated.content)
+    # Simulate and submit answer by their own schemas, without the union's `type` tag.
+    [sim] = m.decode(simulated.content, list[m.UserTransaction])
     assert isinstance(sim, m.UserTransaction)
     assert sim.success
     assert all(e.version is None for e in sim.events)  # events inside a transaction
@@ -210,7 +211,7 @@ def test_a_transfer_pending_committed_and_simulated(http: httpx.Client, node: Lo
         headers={"Content-Type": SIGNED_TXN_BCS},
     )
     assert submitted.status_code == 202, submitted.text
-    pending = m.decode_transaction(submitted.content)
+    pending = m.decode(submitted.content, m.PendingTransaction)
     assert isinstance(pending, m.PendingTransaction)
     assert isinstance(pending.payload, m.EntryFunctionPayload)
     assert pending.payload.arguments[1] == "5"

@@ -320,6 +320,10 @@ _OPERATIONS: Final = (
         "Submit a signed transaction", "PendingTransaction", "400 403 413 500 507",
         body="SubmitTransactionRequest",
         bcs="Empty: with BCS the client computes the transaction hash itself."),
+    _Op("post", "/transactions/batch", "submit_batch_transactions", "Transactions",
+        "Submit up to 10 signed transactions, each admitted as a single submission would be",
+        "TransactionsBatchSubmissionResult", "400 403 413 500 507",
+        body="[SubmitTransactionRequest]"),
     _Op("get", "/transactions/by_hash/{txn_hash}", "get_transaction_by_hash", "Transactions",
         "Get a transaction by hash", "Transaction", _READ, "txn_hash"),
     _Op("get", "/transactions/wait_by_hash/{txn_hash}", "wait_transaction_by_hash",
@@ -359,7 +363,19 @@ _OPERATIONS: Final = (
 # Request media types besides JSON, by request schema.
 _BCS_REQUESTS: Final = {
     "SubmitTransactionRequest": (_SIGNED_BCS, "BCS of a signed transaction."),
+    "[SubmitTransactionRequest]": (_SIGNED_BCS, "BCS sequence of signed transactions."),
     "ViewRequest": (_VIEW_BCS, "BCS of an entry-function call (module, name, types, args)."),
+}
+
+
+# Success statuses other than a lone 200, by operation.
+_SUCCESS_STATUSES: Final = {
+    "submit_transaction": {"202": "Submit a signed transaction."},
+    "submit_batch_transactions": {
+        "202": "Every transaction was accepted; `transaction_failures` is empty.",
+        "206": "Some or all were refused: `transaction_failures` lists each refused one's "
+        "error record and position in the batch.",
+    },
 }
 
 
@@ -377,19 +393,21 @@ def _operation(op: _Op) -> Schema:
         if op.op_id == "submit_transaction":
             bcs["maxLength"] = 0
         content[_BCS] = {"schema": bcs}
-    status = "202" if op.op_id == "submit_transaction" else "200"
-    success = {
-        "description": op.summary + ".",
-        "headers": _response_headers(success=True, extra=tuple(op.headers.split())),
-        "content": content,
+    statuses = _SUCCESS_STATUSES.get(op.op_id, {"200": op.summary + "."})
+    responses = {
+        status: {
+            "description": text,
+            "headers": _response_headers(success=True, extra=tuple(op.headers.split())),
+            "content": content,
+        }
+        for status, text in statuses.items()
     }
-    responses = {status: success}
     responses |= {code: _ref(_ERRORS[int(code)][0], "responses") for code in op.errors.split()}
     out: Schema = {"operationId": op.op_id, "tags": [op.tag], "summary": op.summary}
     if op.params:
         out["parameters"] = [_ref(key, "parameters") for key in op.params.split()]
     if op.body:
-        media = {_JSON: {"schema": _ref(op.body)}}
+        media = {_JSON: {"schema": _type(op.body)}}
         if op.body in _BCS_REQUESTS:
             kind, text = _BCS_REQUESTS[op.body]
             media[kind] = {"schema": {**_PRIMITIVES["bytes"], "description": text}}

@@ -415,6 +415,14 @@ _OBJECTS: Final[dict[str, tuple[str, ...]]] = {
         _USER + "signature:TransactionSignature",
         "replay_protection_nonce:U64",
     ),
+    "TransactionsBatchSubmissionResult": (
+        "The transactions of a batch the node refused; empty when it accepted them all.",
+        "transaction_failures:[TransactionsBatchSingleSubmissionFailure]",
+    ),
+    "TransactionsBatchSingleSubmissionFailure": (
+        "A refused transaction of a batch: its error record and its position in the batch.",
+        "error:Error transaction_index:u64",
+    ),
     "EncodeSubmissionRequest": (
         "An unsigned transaction to turn into its signing message.",
         _USER,

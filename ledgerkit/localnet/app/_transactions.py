@@ -1,4 +1,5 @@
-"""Transactions: listing, lookup by version and hash, submission, simulation, encoding."""
+"""Transactions: listing, lookup by version and hash, submission (one or a batch),
+simulation, encoding."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ledgerkit._errors import BCSError, ErrorCode
-from ledgerkit.bcs import SignedTransaction
+from ledgerkit.bcs import Deserializer, SignedTransaction
 from ledgerkit.localnet._errors import NodeError
 from ledgerkit.localnet.app._http import (
     SIGNED_TXN_BCS,
@@ -38,6 +39,8 @@ TXN_PAGE: Final = 25
 TXN_PAGE_MAX: Final = 100
 WAIT_TIMEOUT_SECONDS: Final = 1.0
 WAIT_POLL_SECONDS: Final = 0.02
+#: Most transactions one batch submission takes (public nodes' default).
+BATCH_MAX: Final = 10
 _HEX: Final = frozenset("0123456789abcdefABCDEF")
 
 
@@ -137,6 +140,67 @@ async def submit(request: Request, node: NodeState, meta: LedgerMeta) -> Respons
     return json_response(pending, meta, status=202)
 
 
+async def _signed_batch(request: Request, node: NodeState) -> list[SignedTransaction]:
+    """The transactions of a batch: a BCS sequence of signed transactions, or a JSON array
+    of submit requests. Any one that does not parse refuses the whole batch (400)."""
+    batch: list[SignedTransaction]
+    if content_type(request) == SIGNED_TXN_BCS:
+        body = await read_body(request, node.config.max_body_bytes)
+        try:
+            reader = Deserializer(body)
+            count = reader.length()
+            _check_batch_size(count)  # before parsing: the count alone can refuse the batch
+            batch = [SignedTransaction.deserialize(reader) for _ in range(count)]
+            reader.finish()
+        except BCSError as exc:
+            raise invalid(f"the body is not a BCS sequence of signed transactions: {exc}") from None
+    else:
+        requests: Any = await read_json(request, node.config.max_body_bytes)
+        if not isinstance(requests, list):
+            raise invalid("the body must be an array of transaction objects")
+        _check_batch_size(len(requests))
+        batch = []
+        for index, item in enumerate(requests):
+            if not isinstance(item, dict):
+                raise invalid(f"transaction {index}: must be a transaction object")
+            try:
+                batch.append(node.ledger.signed_from_json(item, simulation=False))
+            except NodeError as error:
+                raise invalid(f"transaction {index}: {error.message}") from None
+    return batch
+
+
+def _check_batch_size(size: int) -> None:
+    if size > BATCH_MAX:
+        raise invalid(f"Submitted too many transactions: {size}, while limit is {BATCH_MAX}")
+
+
+async def submit_batch(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    """Each transaction goes through the same admission as a single submission.
+
+    202 when all were accepted; 206 listing the refused ones by index otherwise; 507 when
+    the mempool is full and took none of them.
+    """
+    if "submit" in node.config.disabled:
+        raise NodeError(ErrorCode.API_DISABLED, "transaction submission is disabled on this node")
+    negotiate(request, node, bcs_supported=False)  # JSON answers only here
+    batch = await _signed_batch(request, node)
+    failures: list[dict[str, Any]] = []
+    for index, signed in enumerate(batch):
+        try:
+            node.ledger.submit(signed)
+        except NodeError as error:
+            failures.append({"error": error.record(), "transaction_index": index})
+    if len(failures) < len(batch):
+        node.on_submit()
+    elif failures and all(
+        f["error"]["error_code"] == ErrorCode.MEMPOOL_IS_FULL.value for f in failures
+    ):
+        raise NodeError(ErrorCode.MEMPOOL_IS_FULL, "the mempool is full; no transaction was taken")
+    status = 206 if failures else 202
+    return json_response({"transaction_failures": failures}, meta, status=status)
+
+
 async def simulate(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
     if "simulate" in node.config.disabled:
         raise NodeError(ErrorCode.API_DISABLED, "simulation is disabled on this node")
@@ -180,6 +244,7 @@ def routes() -> list[Route]:
             "/transactions/by_version/{txn_version}", endpoint(group, by_version), methods=["GET"]
         ),
         Route("/transactions/auxiliary_info", endpoint(group, auxiliary_info), methods=["GET"]),
+        Route("/transactions/batch", endpoint(group, submit_batch), methods=["POST"]),
         Route("/transactions/simulate", endpoint(group, simulate), methods=["POST"]),
         Route(
             "/transactions/encode_submission",
