@@ -12,8 +12,7 @@ import tempfile
 
 import pytest
 
-from ledgerkit.localnet._chaincache import CHAIN_CACHE_ENV
-
+CHAIN_CACHE_ENV = "LEDGERKIT_CHAIN_CACHE"
 _created: list[str] = []
 
 
