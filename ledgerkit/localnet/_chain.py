@@ -21,8 +21,9 @@ database rows:
 * **Load** follows the day and its congestion episodes
   (:func:`~ledgerkit.localnet._workload.demand`): in an episode users send more than
   blocks take and bid higher prices, blocks fill, a backlog builds in the mempool and the
-  gas estimate rises, then falls back. Each run starts with an empty mempool (what was
-  left waiting expires in the gap), which is also what lets generation resume.
+  gas estimate rises, then falls back. Each run starts with an empty mempool (a run
+  samples a few seconds; what was left waiting is not carried across the gap), which is
+  also what lets generation resume.
 * **Progress** is recorded: the meta table says the generation is ``running`` (with its
   target) until the last block, which marks it ``complete``; blocks are committed only at
   run ends. :func:`generate` on a half-made file carries on from its last committed run

@@ -20,6 +20,7 @@ import hashlib
 import logging
 import os
 import shutil
+import time
 import uuid
 from pathlib import Path
 from typing import Final
@@ -35,6 +36,10 @@ CHAIN_CACHE_ENV: Final = "LEDGERKIT_CHAIN_CACHE"
 _OFF: Final = frozenset({"", "0", "off", "no", "none", "false"})
 #: Packages whose code decides a generated chain's bytes.
 _CODE_PACKAGES: Final = ("localnet", "bcs", "tx", "types")
+#: Chains kept; past it the least recently used go (each is a few to tens of MB).
+MAX_CACHED_CHAINS: Final = 16
+#: A creator's file this old was left by a process that died mid-generation.
+STALE_PART_SECONDS: Final = 3600.0
 
 _log = logging.getLogger("ledgerkit.localnet")
 
@@ -89,6 +94,8 @@ def _cached(directory: Path, config: NodeConfig) -> Path:
     """The cached chain of ``config``, generated into the cache first when missing."""
     final = directory / chain_key(config, chain_anchor(config))
     if final.exists():
+        with contextlib.suppress(OSError):
+            os.utime(final)  # recently used: kept by the pruning below
         return final
     directory.mkdir(parents=True, exist_ok=True)
     part = directory / f"{final.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.part"
@@ -101,7 +108,30 @@ def _cached(directory: Path, config: NodeConfig) -> Path:
         os.replace(part, final)  # atomic: the key names a whole chain or nothing
     finally:
         _remove(part)
+    _prune(directory, keep=final)
     return final
+
+
+def _prune(directory: Path, *, keep: Path) -> None:
+    """Drop the least recently used chains past :data:`MAX_CACHED_CHAINS`, and files
+    left by creators that died mid-generation."""
+    now = time.time()
+    chains: list[tuple[float, Path]] = []
+    for entry in directory.iterdir():
+        try:
+            modified = entry.stat().st_mtime
+        except OSError:
+            continue
+        if ".part" in entry.name:
+            if now - modified > STALE_PART_SECONDS:
+                with contextlib.suppress(OSError):
+                    entry.unlink()
+        elif entry.suffix == ".sqlite3" and entry != keep:
+            chains.append((modified, entry))
+    chains.sort(reverse=True)
+    for _, old in chains[MAX_CACHED_CHAINS - 1 :]:
+        with contextlib.suppress(OSError):
+            _remove(old)
 
 
 def copy_cached_chain(path: Path, config: NodeConfig) -> bool:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ledgerkit.localnet import _chain
+from ledgerkit.localnet import _chain, _chaincache
 from ledgerkit.localnet._config import NodeConfig
 from ledgerkit.localnet._ledger import Ledger
 
@@ -119,3 +119,25 @@ def test_concurrent_creators_leave_one_whole_chain_in_the_cache(
     assert rows[0] == rows[1] == rows[2]
     (cached,) = cache.iterdir()
     assert _rows(cached) == rows[0]
+
+
+def test_the_cache_keeps_the_recently_used_chains_and_sweeps_dead_creators_files(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_chaincache, "MAX_CACHED_CHAINS", 2)
+    cache.mkdir()
+    dead = cache / "v2-seed1-whatever.sqlite3.4242.deadbeef.part"
+    dead.write_bytes(b"half a chain")
+    os.utime(dead, (1_000_000_000, 1_000_000_000))  # left long ago by a killed creator
+    fresh = cache / "v2-seed1-whatever.sqlite3.4243.cafebabe.part"
+    fresh.write_bytes(b"a creator at work")
+    Ledger.open(None, NodeConfig(seed=41, blocks=3)).close()
+    (first,) = [name for name in _cached(cache) if name.endswith(".sqlite3")]
+    Ledger.open(None, NodeConfig(seed=42, blocks=3)).close()
+    Ledger.open(None, NodeConfig(seed=41, blocks=3)).close()  # used again: recent
+    Ledger.open(None, NodeConfig(seed=43, blocks=3)).close()
+    left = [name for name in _cached(cache) if name.endswith(".sqlite3")]
+    assert len(left) == 2
+    assert first in left  # seed 41, used after seed 42 was made
+    assert not dead.exists()
+    assert fresh.exists()
