@@ -4,6 +4,7 @@ anchor option lines the chain up with another time, and expiry is checked agains
 from __future__ import annotations
 
 import io
+import sqlite3
 import time
 from pathlib import Path
 
@@ -149,3 +150,25 @@ def test_the_demo_counts_expiry_from_the_ledger_not_the_local_clock(
     out = io.StringIO()
     run_demo(out, seed=5, blocks=6)
     assert "success                 True" in out.getvalue()
+
+
+def test_a_chain_anchored_now_stays_on_the_wall_clock_after_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "now.sqlite3"
+    config = NodeConfig(seed=5, blocks=6, anchor="now")
+    Ledger.open(path, config).close()
+    # As if generated an hour ago: reopened, it is not left an hour behind the wall clock.
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE blocks SET timestamp = timestamp - 3600000000 WHERE height = 6")
+        conn.execute(
+            "UPDATE meta SET value = CAST(value - 3600000000 AS TEXT) WHERE key = 'anchor_usec'"
+        )
+    before = time.time_ns() // 1000
+    reopened = Ledger.open(path, config)
+    try:
+        reopened.submit(_transfer(reopened, 7200))
+        reopened.produce_block()
+        after = time.time_ns() // 1000
+        stamp = reopened.meta().ledger_timestamp_usec
+    finally:
+        reopened.close()
+    assert before <= stamp <= after
