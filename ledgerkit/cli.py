@@ -37,7 +37,16 @@ def _parser() -> argparse.ArgumentParser:
     node.add_argument(
         "--seed", type=int, default=0, help="chain generator seed (default: %(default)s)"
     )
-    node.add_argument("--blocks", type=int, default=200, help="blocks to generate on a new ledger")
+    node.add_argument(
+        "--blocks", type=int, default=360, help="blocks to generate on a new ledger (a day)"
+    )
+    node.add_argument(
+        "--anchor",
+        default=None,
+        metavar="TIME",
+        help="where the generated history ends: 'now', an ISO 8601 time or Unix seconds "
+        "(default: fixed, so a seed gives the same chain everywhere)",
+    )
     node.add_argument("--chain-id", type=int, default=4, help="chain id (default: %(default)s)")
     node.add_argument("--dev-accounts", type=int, default=8, help="funded dev accounts to hand out")
     node.add_argument(
@@ -155,6 +164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 port=args.port,
                 seed=args.seed,
                 blocks=args.blocks,
+                anchor=args.anchor,
                 chain_id=args.chain_id,
                 dev_accounts=args.dev_accounts,
                 block_interval=args.block_interval,

@@ -77,7 +77,7 @@ def test_demo_starts_the_embedded_node(demo_out: str) -> None:
     rows = _rows(demo_out)
     assert rows["chain id"] == "4"
     assert int(rows["ledger version"]) > 0
-    assert int(rows["block height"]) == 200
+    assert int(rows["block height"]) == 360  # the default chain: a day in 360 blocks
     assert int(rows["gas estimate"]) >= 100
 
 

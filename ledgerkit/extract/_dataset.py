@@ -153,6 +153,18 @@ def _write_partition(kind: str, records: list[Any], target: Path) -> tuple[int, 
 
     frame = CONVERTERS[kind](records)
     table = pa.Table.from_pandas(frame, preserve_index=False)
+    # pandas picks the narrowest codes (int8 below 128 categories); a dataset read across
+    # partitions unifies their dictionaries, which overflows such codes. int32 always fits.
+    schema = pa.schema(
+        [
+            field.with_type(pa.dictionary(pa.int32(), field.type.value_type))
+            if pa.types.is_dictionary(field.type)
+            else field
+            for field in table.schema
+        ],
+        metadata=table.schema.metadata,
+    )
+    table = table.cast(schema)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     os.close(fd)
     try:

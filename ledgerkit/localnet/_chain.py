@@ -13,12 +13,21 @@ database rows:
   workload accounts' Ed25519 keys (transfers, account creation by transfer, LDT
   transfers, ``ledger_demo`` table writes and events, and a few that abort or run out of
   gas) and submits them; the builder executes them.
-* **Load** rises and falls: a slow wave of a few transactions per block, and rush periods
-  (starting at seeded heights, lasting 15 to 45 blocks) when demand exceeds what the block
-  gas limit lets through. Then users bid higher prices, blocks are full, a backlog builds
-  in the mempool and drains afterwards, and the gas estimate moves.
-* **Time** starts at :data:`GENESIS_TIME_USEC` and advances about half a second a block
-  with seeded jitter.
+* **Time**: the history ends at an *anchor* (:data:`DEFAULT_ANCHOR_USEC` unless the
+  config names one) and spans a day before it (longer if the blocks need it). Blocks come
+  in *runs* of :data:`RUN_BLOCKS` consecutive blocks about half a second apart, the runs
+  spread evenly over the day, so a few hundred blocks sample a whole day. Genesis carries
+  the history's start time; the last block carries the anchor.
+* **Load** follows the day and its congestion episodes
+  (:func:`~ledgerkit.localnet._workload.demand`): in an episode users send more than
+  blocks take and bid higher prices, blocks fill, a backlog builds in the mempool and the
+  gas estimate rises, then falls back. Each run starts with an empty mempool (a run
+  samples a few seconds; what was left waiting is not carried across the gap), which is
+  also what lets generation resume.
+* **Progress** is recorded: the meta table says the generation is ``running`` (with its
+  target) until the last block, which marks it ``complete``; blocks are committed only at
+  run ends. :func:`generate` on a half-made file carries on from its last committed run
+  and gives the same chain as an uninterrupted generation.
 """
 
 from __future__ import annotations
@@ -26,6 +35,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
+import math
 import time
 from typing import Any, Final
 
@@ -45,8 +55,8 @@ from ledgerkit.localnet._blocks import (
     change_hash,
     salted,
 )
-from ledgerkit.localnet._config import NodeConfig
-from ledgerkit.localnet._errors import NodeError
+from ledgerkit.localnet._config import NodeConfig, anchor_usec
+from ledgerkit.localnet._errors import IncompleteChainError, NodeError
 from ledgerkit.localnet._executor import SUCCESS, TxnOutput, finalize
 from ledgerkit.localnet._framework import FRAMEWORK, Context
 from ledgerkit.localnet._framework._assets import (
@@ -73,41 +83,85 @@ from ledgerkit.localnet._workload import Workload, unit
 from ledgerkit.types import Address
 
 __all__ = [
-    "GENESIS_TIME_USEC",
+    "DEFAULT_ANCHOR_USEC",
+    "GENERATOR_VERSION",
     "GENESIS_WORKLOAD_ACCOUNTS",
     "block_time",
+    "chain_anchor",
+    "chain_start",
     "generate",
     "write_genesis",
 ]
 
 _log = logging.getLogger("ledgerkit.localnet")
 
-#: Time of block 1: 2024-01-01T00:00:00Z.
-GENESIS_TIME_USEC: Final = 1_704_067_200_000_000
+#: Changes whenever the generator makes a different chain from the same options.
+GENERATOR_VERSION: Final = 2
+#: Where the default history ends: 2025-06-02T00:00:00Z (fixed for this generator version).
+DEFAULT_ANCHOR_USEC: Final = 1_748_822_400_000_000
+#: The history spans (at least) a day before its anchor.
+SPAN_USEC: Final = 86_400_000_000
 BLOCK_INTERVAL_USEC: Final = 500_000
 BLOCK_JITTER_USEC: Final = 150_000
+#: Consecutive blocks in a run; runs are spread over the history's span.
+RUN_BLOCKS: Final = 6
 GENESIS_WORKLOAD_ACCOUNTS: Final = 200
-#: The generator commits every this many blocks (each block stays whole).
+#: The generator commits at the first run end after this many blocks (runs stay whole).
 COMMIT_EVERY: Final = 50
+#: The generator's own mempool capacity (a node setting must not change the chain).
+GENERATOR_MEMPOOL_CAPACITY: Final = 1000
 DEMO_TOKEN_UNIT: Final = 1_000_000  # LDT has 6 decimals
 _U128_MAX: Final = (1 << 128) - 1
 _FRAMEWORK: Final = Address.from_int(1)
 
 
-def block_time(seed: int, height: int, prev_usec: int) -> int:
-    """Timestamp of generated block ``height`` after a block at ``prev_usec``."""
-    if height == 1:
-        return GENESIS_TIME_USEC
-    jitter = round((2 * unit(seed, "jitter", height) - 1) * BLOCK_JITTER_USEC)
-    return prev_usec + BLOCK_INTERVAL_USEC + jitter
+def chain_anchor(config: NodeConfig) -> int:
+    """The anchor (microseconds) a new chain of ``config`` ends at; ``"now"`` reads the clock."""
+    return DEFAULT_ANCHOR_USEC if config.anchor is None else anchor_usec(config.anchor)
+
+
+def _span(blocks: int) -> int:
+    runs = max(1, math.ceil(blocks / RUN_BLOCKS))
+    return max(SPAN_USEC, runs * (RUN_BLOCKS + 2) * BLOCK_INTERVAL_USEC)
+
+
+def chain_start(anchor: int, blocks: int) -> int:
+    """Time of genesis of a chain of ``blocks`` blocks ending at ``anchor``."""
+    return anchor - _span(blocks)
+
+
+def block_time(seed: int, height: int, blocks: int, anchor: int) -> int:
+    """Timestamp of generated block ``height`` (1..``blocks``) of a chain ending at ``anchor``.
+
+    Run ``r`` of ``n`` ends at ``anchor - (n - 1 - r) * span / n``; its blocks lie half
+    a second apart before its end, with seeded jitter except on the last.
+    """
+    runs = math.ceil(blocks / RUN_BLOCKS)
+    span = _span(blocks)
+    run, index = divmod(height - 1, RUN_BLOCKS)
+    length = min(RUN_BLOCKS, blocks - run * RUN_BLOCKS)
+    end = anchor - (runs - 1 - run) * span // runs
+    usec = end - (length - 1 - index) * BLOCK_INTERVAL_USEC
+    if index < length - 1:
+        usec += round((2 * unit(seed, "jitter", height) - 1) * BLOCK_JITTER_USEC)
+    return usec
+
+
+def _run_ends(height: int, blocks: int) -> bool:
+    return height % RUN_BLOCKS == 0 or height == blocks
 
 
 def _handle(creation_num: int) -> dict[str, Any]:
     return {"counter": "0", "guid": {"id": {"creation_num": str(creation_num), "addr": "0x1"}}}
 
 
-def write_genesis(store: Store, config: NodeConfig) -> None:
-    """Write version 0 and block 0 to an empty store."""
+def write_genesis(store: Store, config: NodeConfig, anchor: int) -> None:
+    """Write version 0 and block 0 to an empty store, for a history ending at ``anchor``.
+
+    The clock resource holds the history's start time, so the genesis transaction's
+    hash covers the anchor.
+    """
+    start = chain_start(anchor, config.blocks)
     ctx = Context(lambda skey: None, FRAMEWORK.codec, chain_id=config.chain_id)
     for name, (body, _, bytecode) in FRAMEWORK.module_payloads.items():
         ctx.put_module(name, body, bytecode)
@@ -115,7 +169,7 @@ def write_genesis(store: Store, config: NodeConfig) -> None:
     framework_account["guid_creation_num"] = "4"
     ctx.put(_FRAMEWORK, ACCOUNT, framework_account)
     ctx.put(_FRAMEWORK, CHAIN_ID, {"id": config.chain_id})
-    ctx.put(_FRAMEWORK, CURRENT_TIME, {"microseconds": "0"})
+    ctx.put(_FRAMEWORK, CURRENT_TIME, {"microseconds": str(start)})
     ctx.put(
         _FRAMEWORK,
         BLOCK_RESOURCE,
@@ -185,8 +239,8 @@ def write_genesis(store: Store, config: NodeConfig) -> None:
     changes = finalize(ctx)
     output = TxnOutput(True, SUCCESS, 0, changes)
     txn_hash = hashlib.sha3_256(TRANSACTION_SALT + b"\x01" + change_hash(changes)).digest()
-    block_hash = salted(b"BlockInfo", f"genesis:{config.seed}:{config.chain_id}".encode())
-    record = BlockRecord(0, 0, 0, block_hash, 0, 0, 0, 0, 0, 0, False, None, b"", b"")
+    block_hash = salted(b"BlockInfo", f"genesis:{config.seed}:{config.chain_id}:{start}".encode())
+    record = BlockRecord(0, 0, 0, block_hash, start, 0, 0, 0, 0, 0, False, None, b"", b"")
     write = BlockWrite(
         record,
         meta={
@@ -195,6 +249,11 @@ def write_genesis(store: Store, config: NodeConfig) -> None:
             "dev_accounts": str(config.dev_accounts),
             "workload_accounts": str(GENESIS_WORKLOAD_ACCOUNTS),
             "genesis_supply": str(apt_supply),
+            "generator_version": str(GENERATOR_VERSION),
+            "anchor_usec": str(anchor),
+            "anchor": "now" if config.anchor == "now" else "fixed",
+            "generation_target": str(config.blocks),
+            "generation": "running" if config.blocks else "complete",
         },
     )
     rec = TxnRecorder(0, 0, bytes(32), write)
@@ -217,54 +276,91 @@ def write_genesis(store: Store, config: NodeConfig) -> None:
         checkpoint="0x" + state_root.hex(),
     )
     write.block = BlockRecord(
-        0, 0, 0, block_hash, 0, 0, 0, 0, 0, 0, False, None, rec.accumulator, state_root
+        0, 0, 0, block_hash, start, 0, 0, 0, 0, 0, False, None, rec.accumulator, state_root
     )
     store.write_block(write)
 
 
 def generate(store: Store, config: NodeConfig) -> None:
-    """Write genesis and ``config.blocks`` blocks to an empty store."""
+    """Write genesis and ``config.blocks`` blocks to an empty store, or finish a half-made one.
+
+    Blocks are committed at run ends only, so a generation stopped anywhere (even by
+    SIGKILL) leaves whole runs; called again on that file it carries on and the result
+    is the chain an uninterrupted generation writes.
+
+    Raises
+    ------
+    IncompleteChainError
+        The file's generation stopped midway under another generator version.
+    """
     started = time.perf_counter()
-    write_genesis(store, config)
-    builder = BlockBuilder(store, chain_id=config.chain_id, seed=config.seed)
-    mempool = Mempool(config.mempool_capacity)
-    workload = Workload(store, mempool, config.seed, config.chain_id, GENESIS_WORKLOAD_ACCOUNTS)
+    if store.last_block() is None:
+        write_genesis(store, config, chain_anchor(config))
+    if store.meta("generation") in (None, "complete"):
+        return
+    version = store.meta("generator_version")
+    if version != str(GENERATOR_VERSION):
+        raise IncompleteChainError(
+            store.path,
+            f"its chain generation stopped midway under generator version {version}; this "
+            f"ledgerkit's generator (version {GENERATOR_VERSION}) cannot finish it: remove "
+            "the file to generate the chain anew",
+        )
+    target = int(store.meta("generation_target") or 0)
+    anchor = int(store.meta("anchor_usec") or 0)
     prev = store.last_block()
     assert prev is not None
-    every = max(1, config.blocks // 10)
+    if prev.height:
+        _log.info("resuming the chain generation of %s at block %d", store.path, prev.height + 1)
     try:
-        _generate_blocks(store, config, builder, mempool, workload, prev, every, started)
-    finally:
-        store.commit()
+        _generate_blocks(store, config, prev, target, anchor, started)
+    except BaseException:
+        store.rollback()  # back to the last run end; nothing half-made is committed
+        raise
 
 
 def _generate_blocks(
     store: Store,
     config: NodeConfig,
-    builder: BlockBuilder,
-    mempool: Mempool,
-    workload: Workload,
     prev: BlockRecord,
-    every: int,
+    target: int,
+    anchor: int,
     started: float,
 ) -> None:
-    for height in range(1, config.blocks + 1):
-        timestamp = block_time(config.seed, height, prev.timestamp)
-        now_secs = prev.timestamp // 1_000_000
-        for signed in workload.transactions(height, prev.timestamp):
+    builder = BlockBuilder(store, chain_id=config.chain_id, seed=config.seed)
+    count = int(store.meta("workload_accounts") or GENESIS_WORKLOAD_ACCOUNTS)
+    workload = Workload(store, None, config.seed, config.chain_id, count)
+    every = max(1, target // 10)
+    uncommitted = 0
+    mempool = Mempool(GENERATOR_MEMPOOL_CAPACITY)
+    for height in range(prev.height + 1, target + 1):
+        timestamp = block_time(config.seed, height, target, anchor)
+        sent = max(prev.timestamp, timestamp - BLOCK_INTERVAL_USEC)
+        workload.mempool = mempool
+        for signed in workload.transactions(height, sent):
             with contextlib.suppress(NodeError):  # a full mempool turns users away
-                admit(signed, store.state, mempool, chain_id=config.chain_id, now_secs=now_secs)
-        built = builder.build(
-            prev, mempool, timestamp, meta={"workload_accounts": str(workload.count)}
-        )
-        store.write_block(built.write, commit=height % COMMIT_EVERY == 0)
+                admit(
+                    signed, store.state, mempool, chain_id=config.chain_id, now_secs=sent // 10**6
+                )
+        meta = {"workload_accounts": str(workload.count)}
+        run_end = _run_ends(height, target)
+        if height == target:
+            meta["generation"] = "complete"
+        built = builder.build(prev, mempool, timestamp, meta=meta)
+        uncommitted += 1
+        commit = run_end and (uncommitted >= COMMIT_EVERY or height == target)
+        store.write_block(built.write, commit=commit)
+        if commit:
+            uncommitted = 0
         mempool.settle()
+        if run_end:  # what is left waiting expires before the next run
+            mempool = Mempool(GENERATOR_MEMPOOL_CAPACITY)
         prev = built.write.block
         if height % every == 0:
             _log.info(
                 "generated %d/%d blocks (version %d, %.1f s)",
                 height,
-                config.blocks,
+                target,
                 prev.last_version,
                 time.perf_counter() - started,
             )

@@ -2,9 +2,23 @@
 
 from __future__ import annotations
 
-from ledgerkit._errors import ErrorCode
+from ledgerkit._errors import ErrorCode, LedgerError
 
-__all__ = ["NodeError"]
+__all__ = ["IncompleteChainError", "NodeError"]
+
+
+class IncompleteChainError(LedgerError, ValueError):
+    """A ledger file holds a chain whose generation stopped midway and cannot go on here.
+
+    Attributes
+    ----------
+    path : str
+        The ledger file.
+    """
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = path
 
 
 class NodeError(Exception):

@@ -1,7 +1,13 @@
 """The ledger facade the HTTP app calls: reads, submission, simulation, views, blocks.
 
-:meth:`Ledger.open` opens a SQLite file (or a temporary one), generating the chain when
-the file is new, and carries on from the last block otherwise. Methods are synchronous
+:meth:`Ledger.open` opens a SQLite file (or a temporary one); a new file is a copy of
+the cached chain of its options (generated once, see :mod:`._chaincache`), a half-made
+one is finished, and an existing one carries on from its last block.
+
+The chain has its own clock (:meth:`Ledger._now_usec`): the time where the generated
+history ends (its anchor, or the last block of a reopened ledger) plus the time since the
+node started. Blocks, expiration checks and the live workload read it, so the chain's
+time goes on without jumps whatever the wall clock says. Methods are synchronous
 and thread-safe: any thread may read while one block producer writes. Every documented
 failure is a :class:`~ledgerkit.localnet._errors.NodeError` with the node's error code.
 """
@@ -29,7 +35,8 @@ from ledgerkit.localnet import _gas
 from ledgerkit.localnet._accounts import DevAccount, dev_accounts, faucet_account
 from ledgerkit.localnet._blocks import ZERO_HASH, BlockBuilder, admit
 from ledgerkit.localnet._chain import generate
-from ledgerkit.localnet._config import NodeConfig
+from ledgerkit.localnet._chaincache import copy_cached_chain
+from ledgerkit.localnet._config import NodeConfig, anchor_usec
 from ledgerkit.localnet._errors import NodeError
 from ledgerkit.localnet._executor import (
     PrologueError,
@@ -116,6 +123,13 @@ class Ledger(LedgerReads):
         last = store.last_block()
         assert last is not None
         self._head = self._make_head(last)
+        # The chain clock: from the anchor (or the last block, if later) on, at the pace
+        # of the monotonic clock; an anchor of "now" keeps it on the wall clock.
+        base = max(int(store.meta("anchor_usec") or 0), last.timestamp)
+        if store.meta("anchor") == "now":
+            base = max(base, time.time_ns() // 1000)
+        self._clock_base = base
+        self._clock_started = time.monotonic_ns()
 
     @classmethod
     def open(cls, path: str | Path | None, config: NodeConfig) -> Ledger:
@@ -124,22 +138,22 @@ class Ledger(LedgerReads):
         Raises
         ------
         ValueError
-            The file holds a chain of another seed or chain id.
+            The file holds a chain of another seed, chain id or anchor.
+        IncompleteChainError
+            The file's generation stopped midway and this version cannot finish it.
         """
         temp_dir = None
         if path is None:
             temp_dir = tempfile.mkdtemp(prefix="ledgerkit-ledger-")
             path = Path(temp_dir) / "ledger.sqlite3"
+        path = Path(path)
+        if not path.exists() or path.stat().st_size == 0:
+            copy_cached_chain(path, config)
         store = Store(path)
         try:
-            if store.last_block() is None:
-                generate(store, config)
-            else:
-                for key, value in (("chain_id", config.chain_id), ("seed", config.seed)):
-                    if store.meta(key) != str(value):
-                        raise ValueError(
-                            f"{path} holds the chain of {key} {store.meta(key)}, not {value}"
-                        )
+            if store.last_block() is not None:
+                _check_identity(store, config)
+            generate(store, config)  # a new chain, the rest of a half-made one, or nothing
         except BaseException:
             store.close()
             if temp_dir is not None:
@@ -214,8 +228,14 @@ class Ledger(LedgerReads):
 
     # -- submission ---------------------------------------------------------------------
 
+    def _now_usec(self) -> int:
+        """The chain's time now: anchor + time since the node started, never before the head."""
+        elapsed = (time.monotonic_ns() - self._clock_started) // 1000
+        return max(self._clock_base + elapsed, self._head.block.timestamp)
+
     def _now_secs(self) -> int:
-        return self._head.block.timestamp // 1_000_000
+        """The chain's time now in whole seconds, what expiration is checked against."""
+        return self._now_usec() // 1_000_000
 
     def submit(self, signed: SignedTransaction) -> dict[str, Any]:
         """Validate a signed transaction against the latest state and queue it.
@@ -371,7 +391,7 @@ class Ledger(LedgerReads):
                 size,
                 Context(read, FRAMEWORK.codec),
                 chain_id=self.config.chain_id,
-                now_secs=head.block.timestamp // 1_000_000,
+                now_secs=self._now_secs(),
                 mode="simulate",
             )
         except PrologueError as rejection:
@@ -470,21 +490,21 @@ class Ledger(LedgerReads):
         Parameters
         ----------
         now_usec : int, optional
-            The block's timestamp; by default the wall clock, as a node's is. It is
-            always at least one microsecond after the last block's.
+            The block's timestamp; by default the chain clock (:meth:`_now_usec`). It
+            is always at least one microsecond after the last block's.
         empty_ok : bool
             Make a block even when no transaction is ready (live mode keeps time moving).
 
         Notes
         -----
-        Transactions expire against block time: one whose expiration was computed from a
-        generated chain's (past) timestamps is dropped when a wall-clock block comes.
+        Transactions expire against block time, which is chain time: an expiration
+        computed from the ledger timestamp holds whatever the wall clock says.
         """
         with self._produce_lock:
             head = self._head
             if not empty_ok and not self.mempool.has_ready(self._sequence_of):
                 return None
-            clock = now_usec if now_usec is not None else time.time_ns() // 1000
+            clock = now_usec if now_usec is not None else self._now_usec()
             timestamp = max(clock, head.block.timestamp + 1)
             built = self._builder.build(
                 head.block,
@@ -505,8 +525,7 @@ class Ledger(LedgerReads):
     def live_workload_transactions(self, n: int | None = None) -> list[SignedTransaction]:
         """Signed workload transactions for the next block (``n``, or the load curve's count)."""
         head = self._head
-        now = max(time.time_ns() // 1000, head.block.timestamp)
-        return self._workload.transactions(head.block.height + 1, now, n)
+        return self._workload.transactions(head.block.height + 1, self._now_usec(), n)
 
     def live_tick(self, now_usec: int | None = None) -> int | None:
         """Live mode: submit the next block's workload, then make the block (even empty)."""
@@ -514,6 +533,17 @@ class Ledger(LedgerReads):
             with contextlib.suppress(NodeError):  # users turned away try again later
                 self.submit(signed)
         return self.produce_block(now_usec, empty_ok=True)
+
+
+def _check_identity(store: Store, config: NodeConfig) -> None:
+    """Refuse a file holding another chain than ``config`` asks for."""
+    expected = [("chain_id", str(config.chain_id)), ("seed", str(config.seed))]
+    if config.anchor not in (None, "now") and store.meta("anchor_usec") is not None:
+        expected.append(("anchor_usec", str(anchor_usec(config.anchor))))
+    for key, value in expected:
+        if store.meta(key) != value:
+            found = store.meta(key)
+            raise ValueError(f"{store.path} holds the chain of {key} {found}, not {value}")
 
 
 def _pending_fields(signed: SignedTransaction) -> dict[str, Any]:

@@ -98,8 +98,9 @@ class LocalNode:
     host, port : str, int
         Where to listen; port 0 picks a free port. Only loopback unless told otherwise.
     **options
-        Any :class:`NodeConfig` field: ``seed``, ``blocks``, ``chain_id``,
+        Any :class:`NodeConfig` field: ``seed``, ``blocks``, ``anchor``, ``chain_id``,
         ``dev_accounts``, ``block_interval``, ``prune_window``, ``disabled`` ...
+        A new ledger is a copy of the cached chain of these options when there is one.
 
     Examples
     --------

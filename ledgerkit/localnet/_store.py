@@ -299,6 +299,18 @@ class Store:
             if conn.in_transaction:
                 conn.execute("COMMIT")
 
+    def rollback(self) -> None:
+        """Drop blocks written with ``commit=False`` and not committed yet."""
+        with self._write_lock:
+            conn = self._conn()
+            with self._cache_lock:
+                self._sequence += 2
+                self._latest.clear()
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                last = self.last_block()
+                self._cached_version = -1 if last is None else last.last_version
+
     # -- reading ------------------------------------------------------------------------
 
     def _one(self, sql: str, params: tuple[object, ...]) -> Any:

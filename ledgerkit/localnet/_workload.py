@@ -10,8 +10,14 @@ same state.
 Mix (weights out of 100): APT transfers 40, transfers that create an account 5,
 ``coin::transfer<AptosCoin>`` 8, LDT transfers 10, ``ledger_demo`` writes 30
 (``set_score`` 12, ``set_cell`` 8, ``set_profile`` 6, ``add_score`` 4), batch transfers 2,
-and 5 that fail on purpose: ``fail_if`` with a non-zero code, a profile level over the
-limit, a coin transfer to an address without an account, and one that runs out of gas.
+and 5 that fail on purpose with the framework's own abort codes: an LDT transfer over the
+sender's balance (``EINSUFFICIENT_BALANCE``), a profile level over the limit, a coin
+transfer to an address without an account, ``fail_if`` with a non-zero code, and one
+that runs out of gas.
+
+Demand follows the chain's clock (:func:`demand`): a daily rhythm, quietest at 04:00 UTC
+and busiest at 16:00 UTC, and congestion episodes at seeded times of each day when users
+send more than blocks take and bid higher gas prices the worse it gets.
 """
 
 from __future__ import annotations
@@ -35,14 +41,18 @@ from ledgerkit.localnet._store import Store
 from ledgerkit.tx import Ed25519PrivateKey
 from ledgerkit.types import Address
 
-__all__ = ["Workload", "demand", "unit"]
+__all__ = ["Workload", "congestion", "demand", "unit"]
 
 #: Transactions one workload account keeps waiting at most.
 MAX_WAITING: Final = 8
 EXPIRATION_SECS: Final = 600
-RUSH_PROBABILITY: Final = 0.001
-RUSH_MAX_BLOCKS: Final = 30
 OCTAS: Final = 100_000_000
+DAY_USEC: Final = 86_400_000_000
+HOUR_USEC: Final = 3_600_000_000
+#: Hour of the day (UTC) when demand is lowest; it is highest twelve hours later.
+QUIET_HOUR: Final = 4
+#: More LDT (in its smallest unit) than its whole supply: the transfer must abort.
+OVERSPEND: Final = 2 * 10**14
 _KINDS: Final = (
     ("transfer", 40),
     ("create", 5),
@@ -53,7 +63,8 @@ _KINDS: Final = (
     ("set_profile", 6),
     ("add_score", 4),
     ("batch", 2),
-    ("fail", 2),
+    ("overspend", 1),
+    ("fail", 1),
     ("bad_profile", 1),
     ("coin_to_nobody", 1),
     ("out_of_gas", 1),
@@ -66,9 +77,8 @@ _PROFILE_NAMES: Final = (
 )  # fmt: skip
 _TAGS: Final = ("move", "ledger", "rust", "python", "defi", "nft", "dao", "gaming")
 _CALM_PRICES: Final = ((100, 85), (150, 10), (200, 3), (300, 2))
-_RUSH_PRICES: Final = (
-    (100, 20), (150, 15), (200, 15), (300, 15), (500, 12), (800, 10), (1000, 8), (1500, 5),
-)  # fmt: skip
+#: At an episode's peak a user bids up to this many times more than when calm.
+RUSH_MARKUP: Final = 14
 
 
 def unit(seed: int, label: str, height: int) -> float:
@@ -77,20 +87,60 @@ def unit(seed: int, label: str, height: int) -> float:
     return int.from_bytes(digest, "little") / 2**64
 
 
-def demand(seed: int, height: int) -> tuple[int, bool]:
-    """How many transactions users send at ``height``, and whether it is a rush period.
+def _episodes(seed: int, day: int) -> list[tuple[int, int, float]]:
+    """``(start, length, peak)`` of the congestion episodes of Unix day ``day``.
 
-    A rush starts at a height with probability 0.1 % and lasts 10 to 30 blocks, with
-    60 to 90 transactions a block (more than a block takes); otherwise demand follows a
-    wave of period 700 blocks between 1 and 4 transactions a block on average.
+    Every day has one in the afternoon (starting 12:00 to 16:00 UTC, lasting 1.5 to 3
+    hours); most days have a shorter one at another time.
     """
-    for start in range(height, max(0, height - RUSH_MAX_BLOCKS), -1):
-        if unit(seed, "rush", start) < RUSH_PROBABILITY:
-            length = 10 + int(unit(seed, "rush-length", start) * (RUSH_MAX_BLOCKS - 9))
-            if start + length > height:
-                return 60 + int(unit(seed, "rush-size", height) * 31), True
-    wave = 2.5 + 1.5 * math.sin(2 * math.pi * height / 700)
-    return int(wave * 2 * unit(seed, "calm", height) + 0.5), False
+    base = day * DAY_USEC
+    episodes = [
+        (
+            base + int((12 + 4 * unit(seed, "rush-start", day)) * HOUR_USEC),
+            int((1.5 + 1.5 * unit(seed, "rush-length", day)) * HOUR_USEC),
+            0.8 + 0.2 * unit(seed, "rush-peak", day),
+        )
+    ]
+    if unit(seed, "rush2", day) < 0.7:
+        episodes.append(
+            (
+                base + int(22 * unit(seed, "rush2-start", day) * HOUR_USEC),
+                int((0.75 + 0.75 * unit(seed, "rush2-length", day)) * HOUR_USEC),
+                0.6 + 0.3 * unit(seed, "rush2-peak", day),
+            )
+        )
+    return episodes
+
+
+def congestion(seed: int, time_usec: int) -> float:
+    """How congested the chain is at ``time_usec``: 0 when calm, up to 1 at an episode's peak.
+
+    An episode's level rises and falls back as a half sine over its length.
+    """
+    level = 0.0
+    day = time_usec // DAY_USEC
+    for d in (day - 1, day):  # an episode may run past midnight
+        for start, length, peak in _episodes(seed, d):
+            x = (time_usec - start) / length
+            if 0 <= x < 1:
+                level = max(level, peak * math.sin(math.pi * x))
+    return level
+
+
+def demand(seed: int, height: int, time_usec: int) -> tuple[int, float]:
+    """How many transactions users send for block ``height`` at ``time_usec``, and the
+    congestion level then (see :func:`congestion`).
+
+    Calm demand follows the day: 1 transaction a block on average at 04:00 UTC, 6 at
+    16:00. An episode adds up to 45-70 a block at its peak, about twice what a block
+    takes.
+    """
+    hour = (time_usec % DAY_USEC) / HOUR_USEC
+    activity = 0.5 * (1 - math.cos(2 * math.pi * (hour - QUIET_HOUR) / 24))
+    calm = 1 + 5 * activity
+    level = congestion(seed, time_usec)
+    rush = level * (45 + 25 * unit(seed, "rush-size", height))
+    return int(calm * 2 * unit(seed, "calm", height) + rush + 0.5), level
 
 
 def _choose(rng: random.Random, table: tuple[tuple[int, int], ...]) -> int:
@@ -137,7 +187,7 @@ class Workload:
         """The transactions users send while block ``height`` is being made."""
         assert self.mempool is not None
         rng = random.Random(f"ledgerkit-workload:{self.seed}:{height}")
-        wanted, rush = demand(self.seed, height)
+        wanted, level = demand(self.seed, height, now_usec)
         if count is not None:
             wanted = count
         expiration = now_usec // 1_000_000 + EXPIRATION_SECS
@@ -151,7 +201,11 @@ class Workload:
             sequence = self.mempool.next_sequence(bytes(sender), on_chain)
             kind = rng.choices(_NAMES, cum_weights=_CUMULATIVE)[0]
             payload, max_gas = self._payload(rng, kind, sender)
-            price = _choose(rng, _RUSH_PRICES if rush else _CALM_PRICES)
+            # The worse the congestion, the more users bid up to get in (by how much
+            # depends on how urgent each one is).
+            price = _choose(rng, _CALM_PRICES)
+            if level:
+                price = int(round(price * (1 + RUSH_MARKUP * level * rng.random()), -1))
             raw = RawTransaction(
                 sender, sequence, payload, max_gas, price, expiration, self.chain_id
             )
@@ -184,14 +238,14 @@ class Workload:
             if kind == "coin_to_nobody":
                 to = Address(rng.randbytes(32)).standard
             args = [("address", to), ("u64", amount)]
-        elif kind == "ldt_transfer":
+        elif kind in ("ldt_transfer", "overspend"):
             function = "0x1::primary_fungible_store::transfer"
             type_args = ("0x1::fungible_asset::Metadata",)
             metadata = {"inner": DEMO_TOKEN_METADATA.standard}
             args = [
                 ("0x1::object::Object<0x1::fungible_asset::Metadata>", metadata),
                 ("address", self._recipient(rng)),
-                ("u64", rng.randint(1, 10_000_000)),
+                ("u64", rng.randint(1, 10_000_000) + (OVERSPEND if kind == "overspend" else 0)),
             ]
         elif kind in ("set_score", "add_score"):
             function = f"0x1::ledger_demo::{kind}"

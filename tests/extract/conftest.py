@@ -12,13 +12,13 @@ import pytest
 
 from ledgerkit.localnet import LocalNode
 
-#: 60 blocks of seed 7: versions 0..917, heights 0..60.
-VERSIONS = 918
+#: 120 blocks of seed 7: versions 0..913, heights 0..120.
+VERSIONS = 914
 
 
 @pytest.fixture(scope="session")
 def node() -> Iterator[LocalNode]:
-    with LocalNode(seed=7, blocks=60) as running:
+    with LocalNode(seed=7, blocks=120) as running:
         yield running
 
 

@@ -23,7 +23,7 @@ from ledgerkit.extract import (
 from ledgerkit.extract._convert import empty_frame
 from ledgerkit.localnet import LocalNode
 
-HEIGHTS = 61  # 60 blocks after genesis
+HEIGHTS = 121  # 120 blocks after genesis
 BLOCK_EVENTS = ("0x1", 2)  # 0x1::block::NewBlockEvent, one a block
 
 
@@ -64,7 +64,7 @@ def test_blocks_on_dask_equal_the_blocks_dataset(
     local = pd.read_parquet(tmp_path / "blocks")
 
     lazy = blocks_dask(node.url, 0, HEIGHTS, partition_size=20)
-    assert lazy.npartitions == 4
+    assert lazy.npartitions == 7
     pd.testing.assert_frame_equal(lazy._meta, empty_frame("blocks"))
     computed = lazy.compute().reset_index(drop=True)
     pd.testing.assert_frame_equal(computed, local)

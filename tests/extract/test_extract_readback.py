@@ -50,13 +50,13 @@ def test_duckdb_reads_the_same_rows(dataset: Path) -> None:
 
 
 def test_blocks_by_height(node: LocalNode, tmp_path: Path) -> None:
-    extract_blocks(node.url, tmp_path, start=0, stop=61, partition_size=20, progress=False)
+    extract_blocks(node.url, tmp_path, start=0, stop=121, partition_size=20, progress=False)
     frame = pd.read_parquet(tmp_path / "blocks")
-    assert frame["block_height"].tolist() == list(range(61))
+    assert frame["block_height"].tolist() == list(range(121))
     assert frame["first_version"].iloc[0] == 0
     assert frame["last_version"].iloc[-1] == VERSIONS - 1
     count = duckdb.sql(f"select count(*) from read_parquet('{tmp_path}/blocks/*.parquet')")
-    assert count.fetchall()[0] == (61,)
+    assert count.fetchall()[0] == (121,)
 
 
 def test_an_event_stream_by_sequence_number(node: LocalNode, tmp_path: Path) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -30,7 +28,7 @@ async def healthy(request: Request, node: NodeState, meta: LedgerMeta) -> Respon
             duration = parse_uint(text, 32, what="duration_secs")
         except ValueError as exc:
             raise NodeError(ErrorCode.WEB_FRAMEWORK_ERROR, str(exc)) from None
-    node.ledger.health(duration, time.time_ns() // 1000)
+    node.ledger.health(duration, node.ledger._now_usec())
     return json_response({"message": "ledgerkit-localnet:ok"}, meta)
 
 
