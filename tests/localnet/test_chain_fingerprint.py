@@ -25,9 +25,9 @@ BLOCK_180 = {
     "first_version": "734",
     "last_version": "742",
 }
-GENESIS_HASH = "0x15c83d93d587f5593e7c7d58644da67c8695b3106961b6cd6d720ae11d08b963"
+GENESIS_HASH = "0x99a5fd42aef09fdc0c3c73aaf0c16d9e86f2c99644733ca8ea170bb6dfaa1ecd"
 #: SHA-256 of every transaction's JSON (keys sorted), read in pages of 100.
-PAGES_DIGEST = "e8ea3c50efca775eaac7ead3ed7aaa0455c37dbc931ec8b204e9fa9004096b6f"
+PAGES_DIGEST = "7d0f5a33184afd01c90e6034831d8d4160ddb46fa70474ae34905e16959aa991"
 
 
 def test_the_default_chain_of_seed_0_has_its_pinned_fingerprint() -> None:
