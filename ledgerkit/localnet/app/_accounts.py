@@ -14,6 +14,7 @@ from ledgerkit.bcs import Serializer, serialize_struct_tag
 from ledgerkit.localnet.app._http import (
     NodeState,
     bcs_response,
+    blocking,
     endpoint,
     invalid,
     json_response,
@@ -59,7 +60,8 @@ async def resources(request: Request, node: NodeState, meta: LedgerMeta) -> Resp
     bcs = negotiate(request, node, bcs_supported=True)
     address = path_address(request)
     limit = query_limit(request, default=STATE_PAGE, maximum=STATE_PAGE)
-    page = node.ledger.resources(address, version_of(request, meta), _cursor(request), limit)
+    version = version_of(request, meta)
+    page = await blocking(node.ledger.resources, address, version, _cursor(request), limit)
     headed = meta if page.cursor is None else _with_cursor(meta, page.cursor)
     if bcs:
         # BTreeMap<StructTag, bytes>: entries ordered by the key's bytes.
@@ -92,7 +94,8 @@ async def modules(request: Request, node: NodeState, meta: LedgerMeta) -> Respon
     bcs = negotiate(request, node, bcs_supported=True)
     address = path_address(request)
     limit = query_limit(request, default=STATE_PAGE, maximum=STATE_PAGE)
-    page = node.ledger.modules(address, version_of(request, meta), _cursor(request), limit)
+    version = version_of(request, meta)
+    page = await blocking(node.ledger.modules, address, version, _cursor(request), limit)
     headed = meta if page.cursor is None else _with_cursor(meta, page.cursor)
     if bcs:
         s = Serializer()

@@ -17,10 +17,12 @@ from ledgerkit.localnet._errors import NodeError
 from ledgerkit.localnet.app._http import (
     SIGNED_TXN_BCS,
     NodeState,
+    blocking,
     content_type,
     endpoint,
     invalid,
     json_response,
+    meta_headers,
     negotiate,
     path_u64,
     query_bool,
@@ -53,7 +55,9 @@ async def list_transactions(request: Request, node: NodeState, meta: LedgerMeta)
     negotiate(request, node, bcs_supported=False)
     start = query_u64(request, "start")
     limit = query_limit(request, default=TXN_PAGE, maximum=TXN_PAGE_MAX)
-    return json_response(None, meta, raw=node.ledger.transactions_json(start, limit))
+    return json_response(
+        None, meta, raw=await blocking(node.ledger.transactions_json, start, limit)
+    )
 
 
 async def by_version(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
@@ -113,13 +117,15 @@ async def _signed_body(request: Request, node: NodeState, *, simulation: bool) -
     if content_type(request) == SIGNED_TXN_BCS:
         body = await read_body(request, node.config.max_body_bytes)
         try:
-            return SignedTransaction.from_bcs(body)
+            return await blocking(SignedTransaction.from_bcs, body)
         except BCSError as exc:
             raise invalid(f"the body is not a BCS signed transaction: {exc}") from None
     request_body: Any = await read_json(request, node.config.max_body_bytes)
     if not isinstance(request_body, dict):
         raise invalid("the body must be a transaction object")
-    signed: SignedTransaction = node.ledger.signed_from_json(request_body, simulation=simulation)
+    signed: SignedTransaction = await blocking(
+        node.ledger.signed_from_json, request_body, simulation=simulation
+    )
     return signed
 
 
@@ -128,11 +134,11 @@ async def submit(request: Request, node: NodeState, meta: LedgerMeta) -> Respons
         raise NodeError(ErrorCode.API_DISABLED, "transaction submission is disabled on this node")
     bcs = negotiate(request, node, bcs_supported=True)
     signed = await _signed_body(request, node, simulation=False)
-    pending = node.ledger.submit(signed)
+    pending = await blocking(node.ledger.submit, signed)
     node.on_submit()
     if bcs:  # a BCS answer is empty: the client computes the hash itself
         return Response(
-            b"", status_code=202, media_type="application/x-bcs", headers=meta.to_headers()
+            b"", status_code=202, media_type="application/x-bcs", headers=meta_headers(meta)
         )
     return json_response(pending, meta, status=202)
 
@@ -150,7 +156,7 @@ async def simulate(request: Request, node: NodeState, meta: LedgerMeta) -> Respo
         )
     }
     signed = await _signed_body(request, node, simulation=True)
-    results, gas_used = node.ledger.simulate(signed, **flags)
+    results, gas_used = await blocking(node.ledger.simulate, signed, **flags)
     return json_response(results, replace(meta, gas_used=gas_used))
 
 
@@ -163,7 +169,7 @@ async def encode_submission(request: Request, node: NodeState, meta: LedgerMeta)
     body = await read_json(request, node.config.max_body_bytes)
     if not isinstance(body, dict):
         raise invalid("the body must be an encode-submission request object")
-    message: bytes = node.ledger.encode_submission(body)
+    message: bytes = await blocking(node.ledger.encode_submission, body)
     return json_response("0x" + message.hex(), meta)
 
 
