@@ -968,3 +968,16 @@ def test_error_codes_and_operations_match_the_public_nodes(
         mine = {resolve(doc, p)["name"] for p in operation.get("parameters", [])}
         assert mine == {p["name"] for p in public.get("parameters", [])}, path
     assert shared == len(OPERATIONS) - 1  # all but /spec.json
+
+
+def test_every_response_documents_the_aptos_twins(doc: dict[str, Any]) -> None:
+    """Each ``X-NODE-*`` header is declared again as ``X-APTOS-*``, the same way."""
+    for method, path, operation in operations(doc):
+        for status, response in operation["responses"].items():
+            headers = resolve(doc, response)["headers"]
+            node = {name[len("X-NODE-") :] for name in headers if name.startswith("X-NODE-")}
+            aptos = {name[len("X-APTOS-") :] for name in headers if name.startswith("X-APTOS-")}
+            assert node == aptos, (method, path, status)
+            assert {"CHAIN-ID", "LEDGER-VERSION", "OLDEST-BLOCK-HEIGHT"} <= aptos
+            for name in node:
+                assert headers["X-APTOS-" + name] == headers["X-NODE-" + name], (path, name)

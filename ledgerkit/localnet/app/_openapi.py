@@ -88,7 +88,8 @@ _DESCRIPTION: Final = (
     "accounts with their resources and modules, events, transactions (listing, lookup, "
     "submission, simulation and encoding), table items, view functions, blocks and gas "
     "prices. Unsigned integers of 64 bits and wider travel as decimal strings, every answer "
-    "carries the ledger position in `X-NODE-*` headers, and every failure is one error record "
+    "carries the ledger position in `X-NODE-*` headers and in their `X-APTOS-*` twins (as "
+    "public nodes send them), and every failure is one error record "
     "with a machine-readable `error_code`. Some endpoints also answer in BCS when the request "
     "asks for `application/x-bcs`."
 )
@@ -134,10 +135,18 @@ def _headers() -> dict[str, Schema]:
     return out
 
 
+#: The spec's header family, then the twins public nodes send (and their clients read).
+_FAMILIES: Final = ("X-NODE-", "X-APTOS-")
+
+
 def _response_headers(*, success: bool, extra: tuple[str, ...] = ()) -> dict[str, Schema]:
     suffix = "" if success else "OnError"
-    out = {f"X-NODE-{key}": _ref(name + suffix, "headers") for key, name, _, _ in _LEDGER_HEADERS}
-    out |= {f"X-NODE-{_EXTRA_HEADERS[name][0]}": _ref(name, "headers") for name in extra}
+    out: dict[str, Schema] = {}
+    for family in _FAMILIES:
+        out |= {
+            f"{family}{key}": _ref(name + suffix, "headers") for key, name, _, _ in _LEDGER_HEADERS
+        }
+        out |= {f"{family}{_EXTRA_HEADERS[name][0]}": _ref(name, "headers") for name in extra}
     return out
 
 
