@@ -72,7 +72,8 @@ async def by_hash(request: Request, node: NodeState, meta: LedgerMeta) -> Respon
 
 
 async def wait_by_hash(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
-    """Long poll: answer as soon as the transaction is committed, or after about a second.
+    """Long poll: answer as soon as the transaction is committed, or after about a second;
+    an unknown hash answers 404 at once.
 
     "Committed" means the ledger position this node answers at includes it: the block's
     rows reach the store a moment before the ledger head moves, and a client that reads
@@ -82,19 +83,15 @@ async def wait_by_hash(request: Request, node: NodeState, meta: LedgerMeta) -> R
     digest = _hash(request)
     deadline = time.monotonic() + WAIT_TIMEOUT_SECONDS
     while True:
-        try:
-            found = node.ledger.transaction_by_hash(digest)
-        except NodeError as error:
-            if error.code is not ErrorCode.TRANSACTION_NOT_FOUND or time.monotonic() > deadline:
-                raise
-            found = None
-        if found is not None:
-            now = node.ledger.meta()
-            if found.get("type") == "pending_transaction" or _beyond(found, now):
-                if time.monotonic() > deadline:
-                    return json_response(found, now)
-            else:
+        # A hash neither pending nor committed answers 404 at once, as on a public node:
+        # only a pending transaction is waited for.
+        found = node.ledger.transaction_by_hash(digest)
+        now = node.ledger.meta()
+        if found.get("type") == "pending_transaction" or _beyond(found, now):
+            if time.monotonic() > deadline:
                 return json_response(found, now)
+        else:
+            return json_response(found, now)
         await asyncio.sleep(WAIT_POLL_SECONDS)
 
 
