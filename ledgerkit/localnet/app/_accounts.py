@@ -24,6 +24,7 @@ from ledgerkit.localnet.app._http import (
     query_limit,
     query_u64,
 )
+from ledgerkit.localnet.app._limits import echo
 from ledgerkit.types import Address, LedgerMeta, StructTag, is_identifier
 
 __all__ = ["routes"]
@@ -52,7 +53,7 @@ async def account(request: Request, node: NodeState, meta: LedgerMeta) -> Respon
 def _cursor(request: Request) -> str | None:
     start = request.query_params.get("start")
     if start is not None and (not start or not all(c in "0123456789abcdefx" for c in start)):
-        raise invalid(f"start must be a cursor from a previous X-NODE-CURSOR, got {start!r}")
+        raise invalid(f"start must be a cursor from a previous X-NODE-CURSOR, got {echo(start)}")
     return start
 
 
@@ -109,7 +110,7 @@ async def module(request: Request, node: NodeState, meta: LedgerMeta) -> Respons
     address = path_address(request)
     name = request.path_params["module_name"]
     if not is_identifier(name):
-        raise invalid(f"{name!r} is not a module name")
+        raise invalid(f"{echo(name)} is not a module name")
     item = node.ledger.module(address, name, version_of(request, meta))
     if bcs:
         return bcs_response(item.bcs, meta)

@@ -32,6 +32,7 @@ from ledgerkit.localnet.app._http import (
     read_json,
     wants_bcs,
 )
+from ledgerkit.localnet.app._limits import echo
 from ledgerkit.types import LedgerMeta
 
 __all__ = ["routes"]
@@ -47,7 +48,7 @@ def _hash(request: Request) -> bytes:
     text = request.path_params["txn_hash"]
     digits = text[2:] if text.startswith("0x") else text
     if len(digits) != 64 or not _HEX.issuperset(digits):
-        raise invalid(f"a transaction hash is 32 bytes of hex, got {text!r}")
+        raise invalid(f"a transaction hash is 32 bytes of hex, got {echo(text)}")
     return bytes.fromhex(digits)
 
 
