@@ -1037,3 +1037,33 @@ def test_asset_type_is_a_struct_tag_or_an_address(
         assert problems(registry, schema, good) == [], good
     for bad in ("", "0x", "0x1::coin", "\u00cc", "0x" + "f" * 65, "0x1::a::B<>"):
         assert problems(registry, schema, bad), bad
+
+
+@pytest.mark.parametrize("schema", ["SubmitTransactionRequest", "EncodeSubmissionRequest"])
+def test_requests_describe_what_this_node_runs(
+    doc: dict[str, Any], registry: Registry[Any], schema: str
+) -> None:
+    """Entry functions only and no nonce: the node refuses the rest with 400."""
+    found = doc["components"]["schemas"][schema]
+    assert "replay_protection_nonce" not in found["properties"]
+    request = {
+        "sender": SENDER,
+        "sequence_number": "3",
+        "max_gas_amount": "2000",
+        "gas_unit_price": "100",
+        "expiration_timestamp_secs": "1735689630",
+        "payload": TRANSFER,
+        "signature": {
+            "type": "ed25519_signature",
+            "public_key": "0x" + "00" * 32,
+            "signature": "0x" + "00" * 64,
+        },
+    }
+    assert problems(registry, named(schema), request) == []
+    script = {
+        "type": "script_payload",
+        "code": {"bytecode": "0xa11ceb0b"},
+        "type_arguments": [],
+        "arguments": [],
+    }
+    assert problems(registry, named(schema), {**request, "payload": script})

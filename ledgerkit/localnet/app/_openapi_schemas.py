@@ -222,6 +222,7 @@ _USER: Final = (
     "sender:Address sequence_number:U64 max_gas_amount:U64 gas_unit_price:U64 "
     "expiration_timestamp_secs:U64 payload:TransactionPayload "
 )
+_USER_REQUEST: Final = _USER.replace("payload:TransactionPayload", "payload:EntryFunctionRequest")
 _USER_EXTRA: Final = "signature:TransactionSignature replay_protection_nonce:U64"
 _MULTI_AGENT: Final = (
     "sender:AccountSignature secondary_signer_addresses:[Address] "
@@ -448,14 +449,15 @@ _OBJECTS: Final[dict[str, tuple[str, ...]]] = {
     "Signature": ("A signature and its kind.", f"type:{_SIG_KINDS}{_PQ} value:HexBytes"),
     "SubmitTransactionRequest": (
         "A signed transaction as JSON. To simulate, the signature must not verify: send the "
-        "real public key and an all-zero signature.",
-        _USER + "signature:TransactionSignature",
-        "replay_protection_nonce:U64",
+        "real public key and an all-zero signature. This node runs entry functions only, "
+        "and no orderless (nonce) transactions.",
+        _USER_REQUEST + "signature:TransactionSignature",
     ),
     "EncodeSubmissionRequest": (
-        "An unsigned transaction to turn into its signing message.",
-        _USER,
-        "replay_protection_nonce:U64 secondary_signers:[Address]",
+        "An unsigned transaction to turn into its signing message (entry functions only, "
+        "no nonce, as this node runs them).",
+        _USER_REQUEST,
+        "secondary_signers:[Address]",
     ),
     "TableItemRequest": (
         "A table key as JSON, with the key's and the value's Move types.",
@@ -539,5 +541,11 @@ def _schemas() -> dict[str, Schema]:
     inner = ("entry_function_payload", "script_payload")
     schemas["MultisigTransactionPayload"] = _one_of(
         "The payload a multisig account runs, tagged by `type`.", "TransactionPayload", inner
+    )
+    schemas["EntryFunctionRequest"] = _one_of(
+        "The payload of a transaction sent to this node: an entry function call, tagged by "
+        "`type`.",
+        "TransactionPayload",
+        inner[:1],
     )
     return dict(sorted(schemas.items()))
