@@ -543,8 +543,7 @@ def _schemas() -> dict[str, Schema]:
         "The payload a multisig account runs, tagged by `type`.", "TransactionPayload", inner
     )
     schemas["EntryFunctionRequest"] = _one_of(
-        "The payload of a transaction sent to this node: an entry function call, tagged by "
-        "`type`.",
+        "The payload of a transaction sent to this node: an entry function call, tagged by `type`.",
         "TransactionPayload",
         inner[:1],
     )
