@@ -3,6 +3,8 @@ and ``serve`` (the foreground server behind ``ledgerkit node``).
 
 The HTTP server is uvicorn; a block producer thread makes a block shortly after each
 submission, or every ``block_interval`` seconds with a background workload in live mode.
+Requests that do not even parse as HTTP are answered by the protocol itself, with the
+node's error record and ledger headers rather than uvicorn's plain-text page.
 """
 
 from __future__ import annotations
@@ -16,13 +18,20 @@ import threading
 import time
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
+import httptools
+import orjson
 import uvicorn
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from ledgerkit._errors import ErrorCode
 from ledgerkit.localnet._config import NodeConfig
+from ledgerkit.localnet._errors import NodeError
 from ledgerkit.localnet._ledger import Ledger
 from ledgerkit.localnet.app import create_app
+from ledgerkit.localnet.app._http import meta_headers
+from ledgerkit.localnet.app._limits import MAX_ECHO_CHARS
 
 __all__ = ["LocalNode", "serve"]
 
@@ -72,6 +81,62 @@ class BlockProducer:
                     self._ledger.live_tick()
             except Exception:  # keep producing; a bad block must not stop the node
                 _log.exception("block production failed")
+
+
+class NodeHttpProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol, answering unparsable requests as the node answers.
+
+    A method the parser does not know, bytes that are not ASCII in the path, a malformed
+    ``Content-Length`` or an overlong request line never reach the app: uvicorn writes a
+    plain-text 400 for them. This protocol writes the node's error record
+    (``web_framework_error``, saying what the parser refused; 414 for a URL over 64 KiB,
+    400 otherwise) with the ledger headers.
+    ``ledger`` is bound per node by :func:`protocol_for`.
+    """
+
+    ledger: ClassVar[Ledger | None] = None
+    _refusal = ""
+    _status = 400
+
+    def data_received(self, data: bytes) -> None:
+        try:
+            self.parser.feed_data(data)
+        except httptools.HttpParserUpgrade:
+            super().data_received(b"")  # uvicorn's own upgrade handling (none is served)
+        except httptools.HttpParserError as exc:
+            # A callback's own error (the URL parser's, for one) says more than the wrapper.
+            cause = exc.__context__ if exc.__context__ is not None else exc
+            self._refusal = str(cause)
+            if isinstance(cause, httptools.HttpParserInvalidURLError) and "too long" in str(cause):
+                self._status = 414
+            self.logger.warning("Invalid HTTP request received: %s", self._refusal)
+            self.send_400_response("Invalid HTTP request received.")
+
+    def send_400_response(self, msg: str) -> None:
+        reason = self._refusal.encode("ascii", "replace").decode()[:MAX_ECHO_CHARS]
+        message = "the request is not valid HTTP/1.1" + (f" ({reason})" if reason else "")
+        error = NodeError(ErrorCode.WEB_FRAMEWORK_ERROR, message, status=self._status)
+        try:
+            headers = meta_headers(self.ledger.meta()) if self.ledger is not None else {}
+        except Exception:  # a closed ledger still gets the record, without the position
+            headers = {}
+        body = orjson.dumps(error.record())
+        status = b"400 Bad Request" if self._status == 400 else b"414 URI Too Long"
+        lines = [b"HTTP/1.1 " + status]
+        lines += [name + b": " + value for name, value in self.server_state.default_headers]
+        lines += [f"{name}: {value}".encode("ascii") for name, value in headers.items()]
+        lines += [
+            b"content-type: application/json",
+            b"content-length: " + str(len(body)).encode("ascii"),
+            b"connection: close",
+        ]
+        self.transport.write(b"\r\n".join(lines) + b"\r\n\r\n" + body)
+        self.transport.close()
+
+
+def protocol_for(ledger: Ledger) -> type[NodeHttpProtocol]:
+    """A :class:`NodeHttpProtocol` whose refusals carry ``ledger``'s position."""
+    return type("NodeHttpProtocol", (NodeHttpProtocol,), {"ledger": ledger})
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -145,7 +210,12 @@ class LocalNode:
         sock = _bind(self._host, self._port)
         port = sock.getsockname()[1]
         config = uvicorn.Config(
-            app, log_level=self._log_level, access_log=False, lifespan="off", loop="auto"
+            app,
+            http=protocol_for(self.ledger),
+            log_level=self._log_level,
+            access_log=False,
+            lifespan="off",
+            loop="auto",
         )
         self._server = uvicorn.Server(config)
         server = self._server

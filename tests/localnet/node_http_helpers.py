@@ -107,13 +107,17 @@ def is_hash(value: object) -> bool:
 
 
 def assert_headers(response: httpx.Response) -> dict[str, int]:
-    """The seven ledger headers are there and are integers; returns them by name."""
+    """The seven ledger headers are there and are integers, each with its ``X-APTOS-*``
+    twin; returns them by name."""
     found: dict[str, int] = {}
     for name in REQUIRED_HEADERS:
         text = response.headers.get(name)
         assert text is not None, f"{response.request.url}: {name} missing"
         assert _DECIMAL.match(text), f"{name}: {text!r} is not an integer"
         found[name] = int(text)
+    for name in (*REQUIRED_HEADERS, "X-NODE-GAS-USED", "X-NODE-CURSOR"):
+        twin = "X-APTOS-" + name.removeprefix("X-NODE-")
+        assert response.headers.get(twin) == response.headers.get(name), f"{twin} differs"
     assert 0 <= found["X-NODE-CHAIN-ID"] <= 255
     assert found["X-NODE-LEDGER-OLDEST-VERSION"] <= found["X-NODE-LEDGER-VERSION"]
     assert found["X-NODE-OLDEST-BLOCK-HEIGHT"] <= found["X-NODE-BLOCK-HEIGHT"]

@@ -229,7 +229,10 @@ def test_callers_get_their_own_copy(doc: dict[str, Any]) -> None:
     mine["components"]["schemas"]["U64"]["pattern"] = "changed"
     again = openapi_document()
     assert again == doc
-    assert again["components"]["schemas"]["U64"]["pattern"] == "^[0-9]+$"
+    assert (
+        again["components"]["schemas"]["U64"]["pattern"]
+        == doc["components"]["schemas"]["U64"]["pattern"]
+    )
 
 
 def test_document_validates_with_openapi_spec_validator(doc: dict[str, Any]) -> None:
@@ -482,7 +485,10 @@ def test_query_parameters_of_the_brief(doc: dict[str, Any], registry: Registry[A
     with_txns = param(doc, "get", "/blocks/by_height/{block_height}", "with_transactions")
     assert with_txns["schema"] == {"type": "boolean", "default": False}
     cursor = param(doc, "get", "/accounts/{address}/resources", "start")
-    assert cursor["schema"] == {"type": "string"}
+    assert cursor["schema"]["type"] == "string"
+    assert problems(registry, cursor["schema"], "0x00ab") == []
+    for bad in ("", "0x", "3", "0xABCD", "zz"):  # the node answers 400
+        assert problems(registry, cursor["schema"], bad), bad
     duration = param(doc, "get", "/-/healthy", "duration_secs")
     assert duration["schema"]["format"] == "uint32"
 
@@ -973,3 +979,96 @@ def test_error_codes_and_operations_match_the_public_nodes(
         mine = {resolve(doc, p)["name"] for p in operation.get("parameters", [])}
         assert mine == {p["name"] for p in public.get("parameters", [])}, path
     assert shared == len(OPERATIONS) - 1  # all but /spec.json
+
+
+def test_every_response_documents_the_aptos_twins(doc: dict[str, Any]) -> None:
+    """Each ``X-NODE-*`` header is declared again as ``X-APTOS-*``, the same way."""
+    for method, path, operation in operations(doc):
+        for status, response in operation["responses"].items():
+            headers = resolve(doc, response)["headers"]
+            node = {name[len("X-NODE-") :] for name in headers if name.startswith("X-NODE-")}
+            aptos = {name[len("X-APTOS-") :] for name in headers if name.startswith("X-APTOS-")}
+            assert node == aptos, (method, path, status)
+            assert {"CHAIN-ID", "LEDGER-VERSION", "OLDEST-BLOCK-HEIGHT"} <= aptos
+            for name in node:
+                assert headers["X-APTOS-" + name] == headers["X-NODE-" + name], (path, name)
+
+
+U64_MAX = 2**64 - 1
+
+
+@pytest.mark.parametrize(
+    ("schema", "good", "bad"),
+    [
+        (
+            "U64",
+            ["0", "7", "007", str(U64_MAX), "0" * 30 + str(U64_MAX), "18446744073709551609"],
+            ["", "-1", "1.0", " 1", str(U64_MAX + 1), "18446744073709551620",
+             "99999999999999999999"],
+        ),
+        (
+            "MoveStructTag",
+            [
+                "0x1::account::Account",
+                "0x1::coin::CoinStore<0x1::aptos_coin::AptosCoin>",
+                "0xAb::m_1::S<u8, vector<address>>",
+                "0x1::a::B<0x1::c::D<vector<u64>>>",
+            ],
+            ["0x0", "1::a::B", "0x1::a::B<>", "0x1::a::B<U8>", "0x1::a", "0x1::a::B<u8",
+             "0xg::a::B"],
+        ),
+        (
+            "MoveType",
+            ["u8", "vector<u8>", "address", "0x1::string::String", "vector<0x1::a::B<u8, u64>>"],
+            ["", "U8", "vector<>", "vector<u8", "0x1::a", "u512", "&u8"],
+        ),
+    ],
+)  # fmt: skip
+def test_scalar_patterns_follow_what_the_node_reads(
+    doc: dict[str, Any], registry: Registry[Any], schema: str, good: list[str], bad: list[str]
+) -> None:
+    found = doc["components"]["schemas"][schema]
+    for text in good:
+        assert problems(registry, found, text) == [], text
+    for text in bad:
+        assert problems(registry, found, text), text
+
+
+def test_asset_type_is_a_struct_tag_or_an_address(
+    doc: dict[str, Any], registry: Registry[Any]
+) -> None:
+    schema = param(doc, "get", "/accounts/{address}/balance/{asset_type}", "asset_type")["schema"]
+    for good in ("0xa", "a", "0x" + "f" * 64, "0x1::aptos_coin::AptosCoin"):
+        assert problems(registry, schema, good) == [], good
+    for bad in ("", "0x", "0x1::coin", "\u00cc", "0x" + "f" * 65, "0x1::a::B<>"):
+        assert problems(registry, schema, bad), bad
+
+
+@pytest.mark.parametrize("schema", ["SubmitTransactionRequest", "EncodeSubmissionRequest"])
+def test_requests_describe_what_this_node_runs(
+    doc: dict[str, Any], registry: Registry[Any], schema: str
+) -> None:
+    """Entry functions only and no nonce: the node refuses the rest with 400."""
+    found = doc["components"]["schemas"][schema]
+    assert "replay_protection_nonce" not in found["properties"]
+    request = {
+        "sender": SENDER,
+        "sequence_number": "3",
+        "max_gas_amount": "2000",
+        "gas_unit_price": "100",
+        "expiration_timestamp_secs": "1735689630",
+        "payload": TRANSFER,
+        "signature": {
+            "type": "ed25519_signature",
+            "public_key": "0x" + "00" * 32,
+            "signature": "0x" + "00" * 64,
+        },
+    }
+    assert problems(registry, named(schema), request) == []
+    script = {
+        "type": "script_payload",
+        "code": {"bytecode": "0xa11ceb0b"},
+        "type_arguments": [],
+        "arguments": [],
+    }
+    assert problems(registry, named(schema), {**request, "payload": script})

@@ -2,19 +2,22 @@
 
 ``create_app(ledger)`` returns a Starlette app serving the node API under ``/v1``.
 Handlers are small; the ledger (``ledgerkit.localnet._ledger.Ledger``) does the work,
-and every answer, errors included, carries the ``X-NODE-*`` headers.
+and every answer, errors included, carries the ``X-NODE-*`` headers and their
+``X-APTOS-*`` twins. Cross-origin requests are answered as public nodes answer them
+(see ``_cors``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Mount, Route, Router
+from starlette.routing import BaseRoute, Mount, Route, Router
 
 from ledgerkit._errors import ErrorCode
 from ledgerkit.localnet._errors import NodeError
@@ -27,6 +30,7 @@ from ledgerkit.localnet.app import (
     _transactions,
     _view,
 )
+from ledgerkit.localnet.app._cors import CorsMiddleware
 from ledgerkit.localnet.app._http import NodeState, endpoint, error_response
 
 __all__ = ["create_app"]
@@ -50,15 +54,21 @@ def create_app(ledger: Any, *, on_submit: Callable[[], None] | None = None) -> S
 
     async def http_error(request: Request, exc: Exception) -> Response:
         status = exc.status_code if isinstance(exc, HTTPException) else 500
+        path = request.url.path  # a long one is cut with the whole message
+        allow = ""
         if status == 404:
-            message = f"no such endpoint: {request.method} {request.url.path}"
+            message = f"no such endpoint: {request.method} {path}"
         elif status == 405:
-            message = f"{request.method} is not allowed on {request.url.path}"
+            allow = ", ".join(_methods_at(routes, request.url.path))
+            message = f"{request.method} is not allowed on {path}; allowed: {allow}"
         else:
             message = str(getattr(exc, "detail", "")) or "request refused"
         error = NodeError(ErrorCode.WEB_FRAMEWORK_ERROR, message, status=status)
         node: NodeState = request.app.state.node
-        return error_response(error, node.ledger.meta())
+        response = error_response(error, node.ledger.meta())
+        if allow:
+            response.headers["Allow"] = allow
+        return response
 
     # No trailing-slash redirects: a bare 307 would carry neither the ledger headers nor
     # the error record. ``/v1`` itself is the ledger info, as ``/v1/`` is.
@@ -69,7 +79,18 @@ def create_app(ledger: Any, *, on_submit: Callable[[], None] | None = None) -> S
             Mount("/v1", app=api),
         ],
         exception_handlers={HTTPException: http_error},
+        middleware=[Middleware(CorsMiddleware, meta=ledger.meta)],
     )
     app.router.redirect_slashes = False
     app.state.node = NodeState(ledger, on_submit)
     return app
+
+
+def _methods_at(routes: Sequence[BaseRoute], path: str) -> list[str]:
+    """Every method some route serves at ``path`` (under ``/v1``), for ``Allow``."""
+    inner = path.removeprefix("/v1") or "/"
+    methods: set[str] = set()
+    for route in routes:
+        if isinstance(route, Route) and route.methods and route.path_regex.match(inner):
+            methods |= route.methods
+    return sorted(methods)

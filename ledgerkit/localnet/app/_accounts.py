@@ -14,6 +14,7 @@ from ledgerkit.bcs import Serializer, serialize_struct_tag
 from ledgerkit.localnet.app._http import (
     NodeState,
     bcs_response,
+    blocking,
     endpoint,
     invalid,
     json_response,
@@ -23,6 +24,7 @@ from ledgerkit.localnet.app._http import (
     query_limit,
     query_u64,
 )
+from ledgerkit.localnet.app._limits import echo
 from ledgerkit.types import Address, LedgerMeta, StructTag, is_identifier
 
 __all__ = ["routes"]
@@ -51,7 +53,7 @@ async def account(request: Request, node: NodeState, meta: LedgerMeta) -> Respon
 def _cursor(request: Request) -> str | None:
     start = request.query_params.get("start")
     if start is not None and (not start or not all(c in "0123456789abcdefx" for c in start)):
-        raise invalid(f"start must be a cursor from a previous X-NODE-CURSOR, got {start!r}")
+        raise invalid(f"start must be a cursor from a previous X-NODE-CURSOR, got {echo(start)}")
     return start
 
 
@@ -59,7 +61,8 @@ async def resources(request: Request, node: NodeState, meta: LedgerMeta) -> Resp
     bcs = negotiate(request, node, bcs_supported=True)
     address = path_address(request)
     limit = query_limit(request, default=STATE_PAGE, maximum=STATE_PAGE)
-    page = node.ledger.resources(address, version_of(request, meta), _cursor(request), limit)
+    version = version_of(request, meta)
+    page = await blocking(node.ledger.resources, address, version, _cursor(request), limit)
     headed = meta if page.cursor is None else _with_cursor(meta, page.cursor)
     if bcs:
         # BTreeMap<StructTag, bytes>: entries ordered by the key's bytes.
@@ -92,7 +95,8 @@ async def modules(request: Request, node: NodeState, meta: LedgerMeta) -> Respon
     bcs = negotiate(request, node, bcs_supported=True)
     address = path_address(request)
     limit = query_limit(request, default=STATE_PAGE, maximum=STATE_PAGE)
-    page = node.ledger.modules(address, version_of(request, meta), _cursor(request), limit)
+    version = version_of(request, meta)
+    page = await blocking(node.ledger.modules, address, version, _cursor(request), limit)
     headed = meta if page.cursor is None else _with_cursor(meta, page.cursor)
     if bcs:
         s = Serializer()
@@ -106,7 +110,7 @@ async def module(request: Request, node: NodeState, meta: LedgerMeta) -> Respons
     address = path_address(request)
     name = request.path_params["module_name"]
     if not is_identifier(name):
-        raise invalid(f"{name!r} is not a module name")
+        raise invalid(f"{echo(name)} is not a module name")
     item = node.ledger.module(address, name, version_of(request, meta))
     if bcs:
         return bcs_response(item.bcs, meta)

@@ -20,6 +20,7 @@ from ledgerkit.localnet.app._http import (
     query_limit,
     query_u64,
 )
+from ledgerkit.localnet.app._limits import echo
 from ledgerkit.types import LedgerMeta, is_identifier
 
 __all__ = ["routes"]
@@ -44,7 +45,7 @@ async def by_handle(request: Request, node: NodeState, meta: LedgerMeta) -> Resp
     handle = path_struct_tag(request, "event_handle")
     field_name = request.path_params["field_name"]
     if not is_identifier(field_name):
-        raise invalid(f"{field_name!r} is not a field name")
+        raise invalid(f"{echo(field_name)} is not a field name")
     start = query_u64(request, "start")
     limit = query_limit(request, default=EVENT_PAGE, maximum=EVENT_PAGE_MAX)
     events = node.ledger.events_by_handle(address, handle, field_name, start, limit)

@@ -1,5 +1,9 @@
 """What every endpoint shares: metadata headers, JSON and BCS responses, content
-negotiation, the error record, parameter parsing and body limits."""
+negotiation, the error record, parameter parsing and body limits.
+
+Every answer carries the ledger position twice: as the spec's ``X-NODE-*`` headers and
+as the ``X-APTOS-*`` twins public nodes send, which their clients read.
+"""
 
 from __future__ import annotations
 
@@ -8,22 +12,27 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 import orjson
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 
 from ledgerkit._errors import ErrorCode, InputError
 from ledgerkit.localnet._errors import NodeError
+from ledgerkit.localnet.app._limits import ShapeError, check_json_shape, cut_message, echo
 from ledgerkit.types import Address, LedgerMeta, MoveType, StructTag, parse_uint
 
 __all__ = [
     "BCS",
+    "HEADER_FAMILIES",
     "JSON",
     "Endpoint",
     "NodeState",
     "bcs_response",
+    "blocking",
     "endpoint",
     "error_response",
     "json_response",
+    "meta_headers",
     "negotiate",
     "path_address",
     "path_struct_tag",
@@ -42,6 +51,13 @@ SIGNED_TXN_BCS: Final = "application/x.aptos.signed_transaction+bcs"
 VIEW_BCS: Final = "application/x.aptos.view_function+bcs"
 
 Endpoint = Callable[[Request], Awaitable[Response]]
+
+#: Header prefixes of the ledger position: the spec's, then public nodes' twins.
+HEADER_FAMILIES: Final = ("X-NODE-", "X-APTOS-")
+
+#: Run a blocking call (decoding, encoding, executing, large reads) in a worker thread,
+#: so that one heavy request does not hold up every other client of the node.
+blocking = run_in_threadpool
 
 
 class NodeState:
@@ -88,8 +104,14 @@ def endpoint(group: str | None, handler: Handler) -> Endpoint:
     return run
 
 
-def _headers(meta: LedgerMeta | None) -> dict[str, str]:
-    return meta.to_headers() if meta is not None else {}
+def meta_headers(meta: LedgerMeta | None) -> dict[str, str]:
+    """The ledger position in both header families; none when it is not known."""
+    if meta is None:
+        return {}
+    headers: dict[str, str] = {}
+    for prefix in HEADER_FAMILIES:
+        headers |= meta.to_headers(prefix)
+    return headers
 
 
 def json_response(
@@ -97,21 +119,24 @@ def json_response(
 ) -> Response:
     """A JSON response with the ledger headers; ``raw`` is already-serialized JSON."""
     content = raw if raw is not None else orjson.dumps(body)
-    return Response(content, status_code=status, media_type=JSON, headers=_headers(meta))
+    return Response(content, status_code=status, media_type=JSON, headers=meta_headers(meta))
 
 
 def bcs_response(body: bytes, meta: LedgerMeta | None, *, status: int = 200) -> Response:
     """A BCS response with the ledger headers."""
-    return Response(body, status_code=status, media_type=BCS, headers=_headers(meta))
+    return Response(body, status_code=status, media_type=BCS, headers=meta_headers(meta))
 
 
 def error_response(error: NodeError, meta: LedgerMeta | None) -> Response:
-    """The node's error record, with whatever ledger headers are known."""
+    """The node's error record, with whatever ledger headers are known; a message longer
+    than ``MAX_MESSAGE_CHARS`` is cut."""
+    record = error.record()
+    record["message"] = cut_message(error.message)
     return Response(
-        orjson.dumps(error.record()),
+        orjson.dumps(record),
         status_code=error.status,
         media_type=JSON,
-        headers=_headers(meta),
+        headers=meta_headers(meta),
     )
 
 
@@ -141,7 +166,7 @@ def path_address(request: Request, name: str = "address") -> Address:
     try:
         return Address.parse(text)
     except InputError as exc:
-        raise invalid(f"invalid {name} {text!r}: {exc}") from None
+        raise invalid(f"invalid {name} {echo(text)}: {exc}") from None
 
 
 def path_u64(request: Request, name: str) -> int:
@@ -157,7 +182,7 @@ def path_struct_tag(request: Request, name: str) -> StructTag:
     try:
         return StructTag.parse(text)
     except InputError as exc:
-        raise invalid(f"invalid struct tag {text!r}: {exc}") from None
+        raise invalid(f"invalid struct tag {echo(text)}: {exc}") from None
 
 
 def parse_move_type(text: object, what: str) -> MoveType:
@@ -166,7 +191,7 @@ def parse_move_type(text: object, what: str) -> MoveType:
     try:
         return MoveType.parse(text)
     except InputError as exc:
-        raise invalid(f"invalid {what} {text!r}: {exc}") from None
+        raise invalid(f"invalid {what} {echo(text)}: {exc}") from None
 
 
 def query_u64(request: Request, name: str) -> int | None:
@@ -189,20 +214,24 @@ def query_bool(request: Request, name: str) -> bool:
     if lowered in ("false", "0"):
         return False
     raise NodeError(
-        ErrorCode.WEB_FRAMEWORK_ERROR, f"query parameter {name} must be true or false, got {text!r}"
+        ErrorCode.WEB_FRAMEWORK_ERROR,
+        f"query parameter {name} must be true or false, got {echo(text)}",
     )
 
 
 def query_limit(request: Request, *, default: int, maximum: int) -> int:
-    """The page size: a u16, not zero; larger than the maximum is clamped to it."""
+    """The page size: a u16, not zero; larger than the maximum is clamped to it.
+
+    The digits are counted before any conversion: Python refuses (with ``ValueError``) to
+    turn more than 4,300 digits into an int, and a u16 never needs more than five.
+    """
     text = request.query_params.get("limit")
     if text is None:
         return default
-    if not (text.isascii() and text.isdigit()) or int(text) > 0xFFFF:
-        raise NodeError(
-            ErrorCode.WEB_FRAMEWORK_ERROR, f"limit must be an integer from 1 to 65535, got {text!r}"
-        )
-    value = int(text)
+    digits = text.lstrip("0") or "0"
+    if not (text.isascii() and text.isdigit()) or len(digits) > 5 or int(digits) > 0xFFFF:
+        raise invalid(f"limit must be an integer from 1 to 65535, got {echo(text)}")
+    value = int(digits)
     if value == 0:
         raise invalid("limit must not be zero")
     return min(value, maximum)
@@ -245,14 +274,24 @@ async def read_json(request: Request, limit: int) -> Any:
     if kind != JSON:
         raise NodeError(
             ErrorCode.WEB_FRAMEWORK_ERROR,
-            f"this endpoint takes {JSON} bodies, not {kind!r}",
+            f"this endpoint takes {JSON} bodies, not {echo(kind)}",
         )
     if not body:
         raise invalid("the request body is empty; a JSON body is required")
+    return await blocking(parse_json, body)
+
+
+def parse_json(body: bytes) -> Any:
+    """A JSON body within the node's nesting and size limits, or a 400 that says which."""
     try:
-        return orjson.loads(body)
+        value = orjson.loads(body)
     except orjson.JSONDecodeError as exc:
         raise invalid(f"the body is not valid JSON: {exc}") from None
+    try:
+        check_json_shape(value)
+    except ShapeError as exc:
+        raise invalid(str(exc)) from None
+    return value
 
 
 def negotiate(request: Request, node: NodeState, *, bcs_supported: bool) -> bool:

@@ -23,9 +23,11 @@ import ledgerkit
 from ledgerkit.localnet.app._openapi_schemas import (
     _HEX,
     _PRIMITIVES,
+    _TYPE_DEPTH,
     Schema,
     _ref,
     _schemas,
+    _struct_tag,
     _type,
     _uint,
 )
@@ -88,7 +90,8 @@ _DESCRIPTION: Final = (
     "accounts with their resources and modules, events, transactions (listing, lookup, "
     "submission, simulation and encoding), table items, view functions, blocks and gas "
     "prices. Unsigned integers of 64 bits and wider travel as decimal strings, every answer "
-    "carries the ledger position in `X-NODE-*` headers, and every failure is one error record "
+    "carries the ledger position in `X-NODE-*` headers and in their `X-APTOS-*` twins (as "
+    "public nodes send them), and every failure is one error record "
     "with a machine-readable `error_code`. Some endpoints also answer in BCS when the request "
     "asks for `application/x-bcs`."
 )
@@ -134,10 +137,18 @@ def _headers() -> dict[str, Schema]:
     return out
 
 
+#: The spec's header family, then the twins public nodes send (and their clients read).
+_FAMILIES: Final = ("X-NODE-", "X-APTOS-")
+
+
 def _response_headers(*, success: bool, extra: tuple[str, ...] = ()) -> dict[str, Schema]:
     suffix = "" if success else "OnError"
-    out = {f"X-NODE-{key}": _ref(name + suffix, "headers") for key, name, _, _ in _LEDGER_HEADERS}
-    out |= {f"X-NODE-{_EXTRA_HEADERS[name][0]}": _ref(name, "headers") for name in extra}
+    out: dict[str, Schema] = {}
+    for family in _FAMILIES:
+        out |= {
+            f"{family}{key}": _ref(name + suffix, "headers") for key, name, _, _ in _LEDGER_HEADERS
+        }
+        out |= {f"{family}{_EXTRA_HEADERS[name][0]}": _ref(name, "headers") for name in extra}
     return out
 
 
@@ -183,6 +194,12 @@ def _error_responses() -> dict[str, Schema]:
 _ADDRESS_IN_PATH: Final = {"type": "string", "pattern": f"^(0x)?{_HEX}{{1,64}}$"}
 _HASH_IN_PATH: Final = {"type": "string", "pattern": f"^(0x)?{_HEX}{{64}}$"}
 _LIMIT: Final = {**_uint(16), "minimum": 1}
+_ASSET_TYPE: Final = {
+    "type": "string",
+    "pattern": f"^((0x)?{_HEX}{{1,64}}|{_struct_tag(_TYPE_DEPTH)})$",
+}
+# Hex of a BCS state key, as the node writes it in X-NODE-CURSOR.
+_CURSOR: Final = {"type": "string", "pattern": "^(0x)?([0-9a-f]{2})+$"}
 _FLAG: Final = {"type": "boolean", "default": False}
 
 # component key: (name, location, schema or type token, description); path ones are required
@@ -195,7 +212,7 @@ _PARAMETERS: Final[dict[str, tuple[str, str, Schema | str, str]]] = {
         "Answer as of this version (default: latest); past the latest 404, pruned 410.",
     ),
     "limit": ("limit", "query", _LIMIT, "Page size; 0 is refused, above the maximum is cut."),
-    "start_cursor": ("start", "query", "str", "Cursor from `X-NODE-CURSOR`; omit at first."),
+    "start_cursor": ("start", "query", _CURSOR, "Cursor from `X-NODE-CURSOR`; omit at first."),
     "start_sequence_number": ("start", "query", "U64", "First sequence number (default: latest)."),
     "start_version": ("start", "query", "U64", "First version (default: the latest page)."),
     "start_version_required": ("start_version", "query", "U64", "First version."),
@@ -206,7 +223,7 @@ _PARAMETERS: Final[dict[str, tuple[str, str, Schema | str, str]]] = {
     "asset_type": (
         "asset_type",
         "path",
-        {"type": "string", "minLength": 1},
+        _ASSET_TYPE,
         "Coin struct tag, or the address of a fungible asset's metadata (URL-encoded). "
         "Only the primary store is read.",
     ),

@@ -18,6 +18,44 @@ _HEX: Final = "[0-9a-fA-F]"
 _IDENT: Final = "[A-Za-z_][A-Za-z0-9_]*"
 
 
+def _at_most(limit: int) -> str:
+    """A regular expression of the decimal numbers from 0 to ``limit``, leading zeros
+    allowed (as the node reads them): shorter numbers, then, digit by digit, those of
+    the same length that stay below ``limit``."""
+    digits = str(limit)
+    options = [f"[0-9]{{1,{len(digits) - 1}}}"] if len(digits) > 1 else []
+    for i, digit in enumerate(digits):
+        if digit != "0":
+            low = "0" if i or len(digits) == 1 else "1"
+            rest = len(digits) - i - 1
+            tail = f"[0-9]{{{rest}}}" if rest else ""
+            top = int(digit) - 1
+            if top >= int(low):
+                options.append(f"{digits[:i]}[{low}-{top}]{tail}")
+    options.append(digits)
+    return f"0*({'|'.join(options)})"
+
+
+def _move_type(depth: int) -> str:
+    """A Move type as the node reads it, nested at most ``depth`` levels in type arguments
+    (a regular expression cannot count brackets; real types are a few levels deep)."""
+    primitive = "bool|u8|u16|u32|u64|u128|u256|i8|i16|i32|i64|i128|i256|address|signer"
+    struct = f"0x{_HEX}{{1,64}}::{_IDENT}::{_IDENT}"
+    if depth == 0:
+        return f"(?:{primitive}|{struct})"
+    inner = _move_type(depth - 1)
+    return f"(?:{primitive}|vector<{inner}>|{struct}(?:<{inner}(?:, ?{inner})*>)?)"
+
+
+def _struct_tag(depth: int) -> str:
+    inner = _move_type(depth - 1)
+    return f"0x{_HEX}{{1,64}}::{_IDENT}::{_IDENT}(?:<{inner}(?:, ?{inner})*>)?"
+
+
+#: Nesting of type arguments the document's patterns describe.
+_TYPE_DEPTH: Final = 3
+
+
 # -- building blocks ------------------------------------------------------------------------
 
 
@@ -107,7 +145,7 @@ _SCALARS: Final[dict[str, Schema]] = {
     "U64": {
         "type": "string",
         "format": "uint64",
-        "pattern": "^[0-9]+$",
+        "pattern": f"^{_at_most(2**64 - 1)}$",
         "description": "An unsigned 64-bit integer written as a decimal string.",
         "example": "32425224034",
     },
@@ -130,8 +168,7 @@ _SCALARS: Final[dict[str, Schema]] = {
     },
     "MoveType": {
         "type": "string",
-        "pattern": "^(bool|u8|u16|u32|u64|u128|u256|i8|i16|i32|i64|i128|i256|address|signer"
-        "|vector<.+>|0x[0-9a-zA-Z:_<, >]+)$",
+        "pattern": f"^{_move_type(_TYPE_DEPTH)}$",
         "description": "A Move type: a primitive, `vector<T>` or a struct tag (spaces ignored).",
         "example": "0x1::coin::CoinStore<0x1::aptos_coin::AptosCoin>",
     },
@@ -142,7 +179,7 @@ _SCALARS: Final[dict[str, Schema]] = {
     },
     "MoveStructTag": {
         "type": "string",
-        "pattern": "^0x[0-9a-zA-Z:_<>, ]+$",
+        "pattern": f"^{_struct_tag(_TYPE_DEPTH)}$",
         "description": "`address::module::Struct`, with any type arguments in angle brackets.",
         "example": "0x1::account::Account",
     },
@@ -185,6 +222,7 @@ _USER: Final = (
     "sender:Address sequence_number:U64 max_gas_amount:U64 gas_unit_price:U64 "
     "expiration_timestamp_secs:U64 payload:TransactionPayload "
 )
+_USER_REQUEST: Final = _USER.replace("payload:TransactionPayload", "payload:EntryFunctionRequest")
 _USER_EXTRA: Final = "signature:TransactionSignature replay_protection_nonce:U64"
 _MULTI_AGENT: Final = (
     "sender:AccountSignature secondary_signer_addresses:[Address] "
@@ -411,9 +449,9 @@ _OBJECTS: Final[dict[str, tuple[str, ...]]] = {
     "Signature": ("A signature and its kind.", f"type:{_SIG_KINDS}{_PQ} value:HexBytes"),
     "SubmitTransactionRequest": (
         "A signed transaction as JSON. To simulate, the signature must not verify: send the "
-        "real public key and an all-zero signature.",
-        _USER + "signature:TransactionSignature",
-        "replay_protection_nonce:U64",
+        "real public key and an all-zero signature. This node runs entry functions only, "
+        "and no orderless (nonce) transactions.",
+        _USER_REQUEST + "signature:TransactionSignature",
     ),
     "TransactionsBatchSubmissionResult": (
         "The transactions of a batch the node refused; empty when it accepted them all.",
@@ -424,9 +462,10 @@ _OBJECTS: Final[dict[str, tuple[str, ...]]] = {
         "error:Error transaction_index:u64",
     ),
     "EncodeSubmissionRequest": (
-        "An unsigned transaction to turn into its signing message.",
-        _USER,
-        "replay_protection_nonce:U64 secondary_signers:[Address]",
+        "An unsigned transaction to turn into its signing message (entry functions only, "
+        "no nonce, as this node runs them).",
+        _USER_REQUEST,
+        "secondary_signers:[Address]",
     ),
     "TableItemRequest": (
         "A table key as JSON, with the key's and the value's Move types.",
@@ -510,5 +549,10 @@ def _schemas() -> dict[str, Schema]:
     inner = ("entry_function_payload", "script_payload")
     schemas["MultisigTransactionPayload"] = _one_of(
         "The payload a multisig account runs, tagged by `type`.", "TransactionPayload", inner
+    )
+    schemas["EntryFunctionRequest"] = _one_of(
+        "The payload of a transaction sent to this node: an entry function call, tagged by `type`.",
+        "TransactionPayload",
+        inner[:1],
     )
     return dict(sorted(schemas.items()))

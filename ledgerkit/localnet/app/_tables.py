@@ -11,6 +11,7 @@ from ledgerkit.localnet._errors import NodeError
 from ledgerkit.localnet.app._http import (
     NodeState,
     bcs_response,
+    blocking,
     endpoint,
     invalid,
     json_response,
@@ -38,8 +39,8 @@ async def item(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
         raise invalid("the body must be an object with key_type, value_type and key")
     key_type = parse_move_type(body["key_type"], "key_type")
     value_type = parse_move_type(body["value_type"], "value_type")
-    value, encoded = node.ledger.table_item(
-        handle, key_type, value_type, body["key"], _version(request, meta)
+    value, encoded = await blocking(
+        node.ledger.table_item, handle, key_type, value_type, body["key"], _version(request, meta)
     )
     if bcs:
         return bcs_response(encoded, meta)
@@ -57,7 +58,7 @@ async def raw_item(request: Request, node: NodeState, meta: LedgerMeta) -> Respo
         raise invalid(f"key: {exc}") from None
     if "bcs" in node.config.disabled:  # the answer is BCS whatever the client accepts
         raise NodeError(ErrorCode.API_DISABLED, "BCS output is disabled on this node")
-    value = node.ledger.raw_table_item(handle, key, _version(request, meta))
+    value = await blocking(node.ledger.raw_table_item, handle, key, _version(request, meta))
     return bcs_response(value, meta)
 
 

@@ -18,10 +18,12 @@ from ledgerkit.localnet._errors import NodeError
 from ledgerkit.localnet.app._http import (
     SIGNED_TXN_BCS,
     NodeState,
+    blocking,
     content_type,
     endpoint,
     invalid,
     json_response,
+    meta_headers,
     negotiate,
     path_u64,
     query_bool,
@@ -31,6 +33,7 @@ from ledgerkit.localnet.app._http import (
     read_json,
     wants_bcs,
 )
+from ledgerkit.localnet.app._limits import echo
 from ledgerkit.types import LedgerMeta
 
 __all__ = ["routes"]
@@ -48,7 +51,7 @@ def _hash(request: Request) -> bytes:
     text = request.path_params["txn_hash"]
     digits = text[2:] if text.startswith("0x") else text
     if len(digits) != 64 or not _HEX.issuperset(digits):
-        raise invalid(f"a transaction hash is 32 bytes of hex, got {text!r}")
+        raise invalid(f"a transaction hash is 32 bytes of hex, got {echo(text)}")
     return bytes.fromhex(digits)
 
 
@@ -56,7 +59,9 @@ async def list_transactions(request: Request, node: NodeState, meta: LedgerMeta)
     negotiate(request, node, bcs_supported=False)
     start = query_u64(request, "start")
     limit = query_limit(request, default=TXN_PAGE, maximum=TXN_PAGE_MAX)
-    return json_response(None, meta, raw=node.ledger.transactions_json(start, limit))
+    return json_response(
+        None, meta, raw=await blocking(node.ledger.transactions_json, start, limit)
+    )
 
 
 async def by_version(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
@@ -71,7 +76,8 @@ async def by_hash(request: Request, node: NodeState, meta: LedgerMeta) -> Respon
 
 
 async def wait_by_hash(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
-    """Long poll: answer as soon as the transaction is committed, or after about a second.
+    """Long poll: answer as soon as the transaction is committed, or after about a second;
+    an unknown hash answers 404 at once.
 
     "Committed" means the ledger position this node answers at includes it: the block's
     rows reach the store a moment before the ledger head moves, and a client that reads
@@ -81,19 +87,15 @@ async def wait_by_hash(request: Request, node: NodeState, meta: LedgerMeta) -> R
     digest = _hash(request)
     deadline = time.monotonic() + WAIT_TIMEOUT_SECONDS
     while True:
-        try:
-            found = node.ledger.transaction_by_hash(digest)
-        except NodeError as error:
-            if error.code is not ErrorCode.TRANSACTION_NOT_FOUND or time.monotonic() > deadline:
-                raise
-            found = None
-        if found is not None:
-            now = node.ledger.meta()
-            if found.get("type") == "pending_transaction" or _beyond(found, now):
-                if time.monotonic() > deadline:
-                    return json_response(found, now)
-            else:
+        # A hash neither pending nor committed answers 404 at once, as on a public node:
+        # only a pending transaction is waited for.
+        found = node.ledger.transaction_by_hash(digest)
+        now = node.ledger.meta()
+        if found.get("type") == "pending_transaction" or _beyond(found, now):
+            if time.monotonic() > deadline:
                 return json_response(found, now)
+        else:
+            return json_response(found, now)
         await asyncio.sleep(WAIT_POLL_SECONDS)
 
 
@@ -116,13 +118,15 @@ async def _signed_body(request: Request, node: NodeState, *, simulation: bool) -
     if content_type(request) == SIGNED_TXN_BCS:
         body = await read_body(request, node.config.max_body_bytes)
         try:
-            return SignedTransaction.from_bcs(body)
+            return await blocking(SignedTransaction.from_bcs, body)
         except BCSError as exc:
             raise invalid(f"the body is not a BCS signed transaction: {exc}") from None
     request_body: Any = await read_json(request, node.config.max_body_bytes)
     if not isinstance(request_body, dict):
         raise invalid("the body must be a transaction object")
-    signed: SignedTransaction = node.ledger.signed_from_json(request_body, simulation=simulation)
+    signed: SignedTransaction = await blocking(
+        node.ledger.signed_from_json, request_body, simulation=simulation
+    )
     return signed
 
 
@@ -131,11 +135,11 @@ async def submit(request: Request, node: NodeState, meta: LedgerMeta) -> Respons
         raise NodeError(ErrorCode.API_DISABLED, "transaction submission is disabled on this node")
     bcs = negotiate(request, node, bcs_supported=True)
     signed = await _signed_body(request, node, simulation=False)
-    pending = node.ledger.submit(signed)
+    pending = await blocking(node.ledger.submit, signed)
     node.on_submit()
     if bcs:  # a BCS answer is empty: the client computes the hash itself
         return Response(
-            b"", status_code=202, media_type="application/x-bcs", headers=meta.to_headers()
+            b"", status_code=202, media_type="application/x-bcs", headers=meta_headers(meta)
         )
     return json_response(pending, meta, status=202)
 
@@ -214,7 +218,7 @@ async def simulate(request: Request, node: NodeState, meta: LedgerMeta) -> Respo
         )
     }
     signed = await _signed_body(request, node, simulation=True)
-    results, gas_used = node.ledger.simulate(signed, **flags)
+    results, gas_used = await blocking(node.ledger.simulate, signed, **flags)
     return json_response(results, replace(meta, gas_used=gas_used))
 
 
@@ -227,7 +231,7 @@ async def encode_submission(request: Request, node: NodeState, meta: LedgerMeta)
     body = await read_json(request, node.config.max_body_bytes)
     if not isinstance(body, dict):
         raise invalid("the body must be an encode-submission request object")
-    message: bytes = node.ledger.encode_submission(body)
+    message: bytes = await blocking(node.ledger.encode_submission, body)
     return json_response("0x" + message.hex(), meta)
 
 

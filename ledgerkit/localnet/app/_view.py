@@ -15,6 +15,7 @@ from ledgerkit.localnet.app._http import (
     VIEW_BCS,
     NodeState,
     bcs_response,
+    blocking,
     content_type,
     endpoint,
     invalid,
@@ -37,16 +38,23 @@ async def view(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
     if content_type(request) == VIEW_BCS:
         body = await read_body(request, node.config.max_body_bytes)
         try:
-            payload = EntryFunction.from_bcs(body)
+            payload = await blocking(EntryFunction.from_bcs, body)
         except BCSError as exc:
             raise invalid(f"the body is not a BCS view request: {exc}") from None
-        result = node.ledger.view_function(
-            payload.function_id, list(payload.type_args), list(payload.args), version, bcs_args=True
+        result = await blocking(
+            node.ledger.view_function,
+            payload.function_id,
+            list(payload.type_args),
+            list(payload.args),
+            version,
+            bcs_args=True,
         )
     else:
         request_body = await read_json(request, node.config.max_body_bytes)
         function, type_args, args = _parse_view_request(request_body)
-        result = node.ledger.view_function(function, type_args, args, version, bcs_args=False)
+        result = await blocking(
+            node.ledger.view_function, function, type_args, args, version, bcs_args=False
+        )
     headed = replace(meta, gas_used=result.gas_used)
     if bcs:
         return bcs_response(result.encoded, headed)
