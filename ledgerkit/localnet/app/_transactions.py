@@ -150,28 +150,48 @@ async def _signed_batch(request: Request, node: NodeState) -> list[SignedTransac
     batch: list[SignedTransaction]
     if content_type(request) == SIGNED_TXN_BCS:
         body = await read_body(request, node.config.max_body_bytes)
-        try:
-            reader = Deserializer(body)
-            count = reader.length()
-            _check_batch_size(count)  # before parsing: the count alone can refuse the batch
-            batch = [SignedTransaction.deserialize(reader) for _ in range(count)]
-            reader.finish()
-        except BCSError as exc:
-            raise invalid(f"the body is not a BCS sequence of signed transactions: {exc}") from None
+        batch = await blocking(_batch_from_bcs, body)
     else:
         requests: Any = await read_json(request, node.config.max_body_bytes)
         if not isinstance(requests, list):
             raise invalid("the body must be an array of transaction objects")
         _check_batch_size(len(requests))
-        batch = []
-        for index, item in enumerate(requests):
-            if not isinstance(item, dict):
-                raise invalid(f"transaction {index}: must be a transaction object")
-            try:
-                batch.append(node.ledger.signed_from_json(item, simulation=False))
-            except NodeError as error:
-                raise invalid(f"transaction {index}: {error.message}") from None
+        batch = await blocking(_batch_from_json, node, requests)
     return batch
+
+
+def _batch_from_bcs(body: bytes) -> list[SignedTransaction]:
+    try:
+        reader = Deserializer(body)
+        count = reader.length()
+        _check_batch_size(count)  # before parsing: the count alone can refuse the batch
+        batch = [SignedTransaction.deserialize(reader) for _ in range(count)]
+        reader.finish()
+    except BCSError as exc:
+        raise invalid(f"the body is not a BCS sequence of signed transactions: {exc}") from None
+    return batch
+
+
+def _batch_from_json(node: NodeState, requests: list[Any]) -> list[SignedTransaction]:
+    batch = []
+    for index, item in enumerate(requests):
+        if not isinstance(item, dict):
+            raise invalid(f"transaction {index}: must be a transaction object")
+        try:
+            batch.append(node.ledger.signed_from_json(item, simulation=False))
+        except NodeError as error:
+            raise invalid(f"transaction {index}: {error.message}") from None
+    return batch
+
+
+def _admit_batch(node: NodeState, batch: list[SignedTransaction]) -> list[dict[str, Any]]:
+    failures: list[dict[str, Any]] = []
+    for index, signed in enumerate(batch):
+        try:
+            node.ledger.submit(signed)
+        except NodeError as error:
+            failures.append({"error": error.record(), "transaction_index": index})
+    return failures
 
 
 def _check_batch_size(size: int) -> None:
@@ -189,12 +209,7 @@ async def submit_batch(request: Request, node: NodeState, meta: LedgerMeta) -> R
         raise NodeError(ErrorCode.API_DISABLED, "transaction submission is disabled on this node")
     negotiate(request, node, bcs_supported=False)  # JSON answers only here
     batch = await _signed_batch(request, node)
-    failures: list[dict[str, Any]] = []
-    for index, signed in enumerate(batch):
-        try:
-            node.ledger.submit(signed)
-        except NodeError as error:
-            failures.append({"error": error.record(), "transaction_index": index})
+    failures = await blocking(_admit_batch, node, batch)
     if len(failures) < len(batch):
         node.on_submit()
     elif failures and all(
