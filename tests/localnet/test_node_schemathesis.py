@@ -50,6 +50,7 @@ REFUSED_FOR_STATE: dict[tuple[str, str], str] = {
     ("POST", "/view"): " not found",
     ("POST", "/tables/{table_handle}/item"): "does not fit",
     ("POST", "/transactions"): " not found",
+    ("POST", "/transactions/batch"): " not found",
     ("POST", "/transactions/simulate"): " not found",
     ("POST", "/transactions/encode_submission"): " not found",
 }

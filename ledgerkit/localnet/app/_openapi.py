@@ -20,6 +20,7 @@ import functools
 from typing import Any, Final, NamedTuple
 
 import ledgerkit
+from ledgerkit.localnet.app._limits import MAX_BATCH_TRANSACTIONS
 from ledgerkit.localnet.app._openapi_schemas import (
     _HEX,
     _PRIMITIVES,
@@ -292,6 +293,7 @@ class _Op(NamedTuple):
     params: str = ""  # keys of _PARAMETERS
     bcs: str = ""  # what a BCS success body holds; "" when BCS is not offered
     body: str = ""  # request schema
+    max_items: int = 0  # most items of an array body; 0: no bound
     headers: str = ""  # optional success headers besides the ledger ones
 
 
@@ -340,7 +342,7 @@ _OPERATIONS: Final = (
     _Op("post", "/transactions/batch", "submit_batch_transactions", "Transactions",
         "Submit up to 10 signed transactions, each admitted as a single submission would be",
         "TransactionsBatchSubmissionResult", "400 403 413 500 507",
-        body="[SubmitTransactionRequest]"),
+        body="[SubmitTransactionRequest]", max_items=MAX_BATCH_TRANSACTIONS),
     _Op("get", "/transactions/by_hash/{txn_hash}", "get_transaction_by_hash", "Transactions",
         "Get a transaction by hash", "Transaction", _READ, "txn_hash"),
     _Op("get", "/transactions/wait_by_hash/{txn_hash}", "wait_transaction_by_hash",
@@ -424,7 +426,10 @@ def _operation(op: _Op) -> Schema:
     if op.params:
         out["parameters"] = [_ref(key, "parameters") for key in op.params.split()]
     if op.body:
-        media = {_JSON: {"schema": _type(op.body)}}
+        schema = _type(op.body)
+        if op.max_items:
+            schema = {**schema, "maxItems": op.max_items}
+        media = {_JSON: {"schema": schema}}
         if op.body in _BCS_REQUESTS:
             kind, text = _BCS_REQUESTS[op.body]
             media[kind] = {"schema": {**_PRIMITIVES["bytes"], "description": text}}

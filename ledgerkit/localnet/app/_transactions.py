@@ -33,7 +33,7 @@ from ledgerkit.localnet.app._http import (
     read_json,
     wants_bcs,
 )
-from ledgerkit.localnet.app._limits import echo
+from ledgerkit.localnet.app._limits import MAX_BATCH_TRANSACTIONS, echo
 from ledgerkit.types import LedgerMeta
 
 __all__ = ["routes"]
@@ -42,8 +42,6 @@ TXN_PAGE: Final = 25
 TXN_PAGE_MAX: Final = 100
 WAIT_TIMEOUT_SECONDS: Final = 1.0
 WAIT_POLL_SECONDS: Final = 0.02
-#: Most transactions one batch submission takes (public nodes' default).
-BATCH_MAX: Final = 10
 _HEX: Final = frozenset("0123456789abcdefABCDEF")
 
 
@@ -195,8 +193,10 @@ def _admit_batch(node: NodeState, batch: list[SignedTransaction]) -> list[dict[s
 
 
 def _check_batch_size(size: int) -> None:
-    if size > BATCH_MAX:
-        raise invalid(f"Submitted too many transactions: {size}, while limit is {BATCH_MAX}")
+    if size > MAX_BATCH_TRANSACTIONS:
+        raise invalid(
+            f"Submitted too many transactions: {size}, while limit is {MAX_BATCH_TRANSACTIONS}"
+        )
 
 
 async def submit_batch(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
