@@ -33,6 +33,7 @@ __all__ = ["PER_ACCOUNT_CAPACITY", "Journal", "Mempool", "Pending"]
 
 #: Transactions one sender may have waiting.
 PER_ACCOUNT_CAPACITY: Final = 100
+_NEVER: Final = 2**64
 
 
 @dataclass(slots=True)
@@ -93,6 +94,8 @@ class Mempool:
         self._by_hash: dict[bytes, Pending] = {}
         self._by_sender: dict[bytes, dict[int, Pending]] = {}
         self._taken: dict[bytes, Pending] = {}
+        #: No held transaction expires before this (a lower bound: sweeps are cheap).
+        self._soonest = _NEVER
         self._arrivals = itertools.count()
         self._lock = threading.Lock()
 
@@ -126,11 +129,9 @@ class Mempool:
             holder is already in the block being made); ``mempool_is_full``.
         """
         with self._lock:
+            self._expire(now_secs)
             queue = self._by_sender.get(pending.sender, {})
             existing = queue.get(pending.sequence_number)
-            if existing is not None and _expired(existing, now_secs):
-                self._drop([existing])
-                existing = None
             replaced = None
             if existing is not None:
                 if existing.hash == pending.hash:
@@ -138,9 +139,6 @@ class Mempool:
                 _check_update(existing, pending)
                 replaced = existing
             else:
-                if len(self._by_hash) >= self.capacity or len(queue) >= self.per_account:
-                    self._expire(now_secs)
-                    queue = self._by_sender.get(pending.sender, {})
                 if len(self._by_hash) >= self.capacity:
                     raise NodeError(ErrorCode.MEMPOOL_IS_FULL, "Mempool is full")
                 if len(queue) >= self.per_account:
@@ -153,6 +151,7 @@ class Mempool:
             if replaced is not None:
                 self._remove(replaced)
             pending.arrival = next(self._arrivals)
+            self._soonest = min(self._soonest, pending.expiration_secs)
             queue = self._by_sender.setdefault(pending.sender, {})
             queue[pending.sequence_number] = pending
             self._by_hash[pending.hash] = pending
@@ -199,6 +198,7 @@ class Mempool:
         with self._lock:
             for pending in self._taken.values():
                 pending.taken = False
+                self._soonest = min(self._soonest, pending.expiration_secs)
             self._taken.clear()
 
     def next_sequence(self, sender: bytes, on_chain: int) -> int:
@@ -268,8 +268,13 @@ class Mempool:
     # -- with the lock held --------------------------------------------------------------
 
     def _expire(self, now_secs: int | None) -> int:
+        if now_secs is None or now_secs < self._soonest:
+            return 0
         gone = [p for p in self._by_hash.values() if _expired(p, now_secs)]
         self._drop(gone)
+        self._soonest = min(
+            (p.expiration_secs for p in self._by_hash.values() if not p.taken), default=_NEVER
+        )
         return len(gone)
 
     def _drop(self, gone: list[Pending]) -> None:
