@@ -102,7 +102,7 @@ class Ledger(LedgerReads):
         self.config = config
         self.store = store
         self._temp_dir = temp_dir
-        self.mempool = Mempool(config.mempool_capacity)
+        self.mempool = Mempool(config.mempool_capacity, public_updates=True)
         self._builder = BlockBuilder(store, chain_id=config.chain_id, seed=config.seed)
         self._produce_lock = threading.Lock()
         # Held by an admission from its checks to its record, and by a block's commit: an

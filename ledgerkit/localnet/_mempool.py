@@ -8,9 +8,13 @@ A submission with the sender and sequence number of a transaction already held i
 as a public node's mempool judges it: the identical transaction is the existing entry;
 the same transaction (payload, expiration, max gas) at a higher gas unit price replaces
 it, unless the entry is already taken into the block being made; anything else is
-``invalid_transaction_update``. Expired transactions leave as soon as they are looked at
-(lookup, a full mempool) and on the node's periodic sweep; an entry taken into a block
-stays until that block is committed (it commits with it) or abandoned (it waits again).
+``invalid_transaction_update``. The chain generator's simulated users keep a looser rule
+(any transaction paying more replaces the waiting one): the chains generated from a seed,
+which caches, notebooks and tests pin, are made under it.
+
+Expired transactions leave as soon as they are looked at (lookup, admission) and on the
+node's periodic sweep; an entry taken into a block stays until that block is committed
+(it commits with it) or abandoned (it waits again).
 
 The mempool itself does no I/O: a :class:`Journal` (the ledger's SQLite file) is told of
 every admission and removal while the change is made, so what waits survives a crash.
@@ -78,6 +82,10 @@ class Mempool:
         Transactions one sender may have held.
     journal : Journal, optional
         Told of every admission and removal (None: the mempool lives in memory only).
+    public_updates : bool
+        Judge another transaction at a held sequence number as a public node does (the
+        node's mempool). False: any transaction paying more replaces a waiting one, the
+        rule the chain generator's users follow.
     """
 
     def __init__(
@@ -86,10 +94,12 @@ class Mempool:
         per_account: int = PER_ACCOUNT_CAPACITY,
         *,
         journal: Journal | None = None,
+        public_updates: bool = False,
     ) -> None:
         self.capacity = capacity
         self.per_account = per_account
         self.journal = journal
+        self.public_updates = public_updates
         #: Every held transaction: waiting, or taken into the block being made.
         self._by_hash: dict[bytes, Pending] = {}
         self._by_sender: dict[bytes, dict[int, Pending]] = {}
@@ -136,7 +146,7 @@ class Mempool:
             if existing is not None:
                 if existing.hash == pending.hash:
                     return existing
-                _check_update(existing, pending)
+                _check_update(existing, pending, public=self.public_updates)
                 replaced = existing
             else:
                 if len(self._by_hash) >= self.capacity:
@@ -299,7 +309,7 @@ def _expired(pending: Pending, now_secs: int | None) -> bool:
     return now_secs is not None and not pending.taken and pending.expiration_secs <= now_secs
 
 
-def _check_update(existing: Pending, pending: Pending) -> None:
+def _check_update(existing: Pending, pending: Pending, *, public: bool) -> None:
     """Refuse anything but the same transaction at a higher price, while it still waits."""
     if existing.taken:
         raise NodeError(
@@ -309,7 +319,9 @@ def _check_update(existing: Pending, pending: Pending) -> None:
         )
     old, new = existing.signed.raw, pending.signed.raw
     differs = (
-        "payload"
+        None
+        if not public
+        else "payload"
         if old.payload != new.payload
         else "expiration timestamp"
         if old.expiration_timestamp_secs != new.expiration_timestamp_secs
