@@ -9,6 +9,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Final
 
 import httpx
@@ -27,6 +28,8 @@ from node_http_helpers import (
 
 from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
 from ledgerkit.localnet import LocalNode
+from ledgerkit.localnet._config import NodeConfig
+from ledgerkit.localnet._ledger import Ledger
 from ledgerkit.types import Address
 
 SEED = 41
@@ -357,3 +360,31 @@ def supply(http: httpx.Client) -> str:
     body = {"function": "0x1::coin::supply", "type_arguments": [APT], "arguments": []}
     value: str = ok(http.post("/view", json=body))[0]["vec"][0]
     return value
+
+
+def test_a_restarted_node_commits_what_it_had_accepted(tmp_path: Path) -> None:
+    """Accepted by a ledger that stopped before any block: the node on its file commits it,
+    without a new submission to wake it."""
+    db = tmp_path / "ledger.sqlite3"
+    config = NodeConfig(seed=SEED, blocks=3)
+    ledger = Ledger.open(db, config)
+    dev, other = ledger.dev_accounts[:2]
+    expiration = max(ledger._now_secs(), int(time.time())) + 600
+    waiting = [
+        transfer_to(dev, other.address, s, amount=100 + s, expiration=expiration) for s in (0, 1)
+    ]
+    for signed in waiting:
+        ledger.submit(signed)
+    ledger.close()
+    with (
+        LocalNode(db=db, seed=SEED, blocks=3) as node,
+        httpx.Client(base_url=node.url, timeout=30.0) as http,
+    ):
+        for signed in waiting:
+            for _ in range(30):  # bounded: each wait long-polls about a second
+                found = ok(http.get(f"/transactions/wait_by_hash/{txn_hash(signed)}"))
+                if found["type"] == "user_transaction":
+                    break
+            assert found["type"] == "user_transaction"
+            assert found["success"] is True
+        assert sequence_number(http, dev.address) == 2
