@@ -56,6 +56,7 @@ __all__ = [
     "TxnRecorder",
     "admit",
     "change_hash",
+    "pending_of",
     "salted",
 ]
 
@@ -356,6 +357,8 @@ class BlockBuilder:
                 mempool.remove(pending)
                 discarded.append((pending, rejection.status))
                 continue
+            if not mempool.take(pending):
+                continue  # replaced or expired since it was offered: its successor waits
             output = execute(
                 signed,
                 pending.size,
@@ -384,7 +387,6 @@ class BlockBuilder:
                 sender=bytes(raw.sender),
                 sequence_number=raw.sequence_number,
             )
-            mempool.take(pending)
             sequences[pending.sender] = raw.sequence_number + 1
             included.append(pending)
             gas += output.gas_used
@@ -410,12 +412,24 @@ def admit(
     NodeError
         The node's answer to a refused submission.
     """
-    body = signed.to_bcs()
     check = Context(read, FRAMEWORK.codec)
     try:
-        validate(signed, len(body), check, chain_id=chain_id, now_secs=now_secs, mode="mempool")
+        size = len(signed.to_bcs())
+        validate(signed, size, check, chain_id=chain_id, now_secs=now_secs, mode="mempool")
     except PrologueError as rejection:
         raise rejection.node_error() from None
+    return mempool.add(pending_of(signed), now_secs)
+
+
+def pending_of(signed: SignedTransaction) -> Pending:
+    """The mempool entry of a signed transaction (not validated here).
+
+    Raises
+    ------
+    NodeError
+        ``invalid_input`` for a payload this node does not run.
+    """
+    body = signed.to_bcs()
     ef = entry_function_of(signed)
     if ef is None:
         raise NodeError(
@@ -436,7 +450,7 @@ def admit(
         "signature": signature_json(signed.authenticator),
         "type": "pending_transaction",
     }
-    pending = Pending(
+    return Pending(
         signed,
         txn_hash,
         bytes(raw.sender),
@@ -447,4 +461,3 @@ def admit(
         pending_json,
         arguments,
     )
-    return mempool.add(pending)

@@ -29,11 +29,11 @@ from typing import Any, Final
 
 import orjson
 
-from ledgerkit._errors import ErrorCode, SigningError
+from ledgerkit._errors import BCSError, ErrorCode, SigningError
 from ledgerkit.bcs import EntryFunction, MultiAgentRawTransaction, SignedTransaction
 from ledgerkit.localnet import _gas
 from ledgerkit.localnet._accounts import DevAccount, dev_accounts, faucet_account
-from ledgerkit.localnet._blocks import ZERO_HASH, BlockBuilder, admit
+from ledgerkit.localnet._blocks import ZERO_HASH, BlockBuilder, admit, pending_of
 from ledgerkit.localnet._chain import generate
 from ledgerkit.localnet._chaincache import copy_cached_chain
 from ledgerkit.localnet._config import NodeConfig, anchor_usec
@@ -50,7 +50,7 @@ from ledgerkit.localnet._framework import FRAMEWORK, Context
 from ledgerkit.localnet._framework._assets import APT_METADATA, store_balance
 from ledgerkit.localnet._framework._context import ACCOUNT
 from ledgerkit.localnet._framework._keys import resource_key
-from ledgerkit.localnet._mempool import Mempool
+from ledgerkit.localnet._mempool import Mempool, Pending
 from ledgerkit.localnet._reads import Head, LedgerReads, Module, Page, Resource
 from ledgerkit.localnet._store import BlockRecord, Store
 from ledgerkit.localnet._txjson import (
@@ -96,7 +96,7 @@ class Ledger(LedgerReads):
     faucet : DevAccount
         The account holding most of the supply, for a faucet to pay from.
     mempool : Mempool
-        Transactions accepted and not yet in a block (lost when the node stops).
+        Transactions accepted and not yet in a block, kept in the ledger's file too.
 
     Examples
     --------
@@ -109,9 +109,13 @@ class Ledger(LedgerReads):
         self.config = config
         self.store = store
         self._temp_dir = temp_dir
-        self.mempool = Mempool(config.mempool_capacity)
+        self.mempool = Mempool(config.mempool_capacity, public_updates=True)
         self._builder = BlockBuilder(store, chain_id=config.chain_id, seed=config.seed)
         self._produce_lock = threading.Lock()
+        # Held by an admission from its checks to its record, and by a block's commit: an
+        # admission sees the chain wholly before or wholly after a block, so it never
+        # accepts a sequence number that block uses.
+        self._commit_lock = threading.Lock()
         self.dev_accounts: list[DevAccount] = dev_accounts(
             config.seed, int(store.meta("dev_accounts") or config.dev_accounts)
         )
@@ -154,12 +158,36 @@ class Ledger(LedgerReads):
             if store.last_block() is not None:
                 _check_identity(store, config)
             generate(store, config)  # a new chain, the rest of a half-made one, or nothing
+            ledger = cls(store, config, temp_dir=temp_dir)
+            ledger._restore_mempool()
         except BaseException:
             store.close()
             if temp_dir is not None:
                 shutil.rmtree(temp_dir, ignore_errors=True)
             raise
-        return cls(store, config, temp_dir=temp_dir)
+        return ledger
+
+    def _restore_mempool(self) -> None:
+        """Take back the transactions the file holds as accepted, then record from now on.
+
+        Those expired by now, whose sequence number was used, or that no longer fit are
+        dropped (from the file too).
+        """
+        now = self._now_secs()
+        dropped = []
+        for txn_hash, signed_bcs in self.store.mempool_transactions():
+            try:
+                pending = pending_of(SignedTransaction.from_bcs(signed_bcs))
+                if pending.expiration_secs > now and pending.sequence_number >= (
+                    self._sequence_of(pending.sender)
+                ):
+                    self.mempool.add(pending, now)
+                    continue
+            except (NodeError, BCSError):
+                pass
+            dropped.append(txn_hash)
+        self.store.mempool_drop(dropped)
+        self.mempool.journal = _StoreJournal(self.store)
 
     def close(self) -> None:
         """Close the store (and remove a temporary ledger)."""
@@ -256,16 +284,21 @@ class Ledger(LedgerReads):
             ``mempool_is_full`` (507), or ``invalid_input`` for a signature scheme that
             cannot be checked here or a payload this node does not run.
         """
-        pending = admit(
-            signed,
-            self.store.state,
-            self.mempool,
-            chain_id=self.config.chain_id,
-            now_secs=self._now_secs(),
-        )
+        with self._commit_lock:
+            pending = admit(
+                signed,
+                self.store.state,
+                self.mempool,
+                chain_id=self.config.chain_id,
+                now_secs=self._now_secs(),
+            )
         answer = dict(pending.json)
         answer.pop("type", None)
         return answer
+
+    def expire_pending(self) -> int:
+        """Drop the waiting transactions expired by the chain's time; how many left."""
+        return self.mempool.expire(self._now_secs())
 
     def signed_from_json(self, request: dict[str, Any], *, simulation: bool) -> SignedTransaction:
         """The signed transaction of a JSON submit (or simulate) request."""
@@ -297,14 +330,15 @@ class Ledger(LedgerReads):
         """The committed transaction, or its ``pending_transaction`` JSON while waiting."""
         # Store, then mempool, then store again: a block committed between the first two
         # looks would otherwise hide the transaction. A version past the head is a block
-        # still being committed; until the head moves it answers as pending.
+        # still being committed; until the head moves it answers as pending. A waiting
+        # transaction past its expiration is gone (unless its block is being committed).
         for _ in range(2):
             version = self.store.version_of(txn_hash)
             if version is not None and version <= self._head.version:
                 self._version(version)  # pruned: 410
                 found: dict[str, Any] = orjson.loads(self.store.transaction(version) or b"{}")
                 return found
-            pending = self.mempool.get(txn_hash)
+            pending = self.mempool.get(txn_hash, self._now_secs())
             if pending is not None:
                 return dict(pending.json)
         raise NodeError(
@@ -506,20 +540,28 @@ class Ledger(LedgerReads):
                 return None
             clock = now_usec if now_usec is not None else self._now_usec()
             timestamp = max(clock, head.block.timestamp + 1)
-            built = self._builder.build(
-                head.block,
-                self.mempool,
-                timestamp,
-                meta={"workload_accounts": str(self._workload.count)},
-            )
-            if not built.included and not empty_ok:
-                self.mempool.settle()
-                return None
-            self.store.write_block(built.write)
-            # The head moves before the mempool forgets the block's transactions, so a
-            # transaction is always findable: pending, then committed at or below the head.
-            self._head = self._make_head(built.write.block)
-            self.mempool.settle()
+            try:
+                built = self._builder.build(
+                    head.block,
+                    self.mempool,
+                    timestamp,
+                    meta={"workload_accounts": str(self._workload.count)},
+                )
+                if not built.included and not empty_ok:
+                    self.mempool.release()
+                    return None
+                # The block's transactions leave the file's mempool in the block's write.
+                built.write.mempool_removed = [p.hash for p in built.included]
+                with self._commit_lock:
+                    self.store.write_block(built.write)
+                    # The head moves before the mempool forgets the block's transactions, so
+                    # a transaction is always findable: pending, then committed at or below
+                    # the head.
+                    self._head = self._make_head(built.write.block)
+                    self.mempool.settle()
+            except BaseException:
+                self.mempool.release()  # what the block took waits for the next one
+                raise
             return built.write.block.height
 
     def live_workload_transactions(self, n: int | None = None) -> list[SignedTransaction]:
@@ -544,6 +586,21 @@ def _check_identity(store: Store, config: NodeConfig) -> None:
         if store.meta(key) != value:
             found = store.meta(key)
             raise ValueError(f"{store.path} holds the chain of {key} {found}, not {value}")
+
+
+class _StoreJournal:
+    """Records the mempool's changes in the ledger's file (see :class:`Mempool`)."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def admitted(self, pending: Pending, replaced: Pending | None) -> None:
+        self._store.mempool_admit(
+            pending.hash, pending.signed.to_bcs(), None if replaced is None else replaced.hash
+        )
+
+    def dropped(self, hashes: list[bytes]) -> None:
+        self._store.mempool_drop(hashes)
 
 
 def _pending_fields(signed: SignedTransaction) -> dict[str, Any]:

@@ -2,7 +2,8 @@
 and ``serve`` (the foreground server behind ``ledgerkit node``).
 
 The HTTP server is uvicorn; a block producer thread makes a block shortly after each
-submission, or every ``block_interval`` seconds with a background workload in live mode.
+submission, or every ``block_interval`` seconds with a background workload in live mode,
+and drops expired transactions from the mempool every :data:`SWEEP_SECONDS` in any mode.
 Requests that do not even parse as HTTP are answered by the protocol itself, with the
 node's error record and ledger headers rather than uvicorn's plain-text page.
 """
@@ -39,6 +40,8 @@ _log = logging.getLogger("ledgerkit.localnet")
 
 #: How long the producer waits after a submission for more to batch into one block.
 BATCH_SECONDS: Final = 0.02
+#: How often the producer drops expired transactions from the mempool.
+SWEEP_SECONDS: Final = 1.0
 START_TIMEOUT_SECONDS: Final = 60.0
 
 
@@ -55,6 +58,8 @@ class BlockProducer:
         )
 
     def start(self) -> None:
+        if len(self._ledger.mempool):  # accepted before a restart: carry on with them
+            self._wake.set()
         self._thread.start()
 
     def nudge(self) -> None:
@@ -67,8 +72,11 @@ class BlockProducer:
         self._thread.join(timeout=10)
 
     def _run(self) -> None:
+        interval = self._interval
+        tick = None if interval is None else time.monotonic() + interval
         while not self._stop.is_set():
-            woke = self._wake.wait(timeout=self._interval)
+            wait = SWEEP_SECONDS if tick is None else min(SWEEP_SECONDS, tick - time.monotonic())
+            woke = self._wake.wait(timeout=max(0.0, wait))
             if self._stop.is_set():
                 return
             try:
@@ -77,8 +85,10 @@ class BlockProducer:
                     time.sleep(BATCH_SECONDS)
                     while self._ledger.produce_block() is not None:
                         pass  # drain what the block gas limit left over
-                else:  # live mode tick
+                elif tick is not None and interval is not None and time.monotonic() >= tick:
+                    tick = time.monotonic() + interval  # live mode tick
                     self._ledger.live_tick()
+                self._ledger.expire_pending()
             except Exception:  # keep producing; a bad block must not stop the node
                 _log.exception("block production failed")
 

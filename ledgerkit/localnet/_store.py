@@ -13,7 +13,11 @@ Tables (schema version :data:`SCHEMA_VERSION`):
                   resources or modules at a version are listed by walking its keys in
                   order and looking each up, instead of grouping over all history;
 ``events``        events emitted to handles, by (account, creation number, sequence number);
-``meta``          schema version, chain identity and generator bookkeeping.
+``meta``          schema version, chain identity and generator bookkeeping;
+``mempool``       the BCS of every transaction accepted and not yet committed, in arrival
+                  order: written with the admission, removed in the transaction that
+                  commits its block (or when it expires, is replaced or is dropped), so a
+                  restarted node carries on with what it had accepted.
 
 State keys are the byte strings of :mod:`ledgerkit.localnet._framework._keys`. Each
 thread reads through its own connection (WAL readers never wait for the writer); writes
@@ -25,7 +29,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -84,6 +88,15 @@ CREATE TABLE events (
 );
 """
 
+#: Added without a schema version change: older files get it when opened.
+_MEMPOOL_SCHEMA: Final = """
+CREATE TABLE IF NOT EXISTS mempool (
+    arrival INTEGER PRIMARY KEY,
+    hash BLOB NOT NULL UNIQUE,
+    bcs BLOB NOT NULL
+)
+"""
+
 #: Rows a state key walk fetches at a time.
 _KEY_BATCH: Final = 256
 #: Latest state values kept in memory (the cache is emptied when it fills).
@@ -126,6 +139,8 @@ class BlockWrite:
     #: (account, creation number, sequence number, version, json)
     events: list[tuple[bytes, int, int, int, bytes]] = field(default_factory=list)
     meta: dict[str, str] = field(default_factory=dict)
+    #: Hashes of the block's transactions that leave the stored mempool with it.
+    mempool_removed: list[bytes] = field(default_factory=list)
 
 
 def _clamped(params: tuple[object, ...]) -> tuple[object, ...]:
@@ -216,6 +231,7 @@ class Store:
                     conn.execute(
                         "INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
                     )
+                conn.execute(_MEMPOOL_SCHEMA)
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")
@@ -275,6 +291,9 @@ class Store:
                 conn.executemany(
                     "INSERT OR REPLACE INTO meta VALUES (?,?)", list(write.meta.items())
                 )
+                conn.executemany(
+                    "DELETE FROM mempool WHERE hash=?", [(h,) for h in write.mempool_removed]
+                )
                 with self._cache_lock:
                     self._sequence += 1
                     if commit:
@@ -310,6 +329,51 @@ class Store:
                     conn.execute("ROLLBACK")
                 last = self.last_block()
                 self._cached_version = -1 if last is None else last.last_version
+
+    # -- the mempool ----------------------------------------------------------------------
+
+    def mempool_admit(self, txn_hash: bytes, signed_bcs: bytes, replaced: bytes | None) -> None:
+        """Record an accepted transaction (and forget the one it replaces), durably."""
+
+        def work(conn: sqlite3.Connection) -> None:
+            if replaced is not None:
+                conn.execute("DELETE FROM mempool WHERE hash=?", (replaced,))
+            conn.execute(
+                "INSERT OR REPLACE INTO mempool (hash, bcs) VALUES (?,?)", (txn_hash, signed_bcs)
+            )
+
+        self._mempool_write(work)
+
+    def mempool_drop(self, hashes: list[bytes]) -> None:
+        """Forget transactions that left the mempool without a block."""
+
+        def work(conn: sqlite3.Connection) -> None:
+            conn.executemany("DELETE FROM mempool WHERE hash=?", [(h,) for h in hashes])
+
+        if hashes:
+            self._mempool_write(work)
+
+    def mempool_transactions(self) -> list[tuple[bytes, bytes]]:
+        """``(hash, BCS)`` of the recorded transactions, in arrival order."""
+        rows = self._all("SELECT hash, bcs FROM mempool ORDER BY arrival", ())
+        return [(bytes(row[0]), bytes(row[1])) for row in rows]
+
+    def _mempool_write(self, work: Callable[[sqlite3.Connection], None]) -> None:
+        with self._write_lock:
+            conn = self._conn()
+            # A generator's open block batch is committed with it; otherwise this is its
+            # own transaction, committed before the caller answers.
+            own = not conn.in_transaction
+            if own:
+                conn.execute("BEGIN IMMEDIATE")
+            try:
+                work(conn)
+                if own:
+                    conn.execute("COMMIT")
+            except BaseException:
+                if own and conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
 
     # -- reading ------------------------------------------------------------------------
 

@@ -278,7 +278,10 @@ def test_resubmission_update_and_replacement(ledger: Ledger) -> None:
     assert ledger.submit(original) == ledger.submit(original)  # the same one is accepted again
     error = rejected(ledger, transfer(ledger, alice, bob.address, 2))
     assert error.code is ErrorCode.INVALID_TRANSACTION_UPDATE
-    better = transfer(ledger, alice, bob.address, 3, price=200)
+    # Another payload is refused even when it pays more; the same one paying more replaces.
+    error = rejected(ledger, transfer(ledger, alice, bob.address, 3, price=200))
+    assert error.code is ErrorCode.INVALID_TRANSACTION_UPDATE
+    better = transfer(ledger, alice, bob.address, 1, price=200)
     ledger.submit(better)
     ledger.produce_block(ledger.meta().ledger_timestamp_usec + 1)
     assert ledger.transaction_by_hash(bytes(better.hash()))["type"] == "user_transaction"
