@@ -20,7 +20,11 @@ from typing import Any, Final
 import httpx
 import pytest
 
-from ledgerkit import HealthCheckFailedError, TransactionNotFoundError
+from ledgerkit import (
+    HealthCheckFailedError,
+    SequenceNumberTooOldError,
+    TransactionNotFoundError,
+)
 from ledgerkit.bcs import EntryFunction, RawTransaction
 from ledgerkit.client import AsyncClient, Client, Result
 from ledgerkit.client._aiohttp import AiohttpTransport
@@ -405,6 +409,25 @@ def test_submit_and_wait_commits_a_transfer(client: Any, node: LocalNode) -> Non
     assert client.account_balance(receiver, APT).value == before + 12_345
     assert client.account(sender).value.sequence_number == signed.raw.sequence_number + 1
     assert client.transaction_by_hash(signed.hash()).value == committed.value
+
+
+def test_a_used_sequence_number_is_refused_as_too_old(client: Any, node: LocalNode) -> None:
+    account = dev(node, 2)
+    signed = account.private_key.sign_transaction(transfer(client, node, 7, sender=2))
+    pending = client.submit_transaction(signed)
+    client.wait_for_transaction(pending.value.hash, timeout=30)
+    used = signed.raw.sequence_number
+    assert client.account(account.address).value.sequence_number == used + 1
+    # The same transaction again, then another one at the number it used.
+    other = RawTransaction(signed.raw.sender, used, signed.raw.payload, 200_000, 100,
+                           signed.raw.expiration_timestamp_secs + 1, 4)  # fmt: skip
+    for again in (signed, account.private_key.sign_transaction(other)):
+        with pytest.raises(SequenceNumberTooOldError) as caught:
+            client.submit_transaction(again)
+        assert type(caught.value) is SequenceNumberTooOldError
+        assert caught.value.status == 400
+        assert caught.value.error_code == "sequence_number_too_old"
+    assert client.account(account.address).value.sequence_number == used + 1
 
 
 def test_every_client_method_is_exercised_here() -> None:
