@@ -162,6 +162,31 @@ def test_node_command_stops_cleanly_on_a_signal_whatever_it_inherited(
     assert not (tmp_path / "ledger.sqlite3-wal").exists()
 
 
+def _catches(pid: int, signum: signal.Signals) -> bool:
+    """Whether process ``pid`` has a handler of its own for ``signum`` (Linux's /proc)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    mask = re.search(r"^SigCgt:\s*([0-9a-f]+)$", status, re.MULTILINE)
+    assert mask, status
+    return bool(int(mask[1], 16) >> (signum - 1) & 1)
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads Linux's /proc")
+def test_node_command_stops_cleanly_on_sigterm_while_it_generates_its_chain(
+    start: Callable[..., Child], tmp_path: Path
+) -> None:
+    child = start("--blocks", "400", "--db", str(tmp_path / "ledger.sqlite3"))
+    deadline = time.monotonic() + TIMEOUT
+    while not _catches(child.process.pid, signal.SIGTERM):
+        assert child.process.poll() is None, child.err
+        assert time.monotonic() < deadline, "the node never took SIGTERM over"
+        time.sleep(0.01)
+    child.process.send_signal(signal.SIGTERM)  # most likely while the chain is generated
+    code, out, err = child.finish()
+    assert code == 0, err
+    assert "stopping (SIGTERM)" in out
+    assert "Traceback" not in err
+
+
 def test_node_command_refuses_an_unknown_endpoint_group() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "ledgerkit.cli", "node", "--port", "0", "--disable", "nope"],
