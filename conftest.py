@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+# tests/test_suite_order.py runs pytest on a made-up project to check the order.
+pytest_plugins = ("pytester",)
+
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
