@@ -13,12 +13,13 @@ from __future__ import annotations
 import contextlib
 import logging
 import shutil
+import signal
 import socket
 import tempfile
 import threading
 import time
 from pathlib import Path
-from types import TracebackType
+from types import FrameType, TracebackType
 from typing import Any, ClassVar, Final
 
 import httptools
@@ -69,7 +70,8 @@ class BlockProducer:
     def stop(self) -> None:
         self._stop.set()
         self._wake.set()
-        self._thread.join(timeout=10)
+        if self._thread.ident is not None:  # a node stopped while starting never started it
+            self._thread.join(timeout=10)
 
     def _run(self) -> None:
         interval = self._interval
@@ -285,12 +287,74 @@ class LocalNode:
         return f"LocalNode(seed={self.config.seed}, {state})"
 
 
+class _SignalStop:
+    """SIGINT and SIGTERM handled by the foreground node for the time of a ``with`` block.
+
+    :meth:`wait` returns at the first signal. A signal before the node waits (while it opens
+    or generates its ledger) raises ``KeyboardInterrupt`` to interrupt that work, once, and
+    the block ends there quietly. Later signals never interrupt the cleanup. On leaving, the
+    handlers and signal mask found on entry are restored.
+    """
+
+    def __init__(self) -> None:
+        self.received: list[signal.Signals] = []
+        self._waiting = False
+        self._previous: dict[signal.Signals, Any] = {}
+        self._mask: set[int | signal.Signals] | None = None
+
+    def _handle(self, signum: int, frame: FrameType | None) -> None:
+        self.received.append(signal.Signals(signum))
+        if not self._waiting and len(self.received) == 1:
+            raise KeyboardInterrupt
+
+    def __enter__(self) -> _SignalStop:
+        wanted = [signal.SIGINT, signal.SIGTERM]
+        # Ours whatever was inherited: a shell starts a background job with SIGINT ignored,
+        # and an ignored or blocked signal would leave the node running until killed.
+        self._previous = {signum: signal.signal(signum, self._handle) for signum in wanted}
+        if hasattr(signal, "pthread_sigmask"):  # POSIX
+            self._mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, wanted)
+        return self
+
+    def wait(self) -> None:
+        """Return at the first signal, saying which one stops the node."""
+        self._waiting = True
+        while not self.received:
+            time.sleep(0.2)  # the handler only records the signal
+        self._say_stopping()
+
+    def _say_stopping(self) -> None:
+        name = self.received[0].name if self.received else "SIGINT"
+        print(f"\nstopping ({name})", flush=True)
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool:
+        for signum, handler in self._previous.items():
+            if handler is not None:
+                signal.signal(signum, handler)
+        if self._mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, self._mask)
+        if exc_type is KeyboardInterrupt and self.received:
+            self._say_stopping()
+            return True  # a stop asked for while starting: no traceback
+        return False
+
+
 def serve(
     *, db: str | Path | None, host: str, port: int, log_level: str = "info", **options: Any
 ) -> None:
-    """Run the node in the foreground until Ctrl-C (the ``ledgerkit node`` command)."""
+    """Run the node in the foreground until Ctrl-C or SIGTERM (the ``ledgerkit node`` command).
+
+    Either signal stops it cleanly: the server stops listening, the block producer finishes
+    its block, the ledger is closed, and the function returns. Call it from the main thread,
+    where signal handlers live.
+    """
     node = LocalNode(db=db, host=host, port=port, log_level=log_level, **options)
-    with contextlib.ExitStack() as stack:
+    with _SignalStop() as stop, contextlib.ExitStack() as stack:
         stack.callback(node.stop)
         node.start()
         print(f"ledgerkit local node: {node.url}", flush=True)
@@ -300,8 +364,4 @@ def serve(
             # AIP-80 text: what the SDKs, the CLI and wallets import without a warning.
             print(f"    {account.address}  {account.private_key.secret_aip80()}", flush=True)
         print("Press Ctrl-C to stop.", flush=True)
-        try:
-            while True:
-                time.sleep(3600)
-        except KeyboardInterrupt:
-            print("\nstopping", flush=True)
+        stop.wait()

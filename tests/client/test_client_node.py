@@ -21,7 +21,12 @@ from typing import Any, Final
 import httpx
 import pytest
 
-from ledgerkit import HealthCheckFailedError, TransactionNotFoundError, VMError
+from ledgerkit import (
+    HealthCheckFailedError,
+    SequenceNumberTooOldError,
+    TransactionNotFoundError,
+    VMError,
+)
 from ledgerkit.bcs import EntryFunction, RawTransaction
 from ledgerkit.client import AsyncClient, Client, Result
 from ledgerkit.client._aiohttp import AiohttpTransport
@@ -433,6 +438,25 @@ def test_submit_a_batch_takes_the_good_and_lists_the_refused(client: Any, node: 
     assert isinstance(committed, UserTransaction)
     assert committed.success, committed.vm_status
     assert client.account(account.address).value.sequence_number == second.sequence_number + 1
+
+
+def test_a_used_sequence_number_is_refused_as_too_old(client: Any, node: LocalNode) -> None:
+    account = dev(node, 2)
+    signed = account.private_key.sign_transaction(transfer(client, node, 7, sender=2))
+    pending = client.submit_transaction(signed)
+    client.wait_for_transaction(pending.value.hash, timeout=30)
+    used = signed.raw.sequence_number
+    assert client.account(account.address).value.sequence_number == used + 1
+    # The same transaction again, then another one at the number it used.
+    other = RawTransaction(signed.raw.sender, used, signed.raw.payload, 200_000, 100,
+                           signed.raw.expiration_timestamp_secs + 1, 4)  # fmt: skip
+    for again in (signed, account.private_key.sign_transaction(other)):
+        with pytest.raises(SequenceNumberTooOldError) as caught:
+            client.submit_transaction(again)
+        assert type(caught.value) is SequenceNumberTooOldError
+        assert caught.value.status == 400
+        assert caught.value.error_code == "sequence_number_too_old"
+    assert client.account(account.address).value.sequence_number == used + 1
 
 
 def test_every_client_method_is_exercised_here() -> None:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from conftest import VERSIONS
 from distributed import Client, LocalCluster
+from extract_helpers import VERSIONS
 
 from ledgerkit import IncompleteExtractionError
 from ledgerkit.extract import (

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from conftest import VERSIONS, FaultyTransport
+from extract_helpers import VERSIONS, FaultyTransport
 
 import ledgerkit
 from ledgerkit.client import Retry

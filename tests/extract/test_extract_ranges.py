@@ -6,7 +6,7 @@ import pickle
 from pathlib import Path
 
 import pytest
-from conftest import VERSIONS, FaultyTransport
+from extract_helpers import VERSIONS, FaultyTransport
 
 import ledgerkit
 from ledgerkit.extract import (

@@ -8,7 +8,7 @@ import duckdb
 import pandas as pd
 import pyarrow.dataset as ds
 import pytest
-from conftest import VERSIONS
+from extract_helpers import VERSIONS
 
 from ledgerkit.extract import extract_blocks, extract_events, extract_transactions
 from ledgerkit.localnet import LocalNode

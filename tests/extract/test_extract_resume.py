@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 import pandas as pd
 import pytest
-from conftest import VERSIONS, FaultyTransport, invalid_input
+from extract_helpers import VERSIONS, FaultyTransport, invalid_input
 
 import ledgerkit
 from ledgerkit.extract import MANIFEST, extract_transactions, read_manifest

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
-from conftest import VERSIONS, FaultyTransport
+from extract_helpers import VERSIONS, FaultyTransport
 
 from ledgerkit.extract import extract_transactions, read_manifest
 from ledgerkit.localnet import LocalNode

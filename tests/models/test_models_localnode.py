@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -194,7 +195,18 @@ def _transfer(http: httpx.Client, node: LocalNode, *, zero_signature: bool) -> S
     return raw.sign(account.private_key)
 
 
-def test_a_transfer_pending_committed_and_simulated(http: httpx.Client, node: LocalNode) -> None:
+@pytest.fixture
+def own_node() -> Iterator[tuple[httpx.Client, LocalNode]]:
+    """A node of the test's own, for a test that writes: the session node keeps exactly the
+    generated chain the other tests read, whatever order they run in."""
+    with LocalNode(seed=7, blocks=3) as node, httpx.Client(base_url=node.url, timeout=30) as http:
+        yield http, node
+
+
+def test_a_transfer_pending_committed_and_simulated(
+    own_node: tuple[httpx.Client, LocalNode],
+) -> None:
+    http, node = own_node
     simulated = http.post(
         "/transactions/simulate",
         content=_transfer(http, node, zero_signature=True).to_bcs(),
