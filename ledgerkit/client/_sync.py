@@ -202,7 +202,8 @@ class Client(SyncEndpoints, BaseClient):
         decoder : callable, optional
             Reads the body of a 2xx answer instead of the call's own decoder (a faster
             or narrower reading of the same bytes). An answer read this way is neither
-            looked up in nor stored in the cache, which holds the call's own readings.
+            looked up in nor stored in the cache, which holds the call's own readings;
+            without one, the call's cache policy applies as for the endpoint methods.
 
         Returns
         -------
@@ -211,6 +212,9 @@ class Client(SyncEndpoints, BaseClient):
 
         Raises
         ------
+        InputError
+            ``call`` is not a :class:`~ledgerkit.client.Call`, or ``decoder`` is not
+            callable (nothing is sent).
         DecodingError
             The answer is not what the decoder reads (its ``ValueError``,
             ``TypeError``, ``KeyError`` or ``IndexError`` included).
