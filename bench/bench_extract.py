@@ -32,8 +32,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ledgerkit.client import AsyncClient
-from ledgerkit.client._aiohttp import AiohttpTransport
+from ledgerkit.client import AiohttpTransport, AsyncClient
 from ledgerkit.extract import extract_transactions
 from ledgerkit.extract._convert import CONVERTERS
 from ledgerkit.extract._ranges import pages

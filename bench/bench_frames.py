@@ -24,8 +24,7 @@ import pandas as pd
 
 import ledgerkit
 from ledgerkit.frames import transactions_to_frame
-from ledgerkit.frames._rows import decode_transaction_rows
-from ledgerkit.models import decode_transactions
+from ledgerkit.models import decode_transaction_rows, decode_transactions
 
 ROUNDS = 200
 BATCH = 20

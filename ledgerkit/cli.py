@@ -110,9 +110,7 @@ def _add_range_options(kind: argparse.ArgumentParser, *, key: str, partition_siz
 
 
 def _extract(args: argparse.Namespace) -> None:
-    import os
-
-    from ledgerkit.client._connect import NODE_URL_ENV, connect
+    from ledgerkit import connect
     from ledgerkit.extract import extract_blocks, extract_events, extract_transactions
     from ledgerkit.types import Address, parse_uint
 
@@ -127,11 +125,10 @@ def _extract(args: argparse.Namespace) -> None:
         "concurrency": args.concurrency,
         "max_rps": args.max_rps,
     }
-    url = args.url or os.environ.get(NODE_URL_ENV) or None
-    client = None
-    if url is None:
-        client = connect(cache=False)  # starts the embedded node
-        url = client.config.base_url
+    # --url, else $LEDGERKIT_NODE_URL, else the embedded node, started now; the client
+    # itself sends nothing: it names the node (and stops the one it started).
+    client = connect(args.url or None, cache=False)
+    url = client.config.base_url
     try:
         if args.kind == "events":
             summary = extract_events(url, args.out, address, creation_number, **common)
@@ -140,8 +137,7 @@ def _extract(args: argparse.Namespace) -> None:
         else:
             summary = extract_transactions(url, args.out, **common)
     finally:
-        if client is not None:
-            client.close()
+        client.close()
     print(summary)
 
 

@@ -4,26 +4,52 @@
 Every method answers a :class:`Result` (``.value``, ``.ledger``); transport failures,
 node errors and undecodable answers raise the classes of :mod:`ledgerkit`'s one error
 tree. See ``docs/client.md``.
+
+:meth:`Client.send` sends any request the core describes (a :class:`Call`, one per
+endpoint in :mod:`ledgerkit.client.calls`) and reads its answer with a chosen decoder.
+:class:`AiohttpTransport` (``transport=`` of :class:`AsyncClient`) parses HTTP in C, for
+bulk reads; it loads aiohttp when first named.
 """
 
 from __future__ import annotations
 
+import importlib as _importlib
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+from typing import Any as _Any
+
+from ledgerkit.client import calls
 from ledgerkit.client._async import AsyncClient
-from ledgerkit.client._base import ClientConfig, Result
+from ledgerkit.client._base import Call, ClientConfig, Result
 from ledgerkit.client._connect import connect
 from ledgerkit.client._identity import ChainIdentity
 from ledgerkit.client._limits import AsyncClock, Clock
 from ledgerkit.client._retry import Retry
 from ledgerkit.client._sync import Client
 
+if _TYPE_CHECKING:
+    from ledgerkit.client._aiohttp import AiohttpTransport
+
+
+def __getattr__(name: str) -> _Any:
+    # aiohttp takes a tenth of a second to import: only when its transport is named.
+    if name == "AiohttpTransport":
+        value = _importlib.import_module("ledgerkit.client._aiohttp").AiohttpTransport
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'ledgerkit.client' has no attribute {name!r}")
+
+
 __all__ = [
+    "AiohttpTransport",
     "AsyncClient",
     "AsyncClock",
+    "Call",
     "ChainIdentity",
     "Client",
     "ClientConfig",
     "Clock",
     "Result",
     "Retry",
+    "calls",
     "connect",
 ]

@@ -11,14 +11,21 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable, Mapping
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 import httpx
 
 from ledgerkit._errors import LedgerError
 from ledgerkit.client import _calls as calls
 from ledgerkit.client._async_endpoints import AsyncEndpoints, _doc
-from ledgerkit.client._base import DEFAULT_TIMEOUT, BaseClient, CacheSetting, Call, Result
+from ledgerkit.client._base import (
+    DEFAULT_TIMEOUT,
+    BaseClient,
+    CacheSetting,
+    Call,
+    Result,
+    read_with,
+)
 from ledgerkit.client._cache import open_cache
 from ledgerkit.client._identity import ChainIdentity
 from ledgerkit.client._limits import AsyncClock, AsyncLimiter, AsyncSystemClock
@@ -29,6 +36,7 @@ from ledgerkit.client._sync import Client
 __all__ = ["AsyncClient"]
 
 T = TypeVar("T")
+U = TypeVar("U")
 F = TypeVar("F", bound=Callable[..., Any])
 _log = logging.getLogger("ledgerkit.client")
 
@@ -126,6 +134,14 @@ class AsyncClient(AsyncEndpoints, BaseClient):
             if entry is not None:
                 await asyncio.to_thread(self._cache.put, chain, key, call.accept, entry)
         return result
+
+    @overload
+    async def send(self, call: Call[T]) -> Result[T]: ...
+    @overload
+    async def send(self, call: Call[Any], *, decoder: Callable[[bytes], U]) -> Result[U]: ...
+    @_doc(Client.send)
+    async def send(self, call: Call[Any], *, decoder: Callable[[bytes], Any] | None = None) -> Any:
+        return await self._send(read_with(call, decoder))
 
     async def _chain(self) -> ChainIdentity | None:
         async with self._identity_lock:

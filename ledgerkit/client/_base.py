@@ -23,7 +23,7 @@ import random
 import urllib.parse
 import weakref
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final, Generic, NamedTuple, TypeVar
 
@@ -57,8 +57,7 @@ from ledgerkit.client._secrets import (
     install,
     redact,
 )
-from ledgerkit.types import LedgerMeta
-from ledgerkit.types._ledger import HEADER_PREFIXES
+from ledgerkit.types import HEADER_PREFIXES, LedgerMeta
 
 __all__ = [
     "BCS",
@@ -70,6 +69,7 @@ __all__ = [
     "Call",
     "ClientConfig",
     "Result",
+    "read_with",
 ]
 
 JSON: Final = "application/json"
@@ -542,3 +542,15 @@ class BaseClient:
         if call.storable is None or not call.storable(result.value, result.ledger):
             return None
         return CachedAnswer(status, _kept_headers(headers), body)
+
+
+def read_with(call: Call[Any], decoder: Callable[[bytes], Any] | None) -> Call[Any]:
+    """``call`` as ``Client.send`` sends it: read by ``decoder`` when one is chosen, and
+    then never cached (the cache's policy judges the call's own readings)."""
+    if not isinstance(call, Call):
+        raise InputError(f"send() takes a Call (see ledgerkit.client.calls), got {call!r}")
+    if decoder is None:
+        return call
+    if not callable(decoder):
+        raise InputError(f"decoder must be callable, got {decoder!r}")
+    return replace(call, decode=decoder, storable=None, cache_path=None)

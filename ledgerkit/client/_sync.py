@@ -11,15 +11,22 @@ from __future__ import annotations
 import atexit
 import logging
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import httpx
 
 from ledgerkit._errors import LedgerError
 from ledgerkit.client import _calls as calls
-from ledgerkit.client._base import DEFAULT_TIMEOUT, BaseClient, CacheSetting, Call, Result
+from ledgerkit.client._base import (
+    DEFAULT_TIMEOUT,
+    BaseClient,
+    CacheSetting,
+    Call,
+    Result,
+    read_with,
+)
 from ledgerkit.client._cache import open_cache
 from ledgerkit.client._identity import ChainIdentity
 from ledgerkit.client._limits import Clock, Limiter, SystemClock
@@ -33,6 +40,7 @@ if TYPE_CHECKING:
 __all__ = ["Client"]
 
 T = TypeVar("T")
+U = TypeVar("U")
 _log = logging.getLogger("ledgerkit.client")
 
 
@@ -174,6 +182,52 @@ class Client(SyncEndpoints, BaseClient):
             if entry is not None:
                 self._cache.put(chain, key, call.accept, entry)
         return result
+
+    @overload
+    def send(self, call: Call[T]) -> Result[T]: ...
+    @overload
+    def send(self, call: Call[Any], *, decoder: Callable[[bytes], U]) -> Result[U]: ...
+    def send(self, call: Call[Any], *, decoder: Callable[[bytes], Any] | None = None) -> Any:
+        """Send a request the core describes, and read its answer.
+
+        What every endpoint method does, as a door of its own: the request is a
+        :class:`~ledgerkit.client.Call` (one per endpoint in
+        :mod:`ledgerkit.client.calls`), sent with this client's headers, limits and
+        retries; a node's refusal raises from the error tree as the methods do.
+
+        Parameters
+        ----------
+        call : Call
+            What to send and how its answer is read.
+        decoder : callable, optional
+            Reads the body of a 2xx answer instead of the call's own decoder (a faster
+            or narrower reading of the same bytes). An answer read this way is neither
+            looked up in nor stored in the cache, which holds the call's own readings;
+            without one, the call's cache policy applies as for the endpoint methods.
+
+        Returns
+        -------
+        Result
+            The decoded value and the ledger metadata of the answer.
+
+        Raises
+        ------
+        InputError
+            ``call`` is not a :class:`~ledgerkit.client.Call`, or ``decoder`` is not
+            callable (nothing is sent).
+        DecodingError
+            The answer is not what the decoder reads (its ``ValueError``,
+            ``TypeError``, ``KeyError`` or ``IndexError`` included).
+
+        Examples
+        --------
+        >>> from ledgerkit.client import calls
+        >>> from ledgerkit.models import decode_transaction_rows
+        >>> rows, ledger = client.send(  # doctest: +SKIP
+        ...     calls.transactions(0, 100), decoder=decode_transaction_rows
+        ... )
+        """
+        return self._send(read_with(call, decoder))
 
     def _chain(self) -> ChainIdentity | None:
         """The chain the node serves now, for the cache's key: confirmed by its genesis

@@ -14,18 +14,15 @@ import operator
 import sys
 import threading
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 import httpx
 
 from ledgerkit._errors import IncompleteExtractionError, InputError, RangeBeyondLedgerError
-from ledgerkit.client import AsyncClient, Retry
-from ledgerkit.client import _calls as calls
-from ledgerkit.client._aiohttp import AiohttpTransport
-from ledgerkit.client._base import Call
+from ledgerkit.client import AiohttpTransport, AsyncClient, Retry, calls
 from ledgerkit.extract._ranges import compact, pages
-from ledgerkit.frames._rows import decode_transaction_rows
+from ledgerkit.models import decode_transaction_rows
 from ledgerkit.types import Address, LedgerMeta, parse_uint
 
 __all__ = [
@@ -66,9 +63,9 @@ class Source:
     stream : dict or None
         The event stream (``address``, ``creation_number``) for events.
     rows : bool
-        Transactions as the rows of their frame (:mod:`ledgerkit.frames._rows`, read
-        straight from the page's bytes), not as full records: for datasets, which
-        keep only the frame.
+        Transactions as the rows of their frame
+        (:func:`ledgerkit.models.decode_transaction_rows`, read straight from the page's
+        bytes), not as full records: for datasets, which keep only the frame.
     """
 
     kind: str
@@ -87,9 +84,8 @@ class Source:
     ) -> tuple[list[Any], LedgerMeta]:
         """Records of ``[first, stop)`` as far as one request gets them."""
         if self.kind == "transactions" and self.rows:
-            page: Call[Any] = calls.transactions(first, stop - first)
-            call = replace(page, decode=decode_transaction_rows, storable=None)
-            rows = await client._send(call)  # the client's own plumbing, another reader
+            page = calls.transactions(first, stop - first)
+            rows = await client.send(page, decoder=decode_transaction_rows)
             return list(rows.value), rows.ledger
         if self.kind == "transactions":
             result = await client.transactions(start=first, limit=stop - first)
@@ -131,7 +127,8 @@ def bulk_client(
     transport: httpx.AsyncBaseTransport | None = None,
 ) -> AsyncClient:
     """The client of an extraction: no cache, ``concurrency`` requests in flight, and by
-    default the aiohttp transport (HTTP parsing in C; see ``ledgerkit.client._aiohttp``)."""
+    default the aiohttp transport (HTTP parsing in C; see
+    :class:`ledgerkit.client.AiohttpTransport`)."""
     return AsyncClient(
         url,
         cache=False,

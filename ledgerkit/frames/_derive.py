@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ledgerkit.frames import _dtypes as d
+from ledgerkit.types import U64_MAX
 
 __all__ = [
     "APT_DECIMALS",
@@ -24,7 +25,6 @@ __all__ = [
 ]
 
 APT_DECIMALS: Final = 8
-_U64_MAX: Final = (1 << 64) - 1
 # A float sum at or above this means a uint64 group sum may have wrapped around.
 _WRAP_GUARD: Final = float(1 << 63)
 
@@ -32,7 +32,7 @@ _WRAP_GUARD: Final = float(1 << 63)
 def _u64_values(series: pd.Series) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
     array = series.array
     if not isinstance(array, pd.arrays.IntegerArray):
-        array = pd.array(series, dtype=d.U64)
+        array = pd.array(series, dtype=d.UINT64)
     data = np.asarray(array._data, dtype=np.uint64)
     return data, np.asarray(array._mask, dtype=bool)
 
@@ -48,7 +48,7 @@ def fees(frame: pd.DataFrame) -> pd.Series:
     price, price_na = _u64_values(frame["gas_unit_price"])
     mask = used_na | price_na
     safe_price = np.where(price == 0, np.uint64(1), price)
-    overflow = ~mask & (price != 0) & (used > np.uint64(_U64_MAX) // safe_price)
+    overflow = ~mask & (price != 0) & (used > np.uint64(U64_MAX) // safe_price)
     if overflow.any():
         at = int(np.flatnonzero(overflow)[0])
         raise OverflowError(f"the fee of row {at} does not fit in a u64")
@@ -73,7 +73,7 @@ def _exact_sums(grouped: Any, columns: list[str]) -> pd.DataFrame:
     floats = grouped[columns].agg(lambda s: float(np.asarray(s.dropna(), dtype=float).sum()))
     if (floats.to_numpy(dtype=float) >= _WRAP_GUARD).any():
         raise OverflowError("a sum does not fit in a u64; sum the column with Python ints")
-    return sums.astype(d.U64)
+    return sums.astype(d.UINT64)
 
 
 def _with_fee(frame: pd.DataFrame) -> pd.DataFrame:
@@ -90,11 +90,11 @@ def _summarise(frame: pd.DataFrame, key: Any) -> pd.DataFrame:
     grouped = work.groupby("_key", sort=True, observed=True, dropna=True)
     out = pd.DataFrame(
         {
-            "first_version": grouped["version"].min().astype(d.U64),
-            "last_version": grouped["version"].max().astype(d.U64),
-            "transactions": grouped.size().astype(d.U64),
-            "user_transactions": grouped["is_user"].sum().astype(d.U64),
-            "failed": grouped["success"].agg(lambda s: int((s == False).sum())).astype(d.U64),  # noqa: E712
+            "first_version": grouped["version"].min().astype(d.UINT64),
+            "last_version": grouped["version"].max().astype(d.UINT64),
+            "transactions": grouped.size().astype(d.UINT64),
+            "user_transactions": grouped["is_user"].sum().astype(d.UINT64),
+            "failed": grouped["success"].agg(lambda s: int((s == False).sum())).astype(d.UINT64),  # noqa: E712
         }
     )
     sums = _exact_sums(grouped, ["gas_used", "fee"])
@@ -115,7 +115,7 @@ def block_stats(frame: pd.DataFrame) -> pd.DataFrame:
     starts = frame["type"].isin(["block_metadata_transaction", "genesis_transaction"])
     key = frame["version"].where(starts.to_numpy(dtype=bool)).ffill()
     out = _summarise(frame, key)
-    out.index = pd.Index(out.index, dtype=d.U64, name="block_version")
+    out.index = pd.Index(out.index, dtype=d.UINT64, name="block_version")
     return out
 
 
@@ -125,7 +125,7 @@ def version_stats(frame: pd.DataFrame, width: int) -> pd.DataFrame:
     start = (versions // np.uint64(width)) * np.uint64(width)
     key = pd.Series(pd.arrays.IntegerArray(start, mask), index=frame.index)
     out = _summarise(frame, key)
-    out.index = pd.Index(out.index, dtype=d.U64, name="range_start")
+    out.index = pd.Index(out.index, dtype=d.UINT64, name="range_start")
     return out
 
 
@@ -158,11 +158,11 @@ def _activity(frame: pd.DataFrame, by: str) -> pd.DataFrame:
     grouped = work.groupby(by, sort=True, observed=True)
     out = pd.DataFrame(
         {
-            "transactions": grouped.size().astype(d.U64),
-            "failed": grouped["success"].agg(lambda s: int((s == False).sum())).astype(d.U64),  # noqa: E712
-            "first_version": grouped["version"].min().astype(d.U64),
-            "last_version": grouped["version"].max().astype(d.U64),
-            f"{extra}s": grouped[extra].nunique().astype(d.U64),
+            "transactions": grouped.size().astype(d.UINT64),
+            "failed": grouped["success"].agg(lambda s: int((s == False).sum())).astype(d.UINT64),  # noqa: E712
+            "first_version": grouped["version"].min().astype(d.UINT64),
+            "last_version": grouped["version"].max().astype(d.UINT64),
+            f"{extra}s": grouped[extra].nunique().astype(d.UINT64),
         }
     )
     sums = _exact_sums(grouped, ["gas_used", "fee"])

@@ -44,11 +44,11 @@ __all__ = [
     "COUNT",
     "STRING",
     "TIMESTAMP",
-    "U64",
     "U128",
     "U128_WIDTH",
     "U256",
     "U256_WIDTH",
+    "UINT64",
     "build_frame",
     "empty_frame",
     "ints_to_wide",
@@ -57,7 +57,7 @@ __all__ = [
     "wide_to_ints",
 ]
 
-U64: Final = pd.UInt64Dtype()
+UINT64: Final = pd.UInt64Dtype()
 COUNT: Final = pd.UInt32Dtype()
 STRING: Final = pd.StringDtype("pyarrow")
 U128: Final = STRING
@@ -70,7 +70,6 @@ BOOL: Final = pd.BooleanDtype()
 # ``schema_of`` reports for every categorical column, full or empty.
 CATEGORY: Final = pd.CategoricalDtype(pd.Index([], dtype="str"))
 
-_U64_MAX: Final = (1 << 64) - 1
 _INT64_MAX: Final = (1 << 63) - 1
 
 
@@ -173,7 +172,7 @@ def address_category(values: Sequence[str | None]) -> Any:
 
 
 _BUILDERS: Final[dict[Any, Any]] = {
-    U64: u64,
+    UINT64: u64,
     COUNT: count,
     STRING: string,
     TIMESTAMP: timestamp,

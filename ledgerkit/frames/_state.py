@@ -31,7 +31,7 @@ __all__ = [
 
 RESOURCE_COLUMNS: Final = {
     "address": d.CATEGORY,
-    "version": d.U64,
+    "version": d.UINT64,
     "type": d.CATEGORY,
     "module_address": d.CATEGORY,
     "module": d.CATEGORY,
@@ -42,15 +42,15 @@ RESOURCE_COLUMNS: Final = {
 BALANCE_COLUMNS: Final = {
     "address": d.CATEGORY,
     "asset": d.CATEGORY,
-    "amount": d.U64,
-    "version": d.U64,
+    "amount": d.UINT64,
+    "version": d.UINT64,
 }
 
 GAS_ESTIMATE_COLUMNS: Final = {
     "observed_at": d.TIMESTAMP,
-    "gas_estimate": d.U64,
-    "deprioritized": d.U64,
-    "prioritized": d.U64,
+    "gas_estimate": d.UINT64,
+    "deprioritized": d.UINT64,
+    "prioritized": d.UINT64,
 }
 
 _EVENT_KEYS: Final = ("version", "event_index", "creation_number", "account_address")
@@ -72,7 +72,7 @@ def move_dtype(move_type: MoveType | str) -> Any:
     kind = MoveType.parse(move_type)
     if isinstance(kind, PrimitiveType):
         if kind.name in _UNSIGNED:
-            return d.U64
+            return d.UINT64
         if kind.name == "bool":
             return d.BOOL
         if kind.name in ("address", "signer"):

@@ -12,12 +12,6 @@ import pandas as pd
 from ledgerkit._errors import DecodingError
 from ledgerkit.frames import _dtypes as d
 from ledgerkit.frames._inputs import as_records, json_text
-from ledgerkit.frames._rows import (
-    PayloadRow,
-    TransactionRow,
-    decode_transaction_rows,
-    row_from_record,
-)
 from ledgerkit.models import (
     Block,
     DeleteModule,
@@ -27,15 +21,19 @@ from ledgerkit.models import (
     EntryFunctionPayload,
     Event,
     MultisigPayload,
+    PayloadRow,
     ScriptPayload,
     Transaction,
+    TransactionRow,
     UnknownVariant,
     WriteModule,
     WriteResource,
     WriteTableItem,
     decode_block,
     decode_events,
+    decode_transaction_rows,
     decode_transactions,
+    row_from_record,
 )
 
 __all__ = [
@@ -53,20 +51,20 @@ __all__ = [
 ]
 
 TRANSACTION_COLUMNS: Final = {
-    "version": d.U64,
+    "version": d.UINT64,
     "hash": d.STRING,
     "type": d.CATEGORY,
     "sender": d.CATEGORY,
-    "sequence_number": d.U64,
+    "sequence_number": d.UINT64,
     "success": d.BOOL,
     "vm_status": d.CATEGORY,
-    "gas_used": d.U64,
-    "gas_unit_price": d.U64,
-    "max_gas_amount": d.U64,
-    "expiration_timestamp_secs": d.U64,
+    "gas_used": d.UINT64,
+    "gas_unit_price": d.UINT64,
+    "max_gas_amount": d.UINT64,
+    "expiration_timestamp_secs": d.UINT64,
     "timestamp": d.TIMESTAMP,
-    "epoch": d.U64,
-    "round": d.U64,
+    "epoch": d.UINT64,
+    "round": d.UINT64,
     "proposer": d.CATEGORY,
     "payload_type": d.CATEGORY,
     "function": d.CATEGORY,
@@ -85,7 +83,7 @@ TRANSACTION_ROOT_COLUMNS: Final = {
 }
 
 PAYLOAD_COLUMNS: Final = {
-    "version": d.U64,
+    "version": d.UINT64,
     "hash": d.STRING,
     "payload_type": d.CATEGORY,
     "function": d.CATEGORY,
@@ -98,26 +96,26 @@ PAYLOAD_COLUMNS: Final = {
 }
 
 EVENT_COLUMNS: Final = {
-    "version": d.U64,
+    "version": d.UINT64,
     "event_index": d.COUNT,
-    "creation_number": d.U64,
+    "creation_number": d.UINT64,
     "account_address": d.CATEGORY,
-    "sequence_number": d.U64,
+    "sequence_number": d.UINT64,
     "type": d.CATEGORY,
     "data": d.STRING,
 }
 
 BLOCK_COLUMNS: Final = {
-    "block_height": d.U64,
+    "block_height": d.UINT64,
     "block_hash": d.STRING,
     "block_timestamp": d.TIMESTAMP,
-    "first_version": d.U64,
-    "last_version": d.U64,
-    "transaction_count": d.U64,
+    "first_version": d.UINT64,
+    "last_version": d.UINT64,
+    "transaction_count": d.UINT64,
 }
 
 CHANGE_COLUMNS: Final = {
-    "version": d.U64,
+    "version": d.UINT64,
     "change_index": d.COUNT,
     "type": d.CATEGORY,
     "address": d.CATEGORY,

@@ -21,7 +21,9 @@ tells single-key, multi-key and the other shapes apart by their fields (``.schem
 ``.is_multi_key``, and ``.sender`` for the typed account signature).
 
 The ``decode_*`` functions take raw bytes and do no I/O; ledger metadata travels beside
-the records (the client pairs them), never inside.
+the records (the client pairs them), never inside. :func:`decode_transaction_rows` reads
+a page of transactions as rows (:class:`TransactionRow`), only the fields a transactions
+frame shows: what bulk extraction fetches and ``transactions_to_frame(bytes)`` reads.
 
 Examples
 --------
@@ -104,6 +106,12 @@ from ledgerkit.models._payloads import (
     WriteSet,
     WriteSetPayload,
     WriteSetScript,
+)
+from ledgerkit.models._rows import (
+    PayloadRow,
+    TransactionRow,
+    decode_transaction_rows,
+    row_from_record,
 )
 from ledgerkit.models._signatures import (
     AbstractionSignature,
@@ -197,6 +205,7 @@ __all__ = [
     "MultiKeySignature",
     "MultisigPayload",
     "NoAccountSignature",
+    "PayloadRow",
     "PendingTransaction",
     "Record",
     "ScriptPayload",
@@ -206,6 +215,7 @@ __all__ = [
     "StateCheckpointTransaction",
     "Transaction",
     "TransactionPayload",
+    "TransactionRow",
     "TransactionSignature",
     "TransactionSummary",
     "UnknownChange",
@@ -235,7 +245,9 @@ __all__ = [
     "decode_resource",
     "decode_resources",
     "decode_transaction",
+    "decode_transaction_rows",
     "decode_transactions",
     "decode_view",
+    "row_from_record",
     "to_builtins",
 ]

@@ -6,7 +6,7 @@ from typing import Any
 
 import msgspec
 
-from ledgerkit.models._base import U64, Record, check_u64
+from ledgerkit.models._base import Record, U64Int, check_u64
 from ledgerkit.types import Address, ModuleId, StructTag
 
 __all__ = [
@@ -25,7 +25,7 @@ __all__ = [
 class AccountData(Record, frozen=True, kw_only=True):
     """``GET /accounts/{address}``: the account's sequence number and authentication key."""
 
-    sequence_number: U64
+    sequence_number: U64Int
     authentication_key: str
 
     def __post_init__(self) -> None:

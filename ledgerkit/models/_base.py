@@ -3,30 +3,31 @@ record kept for a variant this version of ledgerkit does not know."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Final, TypeAlias
+from typing import Annotated, Any, TypeAlias
 
 import msgspec
 
+from ledgerkit.types import U8, U16, U32, U64_MAX
+
 __all__ = [
-    "U8",
-    "U16",
-    "U32",
-    "U64",
-    "U64_MAX",
     "Record",
     "TaggedRecord",
+    "U8Int",
+    "U16Int",
+    "U32Int",
+    "U64Int",
     "UnknownVariant",
     "check_u64",
 ]
 
-U64_MAX: Final = (1 << 64) - 1
-
-# msgspec checks bounds in C, but only bounds that fit an int64: the lower bound of a U64
-# is checked there and the upper one by ``check_u64`` in the records' ``__post_init__``.
-U64: TypeAlias = Annotated[int, msgspec.Meta(ge=0)]
-U32: TypeAlias = Annotated[int, msgspec.Meta(ge=0, le=(1 << 32) - 1)]
-U16: TypeAlias = Annotated[int, msgspec.Meta(ge=0, le=(1 << 16) - 1)]
-U8: TypeAlias = Annotated[int, msgspec.Meta(ge=0, le=(1 << 8) - 1)]
+# The integer fields of records: plain ``int`` (msgspec decodes them in C), in the range
+# of the ground floor's ``ledgerkit.types.U8`` ... ``U64``. msgspec checks bounds in C,
+# but only bounds that fit an int64: the lower bound of a u64 is checked there and the
+# upper one by ``check_u64`` in the records' ``__post_init__``.
+U64Int: TypeAlias = Annotated[int, msgspec.Meta(ge=0)]
+U32Int: TypeAlias = Annotated[int, msgspec.Meta(ge=0, le=U32.MAX)]
+U16Int: TypeAlias = Annotated[int, msgspec.Meta(ge=0, le=U16.MAX)]
+U8Int: TypeAlias = Annotated[int, msgspec.Meta(ge=0, le=U8.MAX)]
 
 
 def check_u64(*values: int | None) -> None:

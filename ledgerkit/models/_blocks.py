@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ledgerkit.models._base import U64, Record, check_u64
+from ledgerkit.models._base import Record, U64Int, check_u64
 from ledgerkit.models._transactions import TransactionField
 
 __all__ = ["Block"]
@@ -16,11 +16,11 @@ class Block(Record, frozen=True, kw_only=True):
     are read from ``first_version`` + the count up to ``last_version``.
     """
 
-    block_height: U64
+    block_height: U64Int
     block_hash: str
-    block_timestamp: U64
-    first_version: U64
-    last_version: U64
+    block_timestamp: U64Int
+    first_version: U64Int
+    last_version: U64Int
     transactions: list[TransactionField] | None = None
 
     def __post_init__(self) -> None:

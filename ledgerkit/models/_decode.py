@@ -24,7 +24,7 @@ import msgspec
 from ledgerkit._errors import DecodingError
 from ledgerkit.models import _lenient
 from ledgerkit.models._accounts import AccountData, MoveModuleBytecode, MoveResource
-from ledgerkit.models._base import U64, U64_MAX, UnknownVariant
+from ledgerkit.models._base import U64Int, UnknownVariant
 from ledgerkit.models._blocks import Block
 from ledgerkit.models._changes import WriteSetChange
 from ledgerkit.models._events import Event
@@ -32,6 +32,7 @@ from ledgerkit.models._ledger import GasEstimate, LedgerInfo
 from ledgerkit.models._payloads import TransactionPayload, WriteSet
 from ledgerkit.models._signatures import AccountSignature, TransactionSignature
 from ledgerkit.models._transactions import Transaction
+from ledgerkit.types import U64_MAX
 
 __all__ = [
     "decode",
@@ -253,7 +254,7 @@ def decode_gas_estimate(data: Body) -> GasEstimate:
 
 def decode_balance(data: Body) -> int:
     """The answer of the balance endpoint: a bare JSON integer (a string is taken too)."""
-    value: int = _decode(data, U64, "a u64 balance")
+    value: int = _decode(data, U64Int, "a u64 balance")
     if value > U64_MAX:
         raise _error("a u64 balance", data, f"{value} does not fit in a u64")
     return value

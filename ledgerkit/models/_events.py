@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledgerkit.models._base import U64, Record, check_u64
+from ledgerkit.models._base import Record, U64Int, check_u64
 from ledgerkit.types import MoveType
 
 __all__ = ["Event", "EventGuid"]
@@ -16,7 +16,7 @@ class EventGuid(Record, frozen=True, kw_only=True):
     Module events (the v2 kind) carry a zero guid: address ``0x0``, creation number 0.
     """
 
-    creation_number: U64
+    creation_number: U64Int
     account_address: str
 
     def __post_init__(self) -> None:
@@ -40,10 +40,10 @@ class Event(Record, frozen=True, kw_only=True):
     """
 
     guid: EventGuid
-    sequence_number: U64
+    sequence_number: U64Int
     type: str
     data: Any
-    version: U64 | None = None
+    version: U64Int | None = None
 
     def __post_init__(self) -> None:
         check_u64(self.sequence_number, self.version)

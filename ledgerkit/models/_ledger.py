@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledgerkit._errors import ErrorCode, NodeAPIError, error_from_record
-from ledgerkit.models._base import U8, U32, U64, Record, check_u64
+from ledgerkit.models._base import Record, U8Int, U32Int, U64Int, check_u64
 
 __all__ = [
     "AuxiliaryInfo",
@@ -36,14 +36,14 @@ class LedgerInfo(Record, frozen=True, kw_only=True):
         The per-epoch transaction encryption key (hex), on the newest nodes.
     """  # noqa: E501
 
-    chain_id: U8
-    epoch: U64
-    ledger_version: U64
-    oldest_ledger_version: U64
-    ledger_timestamp: U64
+    chain_id: U8Int
+    epoch: U64Int
+    ledger_version: U64Int
+    oldest_ledger_version: U64Int
+    ledger_timestamp: U64Int
     node_role: str
-    oldest_block_height: U64
-    block_height: U64
+    oldest_block_height: U64Int
+    block_height: U64Int
     git_hash: str | None = None
     encryption_key: str | None = None
 
@@ -67,9 +67,9 @@ class HealthStatus(Record, frozen=True, kw_only=True):
 class GasEstimate(Record, frozen=True, kw_only=True):
     """Gas unit prices from ``GET /estimate_gas_price`` (JSON numbers, not strings)."""
 
-    gas_estimate: U64
-    deprioritized_gas_estimate: U64 | None = None
-    prioritized_gas_estimate: U64 | None = None
+    gas_estimate: U64Int
+    deprioritized_gas_estimate: U64Int | None = None
+    prioritized_gas_estimate: U64Int | None = None
 
     def __post_init__(self) -> None:
         check_u64(self.gas_estimate, self.deprioritized_gas_estimate, self.prioritized_gas_estimate)
@@ -82,7 +82,7 @@ class AuxiliaryInfo(Record, frozen=True, kw_only=True):
     the node holds no auxiliary info for it.
     """
 
-    transaction_index: U32 | None = None
+    transaction_index: U32Int | None = None
 
 
 class TransactionSummary(Record, frozen=True, kw_only=True):
@@ -93,7 +93,7 @@ class TransactionSummary(Record, frozen=True, kw_only=True):
     """
 
     sender: str
-    version: U64
+    version: U64Int
     transaction_hash: str
     replay_protector: Any
 
@@ -114,7 +114,7 @@ class BatchSubmitFailure(Record, frozen=True, kw_only=True):
     """
 
     error: dict[str, Any]
-    transaction_index: U64
+    transaction_index: U64Int
 
     def __post_init__(self) -> None:
         check_u64(self.transaction_index)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ledgerkit.models._accounts import MoveFunction
-from ledgerkit.models._base import U64, Record, TaggedRecord, UnknownVariant, check_u64
+from ledgerkit.models._base import Record, TaggedRecord, U64Int, UnknownVariant, check_u64
 from ledgerkit.models._changes import WriteSetChangeField
 from ledgerkit.models._events import Event
 from ledgerkit.types import EntryFunctionId
@@ -125,7 +125,7 @@ class EncryptedTransactionPayload(
     encrypted_state: str
     payload_hash: str
     ciphertext: str
-    encryption_epoch: U64
+    encryption_epoch: U64Int
     claimed_entry_fun: ClaimedEntryFunction | None = None
     decrypted_payload: DecryptedInnerField | None = None
     decryption_nonce: str | None = None

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypeAlias
 
-from ledgerkit.models._base import U8, Record, TaggedRecord, UnknownVariant
+from ledgerkit.models._base import Record, TaggedRecord, U8Int, UnknownVariant
 
 __all__ = [
     "AbstractSignature",
@@ -63,7 +63,7 @@ class AnySignature(Record, frozen=True, kw_only=True):
 class IndexedSignature(Record, frozen=True, kw_only=True):
     """A signature of a multi-key account, with the index of its key in ``public_keys``."""
 
-    index: U8
+    index: U8Int
     signature: AnySignature
 
 
@@ -80,7 +80,7 @@ class MultiEd25519Signature(TaggedRecord, frozen=True, kw_only=True, tag="multi_
 
     public_keys: list[str]
     signatures: list[str]
-    threshold: U8
+    threshold: U8Int
     bitmap: str
 
 
@@ -96,7 +96,7 @@ class MultiKeySignature(TaggedRecord, frozen=True, kw_only=True, tag="multi_key_
 
     public_keys: list[AnyPublicKey]
     signatures: list[IndexedSignature]
-    signatures_required: U8
+    signatures_required: U8Int
 
 
 class NoAccountSignature(TaggedRecord, frozen=True, kw_only=True, tag="no_account_signature"):
@@ -191,8 +191,8 @@ class SingleSenderSignature(
     signature: AnySignature | str | None = None
     public_keys: list[AnyPublicKey | str] | None = None
     signatures: list[IndexedSignature | str] | None = None
-    signatures_required: U8 | None = None
-    threshold: U8 | None = None
+    signatures_required: U8Int | None = None
+    threshold: U8Int | None = None
     bitmap: str | None = None
     function_info: str | None = None
     auth_data: str | None = None

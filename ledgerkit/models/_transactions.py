@@ -7,7 +7,15 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import msgspec
 
-from ledgerkit.models._base import U8, U32, U64, Record, TaggedRecord, UnknownVariant, check_u64
+from ledgerkit.models._base import (
+    Record,
+    TaggedRecord,
+    U8Int,
+    U32Int,
+    U64Int,
+    UnknownVariant,
+    check_u64,
+)
 from ledgerkit.models._changes import WriteSetChangeField
 from ledgerkit.models._events import Event
 from ledgerkit.models._payloads import GenesisPayloadField, TransactionPayloadField
@@ -36,13 +44,13 @@ class PendingTransaction(TaggedRecord, frozen=True, kw_only=True, tag="pending_t
 
     hash: str
     sender: str
-    sequence_number: U64
-    max_gas_amount: U64
-    gas_unit_price: U64
-    expiration_timestamp_secs: U64
+    sequence_number: U64Int
+    max_gas_amount: U64Int
+    gas_unit_price: U64Int
+    expiration_timestamp_secs: U64Int
     payload: TransactionPayloadField
     signature: TransactionSignatureField | None = None
-    replay_protection_nonce: U64 | None = None
+    replay_protection_nonce: U64Int | None = None
     txn_limits_request: Any = None
 
     def __post_init__(self) -> None:
@@ -67,12 +75,12 @@ class CommittedTransaction(TaggedRecord, frozen=True, kw_only=True):
     ``success`` and ``changes`` from a pending or unknown one.
     """
 
-    version: U64
+    version: U64Int
     hash: str
     state_change_hash: str
     event_root_hash: str
     state_checkpoint_hash: str | None = None
-    gas_used: U64
+    gas_used: U64Int
     success: bool
     vm_status: str
     accumulator_root_hash: str
@@ -87,16 +95,16 @@ class UserTransaction(CommittedTransaction, frozen=True, kw_only=True, tag="user
     """
 
     sender: str
-    sequence_number: U64
-    max_gas_amount: U64
-    gas_unit_price: U64
-    expiration_timestamp_secs: U64
+    sequence_number: U64Int
+    max_gas_amount: U64Int
+    gas_unit_price: U64Int
+    expiration_timestamp_secs: U64Int
     payload: TransactionPayloadField
     signature: TransactionSignatureField | None = None
-    replay_protection_nonce: U64 | None = None
+    replay_protection_nonce: U64Int | None = None
     txn_limits_request: Any = None
     events: list[Event]
-    timestamp: U64
+    timestamp: U64Int
 
     def __post_init__(self) -> None:
         check_u64(
@@ -139,7 +147,7 @@ class BlockMetadataExtension(Record, frozen=True, kw_only=True):
     type: str
     randomness: str | None = None
     decryption_key: str | None = None
-    decryption_round: U64 | None = None
+    decryption_round: U64Int | None = None
 
     def __post_init__(self) -> None:
         check_u64(self.decryption_round)
@@ -151,13 +159,13 @@ class BlockMetadataTransaction(
     """Opens a block: its id, epoch, round, proposer and the previous round's votes."""
 
     id: str
-    epoch: U64
-    round: U64
+    epoch: U64Int
+    round: U64Int
     events: list[Event]
-    previous_block_votes_bitvec: list[U8]
+    previous_block_votes_bitvec: list[U8Int]
     proposer: str
-    failed_proposer_indices: list[U32]
-    timestamp: U64
+    failed_proposer_indices: list[U32Int]
+    timestamp: U64Int
     block_metadata_extension: BlockMetadataExtension | None = None
 
     def __post_init__(self) -> None:
@@ -169,7 +177,7 @@ class StateCheckpointTransaction(
 ):
     """Closes a block on older nodes: a checkpoint of the state."""
 
-    timestamp: U64
+    timestamp: U64Int
 
     def __post_init__(self) -> None:
         check_u64(self.version, self.gas_used, self.timestamp)
@@ -180,8 +188,8 @@ class BlockEndInfo(Record, frozen=True, kw_only=True):
 
     block_gas_limit_reached: bool
     block_output_limit_reached: bool
-    block_effective_block_gas_units: U64
-    block_approx_output_size: U64
+    block_effective_block_gas_units: U64Int
+    block_approx_output_size: U64Int
 
     def __post_init__(self) -> None:
         check_u64(self.block_effective_block_gas_units, self.block_approx_output_size)
@@ -192,7 +200,7 @@ class BlockEpilogueTransaction(
 ):
     """Closes a block on newer nodes, with how full the block got."""
 
-    timestamp: U64
+    timestamp: U64Int
     block_end_info: BlockEndInfo | None = None
 
     def __post_init__(self) -> None:
@@ -211,7 +219,7 @@ class ValidatorTransaction(
     """
 
     events: list[Event]
-    timestamp: U64
+    timestamp: U64Int
     validator_transaction_type: str | None = None
     quorum_certified_update: Any = None
     dkg_transcript: Any = None

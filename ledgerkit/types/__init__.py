@@ -18,7 +18,7 @@ from ledgerkit.types._ints import (
     parse_u64,
     parse_uint,
 )
-from ledgerkit.types._ledger import LedgerMeta
+from ledgerkit.types._ledger import HEADER_PREFIXES, LedgerMeta
 from ledgerkit.types._movetype import (
     EntryFunctionId,
     GenericTypeParam,
@@ -33,6 +33,7 @@ from ledgerkit.types._movetype import (
 )
 
 __all__ = [
+    "HEADER_PREFIXES",
     "U8",
     "U16",
     "U32",

@@ -10,7 +10,8 @@ from ledgerkit.types._ints import parse_u64
 
 __all__ = ["HEADER_PREFIXES", "LedgerMeta"]
 
-#: Our spec names the headers ``X-NODE-*``; public nodes of this family send ``X-APTOS-*``.
+#: The (lowercase) prefixes of the ledger headers :class:`LedgerMeta` reads. Our spec names
+#: them ``X-NODE-*``; public nodes of this family send ``X-APTOS-*``.
 HEADER_PREFIXES: Final = ("x-node-", "x-aptos-")
 
 

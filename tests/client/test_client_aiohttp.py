@@ -17,8 +17,7 @@ from typing import Any
 import pytest
 
 from ledgerkit import RequestTimeoutError, TransportError
-from ledgerkit.client import AsyncClient, Retry
-from ledgerkit.client._aiohttp import AiohttpTransport
+from ledgerkit.client import AiohttpTransport, AsyncClient, Retry
 
 LEDGER = {
     "chain_id": 4,

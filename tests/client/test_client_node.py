@@ -28,8 +28,7 @@ from ledgerkit import (
     VMError,
 )
 from ledgerkit.bcs import EntryFunction, RawTransaction
-from ledgerkit.client import AsyncClient, Client, Result
-from ledgerkit.client._aiohttp import AiohttpTransport
+from ledgerkit.client import AiohttpTransport, AsyncClient, Client, Result, calls
 from ledgerkit.localnet import LocalNode
 from ledgerkit.models import (
     AuxiliaryInfo,
@@ -49,6 +48,7 @@ from ledgerkit.models import (
     decode_resource,
     decode_resources,
     decode_transaction,
+    decode_transaction_rows,
     decode_transactions,
     decode_view,
 )
@@ -283,6 +283,20 @@ def test_transactions_page_and_the_walk_to_the_head(client: Any, http: httpx.Cli
     assert [r.value.version for r in walked] == list(range(head + 1))
     some = [r.value.version for r in client.iter_transactions(10, 25, limit=4)]
     assert some == list(range(10, 25))
+
+
+def test_send_asks_what_a_call_describes_and_reads_it_either_way(
+    client: Any, http: httpx.Client
+) -> None:
+    agrees(
+        client.send(calls.transactions(20, 15)),
+        http.get("/transactions", params={"start": 20, "limit": 15}),
+        decode_transactions,
+    )
+    rows = client.send(calls.transactions(20, 15), decoder=decode_transaction_rows)
+    raw = http.get("/transactions", params={"start": 20, "limit": 15})
+    agrees(rows, raw, decode_transaction_rows)
+    assert [row.version for row in rows.value] == list(range(20, 35))
 
 
 def test_transaction_by_version_and_by_hash(client: Any, http: httpx.Client) -> None:

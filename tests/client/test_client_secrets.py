@@ -19,8 +19,7 @@ import pytest
 from client_fakes import LEDGER_INFO, META, FakeClock, FakeNode, answer
 
 from ledgerkit import InputError, LedgerError
-from ledgerkit.client import AsyncClient, Client, Retry
-from ledgerkit.client._aiohttp import AiohttpTransport
+from ledgerkit.client import AiohttpTransport, AsyncClient, Client, Retry
 
 TOKEN = "tok-5ecret-0123456789abcdef"
 API_KEY = "key-5ecret-fedcba9876543210"

@@ -69,6 +69,7 @@ EXPECTED_PUBLIC_NAMES = [
     "MultiKeySignature",
     "MultisigPayload",
     "NoAccountSignature",
+    "PayloadRow",
     "PendingTransaction",
     "Record",
     "ScriptPayload",
@@ -78,6 +79,7 @@ EXPECTED_PUBLIC_NAMES = [
     "StateCheckpointTransaction",
     "Transaction",
     "TransactionPayload",
+    "TransactionRow",
     "TransactionSignature",
     "TransactionSummary",
     "UnknownChange",
@@ -107,8 +109,10 @@ EXPECTED_PUBLIC_NAMES = [
     "decode_resource",
     "decode_resources",
     "decode_transaction",
+    "decode_transaction_rows",
     "decode_transactions",
     "decode_view",
+    "row_from_record",
     "to_builtins",
 ]
 

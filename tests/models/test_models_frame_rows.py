@@ -28,8 +28,7 @@ from model_samples import (
 from ledgerkit import DecodingError
 from ledgerkit import frames as f
 from ledgerkit.frames import _dtypes
-from ledgerkit.frames._rows import TransactionRow, decode_transaction_rows
-from ledgerkit.models import decode_transactions
+from ledgerkit.models import TransactionRow, decode_transaction_rows, decode_transactions
 
 U64_MAX = (1 << 64) - 1
 SHINY: dict[str, Any] = {
@@ -123,7 +122,7 @@ def test_u64_fields_are_exact_from_the_bytes(value: int) -> None:
         sample[name] = str(value)
     frame = f.transactions_to_frame(_page(sample))
     for name in ("version", "gas_used", "sequence_number", "max_gas_amount", "gas_unit_price"):
-        assert frame[name].dtype == f.U64
+        assert frame[name].dtype == f.UINT64
         assert int(frame[name].iloc[0]) == value
 
 

@@ -226,3 +226,33 @@ def test_any_out_of_range_int_is_refused(data: st.DataObject, which: tuple[Any, 
         cls(value)
     with pytest.raises(InvalidIntegerError):
         cls(str(value))
+
+
+def test_the_package_defines_one_u64_and_one_u64_max() -> None:
+    """Every module takes the ground floor's ``U64`` and ``U64_MAX`` (frames name their
+    dtype ``UINT64``, models their field type ``U64Int``), so they cannot drift apart."""
+    import ast
+    from pathlib import Path
+
+    import ledgerkit
+
+    root = Path(ledgerkit.__file__).parent
+    found: dict[str, list[str]] = {"U64": [], "U64_MAX": [], "_U64_MAX": []}
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                names = [node.name]
+            elif isinstance(node, ast.Assign):
+                names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                names = [node.target.id]
+            else:
+                continue
+            for name in names:
+                if name in found:
+                    found[name].append(str(path.relative_to(root.parent)))
+    assert found == {
+        "U64": ["ledgerkit/types/_ints.py"],
+        "U64_MAX": ["ledgerkit/types/_ints.py"],
+        "_U64_MAX": [],
+    }

@@ -1,5 +1,6 @@
-"""Transaction rows: the part of a transaction that :func:`transactions_to_frame` shows,
-read straight from a page's bytes.
+"""Transaction rows: the part of a transaction that
+:func:`~ledgerkit.frames.transactions_to_frame` shows, read straight from a page's bytes
+(the decoder ``ledgerkit.extract`` and the frame of a page's bytes use).
 
 A page of 100 transactions is some 300 KB of JSON, most of it events, write-set changes
 and signatures that the transactions frame only counts. Decoding the full records
@@ -22,17 +23,16 @@ from typing import Any, Final
 
 import msgspec
 
-from ledgerkit.models import (
-    EncryptedTransactionPayload,
-    EntryFunctionPayload,
-    KnownTransaction,
-    MultisigPayload,
-    Transaction,
-    UnknownVariant,
-)
-from ledgerkit.models._base import U64, U64_MAX
+from ledgerkit.models._base import Record, U64Int, UnknownVariant
 from ledgerkit.models._decode import Body, _error, _problem
 from ledgerkit.models._lenient import at_path
+from ledgerkit.models._payloads import (
+    EncryptedTransactionPayload,
+    EntryFunctionPayload,
+    MultisigPayload,
+)
+from ledgerkit.models._transactions import KnownTransaction, Transaction
+from ledgerkit.types import U64_MAX
 
 __all__ = [
     "PayloadRow",
@@ -50,7 +50,7 @@ class _Skip(msgspec.Struct, frozen=True, gc=False):
 _SKIP: Final = _Skip()
 
 
-class PayloadRow(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class PayloadRow(Record, frozen=True, kw_only=True):
     """A payload's ``type`` and the entry function it calls, through multisig and
     decrypted payloads."""
 
@@ -60,32 +60,32 @@ class PayloadRow(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     decrypted_payload: PayloadRow | None = None
 
 
-class TransactionRow(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class TransactionRow(Record, frozen=True, kw_only=True):
     """The fields of one transaction that its frame row holds: its ``type``, and every
     other field as the node sent it, or None where the transaction has none."""
 
     type: str
-    version: U64 | None = None
+    version: U64Int | None = None
     hash: str | None = None
     state_change_hash: str | None = None
     event_root_hash: str | None = None
     state_checkpoint_hash: str | None = None
     accumulator_root_hash: str | None = None
-    gas_used: U64 | None = None
+    gas_used: U64Int | None = None
     success: bool | None = None
     vm_status: str | None = None
     sender: str | None = None
-    sequence_number: U64 | None = None
-    max_gas_amount: U64 | None = None
-    gas_unit_price: U64 | None = None
-    expiration_timestamp_secs: U64 | None = None
+    sequence_number: U64Int | None = None
+    max_gas_amount: U64Int | None = None
+    gas_unit_price: U64Int | None = None
+    expiration_timestamp_secs: U64Int | None = None
     payload: PayloadRow | None = None
-    timestamp: U64 | None = None
-    epoch: U64 | None = None
-    round: U64 | None = None
+    timestamp: U64Int | None = None
+    epoch: U64Int | None = None
+    round: U64Int | None = None
     proposer: str | None = None
-    events: list[_Skip] = []
-    changes: list[_Skip] = []
+    events: list[_Skip] = msgspec.field(default_factory=list)
+    changes: list[_Skip] = msgspec.field(default_factory=list)
 
 
 _KNOWN_TYPES: Final = frozenset(
@@ -186,7 +186,7 @@ def _payload_row(payload: Any) -> PayloadRow | None:
 
 
 def row_from_record(record: Transaction) -> TransactionRow:
-    """The row of a full transaction record (:mod:`ledgerkit.models`)."""
+    """The row of a full transaction record."""
     if isinstance(record, UnknownVariant):
         return unknown_row(record.raw)
     fields = {name: getattr(record, name, None) for name in _PLAIN_FIELDS}
