@@ -346,3 +346,13 @@ def test_a_client_method_asks_its_row_and_reaches_the_handler(
     assert row in rows, (name, [(r.method, r.url.path) for r, _ in log])
     for request, response in log:
         assert _reached_handler(response), (request.method, request.url.path, response.text)
+
+
+def test_the_node_refuses_a_row_without_handler_and_a_handler_without_row() -> None:
+    from ledgerkit.localnet.app import _routes, handlers
+
+    every = handlers()
+    with pytest.raises(RuntimeError, match="get_account"):
+        _routes({k: v for k, v in every.items() if k != "get_account"})
+    with pytest.raises(RuntimeError, match="no_such_row"):
+        _routes({**every, "no_such_row": every["get_account"]})
