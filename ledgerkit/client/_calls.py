@@ -3,7 +3,8 @@
 
 One function per endpoint returns a :class:`Call`, its inputs checked and made canonical
 first (``_inputs``; struct tags percent-encoded in paths), so a bad input fails before
-anything is sent and two spellings of one question share a cache entry. No I/O.
+anything is sent and two spellings of one question share a cache entry. Methods and
+paths come from the endpoint table (``ledgerkit._endpoints``), by operation id. No I/O.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final, TypeVar
 
+from ledgerkit._endpoints import OPERATIONS
 from ledgerkit._errors import InputError
 from ledgerkit.bcs import (
     Ed25519Authenticator,
@@ -69,13 +71,18 @@ T = TypeVar("T")
 _ZERO_SIGNATURE: Final = bytes(64)
 
 
+def _route(op_id: str, **segments: object) -> tuple[str, str]:
+    """The method and path of an operation of the table, its path segments filled in."""
+    op = OPERATIONS[op_id]
+    return op.method, op.url_path(**segments)
+
+
 def _state_read(
     name: str,
-    path: str,
+    route: tuple[str, str],
     decode: Callable[[bytes], T],
     ledger_version: int | None,
     *,
-    method: str = "GET",
     accept: str = JSON,
     body: bytes | None = None,
     content_type: str | None = None,
@@ -85,8 +92,7 @@ def _state_read(
     version = None if ledger_version is None else int(inputs.u64(ledger_version, "ledger_version"))
     return Call(
         name,
-        method,
-        path,
+        *route,
         decode,
         inputs.params(ledger_version=version, **params),
         body=body,
@@ -110,33 +116,34 @@ def _start(start: int | None) -> int | None:
 
 
 def ledger_info() -> Call[dec.LedgerInfo]:
-    return Call("ledger_info", "GET", "/", dec.ledger_info)
+    return Call("ledger_info", *_route("get_ledger_info"), dec.ledger_info)
 
 
 def health(duration_secs: int | None) -> Call[dec.HealthStatus]:
     duration = None if duration_secs is None else parse_uint(duration_secs, 32, what="duration")
-    return Call("health", "GET", "/-/healthy", dec.health, inputs.params(duration_secs=duration))
+    query = inputs.params(duration_secs=duration)
+    return Call("health", *_route("healthy"), dec.health, query)
 
 
 def estimate_gas_price() -> Call[dec.GasEstimate]:
-    return Call("estimate_gas_price", "GET", "/estimate_gas_price", dec.gas_estimate)
+    return Call("estimate_gas_price", *_route("estimate_gas_price"), dec.gas_estimate)
 
 
 # -- accounts --------------------------------------------------------------------------------
 
 
 def account(address: str | Address, ledger_version: int | None) -> Call[dec.AccountData]:
-    path = f"/accounts/{inputs.address(address)}"
-    return _state_read("account", path, dec.account, ledger_version)
+    route = _route("get_account", address=inputs.address(address))
+    return _state_read("account", route, dec.account, ledger_version)
 
 
 def account_resources(
     address: str | Address, ledger_version: int | None, start: str | None, limit: int | None
 ) -> Call[list[dec.MoveResource]]:
-    path = f"/accounts/{inputs.address(address)}/resources"
+    route = _route("get_account_resources", address=inputs.address(address))
     return _state_read(
         "account_resources",
-        path,
+        route,
         dec.resources,
         ledger_version,
         start=_cursor(start),
@@ -144,32 +151,32 @@ def account_resources(
     )
 
 
-def _resource_path(address: str | Address, resource_type: str | StructTag) -> str:
+def _resource_route(address: str | Address, resource_type: str | StructTag) -> tuple[str, str]:
     tag = StructTag.parse(resource_type).url_segment
-    return f"/accounts/{inputs.address(address)}/resource/{tag}"
+    return _route("get_account_resource", address=inputs.address(address), resource_type=tag)
 
 
 def account_resource(
     address: str | Address, resource_type: str | StructTag, ledger_version: int | None
 ) -> Call[dec.MoveResource]:
-    path = _resource_path(address, resource_type)
-    return _state_read("account_resource", path, dec.resource, ledger_version)
+    route = _resource_route(address, resource_type)
+    return _state_read("account_resource", route, dec.resource, ledger_version)
 
 
 def account_resource_bcs(
     address: str | Address, resource_type: str | StructTag, ledger_version: int | None
 ) -> Call[bytes]:
-    path = _resource_path(address, resource_type)
-    return _state_read("account_resource_bcs", path, dec.bcs, ledger_version, accept=BCS)
+    route = _resource_route(address, resource_type)
+    return _state_read("account_resource_bcs", route, dec.bcs, ledger_version, accept=BCS)
 
 
 def account_modules(
     address: str | Address, ledger_version: int | None, start: str | None, limit: int | None
 ) -> Call[list[dec.MoveModuleBytecode]]:
-    path = f"/accounts/{inputs.address(address)}/modules"
+    route = _route("get_account_modules", address=inputs.address(address))
     return _state_read(
         "account_modules",
-        path,
+        route,
         dec.modules,
         ledger_version,
         start=_cursor(start),
@@ -177,23 +184,23 @@ def account_modules(
     )
 
 
-def _module_path(address: str | Address, module_name: str) -> str:
+def _module_route(address: str | Address, module_name: str) -> tuple[str, str]:
     name = inputs.identifier(module_name, "module_name")
-    return f"/accounts/{inputs.address(address)}/module/{name}"
+    return _route("get_account_module", address=inputs.address(address), module_name=name)
 
 
 def account_module(
     address: str | Address, module_name: str, ledger_version: int | None
 ) -> Call[dec.MoveModuleBytecode]:
-    path = _module_path(address, module_name)
-    return _state_read("account_module", path, dec.module, ledger_version)
+    route = _module_route(address, module_name)
+    return _state_read("account_module", route, dec.module, ledger_version)
 
 
 def account_module_bytecode(
     address: str | Address, module_name: str, ledger_version: int | None
 ) -> Call[bytes]:
-    path = _module_path(address, module_name)
-    return _state_read("account_module_bytecode", path, dec.bcs, ledger_version, accept=BCS)
+    route = _module_route(address, module_name)
+    return _state_read("account_module_bytecode", route, dec.bcs, ledger_version, accept=BCS)
 
 
 def account_balance(
@@ -203,19 +210,18 @@ def account_balance(
         segment = StructTag.parse(asset).url_segment  # a coin type
     else:
         segment = inputs.address(asset)  # a fungible asset's metadata address
-    path = f"/accounts/{inputs.address(address)}/balance/{segment}"
-    return _state_read("account_balance", path, dec.balance, ledger_version)
+    route = _route("get_account_balance", address=inputs.address(address), asset_type=segment)
+    return _state_read("account_balance", route, dec.balance, ledger_version)
 
 
 def account_transactions(
     address: str | Address, start: int | None, limit: int | None
 ) -> Call[list[dec.Transaction]]:
     first, size = _start(start), inputs.limit(limit)
-    path = f"/accounts/{inputs.address(address)}/transactions"
+    route = _route("get_account_transactions", address=inputs.address(address))
     return Call(
         "account_transactions",
-        "GET",
-        path,
+        *route,
         dec.transactions,
         inputs.params(start=first, limit=size),
         storable=policy.full_page(first, size),
@@ -230,11 +236,12 @@ def events_by_creation_number(
 ) -> Call[list[dec.Event]]:
     first, size = _start(start), inputs.limit(limit)
     number = inputs.u64(creation_number, "creation_number")
-    path = f"/accounts/{inputs.address(address)}/events/{number}"
+    route = _route(
+        "get_events_by_creation_number", address=inputs.address(address), creation_number=number
+    )
     return Call(
         "events_by_creation_number",
-        "GET",
-        path,
+        *route,
         dec.events,
         inputs.params(start=first, limit=size),
         storable=policy.full_page(first, size),
@@ -251,11 +258,15 @@ def events_by_handle(
     first, size = _start(start), inputs.limit(limit)
     handle = StructTag.parse(event_handle).url_segment
     field = inputs.identifier(field_name, "field_name")
-    path = f"/accounts/{inputs.address(address)}/events/{handle}/{field}"
+    route = _route(
+        "get_events_by_event_handle",
+        address=inputs.address(address),
+        event_handle=handle,
+        field_name=field,
+    )
     return Call(
         "events_by_handle",
-        "GET",
-        path,
+        *route,
         dec.events,
         inputs.params(start=first, limit=size),
         storable=policy.full_page(first, size),
@@ -291,8 +302,7 @@ def transactions(start: int | None, limit: int | None) -> Call[list[dec.Transact
     storable = policy.version_page(first, size, policy.last_transaction_version)
     return Call(
         "transactions",
-        "GET",
-        "/transactions",
+        *_route("get_transactions"),
         dec.transactions,
         inputs.params(start=first, limit=size),
         storable=storable,
@@ -300,13 +310,13 @@ def transactions(start: int | None, limit: int | None) -> Call[list[dec.Transact
 
 
 def transaction_by_version(version: int) -> Call[dec.Transaction]:
-    path = f"/transactions/by_version/{inputs.u64(version, 'version')}"
-    return Call("transaction_by_version", "GET", path, dec.transaction, storable=policy.committed)
+    route = _route("get_transaction_by_version", txn_version=inputs.u64(version, "version"))
+    return Call("transaction_by_version", *route, dec.transaction, storable=policy.committed)
 
 
 def transaction_by_hash(txn_hash: str | bytes) -> Call[dec.Transaction]:
-    path = f"/transactions/by_hash/{inputs.txn_hash(txn_hash)}"
-    return Call("transaction_by_hash", "GET", path, dec.transaction, storable=policy.committed)
+    route = _route("get_transaction_by_hash", txn_hash=inputs.txn_hash(txn_hash))
+    return Call("transaction_by_hash", *route, dec.transaction, storable=policy.committed)
 
 
 def wait_by_hash(txn_hash: str | bytes) -> Call[dec.Transaction]:
@@ -314,11 +324,10 @@ def wait_by_hash(txn_hash: str | bytes) -> Call[dec.Transaction]:
     digest = inputs.txn_hash(txn_hash)
     return Call(
         "wait_for_transaction",
-        "GET",
-        f"/transactions/wait_by_hash/{digest}",
+        *_route("wait_transaction_by_hash", txn_hash=digest),
         dec.transaction,
         storable=policy.committed,
-        cache_path=f"/transactions/by_hash/{digest}",
+        cache_path=_route("get_transaction_by_hash", txn_hash=digest)[1],
     )
 
 
@@ -332,8 +341,7 @@ def transactions_auxiliary_info(
 
     return Call(
         "transactions_auxiliary_info",
-        "GET",
-        "/transactions/auxiliary_info",
+        *_route("get_transactions_auxiliary_info"),
         dec.auxiliary_info,
         inputs.params(start_version=first, limit=size),
         storable=policy.version_page(first, size, last_version),
@@ -346,8 +354,7 @@ def submit_transaction(signed: SignedTransaction) -> Call[dec.PendingTransaction
         raise InputError(f"submit a SignedTransaction, got {type(signed).__name__}")
     return Call(
         "submit_transaction",
-        "POST",
-        "/transactions",
+        *_route("submit_transaction"),
         dec.pending_transaction,
         body=signed.to_bcs(),
         content_type=SIGNED_TXN_BCS,
@@ -370,8 +377,7 @@ def submit_batch_transactions(
     count.uleb128(len(signed))
     return Call(
         "submit_batch_transactions",
-        "POST",
-        "/transactions/batch",
+        *_route("submit_batch_transactions"),
         dec.batch_result,
         body=count.output() + b"".join(item.to_bcs() for item in signed),
         content_type=SIGNED_TXN_BCS,
@@ -406,8 +412,7 @@ def simulate_transaction(
     query = inputs.params(**{name: "true" for name, on in flags.items() if on})
     return Call(
         "simulate_transaction",
-        "POST",
-        "/transactions/simulate",
+        *_route("simulate_transaction"),
         dec.simulated_transactions,
         query,
         body=transaction.to_bcs(),
@@ -420,8 +425,7 @@ def encode_submission(request: Mapping[str, Any]) -> Call[bytes]:
         raise InputError(f"the encode-submission request is a mapping, got {type(request)}")
     return Call(
         "encode_submission",
-        "POST",
-        "/transactions/encode_submission",
+        *_route("encode_submission"),
         dec.hex_bytes,
         body=inputs.json_body(dict(request)),
         content_type=JSON,
@@ -445,10 +449,9 @@ def table_item(
     }
     return _state_read(
         "table_item",
-        f"/tables/{inputs.address(handle)}/item",
+        _route("get_table_item", table_handle=inputs.address(handle)),
         dec.json_value,
         ledger_version,
-        method="POST",
         body=inputs.json_body(body),
         content_type=JSON,
     )
@@ -460,10 +463,9 @@ def raw_table_item(
     body = inputs.json_body({"key": str(HexBytes.parse(key))})
     return _state_read(
         "raw_table_item",
-        f"/tables/{inputs.address(handle)}/raw_item",
+        _route("get_raw_table_item", table_handle=inputs.address(handle)),
         dec.bcs,
         ledger_version,
-        method="POST",
         body=body,
         content_type=JSON,
         accept=BCS,
@@ -501,10 +503,9 @@ def view(
     body, content_type = _view_body(function, type_arguments, arguments)
     return _state_read(
         "view",
-        "/view",
+        _route("view"),
         dec.json_values,
         ledger_version,
-        method="POST",
         body=body,
         content_type=content_type,
     )
@@ -519,10 +520,9 @@ def view_bcs(
     body, content_type = _view_body(function, type_arguments, arguments)
     return _state_read(
         "view_bcs",
-        "/view",
+        _route("view"),
         dec.bcs,
         ledger_version,
-        method="POST",
         body=body,
         content_type=content_type,
         accept=BCS,
@@ -532,18 +532,18 @@ def view_bcs(
 # -- blocks ----------------------------------------------------------------------------------
 
 
-def _block(name: str, path: str, with_transactions: bool) -> Call[dec.Block]:
+def _block(name: str, route: tuple[str, str], with_transactions: bool) -> Call[dec.Block]:
     if not isinstance(with_transactions, bool):
         raise InputError(f"with_transactions must be a bool, got {with_transactions!r}")
     query = inputs.params(with_transactions="true" if with_transactions else None)
-    return Call(name, "GET", path, dec.block, query, storable=policy.complete_block)
+    return Call(name, *route, dec.block, query, storable=policy.complete_block)
 
 
 def block_by_height(height: int, with_transactions: bool) -> Call[dec.Block]:
-    path = f"/blocks/by_height/{inputs.u64(height, 'height')}"
-    return _block("block_by_height", path, with_transactions)
+    route = _route("get_block_by_height", block_height=inputs.u64(height, "height"))
+    return _block("block_by_height", route, with_transactions)
 
 
 def block_by_version(version: int, with_transactions: bool) -> Call[dec.Block]:
-    path = f"/blocks/by_version/{inputs.u64(version, 'version')}"
-    return _block("block_by_version", path, with_transactions)
+    route = _route("get_block_by_version", version=inputs.u64(version, "version"))
+    return _block("block_by_version", route, with_transactions)

@@ -27,6 +27,7 @@ from typing import Final
 
 import msgspec
 
+from ledgerkit._endpoints import OPERATIONS
 from ledgerkit._errors import DecodingError
 from ledgerkit.types import LedgerMeta
 
@@ -39,7 +40,7 @@ __all__ = [
 ]
 
 #: Where the genesis transaction is read.
-GENESIS_PATH: Final = "/transactions/by_version/0"
+GENESIS_PATH: Final = OPERATIONS["get_transaction_by_version"].url_path(txn_version=0)
 
 #: Seconds of silence from a loopback node after which a cache hit is preceded by a
 #: ``GET /``: stopping a local node and starting another on its port takes longer, and a

@@ -1,15 +1,17 @@
 """The embedded node's HTTP app: an app factory and one module per REST tag.
 
-``create_app(ledger)`` returns a Starlette app serving the node API under ``/v1``.
-Handlers are small; the ledger (``ledgerkit.localnet._ledger.Ledger``) does the work,
-and every answer, errors included, carries the ``X-NODE-*`` headers and their
-``X-APTOS-*`` twins. Cross-origin requests are answered as public nodes answer them
-(see ``_cors``).
+``create_app(ledger)`` returns a Starlette app serving the node API under ``/v1``. Its
+routes are the node's rows of the endpoint table (``ledgerkit._endpoints``), each paired
+by operation id with the handler a per-tag module offers (``handlers()``), so a path is
+written once, in the table. Handlers are small; the ledger
+(``ledgerkit.localnet._ledger.Ledger``) does the work, and every answer, errors
+included, carries the ``X-NODE-*`` headers and their ``X-APTOS-*`` twins.
+Cross-origin requests are answered as public nodes answer them (see ``_cors``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from starlette.applications import Starlette
@@ -19,6 +21,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Route, Router
 
+from ledgerkit._endpoints import SERVICES, operations_of
 from ledgerkit._errors import ErrorCode
 from ledgerkit.localnet._errors import NodeError
 from ledgerkit.localnet.app import (
@@ -31,9 +34,31 @@ from ledgerkit.localnet.app import (
     _view,
 )
 from ledgerkit.localnet.app._cors import CorsMiddleware
-from ledgerkit.localnet.app._http import NodeState, endpoint, error_response
+from ledgerkit.localnet.app._http import Endpoint, NodeState, error_response
 
-__all__ = ["create_app"]
+__all__ = ["create_app", "handlers"]
+
+
+def handlers() -> dict[str, Endpoint]:
+    """Every handler of the node API, by operation id of the endpoint table."""
+    return {
+        **_general.handlers(),
+        **_accounts.handlers(),
+        **_events.handlers(),
+        **_transactions.handlers(),
+        **_tables.handlers(),
+        **_view.handlers(),
+        **_blocks.handlers(),
+    }
+
+
+def _routes(by_id: Mapping[str, Endpoint]) -> list[Route]:
+    """The node's rows of the endpoint table, each with its handler."""
+    rows = operations_of("node")
+    unpaired = sorted({op.id for op in rows} ^ set(by_id))
+    if unpaired:  # a row without a handler, or a handler without a row
+        raise RuntimeError(f"endpoint table and node handlers disagree on {unpaired}")
+    return [Route(op.path, by_id[op.id], methods=[op.method]) for op in rows]
 
 
 def create_app(ledger: Any, *, on_submit: Callable[[], None] | None = None) -> Starlette:
@@ -42,15 +67,9 @@ def create_app(ledger: Any, *, on_submit: Callable[[], None] | None = None) -> S
     ``on_submit`` is called after each accepted submission (the block producer uses it
     to make the next block promptly).
     """
-    routes = [
-        *_general.routes(),
-        *_accounts.routes(),
-        *_events.routes(),
-        *_transactions.routes(),
-        *_tables.routes(),
-        *_view.routes(),
-        *_blocks.routes(),
-    ]
+    by_id = handlers()
+    routes = _routes(by_id)
+    base = SERVICES["node"].base_path
 
     async def http_error(request: Request, exc: Exception) -> Response:
         status = exc.status_code if isinstance(exc, HTTPException) else 500
@@ -71,12 +90,13 @@ def create_app(ledger: Any, *, on_submit: Callable[[], None] | None = None) -> S
         return response
 
     # No trailing-slash redirects: a bare 307 would carry neither the ledger headers nor
-    # the error record. ``/v1`` itself is the ledger info, as ``/v1/`` is.
+    # the error record. ``/v1`` itself is the ledger info, as ``/v1/`` is: the one route
+    # beyond the table.
     api = Router(routes=routes, redirect_slashes=False)
     app = Starlette(
         routes=[
-            Route("/v1", endpoint(None, _general.index), methods=["GET"]),
-            Mount("/v1", app=api),
+            Route(base, by_id["get_ledger_info"], methods=["GET"]),
+            Mount(base, app=api),
         ],
         exception_handlers={HTTPException: http_error},
         middleware=[Middleware(CorsMiddleware, meta=ledger.meta)],
@@ -88,7 +108,7 @@ def create_app(ledger: Any, *, on_submit: Callable[[], None] | None = None) -> S
 
 def _methods_at(routes: Sequence[BaseRoute], path: str) -> list[str]:
     """Every method some route serves at ``path`` (under ``/v1``), for ``Allow``."""
-    inner = path.removeprefix("/v1") or "/"
+    inner = path.removeprefix(SERVICES["node"].base_path) or "/"
     methods: set[str] = set()
     for route in routes:
         if isinstance(route, Route) and route.methods and route.path_regex.match(inner):

@@ -7,11 +7,11 @@ from typing import Final
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from ledgerkit._errors import InputError
 from ledgerkit.bcs import Serializer, serialize_struct_tag
 from ledgerkit.localnet.app._http import (
+    Endpoint,
     NodeState,
     bcs_response,
     blocking,
@@ -27,7 +27,7 @@ from ledgerkit.localnet.app._http import (
 from ledgerkit.localnet.app._limits import echo
 from ledgerkit.types import Address, LedgerMeta, StructTag, is_identifier
 
-__all__ = ["routes"]
+__all__ = ["handlers"]
 
 STATE_PAGE: Final = 9999
 TXN_PAGE: Final = 25
@@ -146,17 +146,15 @@ def _with_cursor(meta: LedgerMeta, cursor: str) -> LedgerMeta:
     return replace(meta, cursor=cursor)
 
 
-def routes() -> list[Route]:
+def handlers() -> dict[str, Endpoint]:
+    """This module's handlers, by operation id of the endpoint table."""
     group = "accounts"
-    base = "/accounts/{address}"
-    return [
-        Route(base, endpoint(group, account), methods=["GET"]),
-        Route(f"{base}/resources", endpoint(group, resources), methods=["GET"]),
-        Route(f"{base}/resource/{{resource_type}}", endpoint(group, resource), methods=["GET"]),
-        Route(f"{base}/modules", endpoint(group, modules), methods=["GET"]),
-        Route(f"{base}/module/{{module_name}}", endpoint(group, module), methods=["GET"]),
-        Route(f"{base}/balance/{{asset_type}}", endpoint(group, balance), methods=["GET"]),
-        Route(
-            f"{base}/transactions", endpoint("transactions", account_transactions), methods=["GET"]
-        ),
-    ]
+    return {
+        "get_account": endpoint(group, account),
+        "get_account_resources": endpoint(group, resources),
+        "get_account_resource": endpoint(group, resource),
+        "get_account_modules": endpoint(group, modules),
+        "get_account_module": endpoint(group, module),
+        "get_account_balance": endpoint(group, balance),
+        "get_account_transactions": endpoint("transactions", account_transactions),
+    }

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from ledgerkit.localnet.app._http import (
+    Endpoint,
     NodeState,
     endpoint,
     json_response,
@@ -16,7 +16,7 @@ from ledgerkit.localnet.app._http import (
 )
 from ledgerkit.types import LedgerMeta
 
-__all__ = ["routes"]
+__all__ = ["handlers"]
 
 
 async def by_height(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
@@ -33,8 +33,9 @@ async def by_version(request: Request, node: NodeState, meta: LedgerMeta) -> Res
     return json_response(node.ledger.block_by_version(version, with_txns), meta)
 
 
-def routes() -> list[Route]:
-    return [
-        Route("/blocks/by_height/{block_height}", endpoint("blocks", by_height), methods=["GET"]),
-        Route("/blocks/by_version/{version}", endpoint("blocks", by_version), methods=["GET"]),
-    ]
+def handlers() -> dict[str, Endpoint]:
+    """This module's handlers, by operation id of the endpoint table."""
+    return {
+        "get_block_by_height": endpoint("blocks", by_height),
+        "get_block_by_version": endpoint("blocks", by_version),
+    }

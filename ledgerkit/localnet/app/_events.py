@@ -6,9 +6,9 @@ from typing import Final
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from ledgerkit.localnet.app._http import (
+    Endpoint,
     NodeState,
     endpoint,
     invalid,
@@ -23,7 +23,7 @@ from ledgerkit.localnet.app._http import (
 from ledgerkit.localnet.app._limits import echo
 from ledgerkit.types import LedgerMeta, is_identifier
 
-__all__ = ["routes"]
+__all__ = ["handlers"]
 
 EVENT_PAGE: Final = 25
 EVENT_PAGE_MAX: Final = 100
@@ -52,15 +52,9 @@ async def by_handle(request: Request, node: NodeState, meta: LedgerMeta) -> Resp
     return json_response(events, meta)
 
 
-def routes() -> list[Route]:
-    base = "/accounts/{address}/events"
-    return [
-        Route(
-            f"{base}/{{creation_number}}", endpoint("events", by_creation_number), methods=["GET"]
-        ),
-        Route(
-            f"{base}/{{event_handle}}/{{field_name}}",
-            endpoint("events", by_handle),
-            methods=["GET"],
-        ),
-    ]
+def handlers() -> dict[str, Endpoint]:
+    """This module's handlers, by operation id of the endpoint table."""
+    return {
+        "get_events_by_creation_number": endpoint("events", by_creation_number),
+        "get_events_by_event_handle": endpoint("events", by_handle),
+    }

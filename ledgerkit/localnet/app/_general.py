@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from ledgerkit._errors import ErrorCode
 from ledgerkit.localnet._errors import NodeError
-from ledgerkit.localnet.app._http import NodeState, endpoint, json_response, negotiate
+from ledgerkit.localnet.app._http import Endpoint, NodeState, endpoint, json_response, negotiate
 from ledgerkit.types import LedgerMeta, parse_uint
 
-__all__ = ["routes"]
+__all__ = ["handlers"]
 
 
 async def index(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
@@ -38,9 +37,10 @@ async def spec_json(request: Request, node: NodeState, meta: LedgerMeta) -> Resp
     return json_response(openapi_document(), meta)
 
 
-def routes() -> list[Route]:
-    return [
-        Route("/", endpoint(None, index), methods=["GET"]),
-        Route("/-/healthy", endpoint(None, healthy), methods=["GET"]),
-        Route("/spec.json", endpoint(None, spec_json), methods=["GET"]),
-    ]
+def handlers() -> dict[str, Endpoint]:
+    """This module's handlers, by operation id of the endpoint table."""
+    return {
+        "get_ledger_info": endpoint(None, index),
+        "healthy": endpoint(None, healthy),
+        "get_openapi_document": endpoint(None, spec_json),
+    }

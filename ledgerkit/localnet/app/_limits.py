@@ -36,9 +36,6 @@ MAX_ECHO_CHARS: Final = 200
 #: Longest error message the node sends; longer ones are cut and say so.
 MAX_MESSAGE_CHARS: Final = 1_000
 
-#: Most transactions one batch submission takes (public nodes' default).
-MAX_BATCH_TRANSACTIONS: Final = 10
-
 
 class ShapeError(ValueError):
     """A JSON body past ``MAX_JSON_DEPTH`` or ``MAX_JSON_ELEMENTS``; the message names it."""

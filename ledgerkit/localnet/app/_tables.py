@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from ledgerkit._errors import ErrorCode, InputError
 from ledgerkit.localnet._errors import NodeError
 from ledgerkit.localnet.app._http import (
+    Endpoint,
     NodeState,
     bcs_response,
     blocking,
@@ -23,7 +23,7 @@ from ledgerkit.localnet.app._http import (
 )
 from ledgerkit.types import HexBytes, LedgerMeta
 
-__all__ = ["routes"]
+__all__ = ["handlers"]
 
 
 def _version(request: Request, meta: LedgerMeta) -> int:
@@ -62,8 +62,9 @@ async def raw_item(request: Request, node: NodeState, meta: LedgerMeta) -> Respo
     return bcs_response(value, meta)
 
 
-def routes() -> list[Route]:
-    return [
-        Route("/tables/{table_handle}/item", endpoint("tables", item), methods=["POST"]),
-        Route("/tables/{table_handle}/raw_item", endpoint("tables", raw_item), methods=["POST"]),
-    ]
+def handlers() -> dict[str, Endpoint]:
+    """This module's handlers, by operation id of the endpoint table."""
+    return {
+        "get_table_item": endpoint("tables", item),
+        "get_raw_table_item": endpoint("tables", raw_item),
+    }

@@ -10,13 +10,14 @@ from typing import Any, Final
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
+from ledgerkit._endpoints import MAX_BATCH_TRANSACTIONS
 from ledgerkit._errors import BCSError, ErrorCode
 from ledgerkit.bcs import Deserializer, SignedTransaction
 from ledgerkit.localnet._errors import NodeError
 from ledgerkit.localnet.app._http import (
     SIGNED_TXN_BCS,
+    Endpoint,
     NodeState,
     blocking,
     content_type,
@@ -33,10 +34,10 @@ from ledgerkit.localnet.app._http import (
     read_json,
     wants_bcs,
 )
-from ledgerkit.localnet.app._limits import MAX_BATCH_TRANSACTIONS, echo
+from ledgerkit.localnet.app._limits import echo
 from ledgerkit.types import LedgerMeta
 
-__all__ = ["routes"]
+__all__ = ["handlers"]
 
 TXN_PAGE: Final = 25
 TXN_PAGE_MAX: Final = 100
@@ -250,24 +251,17 @@ async def encode_submission(request: Request, node: NodeState, meta: LedgerMeta)
     return json_response("0x" + message.hex(), meta)
 
 
-def routes() -> list[Route]:
+def handlers() -> dict[str, Endpoint]:
+    """This module's handlers, by operation id of the endpoint table."""
     group = "transactions"
-    return [
-        Route("/transactions", endpoint(group, list_transactions), methods=["GET"]),
-        Route("/transactions", endpoint(group, submit), methods=["POST"]),
-        Route("/transactions/by_hash/{txn_hash}", endpoint(group, by_hash), methods=["GET"]),
-        Route(
-            "/transactions/wait_by_hash/{txn_hash}", endpoint(group, wait_by_hash), methods=["GET"]
-        ),
-        Route(
-            "/transactions/by_version/{txn_version}", endpoint(group, by_version), methods=["GET"]
-        ),
-        Route("/transactions/auxiliary_info", endpoint(group, auxiliary_info), methods=["GET"]),
-        Route("/transactions/batch", endpoint(group, submit_batch), methods=["POST"]),
-        Route("/transactions/simulate", endpoint(group, simulate), methods=["POST"]),
-        Route(
-            "/transactions/encode_submission",
-            endpoint(group, encode_submission),
-            methods=["POST"],
-        ),
-    ]
+    return {
+        "get_transactions": endpoint(group, list_transactions),
+        "submit_transaction": endpoint(group, submit),
+        "get_transaction_by_hash": endpoint(group, by_hash),
+        "wait_transaction_by_hash": endpoint(group, wait_by_hash),
+        "get_transaction_by_version": endpoint(group, by_version),
+        "get_transactions_auxiliary_info": endpoint(group, auxiliary_info),
+        "submit_batch_transactions": endpoint(group, submit_batch),
+        "simulate_transaction": endpoint(group, simulate),
+        "encode_submission": endpoint(group, encode_submission),
+    }

@@ -7,12 +7,12 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from ledgerkit._errors import BCSError, InputError
 from ledgerkit.bcs import EntryFunction, Serializer
 from ledgerkit.localnet.app._http import (
     VIEW_BCS,
+    Endpoint,
     NodeState,
     bcs_response,
     blocking,
@@ -28,7 +28,7 @@ from ledgerkit.localnet.app._http import (
 )
 from ledgerkit.types import EntryFunctionId, LedgerMeta
 
-__all__ = ["routes"]
+__all__ = ["handlers"]
 
 
 async def view(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
@@ -87,8 +87,9 @@ async def estimate_gas_price(request: Request, node: NodeState, meta: LedgerMeta
     return json_response(estimate, meta)
 
 
-def routes() -> list[Route]:
-    return [
-        Route("/view", endpoint("view", view), methods=["POST"]),
-        Route("/estimate_gas_price", endpoint("gas", estimate_gas_price), methods=["GET"]),
-    ]
+def handlers() -> dict[str, Endpoint]:
+    """This module's handlers, by operation id of the endpoint table."""
+    return {
+        "view": endpoint("view", view),
+        "estimate_gas_price": endpoint("gas", estimate_gas_price),
+    }
