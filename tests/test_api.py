@@ -53,6 +53,7 @@ EXPECTED_PUBLIC_NAMES = [
     "LedgerMeta",
     "LocalNode",
     "MempoolFullError",
+    "MissingExtraError",
     "ModuleId",
     "MoveModuleNotFoundError",
     "MoveStructTag",
