@@ -98,7 +98,17 @@ EXPECTED_PUBLIC_NAMES = [
     "transactions_to_frame",
 ]
 
-HEAVY = ["pandas", "httpx", "starlette", "uvicorn", "ipywidgets", "altair", "dask"]
+HEAVY = [
+    "pandas",
+    "httpx",
+    "starlette",
+    "uvicorn",
+    "ipywidgets",
+    "altair",
+    "pyarrow",
+    "dask",
+    "distributed",
+]
 
 
 def _isort_style_key(name: str) -> tuple[int, list[int | str]]:

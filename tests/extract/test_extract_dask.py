@@ -5,7 +5,9 @@ without Dask installed, a MissingExtraError naming the extra."""
 
 from __future__ import annotations
 
+import json
 import logging
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -188,3 +190,15 @@ def test_without_dask_a_missing_extra_error_names_the_extra(
         assert caught.value.extra == "dask"
         assert isinstance(caught.value, ImportError)
         assert isinstance(caught.value, LedgerError)
+
+
+def test_importing_the_extractions_loads_no_dask() -> None:
+    probe = (
+        "import json, sys, ledgerkit.extract; "
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('dask', 'distributed'))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert json.loads(done.stdout) == []
