@@ -101,14 +101,14 @@ def _add_range_options(kind: argparse.ArgumentParser, *, key: str, partition_siz
     )
     # Never the key itself: a command line is seen by every user of the machine (ps) and
     # kept in shell histories.
-    key = kind.add_mutually_exclusive_group()
-    key.add_argument(
+    key_source = kind.add_mutually_exclusive_group()
+    key_source.add_argument(
         "--api-key-file",
         metavar="PATH",
         default=None,
         help="file holding the node's api key (sent as a bearer token)",
     )
-    key.add_argument(
+    key_source.add_argument(
         "--api-key-env",
         metavar="NAME",
         default=None,
