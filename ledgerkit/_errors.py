@@ -17,7 +17,7 @@ notebook can catch the whole family with one ``except``. The tree::
     ├── TransportError                        the request never got an HTTP answer
     │   └── RequestTimeoutError
     ├── DecodingError                         an answer came back that is not what was promised
-    ├── MissingExtraError (also ImportError)  an optional part whose extra is not installed
+    ├── MissingExtraError                     an extra is not installed (an ImportError too)
     ├── ExtractionError                       a bulk extraction cannot be done as asked
     │   ├── IncompleteExtractionError         versions / heights missing, listed as ranges
     │   ├── RangeBeyondLedgerError            the range ends past the head of the ledger
