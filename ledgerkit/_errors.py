@@ -17,6 +17,7 @@ notebook can catch the whole family with one ``except``. The tree::
     ├── TransportError                        the request never got an HTTP answer
     │   └── RequestTimeoutError
     ├── DecodingError                         an answer came back that is not what was promised
+    ├── MissingExtraError                     an extra is not installed (an ImportError too)
     ├── ExtractionError                       a bulk extraction cannot be done as asked
     │   ├── IncompleteExtractionError         versions / heights missing, listed as ranges
     │   ├── RangeBeyondLedgerError            the range ends past the head of the ledger
@@ -224,6 +225,19 @@ class DecodingError(LedgerError):
         if snippet:
             message = f"{message}; the body began with {snippet!r}"
         super().__init__(message)
+
+
+class MissingExtraError(LedgerError, ImportError):
+    """An optional part of ledgerkit needs packages that are not installed; the message
+    names the extra that brings them (``pip install 'ledgerkit[dask]'``)."""
+
+    def __init__(self, part: str, extra: str, missing: str) -> None:
+        super().__init__(
+            f"{part} needs the {extra!r} extra ({missing} is not installed): "
+            f"pip install 'ledgerkit[{extra}]'",
+            name=missing,
+        )
+        self.extra = extra
 
 
 # -- bulk extraction ----------------------------------------------------------------------

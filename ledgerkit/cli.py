@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from ledgerkit._errors import LedgerError
+from ledgerkit._errors import InputError, LedgerError
 
 __all__ = ["main"]
 
@@ -99,6 +99,21 @@ def _add_range_options(kind: argparse.ArgumentParser, *, key: str, partition_siz
         default=None,
         help="node API root (default: $LEDGERKIT_NODE_URL, else the embedded node)",
     )
+    # Never the key itself: a command line is seen by every user of the machine (ps) and
+    # kept in shell histories.
+    key_source = kind.add_mutually_exclusive_group()
+    key_source.add_argument(
+        "--api-key-file",
+        metavar="PATH",
+        default=None,
+        help="file holding the node's api key (sent as a bearer token)",
+    )
+    key_source.add_argument(
+        "--api-key-env",
+        metavar="NAME",
+        default=None,
+        help="environment variable holding the node's api key",
+    )
     kind.add_argument("--concurrency", type=int, default=16, help="requests in flight at most")
     kind.add_argument("--max-rps", type=float, default=None, help="requests per second at most")
     kind.add_argument(
@@ -107,6 +122,28 @@ def _add_range_options(kind: argparse.ArgumentParser, *, key: str, partition_siz
         default=partition_size,
         help=f"{key}s per Parquet file (default: %(default)s)",
     )
+
+
+def _api_key(args: argparse.Namespace) -> str | None:
+    """The api key named by ``--api-key-file`` or ``--api-key-env``; errors never quote it."""
+    import os
+    from pathlib import Path
+
+    if args.api_key_file is not None:
+        try:
+            text = Path(args.api_key_file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(f"cannot read --api-key-file {args.api_key_file}: {exc}") from None
+        key = text.strip()  # the newline an editor or ``echo`` leaves
+        if not key:
+            raise InputError(f"--api-key-file {args.api_key_file} is empty")
+        return key
+    if args.api_key_env is not None:
+        key = os.environ.get(args.api_key_env, "").strip()
+        if not key:
+            raise InputError(f"--api-key-env: ${args.api_key_env} is not set or empty")
+        return key
+    return None
 
 
 def _extract(args: argparse.Namespace) -> None:
@@ -119,6 +156,7 @@ def _extract(args: argparse.Namespace) -> None:
         address = Address.parse(args.address)
         creation_number = parse_uint(args.creation_number, 64, what="creation_number")
     common: dict[str, Any] = {
+        "api_key": _api_key(args),
         "start": args.start,
         "stop": args.stop,
         "partition_size": args.partition_size,

@@ -53,6 +53,7 @@ EXPECTED_PUBLIC_NAMES = [
     "LedgerMeta",
     "LocalNode",
     "MempoolFullError",
+    "MissingExtraError",
     "ModuleId",
     "MoveModuleNotFoundError",
     "MoveStructTag",
@@ -97,7 +98,17 @@ EXPECTED_PUBLIC_NAMES = [
     "transactions_to_frame",
 ]
 
-HEAVY = ["pandas", "httpx", "starlette", "uvicorn", "ipywidgets", "altair", "dask"]
+HEAVY = [
+    "pandas",
+    "httpx",
+    "starlette",
+    "uvicorn",
+    "ipywidgets",
+    "altair",
+    "pyarrow",
+    "dask",
+    "distributed",
+]
 
 
 def _isort_style_key(name: str) -> tuple[int, list[int | str]]:

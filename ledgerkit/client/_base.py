@@ -159,7 +159,8 @@ class ClientConfig:
     """A client's settings, fixed when it is made (see :class:`~ledgerkit.Client`).
 
     ``shown_base_url`` is how logs, errors and reprs write the node's address
-    (:func:`shown_url`); ``base_url`` itself stays out of the repr.
+    (:func:`shown_url`); ``base_url`` itself stays out of the repr, as do ``headers`` and
+    ``api_key`` (what another client for the same node, a bulk extraction's say, needs).
     """
 
     base_url: str = field(repr=False)
@@ -171,6 +172,7 @@ class ClientConfig:
     # Left out of repr: a caller may put credentials here.
     headers: tuple[tuple[str, str], ...] = field(repr=False)
     cache: Path | None = None
+    api_key: str | None = field(default=None, repr=False)
 
 
 def normalize_base_url(url: str) -> str:
@@ -285,6 +287,7 @@ class BaseClient:
             max_concurrency=max_concurrency,
             headers=check_headers(headers),
             cache=resolve_cache(cache, base),
+            api_key=api_key,
         )
         self._api_key = api_key
         # Kept out of every log record (httpx's, httpcore's, aiohttp's too) while the

@@ -6,7 +6,12 @@ written to resumable Parquet datasets (or handed to Dask).
   twins are coroutines.
 - :func:`fetch_transactions` returns the records of a version range, checked.
 - :func:`transactions_dask`, :func:`blocks_dask`, :func:`events_dask` are the same
-  extractions as Dask DataFrames.
+  extractions as Dask DataFrames (the ``dask`` extra: ``pip install 'ledgerkit[dask]'``).
+
+Every one of them takes the node as a URL or as a configured :class:`~ledgerkit.Client` /
+:class:`~ledgerkit.AsyncClient` (its address, api key and headers are used), or a URL with
+``api_key=`` / ``headers=``; and its options as one :class:`ExtractOptions` (``options=``),
+whose fields may also be given one by one as keyword arguments.
 
 See ``docs/extract.md``.
 """
@@ -14,11 +19,12 @@ See ``docs/extract.md``.
 from __future__ import annotations
 
 import os
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Unpack
 
 import httpx
 
-from ledgerkit.client import Retry
+from ledgerkit.client import AsyncClient, Client
 from ledgerkit.extract._dask import blocks_dask, events_dask, transactions_dask
 from ledgerkit.extract._dataset import (
     MANIFEST,
@@ -28,8 +34,8 @@ from ledgerkit.extract._dataset import (
     read_manifest,
 )
 from ledgerkit.extract._fetch import (
+    Source,
     blocks_source,
-    bulk_client,
     check_available,
     check_range,
     events_source,
@@ -37,11 +43,19 @@ from ledgerkit.extract._fetch import (
     run_sync,
     transactions_source,
 )
+from ledgerkit.extract._options import (
+    PARTITION_SIZE,
+    ExtractOptions,
+    OptionFields,
+    node_access,
+    resolve_options,
+)
 from ledgerkit.types import Address
 
 __all__ = [
     "MANIFEST",
     "SCHEMA_VERSION",
+    "ExtractOptions",
     "ExtractionSummary",
     "aextract_blocks",
     "aextract_events",
@@ -56,71 +70,87 @@ __all__ = [
     "transactions_dask",
 ]
 
+#: Requests in flight at most when writing a dataset, unless the options say otherwise.
+CONCURRENCY = 16
+
+
+async def _extract(
+    source: Source,
+    url: str | Client | AsyncClient,
+    out: str | os.PathLike[str],
+    start: int,
+    stop: int,
+    options: ExtractOptions | None,
+    overrides: Mapping[str, object],
+    api_key: str | None,
+    headers: Mapping[str, str] | None,
+    transport: httpx.AsyncBaseTransport | None,
+) -> ExtractionSummary:
+    resolved = resolve_options(
+        options, overrides, partition_size=PARTITION_SIZE[source.kind], concurrency=CONCURRENCY
+    )
+    node = node_access(url, api_key=api_key, headers=headers)
+    return await extract(
+        source, node, out, start=start, stop=stop, options=resolved, transport=transport
+    )
+
 
 async def aextract_transactions(
-    url: str,
+    url: str | Client | AsyncClient,
     out: str | os.PathLike[str],
     *,
     start: int,
     stop: int,
-    partition_size: int = 10_000,
-    concurrency: int = 16,
-    max_rps: float | None = None,
-    retries: int | Retry = 3,
-    progress: bool | None = None,
+    options: ExtractOptions | None = None,
+    api_key: str | None = None,
+    headers: Mapping[str, str] | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
+    **overrides: Unpack[OptionFields],
 ) -> ExtractionSummary:
     """Coroutine twin of :func:`extract_transactions`."""
-    return await extract(
-        transactions_source(rows=True),
-        url,
-        out,
-        start=start,
-        stop=stop,
-        partition_size=partition_size,
-        concurrency=concurrency,
-        max_rps=max_rps,
-        retries=retries,
-        progress=progress,
-        transport=transport,
+    source = transactions_source(rows=True)
+    return await _extract(
+        source, url, out, start, stop, options, overrides, api_key, headers, transport
     )
 
 
 def extract_transactions(
-    url: str,
+    url: str | Client | AsyncClient,
     out: str | os.PathLike[str],
     *,
     start: int,
     stop: int,
-    partition_size: int = 10_000,
-    concurrency: int = 16,
-    max_rps: float | None = None,
-    retries: int | Retry = 3,
-    progress: bool | None = None,
+    options: ExtractOptions | None = None,
+    api_key: str | None = None,
+    headers: Mapping[str, str] | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
+    **overrides: Unpack[OptionFields],
 ) -> ExtractionSummary:
     """Write the transactions of versions ``[start, stop)`` to a Parquet dataset in ``out``.
 
     Parameters
     ----------
-    url : str
-        The node's API root.
+    url : str, Client or AsyncClient
+        The node's API root, or a client configured for it: its address, ``api_key`` and
+        ``headers`` are used (the extraction makes its own client, without a cache, with
+        the limits of ``options``).
     out : path
         Dataset directory: ``manifest.json`` and ``transactions/part-*.parquet``.
     start, stop : int
         Half-open version range; ``stop`` may be at most the ledger version + 1.
-    partition_size : int
-        Versions per file, cut at multiples of it (``part-000000000000-000000009999``).
-    concurrency : int
-        Requests in flight at most.
-    max_rps : float, optional
-        Requests per second at most (retries included).
-    retries : int or Retry
-        The client's retries (429, 503, dropped connections).
-    progress : bool, optional
-        A ``tqdm`` bar; by default only when stderr is a terminal or in Jupyter.
+    options : ExtractOptions, optional
+        Partition size (default 10,000 versions a file, cut at multiples of it:
+        ``part-000000000000-000000009999``), concurrency (default 16 requests in flight),
+        ``max_rps``, retries, timeout and progress bar.
+    api_key : str, optional
+        Sent as ``Authorization: Bearer <api_key>`` (replaces a client's own).
+    headers : mapping, optional
+        Sent with every request (added to a client's own).
     transport : httpx.AsyncBaseTransport, optional
         For tests: the transport of the client.
+    **overrides
+        Any field of :class:`ExtractOptions` (``partition_size=``, ``concurrency=``,
+        ``max_rps=``, ``retries=``, ``timeout=``, ``progress=``), replacing that of ``options``.
 
     Returns
     -------
@@ -129,7 +159,8 @@ def extract_transactions(
     Raises
     ------
     InputError
-        ``stop <= start`` or a negative start (nothing sent).
+        ``stop <= start``, a negative start, an option out of range or unknown, a malformed
+        key or header (nothing sent).
     RangeBeyondLedgerError
         ``stop`` is past the head of the ledger.
     IncompleteExtractionError
@@ -146,171 +177,127 @@ def extract_transactions(
     --------
     >>> extract_transactions(node.url, "data", start=0, stop=5_000)  # doctest: +SKIP
     >>> pandas.read_parquet("data/transactions")  # doctest: +SKIP
+    >>> fast = ExtractOptions(concurrency=32, max_rps=200)
+    >>> keyed = Client(url, api_key=key)  # doctest: +SKIP
+    >>> extract_transactions(keyed, "data", start=0, stop=5_000, options=fast)  # doctest: +SKIP
     """
+    source = transactions_source(rows=True)
     return run_sync(
-        aextract_transactions(
-            url,
-            out,
-            start=start,
-            stop=stop,
-            partition_size=partition_size,
-            concurrency=concurrency,
-            max_rps=max_rps,
-            retries=retries,
-            progress=progress,
-            transport=transport,
-        )
+        _extract(source, url, out, start, stop, options, overrides, api_key, headers, transport)
     )
 
 
 async def aextract_blocks(
-    url: str,
+    url: str | Client | AsyncClient,
     out: str | os.PathLike[str],
     *,
     start: int,
     stop: int,
-    partition_size: int = 1_000,
-    concurrency: int = 16,
-    max_rps: float | None = None,
-    retries: int | Retry = 3,
-    progress: bool | None = None,
+    options: ExtractOptions | None = None,
+    api_key: str | None = None,
+    headers: Mapping[str, str] | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
+    **overrides: Unpack[OptionFields],
 ) -> ExtractionSummary:
     """Coroutine twin of :func:`extract_blocks`."""
-    return await extract(
-        blocks_source(),
-        url,
-        out,
-        start=start,
-        stop=stop,
-        partition_size=partition_size,
-        concurrency=concurrency,
-        max_rps=max_rps,
-        retries=retries,
-        progress=progress,
-        transport=transport,
+    source = blocks_source()
+    return await _extract(
+        source, url, out, start, stop, options, overrides, api_key, headers, transport
     )
 
 
 def extract_blocks(
-    url: str,
+    url: str | Client | AsyncClient,
     out: str | os.PathLike[str],
     *,
     start: int,
     stop: int,
-    partition_size: int = 1_000,
-    concurrency: int = 16,
-    max_rps: float | None = None,
-    retries: int | Retry = 3,
-    progress: bool | None = None,
+    options: ExtractOptions | None = None,
+    api_key: str | None = None,
+    headers: Mapping[str, str] | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
+    **overrides: Unpack[OptionFields],
 ) -> ExtractionSummary:
     """Write the blocks of heights ``[start, stop)`` to a Parquet dataset in ``out``
-    (``blocks/part-*.parquet``); otherwise as :func:`extract_transactions`."""
+    (``blocks/part-*.parquet``, 1,000 heights a file by default); otherwise as
+    :func:`extract_transactions`."""
+    source = blocks_source()
     return run_sync(
-        aextract_blocks(
-            url,
-            out,
-            start=start,
-            stop=stop,
-            partition_size=partition_size,
-            concurrency=concurrency,
-            max_rps=max_rps,
-            retries=retries,
-            progress=progress,
-            transport=transport,
-        )
+        _extract(source, url, out, start, stop, options, overrides, api_key, headers, transport)
     )
 
 
 async def aextract_events(
-    url: str,
+    url: str | Client | AsyncClient,
     out: str | os.PathLike[str],
     address: str | Address,
     creation_number: int,
     *,
     start: int,
     stop: int,
-    partition_size: int = 10_000,
-    concurrency: int = 16,
-    max_rps: float | None = None,
-    retries: int | Retry = 3,
-    progress: bool | None = None,
+    options: ExtractOptions | None = None,
+    api_key: str | None = None,
+    headers: Mapping[str, str] | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
+    **overrides: Unpack[OptionFields],
 ) -> ExtractionSummary:
     """Coroutine twin of :func:`extract_events`."""
-    return await extract(
-        events_source(address, creation_number),
-        url,
-        out,
-        start=start,
-        stop=stop,
-        partition_size=partition_size,
-        concurrency=concurrency,
-        max_rps=max_rps,
-        retries=retries,
-        progress=progress,
-        transport=transport,
+    source = events_source(address, creation_number)
+    return await _extract(
+        source, url, out, start, stop, options, overrides, api_key, headers, transport
     )
 
 
 def extract_events(
-    url: str,
+    url: str | Client | AsyncClient,
     out: str | os.PathLike[str],
     address: str | Address,
     creation_number: int,
     *,
     start: int,
     stop: int,
-    partition_size: int = 10_000,
-    concurrency: int = 16,
-    max_rps: float | None = None,
-    retries: int | Retry = 3,
-    progress: bool | None = None,
+    options: ExtractOptions | None = None,
+    api_key: str | None = None,
+    headers: Mapping[str, str] | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
+    **overrides: Unpack[OptionFields],
 ) -> ExtractionSummary:
     """Write the events of one stream, sequence numbers ``[start, stop)``, to a Parquet
     dataset in ``out`` (``events/part-*.parquet``). A stream that ends before ``stop``
     raises :class:`~ledgerkit.IncompleteExtractionError`; otherwise as
     :func:`extract_transactions`."""
+    source = events_source(address, creation_number)
     return run_sync(
-        aextract_events(
-            url,
-            out,
-            address,
-            creation_number,
-            start=start,
-            stop=stop,
-            partition_size=partition_size,
-            concurrency=concurrency,
-            max_rps=max_rps,
-            retries=retries,
-            progress=progress,
-            transport=transport,
-        )
+        _extract(source, url, out, start, stop, options, overrides, api_key, headers, transport)
     )
 
 
 def fetch_transactions(
-    url: str,
+    url: str | Client | AsyncClient,
     start: int,
     stop: int,
     *,
-    concurrency: int = 16,
-    max_rps: float | None = None,
-    retries: int | Retry = 3,
+    options: ExtractOptions | None = None,
+    api_key: str | None = None,
+    headers: Mapping[str, str] | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
+    **overrides: Unpack[OptionFields],
 ) -> list[Any]:
     """The transactions of versions ``[start, stop)``, fetched concurrently, each version
-    exactly once and in order (or :class:`~ledgerkit.IncompleteExtractionError`)."""
+    exactly once and in order (or :class:`~ledgerkit.IncompleteExtractionError`). The node
+    and the options are given as to :func:`extract_transactions` (``partition_size`` and
+    ``progress`` do not apply)."""
+    source = transactions_source()
+    resolved = resolve_options(
+        options, overrides, partition_size=PARTITION_SIZE[source.kind], concurrency=CONCURRENCY
+    )
+    node = node_access(url, api_key=api_key, headers=headers)
 
     async def run() -> list[Any]:
-        async with bulk_client(
-            url, concurrency=concurrency, max_rps=max_rps, retries=retries, transport=transport
-        ) as client:
-            check_range(start, stop)
-            await check_available(client, transactions_source(), stop)
-            records, _ = await fetch_range(client, transactions_source(), start, stop)
+        check_range(start, stop)
+        async with node.client(resolved, transport) as client:
+            await check_available(client, source, stop)
+            records, _ = await fetch_range(client, source, start, stop)
         return records
 
     return run_sync(run())

@@ -1,23 +1,38 @@
 """The extractions as Dask DataFrames: one partition per key range, fetched, checked and
-converted on the workers."""
+converted on the workers.
+
+Dask is an extra (``pip install 'ledgerkit[dask]'``): it is imported when one of these
+functions is called, never by ``import ledgerkit`` or ``import ledgerkit.extract``.
+Each task carries the node's address and credentials as a :class:`NodeAccess`, whose repr
+is redacted, so the key shows in no task repr, graph or log record.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
-from ledgerkit.client import Retry
+from ledgerkit._errors import MissingExtraError
+from ledgerkit.client import AsyncClient, Client
 from ledgerkit.extract._convert import CONVERTERS, empty_frame
 from ledgerkit.extract._fetch import (
     Source,
     blocks_source,
-    bulk_client,
     check_available,
     check_range,
     events_source,
     fetch_range,
     run_sync,
     transactions_source,
+)
+from ledgerkit.extract._options import (
+    PARTITION_SIZE,
+    ExtractOptions,
+    NodeAccess,
+    OptionFields,
+    node_access,
+    resolve_options,
 )
 from ledgerkit.extract._ranges import partitions
 from ledgerkit.types import Address
@@ -27,67 +42,97 @@ if TYPE_CHECKING:
 
 __all__ = ["blocks_dask", "events_dask", "transactions_dask"]
 
+#: Requests in flight at most per partition being computed, unless the options say otherwise.
+CONCURRENCY = 8
+
 
 @dataclass(frozen=True, slots=True)
 class _Load:
     """Fetch and convert one partition; plain data, so it pickles to process workers."""
 
     source: Source
-    url: str
-    concurrency: int
-    max_rps: float | None
-    retries: int | Retry
+    node: NodeAccess
+    options: ExtractOptions
 
     def __call__(self, bounds: tuple[int, int]) -> pd.DataFrame:
         first, stop = bounds
         return run_sync(self._load(first, stop))
 
     async def _load(self, first: int, stop: int) -> pd.DataFrame:
-        async with bulk_client(
-            self.url, concurrency=self.concurrency, max_rps=self.max_rps, retries=self.retries
-        ) as client:
+        async with self.node.client(self.options) as client:
             check_range(first, stop)
             await check_available(client, self.source, stop)
             records, _ = await fetch_range(client, self.source, first, stop)
         return CONVERTERS[self.source.kind](records)
 
 
-def _from_map(load: _Load, start: int, stop: int, partition_size: int) -> Any:
-    import dask.dataframe as dd
+def _dataframe_module() -> Any:
+    """``dask.dataframe``, or a :class:`~ledgerkit.MissingExtraError` naming the extra."""
+    try:
+        import dask.dataframe as dd
+    except ImportError as exc:
+        missing = (exc.name or "dask").split(".")[0]
+        raise MissingExtraError("Dask extraction", "dask", missing) from exc
+    return dd
 
+
+def _from_map(
+    source: Source,
+    url: str | Client | AsyncClient,
+    start: int,
+    stop: int,
+    options: ExtractOptions | None,
+    overrides: Mapping[str, object],
+    api_key: str | None,
+    headers: Mapping[str, str] | None,
+) -> Any:
+    dd = _dataframe_module()
+    resolved = resolve_options(
+        options, overrides, partition_size=PARTITION_SIZE[source.kind], concurrency=CONCURRENCY
+    )
+    load = _Load(source, node_access(url, api_key=api_key, headers=headers), resolved)
     check_range(start, stop)
-    return dd.from_map(  # type: ignore[no-untyped-call]
+    assert resolved.partition_size is not None  # set by resolve_options
+    return dd.from_map(
         load,
-        partitions(start, stop, partition_size),
-        meta=empty_frame(load.source.kind),
-        label=f"ledgerkit-{load.source.kind}",
+        partitions(start, stop, resolved.partition_size),
+        meta=empty_frame(source.kind),
+        label=f"ledgerkit-{source.kind}",
         enforce_metadata=True,
     )
 
 
 def transactions_dask(
-    url: str,
+    url: str | Client | AsyncClient,
     start: int,
     stop: int,
     *,
-    partition_size: int = 10_000,
-    concurrency: int = 8,
-    max_rps: float | None = None,
-    retries: int | Retry = 3,
+    options: ExtractOptions | None = None,
+    api_key: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    **overrides: Unpack[OptionFields],
 ) -> Any:
     """The transactions of versions ``[start, stop)`` as a lazy ``dask.dataframe``.
 
     Parameters
     ----------
-    url : str
-        The node's API root; every worker must be able to reach it.
+    url : str, Client or AsyncClient
+        The node's API root, or a client configured for it (its address, ``api_key`` and
+        ``headers`` are used); every worker must be able to reach it.
     start, stop : int
         Half-open version range.
-    partition_size : int
-        Versions per Dask partition (cut at multiples, like the Parquet datasets).
-    concurrency, max_rps, retries
-        Options of the :class:`~ledgerkit.AsyncClient` each partition uses; ``max_rps``
-        applies per partition being computed, not across the cluster.
+    options : ExtractOptions, optional
+        Partition size (default 10,000 versions a Dask partition, cut at multiples, like
+        the Parquet datasets) and the limits of the :class:`~ledgerkit.AsyncClient` each
+        partition uses (default 8 requests in flight); ``max_rps`` applies per partition
+        being computed, not across the cluster.
+    api_key : str, optional
+        Sent as ``Authorization: Bearer <api_key>`` by every worker; it travels inside the
+        tasks but shows in no task repr, graph key or log record.
+    headers : mapping, optional
+        Sent with every request (added to a client's own).
+    **overrides
+        Any field of :class:`~ledgerkit.extract.ExtractOptions`, replacing that of ``options``.
 
     Returns
     -------
@@ -96,46 +141,54 @@ def transactions_dask(
         holds every version of its range exactly once or fails with
         :class:`~ledgerkit.IncompleteExtractionError`.
 
+    Raises
+    ------
+    MissingExtraError
+        Dask is not installed (``pip install 'ledgerkit[dask]'``).
+    InputError
+        A bad range, option, key or header (no task is made).
+
     Examples
     --------
     >>> ddf = transactions_dask(node.url, 0, 50_000, partition_size=5_000)  # doctest: +SKIP
     >>> ddf.groupby("type").gas_used.sum().compute()  # doctest: +SKIP
     """
-    load = _Load(transactions_source(rows=True), url, concurrency, max_rps, retries)
-    return _from_map(load, start, stop, partition_size)
+    source = transactions_source(rows=True)
+    return _from_map(source, url, start, stop, options, overrides, api_key, headers)
 
 
 def blocks_dask(
-    url: str,
+    url: str | Client | AsyncClient,
     start: int,
     stop: int,
     *,
-    partition_size: int = 1_000,
-    concurrency: int = 8,
-    max_rps: float | None = None,
-    retries: int | Retry = 3,
+    options: ExtractOptions | None = None,
+    api_key: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    **overrides: Unpack[OptionFields],
 ) -> Any:
     """The blocks of heights ``[start, stop)`` as a lazy ``dask.dataframe`` (columns of
-    ``ledgerkit.frames.blocks_to_frame``); otherwise as :func:`transactions_dask`."""
-    load = _Load(blocks_source(), url, concurrency, max_rps, retries)
-    return _from_map(load, start, stop, partition_size)
+    ``ledgerkit.frames.blocks_to_frame``, 1,000 heights a partition by default); otherwise
+    as :func:`transactions_dask`."""
+    source = blocks_source()
+    return _from_map(source, url, start, stop, options, overrides, api_key, headers)
 
 
 def events_dask(
-    url: str,
+    url: str | Client | AsyncClient,
     address: str | Address,
     creation_number: int,
     start: int,
     stop: int,
     *,
-    partition_size: int = 10_000,
-    concurrency: int = 8,
-    max_rps: float | None = None,
-    retries: int | Retry = 3,
+    options: ExtractOptions | None = None,
+    api_key: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    **overrides: Unpack[OptionFields],
 ) -> Any:
     """The events of one stream, sequence numbers ``[start, stop)``, as a lazy
     ``dask.dataframe`` (columns of ``ledgerkit.frames.events_to_frame``); a stream that
     ends before ``stop`` fails with :class:`~ledgerkit.IncompleteExtractionError` when
     computed. Otherwise as :func:`transactions_dask`."""
-    load = _Load(events_source(address, creation_number), url, concurrency, max_rps, retries)
-    return _from_map(load, start, stop, partition_size)
+    source = events_source(address, creation_number)
+    return _from_map(source, url, start, stop, options, overrides, api_key, headers)

@@ -41,16 +41,16 @@ from ledgerkit._errors import (
     NotFoundError,
     PrunedError,
 )
-from ledgerkit.client import AsyncClient, ChainIdentity, Retry
+from ledgerkit.client import AsyncClient, ChainIdentity
 from ledgerkit.extract._convert import CONVERTERS
 from ledgerkit.extract._fetch import (
     Counter,
     Source,
-    bulk_client,
     check_available,
     check_range,
     fetch_range,
 )
+from ledgerkit.extract._options import ExtractOptions, NodeAccess
 from ledgerkit.extract._ranges import partitions
 
 __all__ = ["MANIFEST", "SCHEMA_VERSION", "ExtractionSummary", "extract", "read_manifest"]
@@ -369,26 +369,22 @@ class _Dataset:
 
 async def extract(
     source: Source,
-    url: str,
+    node: NodeAccess,
     out: str | os.PathLike[str],
     *,
     start: int,
     stop: int,
-    partition_size: int,
-    concurrency: int,
-    max_rps: float | None,
-    retries: int | Retry,
-    progress: bool | None,
+    options: ExtractOptions,
     transport: httpx.AsyncBaseTransport | None,
 ) -> ExtractionSummary:
-    """The engine behind every ``extract_*`` function (see :func:`extract_transactions`)."""
+    """The engine behind every ``extract_*`` function (see :func:`extract_transactions`);
+    ``options`` has its ``partition_size`` and ``concurrency`` set."""
     check_range(start, stop)
-    if partition_size < 1 or concurrency < 1:
-        raise InputError("partition_size and concurrency must be at least 1")
+    partition_size, concurrency = options.partition_size, options.concurrency
+    if partition_size is None or concurrency is None:
+        raise InputError("partition_size and concurrency must be set")
     root = Path(out)
-    async with bulk_client(
-        url, concurrency=concurrency, max_rps=max_rps, retries=retries, transport=transport
-    ) as client:
+    async with node.client(options, transport) as client:
         head = await check_available(client, source, stop)
         chain = (await client.chain_identity()).value
         root.mkdir(parents=True, exist_ok=True)
@@ -417,7 +413,7 @@ async def extract(
             total=sum(b - a for a, b in todo),
             unit=" " + source.key_name,
             desc=source.kind,
-            disable=not _interactive(progress),
+            disable=not _interactive(options.progress),
         ) as bar:
 
             async def one(first: int, end: int, counter: Counter) -> None:

@@ -20,7 +20,7 @@ from typing import Any, Protocol, TypeVar
 import httpx
 
 from ledgerkit._errors import IncompleteExtractionError, InputError, RangeBeyondLedgerError
-from ledgerkit.client import AiohttpTransport, AsyncClient, Retry, calls
+from ledgerkit.client import AiohttpTransport, AsyncClient, calls
 from ledgerkit.extract._ranges import compact, pages
 from ledgerkit.models import decode_transaction_rows
 from ledgerkit.types import Address, LedgerMeta, parse_uint
@@ -28,7 +28,7 @@ from ledgerkit.types import Address, LedgerMeta, parse_uint
 __all__ = [
     "PageFetcher",
     "Source",
-    "bulk_client",
+    "bulk_transport",
     "check_available",
     "check_range",
     "fetch_range",
@@ -118,25 +118,10 @@ def events_source(address: str | Address, creation_number: int) -> Source:
     return Source("events", "sequence_number", PAGE_SIZE, stream)
 
 
-def bulk_client(
-    url: str,
-    *,
-    concurrency: int,
-    max_rps: float | None,
-    retries: int | Retry,
-    transport: httpx.AsyncBaseTransport | None = None,
-) -> AsyncClient:
-    """The client of an extraction: no cache, ``concurrency`` requests in flight, and by
-    default the aiohttp transport (HTTP parsing in C; see
-    :class:`ledgerkit.client.AiohttpTransport`)."""
-    return AsyncClient(
-        url,
-        cache=False,
-        max_rps=max_rps,
-        max_concurrency=concurrency,
-        retries=retries,
-        transport=transport or AiohttpTransport(max_connections=concurrency),
-    )
+def bulk_transport(concurrency: int) -> httpx.AsyncBaseTransport:
+    """The transport of an extraction's client by default: aiohttp (HTTP parsing in C; see
+    ``ledgerkit.client.AiohttpTransport``), ``concurrency`` connections at most."""
+    return AiohttpTransport(max_connections=concurrency)
 
 
 async def check_available(client: AsyncClient, source: Source, stop: int) -> LedgerMeta:

@@ -1,11 +1,13 @@
-"""Fixtures of the extraction tests: one small embedded node for the session, and a private
-cache directory for every test. What tests import lives in extract_helpers.py."""
+"""Fixtures of the extraction tests: one small embedded node for the session, the same
+node behind a proxy that wants an api key, and a private cache directory for every test.
+What tests import lives in extract_helpers.py."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import pytest
+from extract_helpers import API_KEY, KeyedNode
 
 from ledgerkit.localnet import LocalNode
 
@@ -20,3 +22,10 @@ def node() -> Iterator[LocalNode]:
 @pytest.fixture(autouse=True)
 def _private_cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("LEDGERKIT_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+
+
+@pytest.fixture(scope="session")
+def keyed(node: LocalNode) -> Iterator[KeyedNode]:
+    """The session node behind a proxy that refuses requests without ``Bearer API_KEY``."""
+    with KeyedNode(node.url, API_KEY) as proxy:
+        yield proxy

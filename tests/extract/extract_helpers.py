@@ -1,16 +1,25 @@
-"""What the extraction tests share: the size of the session node's chain, and an httpx
-transport in front of the node that counts requests and injects faults."""
+"""What the extraction tests share: the size of the session node's chain, an httpx
+transport in front of the node that counts requests and injects faults, and a node that
+wants an api key (a proxy in front of the session node)."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import random
+import threading
+import urllib.parse
 from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
 
 import httpx
 
 #: 120 blocks of seed 7 (the ``node`` fixture of conftest.py): versions 0..913, heights 0..120.
 VERSIONS = 914
+
+#: The key the ``keyed`` node wants (made up; no other string of the tests contains it).
+API_KEY = "lk-test-9f3c2e71d4b8a6059e1f"
 
 
 Rewrite = Callable[[httpx.Request, int], httpx.Response | None]
@@ -72,3 +81,89 @@ def invalid_input(request: httpx.Request) -> httpx.Response:
     """The node's 400 refusal, which is never retried: a hard failure."""
     record = {"message": "injected hard failure", "error_code": "invalid_input"}
     return httpx.Response(400, json=record, request=request)
+
+
+class KeyedNode:
+    """A node that wants ``Authorization: Bearer <key>``: an HTTP proxy on 127.0.0.1 in
+    front of ``upstream`` (a node's API root) that answers any other request with a 401 in
+    the node's error record. ``passed`` and ``refused`` count the requests; ``seen`` holds
+    every Authorization header value received (to show what was sent)."""
+
+    def __init__(self, upstream: str, key: str) -> None:
+        self.key = key
+        self.passed = 0
+        self.refused = 0
+        self.seen: set[str] = set()
+        target = urllib.parse.urlsplit(upstream)
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def _forward(self) -> None:
+                given = self.headers.get("Authorization")
+                with owner._lock:
+                    if given is not None:
+                        owner.seen.add(given)
+                    ok = given == f"Bearer {owner.key}"
+                    owner.passed += ok
+                    owner.refused += not ok
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length) if length else None
+                if not ok:
+                    record = {"message": "an api key is required", "error_code": None}
+                    self._answer(401, [("Content-Type", "application/json")], json.dumps(record))
+                    return
+                upstream = http.client.HTTPConnection(target.hostname, target.port, timeout=60)
+                try:
+                    names = ("Accept", "Content-Type", "User-Agent")
+                    sent = {n: self.headers[n] for n in names if self.headers.get(n)}
+                    upstream.request(self.command, self.path, body=body, headers=sent)
+                    answer = upstream.getresponse()
+                    data = answer.read()
+                    hop = {"connection", "transfer-encoding", "content-length", "keep-alive"}
+                    kept = [(k, v) for k, v in answer.getheaders() if k.lower() not in hop]
+                    self._answer(answer.status, kept, data)
+                finally:
+                    upstream.close()
+
+            def _answer(
+                self, status: int, headers: list[tuple[str, str]], body: str | bytes
+            ) -> None:
+                data = body.encode() if isinstance(body, str) else body
+                self.send_response(status)
+                for name, value in headers:
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(data)))
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.wfile.write(data)
+                self.close_connection = True
+
+            def do_GET(self) -> None:
+                self._forward()
+
+            def do_POST(self) -> None:
+                self._forward()
+
+            def log_message(self, format: str, *args: object) -> None:
+                pass  # quiet: pytest shows stderr of failing tests
+
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        port = self._server.server_address[1]
+        self.url = f"http://127.0.0.1:{port}{target.path}"
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    def __enter__(self) -> KeyedNode:
+        self._thread.start()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=10)

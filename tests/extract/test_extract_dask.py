@@ -1,17 +1,30 @@
 """The Dask paths on a cluster of two worker processes (so every task is pickled) equal
-the local extractions: transactions, blocks and an event stream."""
+the local extractions: transactions, blocks and an event stream; from a node that wants an
+api key too, the key reaching the workers but no task repr, graph key or log record; and
+without Dask installed, a MissingExtraError naming the extra."""
 
 from __future__ import annotations
 
+import json
+import logging
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
 from distributed import Client, LocalCluster
-from extract_helpers import VERSIONS
+from extract_helpers import API_KEY, VERSIONS, KeyedNode
 
-from ledgerkit import IncompleteExtractionError
+from ledgerkit import (
+    AsyncClient,
+    IncompleteExtractionError,
+    LedgerError,
+    MissingExtraError,
+    NodeAPIError,
+)
 from ledgerkit.extract import (
     blocks_dask,
     events_dask,
@@ -96,3 +109,96 @@ def test_an_event_range_past_the_stream_fails_when_computed(
     lazy = events_dask(node.url, address, number, 0, 10_000, partition_size=5_000)
     with pytest.raises(IncompleteExtractionError, match="events"):
         lazy.compute()
+
+
+def _shown(lazy: Any) -> str:
+    """Everything a lazy frame shows of itself: its repr, its expression tree and operands,
+    its graph's repr and keys, and every task's repr, function and arguments."""
+    expr = lazy.expr
+    parts = [repr(lazy), expr.tree_repr(), str(lazy.__dask_keys__())]
+    parts += [repr(list(node.operands)) for node in expr.walk()]
+    graph = lazy.__dask_graph__()
+    parts.append(repr(graph))
+    for key, task in dict(graph).items():
+        parts.append(f"{key!r}: {task!r}")
+        parts += [repr(getattr(task, name, None)) for name in ("func", "args", "kwargs")]
+    return "\n".join(parts)
+
+
+def _logged(cluster: Client, caplog: pytest.LogCaptureFixture) -> str:
+    """This process's log records and the scheduler's and workers' logs."""
+    here = [record.getMessage() for record in caplog.records]
+    scheduler = [message for _, message in cluster.get_scheduler_logs()]
+    workers = [message for logs in cluster.get_worker_logs().values() for _, message in logs]
+    return "\n".join(here + scheduler + workers)
+
+
+def test_transactions_from_a_keyed_node_keep_the_key_out_of_the_graph_and_logs(
+    keyed: KeyedNode, node: LocalNode, cluster: Client, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    lazy = transactions_dask(keyed.url, 0, 300, partition_size=100, api_key=API_KEY)
+    assert lazy.npartitions == 3
+    assert "api_key=<redacted>" in _shown(lazy)
+    assert API_KEY not in _shown(lazy)
+    passed = keyed.passed
+    computed = lazy.compute().reset_index(drop=True)
+    assert computed["version"].tolist() == list(range(300))
+    open_node = transactions_dask(node.url, 0, 300, partition_size=100).compute()
+    pd.testing.assert_frame_equal(computed, open_node.reset_index(drop=True))
+    assert keyed.passed > passed  # the workers sent the key
+    assert API_KEY not in _logged(cluster, caplog)
+
+
+def test_blocks_and_events_from_a_keyed_node_through_a_client(
+    keyed: KeyedNode, cluster: Client, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    client = AsyncClient(keyed.url, api_key=API_KEY)  # only its settings are used
+    blocks = blocks_dask(client, 0, 40, partition_size=20)
+    address, number = BLOCK_EVENTS
+    events = events_dask(client, address, number, 0, 30, partition_size=10)
+    assert API_KEY not in _shown(blocks) + _shown(events)
+    assert blocks.compute()["block_height"].tolist() == list(range(40))
+    assert events.compute()["sequence_number"].tolist() == list(range(30))
+    assert API_KEY not in _logged(cluster, caplog)
+
+
+def test_a_keyed_node_refuses_the_workers_without_the_key(
+    keyed: KeyedNode, cluster: Client, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    lazy = blocks_dask(keyed.url, 0, 10, partition_size=10)
+    with pytest.raises(NodeAPIError) as caught:
+        lazy.compute()
+    assert caught.value.status == 401
+
+
+def test_without_dask_a_missing_extra_error_names_the_extra(
+    node: LocalNode, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("dask", "dask.dataframe"):
+        monkeypatch.setitem(sys.modules, name, None)
+    for make in (
+        lambda: transactions_dask(node.url, 0, 10),
+        lambda: blocks_dask(node.url, 0, 10),
+        lambda: events_dask(node.url, *BLOCK_EVENTS, 0, 10),
+    ):
+        with pytest.raises(MissingExtraError) as caught:
+            make()
+        assert "pip install 'ledgerkit[dask]'" in str(caught.value)
+        assert caught.value.extra == "dask"
+        assert isinstance(caught.value, ImportError)
+        assert isinstance(caught.value, LedgerError)
+
+
+def test_importing_the_extractions_loads_no_dask() -> None:
+    probe = (
+        "import json, sys, ledgerkit.extract; "
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('dask', 'distributed'))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert json.loads(done.stdout) == []

@@ -1,0 +1,206 @@
+"""What every extraction is given: its options (:class:`ExtractOptions`, one frozen object)
+and the node it reads (:class:`NodeAccess`: address and credentials).
+
+A :class:`NodeAccess` travels to Dask workers inside each task, so it pickles; its repr,
+and so the repr of every task and graph holding it, shows the address and the names of the
+headers, never the api key or a header's value.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final, TypedDict
+
+import httpx
+
+from ledgerkit._errors import InputError
+from ledgerkit.client import AsyncClient, Client, Retry
+
+__all__ = ["ExtractOptions", "NodeAccess", "OptionFields", "node_access", "resolve_options"]
+
+#: Seconds each request may take, as a client's default.
+DEFAULT_TIMEOUT: Final = 30.0
+#: Keys per Parquet file or Dask partition, unless the options say otherwise.
+PARTITION_SIZE: Final = {"transactions": 10_000, "blocks": 1_000, "events": 10_000}
+
+
+class OptionFields(TypedDict, total=False):
+    """The fields of :class:`ExtractOptions`, as keyword arguments of the extract functions."""
+
+    partition_size: int | None
+    concurrency: int | None
+    max_rps: float | None
+    retries: int | Retry
+    timeout: float | None
+    progress: bool | None
+
+
+def _count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+def _positive(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and value > 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExtractOptions:
+    """How an extraction runs; one object for every ``extract_*``, ``aextract_*`` and
+    ``*_dask`` function (``options=``), whose keyword arguments of the same names override it.
+
+    Parameters
+    ----------
+    partition_size : int, optional
+        Keys per Parquet file or Dask partition, cut at multiples of it. By default 10,000
+        versions or sequence numbers, 1,000 block heights.
+    concurrency : int, optional
+        Requests in flight at most (per Dask partition for the ``*_dask`` functions). By
+        default 16 for a dataset, 8 per Dask partition.
+    max_rps : float, optional
+        Requests per second at most, retries included (per Dask partition).
+    retries : int or Retry
+        Retries of a failed request (429, 503, dropped connections).
+    timeout : float, optional
+        Seconds each request may take; ``None``: no limit.
+    progress : bool, optional
+        A ``tqdm`` bar while a dataset is written; by default only when stderr is a
+        terminal or in Jupyter. The ``*_dask`` functions show none.
+
+    Raises
+    ------
+    InputError
+        A value out of its range (nothing is sent).
+
+    Examples
+    --------
+    >>> fast = ExtractOptions(concurrency=32, max_rps=200)
+    >>> fast.replace(partition_size=5_000).partition_size
+    5000
+    """
+
+    partition_size: int | None = None
+    concurrency: int | None = None
+    max_rps: float | None = None
+    retries: int | Retry = 3
+    timeout: float | None = DEFAULT_TIMEOUT
+    progress: bool | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("partition_size", "concurrency"):
+            value = getattr(self, name)
+            if value is not None and not _count(value):
+                raise InputError(f"{name} must be an int >= 1 or None, got {value!r}")
+        for name in ("max_rps", "timeout"):
+            value = getattr(self, name)
+            if value is not None and not _positive(value):
+                raise InputError(f"{name} must be a positive number or None, got {value!r}")
+        retries = self.retries
+        if not isinstance(retries, Retry) and not (
+            isinstance(retries, int) and not isinstance(retries, bool) and retries >= 0
+        ):
+            raise InputError(f"retries must be an int >= 0 or a Retry, got {retries!r}")
+        if self.progress is not None and not isinstance(self.progress, bool):
+            raise InputError(f"progress must be True, False or None, got {self.progress!r}")
+
+    def replace(self, **changes: Any) -> ExtractOptions:
+        """A copy with ``changes``; a name that is not an option is an :class:`InputError`."""
+        names = {f.name for f in dataclasses.fields(self)}
+        unknown = sorted(set(changes) - names)
+        if unknown:
+            raise InputError(
+                f"unknown extraction option(s) {', '.join(unknown)}; "
+                f"the options are {', '.join(sorted(names))}"
+            )
+        return dataclasses.replace(self, **changes)
+
+
+def resolve_options(
+    options: ExtractOptions | None,
+    overrides: Mapping[str, object],
+    *,
+    partition_size: int,
+    concurrency: int,
+) -> ExtractOptions:
+    """``options`` (or the defaults) with ``overrides`` applied, then the function's own
+    ``partition_size`` and ``concurrency`` where they are left unset."""
+    if options is None:
+        options = ExtractOptions()
+    elif not isinstance(options, ExtractOptions):
+        raise InputError(f"options must be an ExtractOptions, got {type(options).__name__}")
+    options = options.replace(**overrides)
+    return options.replace(
+        partition_size=options.partition_size or partition_size,
+        concurrency=options.concurrency or concurrency,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class NodeAccess:
+    """A node's address and the credentials to read it: plain data, so it pickles to Dask
+    workers, and redacted in its repr (the api key and the header values are not shown)."""
+
+    url: str
+    api_key: str | None = field(default=None, repr=False)
+    headers: tuple[tuple[str, str], ...] = field(default=(), repr=False)
+
+    def __repr__(self) -> str:
+        parts = [repr(self.url)]
+        if self.api_key is not None:
+            parts.append("api_key=<redacted>")
+        if self.headers:
+            parts.append(f"headers=<{', '.join(name for name, _ in self.headers)}: redacted>")
+        return f"NodeAccess({', '.join(parts)})"
+
+    def client(
+        self, options: ExtractOptions, transport: httpx.AsyncBaseTransport | None = None
+    ) -> AsyncClient:
+        """The client of an extraction: no cache, ``options.concurrency`` requests in flight,
+        and by default the aiohttp transport (HTTP parsing in C)."""
+        from ledgerkit.extract._fetch import bulk_transport
+
+        concurrency = options.concurrency or 1
+        return AsyncClient(
+            self.url,
+            api_key=self.api_key,
+            headers=dict(self.headers),
+            timeout=options.timeout,
+            cache=False,
+            max_rps=options.max_rps,
+            max_concurrency=concurrency,
+            retries=options.retries,
+            transport=transport or bulk_transport(concurrency),
+        )
+
+
+def node_access(
+    node: str | Client | AsyncClient,
+    *,
+    api_key: str | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> NodeAccess:
+    """Where and how to read: a URL, or a configured client's address, api key and headers
+    (``api_key`` replaces the client's, ``headers`` are added to its own).
+
+    Everything is checked here, before any request or Dask task: a malformed URL, key or
+    header is an :class:`InputError` that never quotes the secret.
+    """
+    if isinstance(node, Client | AsyncClient):
+        config = node.config
+        url = config.base_url
+        api_key = config.api_key if api_key is None else api_key
+        headers = {**dict(config.headers), **dict(headers or {})}
+    elif isinstance(node, str):
+        url = node
+    else:
+        raise InputError(
+            f"the node must be a URL, a Client or an AsyncClient, got {type(node).__name__}"
+        )
+    # The client checks the address and the credentials as it would before sending.
+    probe = Client(url, api_key=api_key, headers=headers, cache=False)
+    try:
+        config = probe.config
+        return NodeAccess(config.base_url, config.api_key, config.headers)
+    finally:
+        probe.close()
