@@ -92,9 +92,12 @@ if _TYPE_CHECKING:
         blocks_to_frame,
         changes_to_frame,
         events_to_frame,
+        functions_to_frame,
         gas_estimates_to_frame,
+        modules_to_frame,
         payloads_to_frame,
         resources_to_frame,
+        structs_to_frame,
         transactions_to_frame,
     )
 
@@ -113,6 +116,9 @@ _LAZY = {
     "payloads_to_frame": "ledgerkit.frames",
     "resources_to_frame": "ledgerkit.frames",
     "transactions_to_frame": "ledgerkit.frames",
+    "functions_to_frame": "ledgerkit.frames",
+    "modules_to_frame": "ledgerkit.frames",
+    "structs_to_frame": "ledgerkit.frames",
 }
 
 
@@ -206,8 +212,11 @@ __all__ = [
     "changes_to_frame",
     "connect",
     "events_to_frame",
+    "functions_to_frame",
     "gas_estimates_to_frame",
+    "modules_to_frame",
     "payloads_to_frame",
     "resources_to_frame",
+    "structs_to_frame",
     "transactions_to_frame",
 ]

@@ -91,9 +91,12 @@ EXPECTED_PUBLIC_NAMES = [
     "changes_to_frame",
     "connect",
     "events_to_frame",
+    "functions_to_frame",
     "gas_estimates_to_frame",
+    "modules_to_frame",
     "payloads_to_frame",
     "resources_to_frame",
+    "structs_to_frame",
     "transactions_to_frame",
 ]
 
