@@ -59,6 +59,7 @@ from ledgerkit._errors import (
     VMError,
     WebFrameworkError,
 )
+from ledgerkit._public import publish as _publish
 from ledgerkit.bcs import MoveValueCodec
 from ledgerkit.tx import (
     Ed25519PrivateKey,
@@ -220,3 +221,7 @@ __all__ = [
     "structs_to_frame",
     "transactions_to_frame",
 ]
+
+# Public names report ``ledgerkit`` as their module (as httpx does), so reprs, tracebacks and
+# help() show ``ledgerkit.Client``; the lazy ones are published by their own packages.
+_publish(globals(), [name for name in __all__ if name not in _LAZY], __name__)

@@ -8,6 +8,7 @@ tree. See ``docs/client.md``.
 
 from __future__ import annotations
 
+from ledgerkit._public import publish as _publish
 from ledgerkit.client._async import AsyncClient
 from ledgerkit.client._base import ClientConfig, Result
 from ledgerkit.client._connect import connect
@@ -27,3 +28,7 @@ __all__ = [
     "Retry",
     "connect",
 ]
+
+# Public names report where users import them from (see ledgerkit._public).
+_publish(globals(), __all__, __name__)
+_publish(globals(), ("AsyncClient", "Client", "connect"), "ledgerkit")  # the front door's

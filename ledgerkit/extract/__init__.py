@@ -18,6 +18,7 @@ from typing import Any
 
 import httpx
 
+from ledgerkit._public import publish as _publish
 from ledgerkit.client import Retry
 from ledgerkit.extract._dask import blocks_dask, events_dask, transactions_dask
 from ledgerkit.extract._dataset import (
@@ -314,3 +315,7 @@ def fetch_transactions(
         return records
 
     return run_sync(run())
+
+
+# Public names report where users import them from (see ledgerkit._public).
+_publish(globals(), __all__, __name__)

@@ -19,6 +19,7 @@ Examples
 
 from __future__ import annotations
 
+from ledgerkit._public import publish as _publish
 from ledgerkit.frames._derive import (
     APT_DECIMALS,
     LedgerAccessor,
@@ -137,3 +138,22 @@ __all__ = [
     "wide_sum",
     "wide_to_ints",
 ]
+
+# The converters the front door re-exports report it as their home.
+_FRONT_DOOR = (
+    "balances_to_frame",
+    "blocks_to_frame",
+    "changes_to_frame",
+    "events_to_frame",
+    "functions_to_frame",
+    "gas_estimates_to_frame",
+    "modules_to_frame",
+    "payloads_to_frame",
+    "resources_to_frame",
+    "structs_to_frame",
+    "transactions_to_frame",
+)
+
+# Public names report where users import them from (see ledgerkit._public).
+_publish(globals(), __all__, __name__)
+_publish(globals(), _FRONT_DOOR, "ledgerkit")

@@ -32,6 +32,7 @@ Examples
 
 from __future__ import annotations
 
+from ledgerkit._public import publish as _publish
 from ledgerkit.models._accounts import (
     AccountData,
     MoveFunction,
@@ -239,3 +240,6 @@ __all__ = [
     "decode_view",
     "to_builtins",
 ]
+
+# Public names report where users import them from (see ledgerkit._public).
+_publish(globals(), __all__, __name__)
