@@ -21,7 +21,9 @@ tells single-key, multi-key and the other shapes apart by their fields (``.schem
 ``.is_multi_key``, and ``.sender`` for the typed account signature).
 
 The ``decode_*`` functions take raw bytes and do no I/O; ledger metadata travels beside
-the records (the client pairs them), never inside.
+the records (the client pairs them), never inside. Every record's ``to_dict()`` gives a
+plain dict (attribute names, nested records as dicts, integers exact), for
+``pandas.DataFrame([record.to_dict()])`` and the like.
 
 Examples
 --------
