@@ -60,6 +60,7 @@ from ledgerkit._errors import (
     VMError,
     WebFrameworkError,
 )
+from ledgerkit._public import publish as _publish
 from ledgerkit.bcs import MoveValueCodec
 from ledgerkit.tx import (
     Ed25519PrivateKey,
@@ -93,9 +94,12 @@ if _TYPE_CHECKING:
         blocks_to_frame,
         changes_to_frame,
         events_to_frame,
+        functions_to_frame,
         gas_estimates_to_frame,
+        modules_to_frame,
         payloads_to_frame,
         resources_to_frame,
+        structs_to_frame,
         transactions_to_frame,
     )
 
@@ -114,6 +118,9 @@ _LAZY = {
     "payloads_to_frame": "ledgerkit.frames",
     "resources_to_frame": "ledgerkit.frames",
     "transactions_to_frame": "ledgerkit.frames",
+    "functions_to_frame": "ledgerkit.frames",
+    "modules_to_frame": "ledgerkit.frames",
+    "structs_to_frame": "ledgerkit.frames",
 }
 
 
@@ -208,8 +215,15 @@ __all__ = [
     "changes_to_frame",
     "connect",
     "events_to_frame",
+    "functions_to_frame",
     "gas_estimates_to_frame",
+    "modules_to_frame",
     "payloads_to_frame",
     "resources_to_frame",
+    "structs_to_frame",
     "transactions_to_frame",
 ]
+
+# Public names report ``ledgerkit`` as their module (as httpx does), so reprs, tracebacks and
+# help() show ``ledgerkit.Client``; the lazy ones are published by their own packages.
+_publish(globals(), [name for name in __all__ if name not in _LAZY], __name__)

@@ -336,3 +336,27 @@ def test_extract_bad_input_in_a_fresh_process_prints_no_traceback(tmp_path: Path
     assert done.stderr.startswith("ledgerkit: InvalidAddressError: ")
     assert done.stderr.count("\n") == 1
     assert not (tmp_path / "data").exists()
+
+
+def test_python_dash_m_ledgerkit_runs_the_command() -> None:
+    """``python -m ledgerkit`` is the ``ledgerkit`` command (help, usage and exit status)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "ledgerkit", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("usage: ledgerkit ")
+    for command in ("demo", "extract", "node"):
+        assert command in done.stdout
+    refused = subprocess.run(
+        [sys.executable, "-m", "ledgerkit", "no-such-command"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert refused.returncode == 2
+    assert "usage: ledgerkit " in refused.stderr

@@ -4,6 +4,7 @@ checks it."""
 
 from __future__ import annotations
 
+from ledgerkit._public import publish as _publish
 from ledgerkit.bcs._authenticators import (
     AbstractionAuthenticator,
     AccountAuthenticator,
@@ -124,3 +125,6 @@ __all__ = [
     "serialize_type_tag",
     "type_tag_bytes",
 ]
+
+# Public names report where users import them from (see ledgerkit._public).
+_publish(globals(), __all__, __name__)

@@ -168,7 +168,7 @@ class MoveValueCodec:
         """Read one ``move_type`` from ``d`` and return its JSON form."""
         return self.decoder(MoveType.parse(move_type))(d)
 
-    def encoder(self, t: MoveType | str) -> Encoder:
+    def encoder(self, t: MoveType | str) -> Callable[[Serializer, Any, str], None]:
         """The compiled encoder of a type: ``encoder(serializer, value, where)``.
 
         Cached under the type and under its text, so ``encoder("u64")`` is one look-up.
@@ -182,7 +182,7 @@ class MoveValueCodec:
             self._encoders[t] = found
         return found
 
-    def decoder(self, t: MoveType) -> Decoder:
+    def decoder(self, t: MoveType) -> Callable[[Deserializer], Any]:
         """The compiled decoder of a type: ``decoder(deserializer) -> JSON value``."""
         found = self._decoders.get(t)
         if found is None or self._generation != getattr(self.layouts, "generation", 0):

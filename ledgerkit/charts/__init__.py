@@ -7,6 +7,10 @@ once in a notebook.
 
 from __future__ import annotations
 
+from ledgerkit._public import publish as _publish
 from ledgerkit.charts._gas import activity_chart, gas_history_chart, use_offline_renderer
 
 __all__ = ["activity_chart", "gas_history_chart", "use_offline_renderer"]
+
+# Public names report where users import them from (see ledgerkit._public).
+_publish(globals(), __all__, __name__)

@@ -17,6 +17,7 @@ import importlib as _importlib
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 
+from ledgerkit._public import publish as _publish
 from ledgerkit.client import calls
 from ledgerkit.client._async import AsyncClient
 from ledgerkit.client._base import Call, ClientConfig, Result
@@ -53,3 +54,7 @@ __all__ = [
     "calls",
     "connect",
 ]
+
+# Public names report where users import them from (see ledgerkit._public).
+_publish(globals(), __all__, __name__)
+_publish(globals(), ("AsyncClient", "Client", "connect"), "ledgerkit")  # the front door's

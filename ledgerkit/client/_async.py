@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import AsyncIterator, Callable, Mapping
 from types import TracebackType
 from typing import Any, TypeVar, overload
@@ -18,14 +19,7 @@ import httpx
 from ledgerkit._errors import LedgerError
 from ledgerkit.client import _calls as calls
 from ledgerkit.client._async_endpoints import AsyncEndpoints, _doc
-from ledgerkit.client._base import (
-    DEFAULT_TIMEOUT,
-    BaseClient,
-    CacheSetting,
-    Call,
-    Result,
-    read_with,
-)
+from ledgerkit.client._base import DEFAULT_TIMEOUT, BaseClient, Call, Result, read_with
 from ledgerkit.client._cache import open_cache
 from ledgerkit.client._identity import ChainIdentity
 from ledgerkit.client._limits import AsyncClock, AsyncLimiter, AsyncSystemClock
@@ -64,7 +58,7 @@ class AsyncClient(AsyncEndpoints, BaseClient):
         retries: int | Retry = 3,
         max_rps: float | None = None,
         max_concurrency: int | None = None,
-        cache: CacheSetting = None,
+        cache: str | os.PathLike[str] | bool | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         clock: AsyncClock | None = None,
     ) -> None:

@@ -16,6 +16,21 @@ from ledgerkit.client._base import Call, Result
 from ledgerkit.client._limits import AsyncClock
 from ledgerkit.client._paging import CursorPager, EventPager, Pager, VersionRangePager
 from ledgerkit.client._sync_endpoints import WAIT_PAUSE_SECONDS, SyncEndpoints
+from ledgerkit.models import (
+    AccountData,
+    AuxiliaryInfo,
+    BatchSubmitResult,
+    Block,
+    Event,
+    GasEstimate,
+    HealthStatus,
+    LedgerInfo,
+    MoveModuleBytecode,
+    MoveResource,
+    PendingTransaction,
+    Transaction,
+    UserTransaction,
+)
 from ledgerkit.types import Address, EntryFunctionId, MoveType, StructTag
 
 __all__ = ["AsyncEndpoints"]
@@ -48,11 +63,11 @@ class AsyncEndpoints:
     # -- general -------------------------------------------------------------------------
 
     @_doc(SyncEndpoints.ledger_info)
-    async def ledger_info(self) -> Result[dec.LedgerInfo]:
+    async def ledger_info(self) -> Result[LedgerInfo]:
         return await self._send(calls.ledger_info())
 
     @_doc(SyncEndpoints.health)
-    async def health(self, duration_secs: int | None = None) -> Result[dec.HealthStatus]:
+    async def health(self, duration_secs: int | None = None) -> Result[HealthStatus]:
         return await self._send(calls.health(duration_secs))
 
     # -- accounts ------------------------------------------------------------------------
@@ -60,7 +75,7 @@ class AsyncEndpoints:
     @_doc(SyncEndpoints.account)
     async def account(
         self, address: str | Address, *, ledger_version: int | None = None
-    ) -> Result[dec.AccountData]:
+    ) -> Result[AccountData]:
         return await self._send(calls.account(address, ledger_version))
 
     @_doc(SyncEndpoints.account_resources)
@@ -71,7 +86,7 @@ class AsyncEndpoints:
         ledger_version: int | None = None,
         start: str | None = None,
         limit: int | None = None,
-    ) -> Result[list[dec.MoveResource]]:
+    ) -> Result[list[MoveResource]]:
         return await self._send(calls.account_resources(address, ledger_version, start, limit))
 
     @_doc(SyncEndpoints.iter_account_resources)
@@ -81,7 +96,7 @@ class AsyncEndpoints:
         *,
         ledger_version: int | None = None,
         limit: int | None = None,
-    ) -> AsyncIterator[Result[dec.MoveResource]]:
+    ) -> AsyncIterator[Result[MoveResource]]:
         pager = CursorPager(
             lambda version, cursor: calls.account_resources(address, version, cursor, limit),
             ledger_version,
@@ -95,7 +110,7 @@ class AsyncEndpoints:
         resource_type: str | StructTag,
         *,
         ledger_version: int | None = None,
-    ) -> Result[dec.MoveResource]:
+    ) -> Result[MoveResource]:
         return await self._send(calls.account_resource(address, resource_type, ledger_version))
 
     @_doc(SyncEndpoints.account_resource_bcs)
@@ -117,7 +132,7 @@ class AsyncEndpoints:
         ledger_version: int | None = None,
         start: str | None = None,
         limit: int | None = None,
-    ) -> Result[list[dec.MoveModuleBytecode]]:
+    ) -> Result[list[MoveModuleBytecode]]:
         return await self._send(calls.account_modules(address, ledger_version, start, limit))
 
     @_doc(SyncEndpoints.iter_account_modules)
@@ -127,7 +142,7 @@ class AsyncEndpoints:
         *,
         ledger_version: int | None = None,
         limit: int | None = None,
-    ) -> AsyncIterator[Result[dec.MoveModuleBytecode]]:
+    ) -> AsyncIterator[Result[MoveModuleBytecode]]:
         pager = CursorPager(
             lambda version, cursor: calls.account_modules(address, version, cursor, limit),
             ledger_version,
@@ -137,7 +152,7 @@ class AsyncEndpoints:
     @_doc(SyncEndpoints.account_module)
     async def account_module(
         self, address: str | Address, module_name: str, *, ledger_version: int | None = None
-    ) -> Result[dec.MoveModuleBytecode]:
+    ) -> Result[MoveModuleBytecode]:
         return await self._send(calls.account_module(address, module_name, ledger_version))
 
     @_doc(SyncEndpoints.account_module_bytecode)
@@ -160,7 +175,7 @@ class AsyncEndpoints:
     @_doc(SyncEndpoints.account_transactions)
     async def account_transactions(
         self, address: str | Address, *, start: int | None = None, limit: int | None = None
-    ) -> Result[list[dec.Transaction]]:
+    ) -> Result[list[Transaction]]:
         return await self._send(calls.account_transactions(address, start, limit))
 
     # -- events --------------------------------------------------------------------------
@@ -173,7 +188,7 @@ class AsyncEndpoints:
         *,
         start: int | None = None,
         limit: int | None = None,
-    ) -> Result[list[dec.Event]]:
+    ) -> Result[list[Event]]:
         call = calls.events_by_creation_number(address, creation_number, start, limit)
         return await self._send(call)
 
@@ -186,7 +201,7 @@ class AsyncEndpoints:
         *,
         start: int | None = None,
         limit: int | None = None,
-    ) -> Result[list[dec.Event]]:
+    ) -> Result[list[Event]]:
         call = calls.events_by_handle(address, event_handle, field_name, start, limit)
         return await self._send(call)
 
@@ -201,7 +216,7 @@ class AsyncEndpoints:
         start: int | None = None,
         limit: int | None = None,
         forward: bool = False,
-    ) -> AsyncIterator[Result[dec.Event]]:
+    ) -> AsyncIterator[Result[Event]]:
         make = calls.event_stream(address, creation_number, event_handle, field_name)
         pager = EventPager(
             make, dec.event_sequence_number, start=start, limit=limit, forward=forward
@@ -213,13 +228,13 @@ class AsyncEndpoints:
     @_doc(SyncEndpoints.transactions)
     async def transactions(
         self, *, start: int | None = None, limit: int | None = None
-    ) -> Result[list[dec.Transaction]]:
+    ) -> Result[list[Transaction]]:
         return await self._send(calls.transactions(start, limit))
 
     @_doc(SyncEndpoints.iter_transactions)
     def iter_transactions(
         self, start: int = 0, stop: int | None = None, *, limit: int = 100
-    ) -> AsyncIterator[Result[dec.Transaction]]:
+    ) -> AsyncIterator[Result[Transaction]]:
         pager = VersionRangePager(
             lambda first, size: calls.transactions(first, size),
             dec.transaction_version,
@@ -230,17 +245,17 @@ class AsyncEndpoints:
         return self._walk(pager)
 
     @_doc(SyncEndpoints.transaction_by_version)
-    async def transaction_by_version(self, version: int) -> Result[dec.Transaction]:
+    async def transaction_by_version(self, version: int) -> Result[Transaction]:
         return await self._send(calls.transaction_by_version(version))
 
     @_doc(SyncEndpoints.transaction_by_hash)
-    async def transaction_by_hash(self, txn_hash: str | bytes) -> Result[dec.Transaction]:
+    async def transaction_by_hash(self, txn_hash: str | bytes) -> Result[Transaction]:
         return await self._send(calls.transaction_by_hash(txn_hash))
 
     @_doc(SyncEndpoints.wait_for_transaction)
     async def wait_for_transaction(
         self, txn_hash: str | bytes, *, timeout: float = 60.0
-    ) -> Result[dec.Transaction]:
+    ) -> Result[Transaction]:
         call = calls.wait_by_hash(txn_hash)
         deadline = self._clock.monotonic() + timeout
         while True:
@@ -263,17 +278,17 @@ class AsyncEndpoints:
     @_doc(SyncEndpoints.transactions_auxiliary_info)
     async def transactions_auxiliary_info(
         self, start_version: int, *, limit: int | None = None
-    ) -> Result[list[dec.AuxiliaryInfo]]:
+    ) -> Result[list[AuxiliaryInfo]]:
         return await self._send(calls.transactions_auxiliary_info(start_version, limit))
 
     @_doc(SyncEndpoints.submit_transaction)
-    async def submit_transaction(self, signed: SignedTransaction) -> Result[dec.PendingTransaction]:
+    async def submit_transaction(self, signed: SignedTransaction) -> Result[PendingTransaction]:
         return await self._send(calls.submit_transaction(signed))
 
     @_doc(SyncEndpoints.submit_batch_transactions)
     async def submit_batch_transactions(
         self, signed: Sequence[SignedTransaction]
-    ) -> Result[dec.BatchSubmitResult]:
+    ) -> Result[BatchSubmitResult]:
         return await self._send(calls.submit_batch_transactions(signed))
 
     @_doc(SyncEndpoints.simulate_transaction)
@@ -285,7 +300,7 @@ class AsyncEndpoints:
         estimate_max_gas_amount: bool = False,
         estimate_gas_unit_price: bool = False,
         estimate_prioritized_gas_unit_price: bool = False,
-    ) -> Result[list[dec.UserTransaction]]:
+    ) -> Result[list[UserTransaction]]:
         call = calls.simulate_transaction(
             transaction,
             public_key,
@@ -323,7 +338,7 @@ class AsyncEndpoints:
     # -- gas, view, blocks ---------------------------------------------------------------
 
     @_doc(SyncEndpoints.estimate_gas_price)
-    async def estimate_gas_price(self) -> Result[dec.GasEstimate]:
+    async def estimate_gas_price(self) -> Result[GasEstimate]:
         return await self._send(calls.estimate_gas_price())
 
     @_doc(SyncEndpoints.view)
@@ -352,11 +367,11 @@ class AsyncEndpoints:
     @_doc(SyncEndpoints.block_by_height)
     async def block_by_height(
         self, height: int, *, with_transactions: bool = False
-    ) -> Result[dec.Block]:
+    ) -> Result[Block]:
         return await self._send(calls.block_by_height(height, with_transactions))
 
     @_doc(SyncEndpoints.block_by_version)
     async def block_by_version(
         self, version: int, *, with_transactions: bool = False
-    ) -> Result[dec.Block]:
+    ) -> Result[Block]:
         return await self._send(calls.block_by_version(version, with_transactions))

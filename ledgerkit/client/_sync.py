@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import atexit
 import logging
+import os
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from types import TracebackType
@@ -19,14 +20,7 @@ import httpx
 
 from ledgerkit._errors import LedgerError
 from ledgerkit.client import _calls as calls
-from ledgerkit.client._base import (
-    DEFAULT_TIMEOUT,
-    BaseClient,
-    CacheSetting,
-    Call,
-    Result,
-    read_with,
-)
+from ledgerkit.client._base import DEFAULT_TIMEOUT, BaseClient, Call, Result, read_with
 from ledgerkit.client._cache import open_cache
 from ledgerkit.client._identity import ChainIdentity
 from ledgerkit.client._limits import Clock, Limiter, SystemClock
@@ -112,7 +106,7 @@ class Client(SyncEndpoints, BaseClient):
         retries: int | Retry = 3,
         max_rps: float | None = None,
         max_concurrency: int | None = None,
-        cache: CacheSetting = None,
+        cache: str | os.PathLike[str] | bool | None = None,
         transport: httpx.BaseTransport | None = None,
         clock: Clock | None = None,
     ) -> None:

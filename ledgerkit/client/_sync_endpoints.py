@@ -15,6 +15,21 @@ from ledgerkit.client import _decoders as dec
 from ledgerkit.client._base import Call, Result
 from ledgerkit.client._limits import Clock
 from ledgerkit.client._paging import CursorPager, EventPager, Pager, VersionRangePager
+from ledgerkit.models import (
+    AccountData,
+    AuxiliaryInfo,
+    BatchSubmitResult,
+    Block,
+    Event,
+    GasEstimate,
+    HealthStatus,
+    LedgerInfo,
+    MoveModuleBytecode,
+    MoveResource,
+    PendingTransaction,
+    Transaction,
+    UserTransaction,
+)
 from ledgerkit.types import Address, EntryFunctionId, MoveType, StructTag
 
 __all__ = ["WAIT_PAUSE_SECONDS", "SyncEndpoints"]
@@ -38,7 +53,7 @@ class SyncEndpoints:
 
     # -- general -------------------------------------------------------------------------
 
-    def ledger_info(self) -> Result[dec.LedgerInfo]:
+    def ledger_info(self) -> Result[LedgerInfo]:
         """The ledger's current position: chain id, epoch, versions, block heights, role.
 
         Returns
@@ -48,7 +63,7 @@ class SyncEndpoints:
         """
         return self._send(calls.ledger_info())
 
-    def health(self, duration_secs: int | None = None) -> Result[dec.HealthStatus]:
+    def health(self, duration_secs: int | None = None) -> Result[HealthStatus]:
         """Check the node is alive; with ``duration_secs``, that its ledger is fresh.
 
         Parameters
@@ -67,7 +82,7 @@ class SyncEndpoints:
 
     def account(
         self, address: str | Address, *, ledger_version: int | None = None
-    ) -> Result[dec.AccountData]:
+    ) -> Result[AccountData]:
         """The account's sequence number and authentication key.
 
         Parameters
@@ -94,7 +109,7 @@ class SyncEndpoints:
         ledger_version: int | None = None,
         start: str | None = None,
         limit: int | None = None,
-    ) -> Result[list[dec.MoveResource]]:
+    ) -> Result[list[MoveResource]]:
         """One page of the account's resources.
 
         Parameters
@@ -122,7 +137,7 @@ class SyncEndpoints:
         *,
         ledger_version: int | None = None,
         limit: int | None = None,
-    ) -> Iterator[Result[dec.MoveResource]]:
+    ) -> Iterator[Result[MoveResource]]:
         """Every resource of the account, following the cursor to the last page.
 
         Pages after the first are read at the first page's ledger version, so the walk
@@ -145,7 +160,7 @@ class SyncEndpoints:
         resource_type: str | StructTag,
         *,
         ledger_version: int | None = None,
-    ) -> Result[dec.MoveResource]:
+    ) -> Result[MoveResource]:
         """One resource of the account, by struct tag (``0x1::coin::CoinStore<...>``).
 
         Raises
@@ -172,7 +187,7 @@ class SyncEndpoints:
         ledger_version: int | None = None,
         start: str | None = None,
         limit: int | None = None,
-    ) -> Result[list[dec.MoveModuleBytecode]]:
+    ) -> Result[list[MoveModuleBytecode]]:
         """One page of the modules the account publishes (bytecode and ABI).
 
         ``ledger.cursor`` of the result is the next page's ``start``; see
@@ -186,7 +201,7 @@ class SyncEndpoints:
         *,
         ledger_version: int | None = None,
         limit: int | None = None,
-    ) -> Iterator[Result[dec.MoveModuleBytecode]]:
+    ) -> Iterator[Result[MoveModuleBytecode]]:
         """Every module of the account, following the cursor to the last page."""
         pager = CursorPager(
             lambda version, cursor: calls.account_modules(address, version, cursor, limit),
@@ -196,7 +211,7 @@ class SyncEndpoints:
 
     def account_module(
         self, address: str | Address, module_name: str, *, ledger_version: int | None = None
-    ) -> Result[dec.MoveModuleBytecode]:
+    ) -> Result[MoveModuleBytecode]:
         """One module of the account by name, with its ABI.
 
         Raises
@@ -225,7 +240,7 @@ class SyncEndpoints:
 
     def account_transactions(
         self, address: str | Address, *, start: int | None = None, limit: int | None = None
-    ) -> Result[list[dec.Transaction]]:
+    ) -> Result[list[Transaction]]:
         """The account's committed transactions by sequence number, from ``start`` (default 0)."""
         return self._send(calls.account_transactions(address, start, limit))
 
@@ -238,7 +253,7 @@ class SyncEndpoints:
         *,
         start: int | None = None,
         limit: int | None = None,
-    ) -> Result[list[dec.Event]]:
+    ) -> Result[list[Event]]:
         """One page of an event stream named by the account and its creation number.
 
         Parameters
@@ -258,7 +273,7 @@ class SyncEndpoints:
         *,
         start: int | None = None,
         limit: int | None = None,
-    ) -> Result[list[dec.Event]]:
+    ) -> Result[list[Event]]:
         """One page of the event stream held in field ``field_name`` of the resource
         ``event_handle`` of ``address`` (the account the events were emitted to)."""
         call = calls.events_by_handle(address, event_handle, field_name, start, limit)
@@ -274,7 +289,7 @@ class SyncEndpoints:
         start: int | None = None,
         limit: int | None = None,
         forward: bool = False,
-    ) -> Iterator[Result[dec.Event]]:
+    ) -> Iterator[Result[Event]]:
         """Walk an event stream by sequence number, newest first (or oldest first).
 
         Name the stream by ``creation_number``, or by ``event_handle`` and ``field_name``.
@@ -300,13 +315,13 @@ class SyncEndpoints:
 
     def transactions(
         self, *, start: int | None = None, limit: int | None = None
-    ) -> Result[list[dec.Transaction]]:
+    ) -> Result[list[Transaction]]:
         """One page of committed transactions from version ``start`` (default: the newest)."""
         return self._send(calls.transactions(start, limit))
 
     def iter_transactions(
         self, start: int = 0, stop: int | None = None, *, limit: int = 100
-    ) -> Iterator[Result[dec.Transaction]]:
+    ) -> Iterator[Result[Transaction]]:
         """Every committed transaction with a version in ``[start, stop)``.
 
         Parameters
@@ -328,7 +343,7 @@ class SyncEndpoints:
         )
         return self._walk(pager)
 
-    def transaction_by_version(self, version: int) -> Result[dec.Transaction]:
+    def transaction_by_version(self, version: int) -> Result[Transaction]:
         """The transaction at ``version`` (cached once committed).
 
         Raises
@@ -340,13 +355,13 @@ class SyncEndpoints:
         """
         return self._send(calls.transaction_by_version(version))
 
-    def transaction_by_hash(self, txn_hash: str | bytes) -> Result[dec.Transaction]:
+    def transaction_by_hash(self, txn_hash: str | bytes) -> Result[Transaction]:
         """The transaction with this hash: committed, or still pending in the mempool."""
         return self._send(calls.transaction_by_hash(txn_hash))
 
     def wait_for_transaction(
         self, txn_hash: str | bytes, *, timeout: float = 60.0
-    ) -> Result[dec.Transaction]:
+    ) -> Result[Transaction]:
         """Wait until the transaction is committed and return it (long polls of
         ``wait_by_hash``). A failed transaction is returned too: check ``.success``.
 
@@ -378,11 +393,11 @@ class SyncEndpoints:
 
     def transactions_auxiliary_info(
         self, start_version: int, *, limit: int | None = None
-    ) -> Result[list[dec.AuxiliaryInfo]]:
+    ) -> Result[list[AuxiliaryInfo]]:
         """Auxiliary info (the index within its block) of transactions from ``start_version``."""
         return self._send(calls.transactions_auxiliary_info(start_version, limit))
 
-    def submit_transaction(self, signed: SignedTransaction) -> Result[dec.PendingTransaction]:
+    def submit_transaction(self, signed: SignedTransaction) -> Result[PendingTransaction]:
         """Submit a signed transaction (as BCS). Sent exactly once, never retried.
 
         Returns
@@ -399,7 +414,7 @@ class SyncEndpoints:
 
     def submit_batch_transactions(
         self, signed: Sequence[SignedTransaction]
-    ) -> Result[dec.BatchSubmitResult]:
+    ) -> Result[BatchSubmitResult]:
         """Submit several signed transactions in one request. Sent exactly once.
 
         Each is admitted as :meth:`submit_transaction` would admit it; one refused does
@@ -429,7 +444,7 @@ class SyncEndpoints:
         estimate_max_gas_amount: bool = False,
         estimate_gas_unit_price: bool = False,
         estimate_prioritized_gas_unit_price: bool = False,
-    ) -> Result[list[dec.UserTransaction]]:
+    ) -> Result[list[UserTransaction]]:
         """Execute a transaction without committing it; gas used is in ``ledger.gas_used``.
 
         Parameters
@@ -486,7 +501,7 @@ class SyncEndpoints:
 
     # -- gas, view, blocks ---------------------------------------------------------------
 
-    def estimate_gas_price(self) -> Result[dec.GasEstimate]:
+    def estimate_gas_price(self) -> Result[GasEstimate]:
         """The node's gas unit price estimates (deprioritized, regular, prioritized)."""
         return self._send(calls.estimate_gas_price())
 
@@ -524,7 +539,7 @@ class SyncEndpoints:
         """Call a view function; the BCS of its return values (a ULEB128 count, then each)."""
         return self._send(calls.view_bcs(function, type_arguments, arguments, ledger_version))
 
-    def block_by_height(self, height: int, *, with_transactions: bool = False) -> Result[dec.Block]:
+    def block_by_height(self, height: int, *, with_transactions: bool = False) -> Result[Block]:
         """The block at ``height``, with its transactions when asked (the node may cap
         them; a capped block is not cached).
 
@@ -535,8 +550,6 @@ class SyncEndpoints:
         """
         return self._send(calls.block_by_height(height, with_transactions))
 
-    def block_by_version(
-        self, version: int, *, with_transactions: bool = False
-    ) -> Result[dec.Block]:
+    def block_by_version(self, version: int, *, with_transactions: bool = False) -> Result[Block]:
         """The block holding the transaction at ``version``."""
         return self._send(calls.block_by_version(version, with_transactions))

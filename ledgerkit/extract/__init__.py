@@ -24,6 +24,7 @@ from typing import Any, Unpack
 
 import httpx
 
+from ledgerkit._public import publish as _publish
 from ledgerkit.client import AsyncClient, Client
 from ledgerkit.extract._dask import blocks_dask, events_dask, transactions_dask
 from ledgerkit.extract._dataset import (
@@ -301,3 +302,7 @@ def fetch_transactions(
         return records
 
     return run_sync(run())
+
+
+# Public names report where users import them from (see ledgerkit._public).
+_publish(globals(), __all__, __name__)

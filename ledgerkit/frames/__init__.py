@@ -1,8 +1,10 @@
 """Exact pandas DataFrames from ledger records: ``<thing>_to_frame`` converters, their
 column schemas, and derivations (fees, per-block, per-time and activity tables).
 
-Pure functions, no I/O: they take the records of :mod:`ledgerkit.models` (or the API's
-raw JSON; ``transactions_to_frame`` also a page's bytes, read field by field) and give
+Pure functions, no I/O: they take what the client returns (a result, the records of
+:mod:`ledgerkit.models`, a page's bytes or the API's raw JSON; ``transactions_to_frame``
+reads a page's bytes field by field) and refuse anything else with an
+:class:`~ledgerkit.InputError`; they give
 frames whose columns and dtypes are the module constants ``*_COLUMNS``, the same for
 empty input. Integers stay exact: u64 is ``UInt64``, u128
 and u256 fixed-width decimal text; see ``docs/frames.md`` for the whole contract.
@@ -11,12 +13,13 @@ Importing this package registers the ``DataFrame.ledger`` accessor.
 Examples
 --------
 >>> from ledgerkit.frames import transactions_to_frame
->>> frame = transactions_to_frame(client.transactions(start=0, limit=100).value)  # doctest: +SKIP
+>>> frame = transactions_to_frame(client.transactions(start=0, limit=100))  # doctest: +SKIP
 >>> frame.ledger.blocks()  # doctest: +SKIP
 """
 
 from __future__ import annotations
 
+from ledgerkit._public import publish as _publish
 from ledgerkit.frames._derive import (
     APT_DECIMALS,
     LedgerAccessor,
@@ -45,6 +48,14 @@ from ledgerkit.frames._dtypes import (
     schema_of,
     wide_sum,
     wide_to_ints,
+)
+from ledgerkit.frames._modules import (
+    FUNCTION_COLUMNS,
+    MODULE_COLUMNS,
+    STRUCT_COLUMNS,
+    functions_to_frame,
+    modules_to_frame,
+    structs_to_frame,
 )
 from ledgerkit.frames._state import (
     BALANCE_COLUMNS,
@@ -83,10 +94,13 @@ __all__ = [
     "CHANGE_COLUMNS",
     "COUNT",
     "EVENT_COLUMNS",
+    "FUNCTION_COLUMNS",
     "GAS_ESTIMATE_COLUMNS",
+    "MODULE_COLUMNS",
     "PAYLOAD_COLUMNS",
     "RESOURCE_COLUMNS",
     "STRING",
+    "STRUCT_COLUMNS",
     "TIMESTAMP",
     "TRANSACTION_COLUMNS",
     "TRANSACTION_ROOT_COLUMNS",
@@ -106,14 +120,17 @@ __all__ = [
     "fees",
     "fees_in_units",
     "function_activity",
+    "functions_to_frame",
     "gas_estimates_to_frame",
     "ints_to_wide",
+    "modules_to_frame",
     "move_column",
     "move_dtype",
     "payloads_to_frame",
     "resources_to_frame",
     "schema_of",
     "sender_activity",
+    "structs_to_frame",
     "time_stats",
     "transactions_to_frame",
     "version_stats",
@@ -121,3 +138,22 @@ __all__ = [
     "wide_sum",
     "wide_to_ints",
 ]
+
+# The converters the front door re-exports report it as their home.
+_FRONT_DOOR = (
+    "balances_to_frame",
+    "blocks_to_frame",
+    "changes_to_frame",
+    "events_to_frame",
+    "functions_to_frame",
+    "gas_estimates_to_frame",
+    "modules_to_frame",
+    "payloads_to_frame",
+    "resources_to_frame",
+    "structs_to_frame",
+    "transactions_to_frame",
+)
+
+# Public names report where users import them from (see ledgerkit._public).
+_publish(globals(), __all__, __name__)
+_publish(globals(), _FRONT_DOOR, "ledgerkit")

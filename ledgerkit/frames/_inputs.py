@@ -1,18 +1,88 @@
 """Turning what a caller hands a converter into typed records.
 
-Converters take the records of :mod:`ledgerkit.models`; raw API JSON (dicts as
-``json.loads`` gives them) is accepted too and decoded through the same msgspec
-decoders, so both paths produce the same typed values.
+Converters take what the client returns: a result (``client.transactions(...)``, whose
+``value`` is used), a list of records or one record of :mod:`ledgerkit.models`, a page's
+JSON bytes, or the API's raw JSON (dicts as ``json.loads`` gives them), decoded through
+the same msgspec decoders, so every path produces the same typed values. Anything else
+is refused with an :class:`~ledgerkit.InputError` naming what the converter expects.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 import msgspec
 
+from ledgerkit._errors import InputError
+from ledgerkit.models import decode
+from ledgerkit.types import LedgerMeta
+
 _encode = msgspec.json.Encoder().encode
+
+_BYTES = bytes | bytearray | memoryview
+
+
+def is_result(value: object) -> TypeGuard[tuple[Any, LedgerMeta]]:
+    """Whether ``value`` is what a client method answers: ``(value, LedgerMeta)``."""
+    return isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], LedgerMeta)
+
+
+def describe(value: object) -> str:
+    """A short name for what was given, for refusals (never the whole value)."""
+    kind = type(value).__name__
+    if isinstance(value, str | bytes | int | float | bool) or value is None:
+        text = repr(value)
+        return f"{kind} {text[:40]}{'...' if len(text) > 40 else ''}"
+    return kind
+
+
+def records_of(
+    value: Any,
+    kinds: tuple[type, ...],
+    decode_json: Callable[[bytes], Sequence[Any]] | None,
+    *,
+    converter: str,
+    expected: str,
+) -> list[Any]:
+    """``value`` as a list of records of ``kinds``, raw JSON among it decoded.
+
+    Parameters
+    ----------
+    value
+        A client result, one record, an iterable of records or dicts, one dict, or JSON
+        bytes (a list of objects or one object).
+    kinds : tuple of type
+        The record classes the converter reads.
+    decode_json : callable, optional
+        Decodes JSON bytes of a list of objects into records; None when the converter
+        takes no raw JSON.
+    converter, expected : str
+        For the refusal: the converter's name and what it takes.
+
+    Raises
+    ------
+    InputError
+        ``value``, or an item of it, is none of these.
+    """
+    if is_result(value):
+        value = value[0]
+    if isinstance(value, _BYTES) and decode_json is not None:
+        value = decode(bytes(value), list[dict[str, Any]] | dict[str, Any])
+    if isinstance(value, kinds) or (decode_json is not None and isinstance(value, dict)):
+        items = [value]
+    elif isinstance(value, str | dict | _BYTES) or not isinstance(value, Iterable):
+        raise InputError(f"{converter} expects {expected}, got {describe(value)}")
+    else:
+        items = value if isinstance(value, list) else list(value)
+    for position, item in enumerate(items):
+        if not (isinstance(item, kinds) or (decode_json is not None and isinstance(item, dict))):
+            raise InputError(
+                f"{converter} expects {expected}, got {describe(item)} at position {position}"
+            )
+    if decode_json is None:
+        return items
+    return as_records(items, decode_json)
 
 
 def as_records(items: Iterable[Any], decode: Callable[[bytes], Sequence[Any]]) -> list[Any]:

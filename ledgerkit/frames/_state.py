@@ -5,16 +5,20 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 import pandas as pd
 
+from ledgerkit._errors import InputError
 from ledgerkit.frames import _dtypes as d
-from ledgerkit.frames._inputs import as_records, json_text
+from ledgerkit.frames._inputs import describe, is_result, json_text, records_of
 from ledgerkit.frames._transactions import _build
 from ledgerkit.models import GasEstimate, MoveResource, decode_resources
 from ledgerkit.types import Address, MoveType, PrimitiveType, StructTag
+
+if TYPE_CHECKING:
+    from ledgerkit.client import Result
 
 __all__ = [
     "BALANCE_COLUMNS",
@@ -132,6 +136,12 @@ def expand_event_data(
     >>> expand_event_data(events, "0x1::fungible_asset::Deposit",
     ...                   {"store": "address", "amount": "u64"})  # doctest: +SKIP
     """
+    if not isinstance(frame, pd.DataFrame) or not {*_EVENT_KEYS, "type", "data"} <= set(
+        frame.columns
+    ):
+        raise InputError(
+            f"expand_event_data expects a frame of events_to_frame, got {describe(frame)}"
+        )
     rows = frame.loc[(frame["type"] == event_type).to_numpy(dtype=bool, na_value=False)]
     decode = msgspec.json.Decoder().decode
     data = [decode(text) for text in rows["data"].tolist()]
@@ -142,17 +152,37 @@ def expand_event_data(
 
 
 def resources_to_frame(
-    resources: Iterable[MoveResource | dict[str, Any]],
+    resources: bytes
+    | Result[list[MoveResource]]
+    | Result[MoveResource]
+    | MoveResource
+    | Iterable[MoveResource | dict[str, Any]],
     *,
     address: str | Address | None = None,
     version: int | None = None,
 ) -> pd.DataFrame:
     """One row per resource (:data:`RESOURCE_COLUMNS`).
 
-    ``address`` and ``version`` say where and when the resources were read (the client's
-    ``ledger.ledger_version``); ``data`` is the Move value as JSON text.
+    ``resources`` is what the client returns (``client.account_resources(address)``, its
+    ``.value`` or one resource), or the API's JSON. ``address`` and ``version`` say where
+    and when the resources were read; ``version`` defaults to the result's
+    ``ledger.ledger_version`` when a client result is given. ``data`` is the Move value as
+    JSON text.
+
+    Raises
+    ------
+    InputError
+        ``resources`` is none of these.
     """
-    records = as_records(resources, decode_resources)
+    if version is None and is_result(resources):
+        version = resources[1].ledger_version
+    records = records_of(
+        resources,
+        (MoveResource,),
+        decode_resources,
+        converter="resources_to_frame",
+        expected="resources (records, a client result, JSON bytes or dicts)",
+    )
     owner = None if address is None else Address.parse(address).long
     cache: dict[str, str] = {}
     cols: dict[str, list[Any]] = {name: [] for name in RESOURCE_COLUMNS}
@@ -191,11 +221,21 @@ def balances_to_frame(
     version : int, optional
         The ledger version the balances were read at.
     """
-    items = (
-        [(a, s, n) for (a, s), n in balances.items()]
-        if isinstance(balances, Mapping)
-        else list(balances)
-    )
+    if isinstance(balances, Mapping):
+        items = [(a, s, n) for (a, s), n in balances.items()]
+    elif isinstance(balances, Iterable) and not isinstance(balances, str | bytes):
+        items = list(balances)
+    else:
+        raise InputError(
+            "balances_to_frame expects (address, asset, amount) triples or a mapping "
+            f"(address, asset) -> amount, got {describe(balances)}"
+        )
+    for position, item in enumerate(items):
+        if not (isinstance(item, tuple | list) and len(item) == 3):
+            raise InputError(
+                "balances_to_frame expects (address, asset, amount) triples, "
+                f"got {describe(item)} at position {position}"
+            )
     cache: dict[str, str] = {}
     cols: dict[str, list[Any]] = {
         "address": [_long(str(a), cache) for a, _, _ in items],
@@ -217,7 +257,7 @@ def _micros(value: Any) -> int:
     ledger = getattr(value, "ledger_timestamp_usec", None)
     if isinstance(ledger, int):
         return ledger
-    raise TypeError(f"not a time: {value!r}")
+    raise InputError(f"gas_estimates_to_frame expects a time, got {describe(value)}")
 
 
 def gas_estimates_to_frame(observations: Iterable[Any]) -> pd.DataFrame:
@@ -228,17 +268,36 @@ def gas_estimates_to_frame(observations: Iterable[Any]) -> pd.DataFrame:
     observations : iterable
         ``(observed_at, GasEstimate)`` pairs, where ``observed_at`` is a datetime or
         microseconds since the epoch, or the client's results
-        (``client.estimate_gas_price()``), timed by their ledger timestamp.
+        (``client.estimate_gas_price()``, one or many), timed by their ledger timestamp.
+
+    Raises
+    ------
+    InputError
+        ``observations`` is none of these.
     """
+    if is_result(observations):
+        observations = [observations]
+    elif isinstance(observations, str | bytes) or not isinstance(observations, Iterable):
+        raise InputError(
+            "gas_estimates_to_frame expects client results or (observed_at, GasEstimate) "
+            f"pairs, got {describe(observations)}"
+        )
     rows: list[tuple[int, GasEstimate]] = []
-    for item in observations:
-        if hasattr(item, "ledger") and hasattr(item, "value"):
-            rows.append((_micros(item.ledger), item.value))
-        else:
+    for position, item in enumerate(observations):
+        if is_result(item):
+            rows.append((_micros(item[1]), item[0]))
+            continue
+        if isinstance(item, tuple | list) and len(item) == 2:
             when, estimate = item
             if isinstance(estimate, dict):
                 estimate = msgspec.convert(estimate, GasEstimate, strict=False)
-            rows.append((_micros(when), estimate))
+            if isinstance(estimate, GasEstimate):
+                rows.append((_micros(when), estimate))
+                continue
+        raise InputError(
+            "gas_estimates_to_frame expects client results or (observed_at, GasEstimate) "
+            f"pairs, got {describe(item)} at position {position}"
+        )
     cols: dict[str, list[Any]] = {
         "observed_at": [when for when, _ in rows],
         "gas_estimate": [e.gas_estimate for _, e in rows],
@@ -269,15 +328,27 @@ def view_results_to_frame(
 
     Give ``names`` or ``types`` for the same columns when there are no results.
     """
+    if is_result(results):
+        results = [results]
+    elif isinstance(results, str | bytes) or not isinstance(results, Iterable):
+        raise InputError(
+            "view_results_to_frame expects client results or lists of values, "
+            f"got {describe(results)}"
+        )
     versions: list[int | None] = []
     rows: list[Sequence[Any]] = []
-    for item in results:
-        if hasattr(item, "ledger") and hasattr(item, "value"):
-            versions.append(item.ledger.ledger_version)
-            rows.append(item.value)
-        else:
+    for position, item in enumerate(results):
+        if is_result(item):
+            versions.append(item[1].ledger_version)
+            rows.append(item[0])
+        elif isinstance(item, list | tuple):
             versions.append(None)
             rows.append(item)
+        else:
+            raise InputError(
+                "view_results_to_frame expects client results or lists of values, "
+                f"got {describe(item)} at position {position}"
+            )
     width = len(names) if names is not None else len(types) if types is not None else None
     if width is None:
         width = max((len(row) for row in rows), default=0)

@@ -3,15 +3,16 @@ events and write-set changes, and blocks."""
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 import pandas as pd
 
 from ledgerkit._errors import DecodingError
 from ledgerkit.frames import _dtypes as d
-from ledgerkit.frames._inputs import as_records, json_text
+from ledgerkit.frames._inputs import json_text, records_of
 from ledgerkit.models import (
     Block,
     DeleteModule,
@@ -29,12 +30,16 @@ from ledgerkit.models import (
     WriteModule,
     WriteResource,
     WriteTableItem,
+    decode,
     decode_block,
     decode_events,
     decode_transaction_rows,
     decode_transactions,
     row_from_record,
 )
+
+if TYPE_CHECKING:
+    from ledgerkit.client import Result
 
 __all__ = [
     "BLOCK_COLUMNS",
@@ -129,6 +134,23 @@ CHANGE_COLUMNS: Final = {
 }
 
 
+# What each converter reads, for telling records from wrong input.
+_TRANSACTION_KINDS: Final[tuple[type, ...]] = typing.get_args(Transaction)
+_TRANSACTIONS: Final = "transaction records, a client result or page bytes of them, or their JSON"
+_EVENTS: Final = "events or transactions (records, a client result, page bytes or JSON)"
+_BLOCKS: Final = "blocks (records, a client result, JSON bytes or dicts)"
+
+
+def _transactions(records: Any, converter: str) -> list[Any]:
+    return records_of(
+        records,
+        _TRANSACTION_KINDS,
+        decode_transactions,
+        converter=converter,
+        expected=_TRANSACTIONS,
+    )
+
+
 def _tag(record: Any) -> str:
     if isinstance(record, UnknownVariant):
         return record.type
@@ -151,7 +173,12 @@ _build = d.build_frame
 
 
 def transactions_to_frame(
-    records: bytes | Iterable[Transaction | TransactionRow | dict[str, Any]],
+    records: bytes
+    | str
+    | Result[list[Transaction]]
+    | Result[Transaction]
+    | Transaction
+    | Iterable[Transaction | dict[str, Any]],
     *,
     roots: bool = False,
 ) -> pd.DataFrame:
@@ -159,11 +186,12 @@ def transactions_to_frame(
 
     Parameters
     ----------
-    records : bytes or iterable of Transaction
+    records : bytes, Result, Transaction or iterable of Transaction
         The body of a page of transactions as the node sent it (the quickest: only the
-        fields the frame shows are read, see :func:`decode_transaction_rows`), or
-        transaction records (``client.transactions(...).value``), or the API's JSON
-        objects (decoded with :func:`ledgerkit.models.decode_transactions`).
+        fields the frame shows are read, see :func:`decode_transaction_rows`), or what
+        the client returns (``client.transactions(start=0, limit=100)``, its ``.value``,
+        or one transaction), or the API's JSON objects (decoded with
+        :func:`ledgerkit.models.decode_transactions`).
     roots : bool, default False
         Also the hashes of :data:`TRANSACTION_ROOT_COLUMNS` (state change, event root,
         state checkpoint and accumulator root), after the other columns.
@@ -177,10 +205,14 @@ def transactions_to_frame(
         the entry function called (also inside multisig and decrypted payloads), as the
         node writes it; ``sender`` and ``proposer`` are long-form addresses.
 
+    Raises
+    ------
+    InputError
+        ``records`` is none of these (an int, a list of something else...).
+
     Examples
     --------
-    >>> txs = client.transactions(start=0, limit=100).value  # doctest: +SKIP
-    >>> frame = transactions_to_frame(txs)  # doctest: +SKIP
+    >>> frame = transactions_to_frame(client.transactions(start=0, limit=100))  # doctest: +SKIP
     >>> frame.ledger.fees()  # doctest: +SKIP
     """
     rows = _rows_of(records)
@@ -223,13 +255,14 @@ def transactions_to_frame(
 def _rows_of(records: Any) -> list[TransactionRow]:
     if isinstance(records, bytes | bytearray | memoryview | str):
         return decode_transaction_rows(records)
-    items = records if isinstance(records, list) else list(records)
-    if all(isinstance(item, TransactionRow) for item in items):
-        return items
-    return [
-        item if isinstance(item, TransactionRow) else row_from_record(item)
-        for item in as_records(items, decode_transactions)
-    ]
+    items = records_of(
+        records,
+        (TransactionRow, *_TRANSACTION_KINDS),
+        decode_transactions,
+        converter="transactions_to_frame",
+        expected=_TRANSACTIONS,
+    )
+    return [item if isinstance(item, TransactionRow) else row_from_record(item) for item in items]
 
 
 def _function(payload: PayloadRow | None) -> str | None:
@@ -249,15 +282,22 @@ def _function(payload: PayloadRow | None) -> str | None:
     return None
 
 
-def payloads_to_frame(records: Iterable[Transaction | dict[str, Any]]) -> pd.DataFrame:
+def payloads_to_frame(
+    records: bytes
+    | Result[list[Transaction]]
+    | Result[Transaction]
+    | Transaction
+    | Iterable[Transaction | dict[str, Any]],
+) -> pd.DataFrame:
     """One row per transaction with a script or entry-function payload (:data:`PAYLOAD_COLUMNS`).
 
     ``type_arguments`` and ``arguments`` are JSON text (arguments as the API writes them,
     so u64 and wider are exact decimal strings); ``module_address`` is long-form;
     multisig and decrypted payloads are read through to the entry function they call.
-    Genesis and other payload-less transactions give no row.
+    Genesis and other payload-less transactions give no row. ``records`` is read as by
+    :func:`transactions_to_frame` (what the client returns, records, bytes or JSON).
     """
-    txs = as_records(records, decode_transactions)
+    txs = _transactions(records, "payloads_to_frame")
     cols: dict[str, list[Any]] = {name: [] for name in PAYLOAD_COLUMNS}
     addresses: dict[str, str] = {}
 
@@ -301,14 +341,23 @@ def payloads_to_frame(records: Iterable[Transaction | dict[str, Any]]) -> pd.Dat
     return _build(PAYLOAD_COLUMNS, cols)
 
 
-def events_to_frame(records: Iterable[Event | Transaction | dict[str, Any]]) -> pd.DataFrame:
+def events_to_frame(
+    records: bytes
+    | Result[list[Event]]
+    | Result[list[Transaction]]
+    | Result[Transaction]
+    | Event
+    | Transaction
+    | Iterable[Event | Transaction | dict[str, Any]],
+) -> pd.DataFrame:
     """One row per event (:data:`EVENT_COLUMNS`).
 
     Parameters
     ----------
-    records : iterable of Event or Transaction
+    records : iterable of Event or Transaction, or a Result of them
         Events from an event stream (their ``version`` is used), or transactions, whose
-        events are listed with the transaction's version; raw JSON of either is accepted.
+        events are listed with the transaction's version; what the client returns
+        (``client.events(...)``), page bytes and raw JSON of either are accepted.
 
     Returns
     -------
@@ -318,12 +367,14 @@ def events_to_frame(records: Iterable[Event | Transaction | dict[str, Any]]) -> 
         ``event_index`` is the event's position in its transaction (in the list given,
         for an event stream).
     """
-    items: list[Any] = list(records)
+    items = records_of(
+        records,
+        (Event, *_TRANSACTION_KINDS),
+        _events_or_transactions,
+        converter="events_to_frame",
+        expected=_EVENTS,
+    )
     cols: dict[str, list[Any]] = {name: [] for name in EVENT_COLUMNS}
-    if items and isinstance(items[0], dict) and "guid" in items[0]:
-        items = as_records(items, decode_events)
-    elif items and isinstance(items[0], dict):
-        items = as_records(items, decode_transactions)
     addresses: dict[str, str] = {}
     encode = msgspec.json.Encoder().encode
 
@@ -350,9 +401,29 @@ def events_to_frame(records: Iterable[Event | Transaction | dict[str, Any]]) -> 
     return _build(EVENT_COLUMNS, cols)
 
 
-def blocks_to_frame(records: Iterable[Block | dict[str, Any]]) -> pd.DataFrame:
-    """One row per block (:data:`BLOCK_COLUMNS`); ``block_timestamp`` is UTC."""
-    blocks = as_records(records, lambda body: [decode_block(item) for item in _split(body)])
+def _events_or_transactions(body: bytes) -> list[Any]:
+    """Raw JSON of events (they have a ``guid``) or of transactions, decoded."""
+    raw = decode(body, list[dict[str, Any]])
+    if raw and "guid" in raw[0]:
+        return decode_events(body)
+    return decode_transactions(body)
+
+
+def blocks_to_frame(
+    records: bytes | Result[Block] | Block | Iterable[Block | dict[str, Any]],
+) -> pd.DataFrame:
+    """One row per block (:data:`BLOCK_COLUMNS`); ``block_timestamp`` is UTC.
+
+    ``records`` is what the client returns (``client.block_by_height(h)``, one block or
+    a list of them) or the API's JSON of blocks.
+    """
+    blocks = records_of(
+        records,
+        (Block,),
+        lambda body: [decode_block(item) for item in _split(body)],
+        converter="blocks_to_frame",
+        expected=_BLOCKS,
+    )
     cols: dict[str, list[Any]] = {
         "block_height": [b.block_height for b in blocks],
         "block_hash": [b.block_hash for b in blocks],
@@ -369,7 +440,13 @@ def _split(body: bytes) -> list[bytes]:
     return [encode(item) for item in msgspec.json.decode(body)]
 
 
-def changes_to_frame(records: Iterable[Transaction | dict[str, Any]]) -> pd.DataFrame:
+def changes_to_frame(
+    records: bytes
+    | Result[list[Transaction]]
+    | Result[Transaction]
+    | Transaction
+    | Iterable[Transaction | dict[str, Any]],
+) -> pd.DataFrame:
     """One row per write-set change of the given transactions (:data:`CHANGE_COLUMNS`).
 
     ``resource`` is the struct tag of a written or deleted resource; ``module`` is
@@ -377,8 +454,9 @@ def changes_to_frame(records: Iterable[Transaction | dict[str, Any]]) -> pd.Data
     table items (``key`` the BCS bytes in hex); ``value`` holds the table item's value
     in hex or a module's bytecode; ``data`` is JSON text of the resource's Move value or
     of the node's decoded table item (``key``, ``key_type``, ``value``, ``value_type``).
+    ``records`` is read as by :func:`transactions_to_frame`.
     """
-    txs = as_records(records, decode_transactions)
+    txs = _transactions(records, "changes_to_frame")
     cols: dict[str, list[Any]] = {name: [] for name in CHANGE_COLUMNS}
     addresses: dict[str, str] = {}
     encode = msgspec.json.Encoder().encode

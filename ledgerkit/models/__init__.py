@@ -24,6 +24,8 @@ The ``decode_*`` functions take raw bytes and do no I/O; ledger metadata travels
 the records (the client pairs them), never inside. :func:`decode_transaction_rows` reads
 a page of transactions as rows (:class:`TransactionRow`), only the fields a transactions
 frame shows: what bulk extraction fetches and ``transactions_to_frame(bytes)`` reads.
+Every record's ``to_dict()`` gives a plain dict (attribute names, nested records as
+dicts, integers exact), for ``pandas.DataFrame([record.to_dict()])`` and the like.
 
 Examples
 --------
@@ -34,6 +36,7 @@ Examples
 
 from __future__ import annotations
 
+from ledgerkit._public import publish as _publish
 from ledgerkit.models._accounts import (
     AccountData,
     MoveFunction,
@@ -251,3 +254,6 @@ __all__ = [
     "row_from_record",
     "to_builtins",
 ]
+
+# Public names report where users import them from (see ledgerkit._public).
+_publish(globals(), __all__, __name__)

@@ -45,6 +45,45 @@ class Record(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     and only a deliberate cycle through a contained list or dict would go uncollected.
     """
 
+    def to_dict(self) -> dict[str, Any]:
+        """The record as a plain ``dict``: one key per field, named as the attribute.
+
+        Nested records become dicts too (in lists and dicts as well), and a record of a
+        union told apart by ``type`` starts with its ``type``. Values are not converted:
+        integers stay exact ``int`` (u64 and wider included) and Move values stay the
+        plain JSON the node sent. The dict is a copy; changing it leaves the record alone.
+        Records are not mappings themselves (``dict(record)`` is refused), so their
+        attributes and methods never clash with dict methods.
+
+        Examples
+        --------
+        >>> from ledgerkit.models import GasEstimate
+        >>> GasEstimate(gas_estimate=100).to_dict()
+        {'gas_estimate': 100, 'deprioritized_gas_estimate': None, 'prioritized_gas_estimate': None}
+        >>> pandas.DataFrame([info.to_dict()])  # doctest: +SKIP
+        """
+        return _as_dict(self)
+
+
+def _as_dict(record: msgspec.Struct) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    config = record.__struct_config__
+    if config.tag_field is not None and isinstance(config.tag, str):
+        out[config.tag_field] = config.tag
+    for name in record.__struct_fields__:
+        out[name] = _plain(getattr(record, name))
+    return out
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, msgspec.Struct):
+        return _as_dict(value)
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    return value
+
 
 class TaggedRecord(Record, frozen=True, kw_only=True, tag_field="type"):
     """Base of the members of a union told apart by the JSON field ``type``."""

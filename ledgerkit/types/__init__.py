@@ -3,6 +3,7 @@ Move types and ids, and the ledger metadata every response carries."""
 
 from __future__ import annotations
 
+from ledgerkit._public import publish as _publish
 from ledgerkit.types._address import Address
 from ledgerkit.types._hex import HexBytes
 from ledgerkit.types._ints import (
@@ -59,3 +60,6 @@ __all__ = [
     "parse_u64",
     "parse_uint",
 ]
+
+# Public names report where users import them from (see ledgerkit._public).
+_publish(globals(), __all__, __name__)

@@ -125,7 +125,9 @@ def _public(cls: type) -> list[str]:
     the order they are written (the shared ``BaseClient`` left out)."""
     names: list[str] = []
     for klass in reversed(cls.__mro__):
-        if klass.__module__.startswith("ledgerkit.client") and klass is not BaseClient:
+        # ``cls`` itself reports the front door (``ledgerkit``) as its module.
+        mine = klass is cls or klass.__module__.startswith("ledgerkit.client")
+        if mine and klass is not BaseClient:
             names += [n for n in vars(klass) if not n.startswith("_") and n not in names]
     return names
 

@@ -76,6 +76,38 @@ BLOCK = {
     "last_version": "9",
 }
 
+MODULE = {
+    "bytecode": "0xa11ceb0b07",
+    "abi": {
+        "address": "0x1",
+        "name": "m",
+        "friends": [],
+        "exposed_functions": [
+            {
+                "name": "f",
+                "visibility": "public",
+                "is_entry": True,
+                "is_view": False,
+                "generic_type_params": [{"constraints": ["copy"]}],
+                "params": ["&signer", "u64"],
+                "return": [],
+            }
+        ],
+        "structs": [
+            {
+                "name": "R",
+                "is_native": False,
+                "is_event": False,
+                "is_enum": True,
+                "abilities": ["key"],
+                "generic_type_params": [],
+                "fields": [],
+                "variants": [{"name": "A", "fields": [{"name": "x", "type": "u128"}]}],
+            }
+        ],
+    },
+}
+
 CONVERTERS: dict[str, tuple[Callable[[list[Any]], pd.DataFrame], list[Any]]] = {
     "transactions": (frames.transactions_to_frame, [transaction()]),
     "transactions_roots": (
@@ -96,6 +128,9 @@ CONVERTERS: dict[str, tuple[Callable[[list[Any]], pd.DataFrame], list[Any]]] = {
         lambda r: frames.view_results_to_frame(r, names=["a", "b"], types=["u256", "address"]),
         [[str(2**256 - 1), "0x1"]],
     ),
+    "modules": (frames.modules_to_frame, [MODULE]),
+    "functions": (frames.functions_to_frame, [MODULE]),
+    "structs": (frames.structs_to_frame, [MODULE]),
     "event_data": (
         lambda r: frames.expand_event_data(
             frames.events_to_frame(r),
@@ -136,6 +171,9 @@ SCHEMAS = {
     "resources": frames.RESOURCE_COLUMNS,
     "balances": frames.BALANCE_COLUMNS,
     "gas": frames.GAS_ESTIMATE_COLUMNS,
+    "modules": frames.MODULE_COLUMNS,
+    "functions": frames.FUNCTION_COLUMNS,
+    "structs": frames.STRUCT_COLUMNS,
 }
 
 
