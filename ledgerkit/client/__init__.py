@@ -36,6 +36,7 @@ def __getattr__(name: str) -> _Any:
     if name == "AiohttpTransport":
         value = _importlib.import_module("ledgerkit.client._aiohttp").AiohttpTransport
         globals()[name] = value
+        _publish(globals(), (name,), __name__)
         return value
     raise AttributeError(f"module 'ledgerkit.client' has no attribute {name!r}")
 
