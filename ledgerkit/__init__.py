@@ -60,7 +60,7 @@ from ledgerkit._errors import (
     WebFrameworkError,
 )
 from ledgerkit.bcs import MoveValueCodec
-from ledgerkit.tx import (
+from ledgerkit.keys import (
     Ed25519PrivateKey,
     Ed25519PublicKey,
     Secp256k1PrivateKey,
