@@ -112,7 +112,7 @@ def _add_range_options(kind: argparse.ArgumentParser, *, key: str, partition_siz
 def _extract(args: argparse.Namespace) -> None:
     import os
 
-    from ledgerkit.client._connect import NODE_URL_ENV, connect
+    from ledgerkit._connect import NODE_URL_ENV, connect
     from ledgerkit.extract import extract_blocks, extract_events, extract_transactions
     from ledgerkit.types import Address, parse_uint
 

@@ -1,5 +1,6 @@
-"""The node REST API client: :class:`Client` (sync), :class:`AsyncClient` (asyncio) and
-:func:`connect`, over an I/O-free core.
+"""The node REST API client: :class:`Client` (sync) and :class:`AsyncClient` (asyncio),
+over an I/O-free core. :func:`ledgerkit.connect` is at the front door: it alone starts the
+embedded node.
 
 Every method answers a :class:`Result` (``.value``, ``.ledger``); transport failures,
 node errors and undecodable answers raise the classes of :mod:`ledgerkit`'s one error
@@ -8,9 +9,10 @@ tree. See ``docs/client.md``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ledgerkit.client._async import AsyncClient
 from ledgerkit.client._base import ClientConfig, Result
-from ledgerkit.client._connect import connect
 from ledgerkit.client._identity import ChainIdentity
 from ledgerkit.client._limits import AsyncClock, Clock
 from ledgerkit.client._retry import Retry
@@ -25,5 +27,13 @@ __all__ = [
     "Clock",
     "Result",
     "Retry",
-    "connect",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # ``ledgerkit.client.connect`` was its home once; the front door's is the one.
+    if name == "connect":
+        import ledgerkit
+
+        return ledgerkit.connect
+    raise AttributeError(f"module 'ledgerkit.client' has no attribute {name!r}")
