@@ -9,7 +9,14 @@ framework functions, so every notebook and test runs offline and reproducibly.
 from __future__ import annotations
 
 from ledgerkit.localnet._config import ENDPOINT_GROUPS, NodeConfig
-from ledgerkit.localnet._errors import IncompleteChainError
+from ledgerkit.localnet._errors import IncompleteChainError, NodeConfigError
 from ledgerkit.localnet._server import LocalNode, serve
 
-__all__ = ["ENDPOINT_GROUPS", "IncompleteChainError", "LocalNode", "NodeConfig", "serve"]
+__all__ = [
+    "ENDPOINT_GROUPS",
+    "IncompleteChainError",
+    "LocalNode",
+    "NodeConfig",
+    "NodeConfigError",
+    "serve",
+]

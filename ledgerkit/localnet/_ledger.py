@@ -37,7 +37,7 @@ from ledgerkit.localnet._blocks import ZERO_HASH, BlockBuilder, admit, pending_o
 from ledgerkit.localnet._chain import generate
 from ledgerkit.localnet._chaincache import copy_cached_chain
 from ledgerkit.localnet._config import NodeConfig, anchor_usec
-from ledgerkit.localnet._errors import NodeError
+from ledgerkit.localnet._errors import NodeConfigError, NodeError
 from ledgerkit.localnet._executor import (
     PrologueError,
     TxnOutput,
@@ -585,7 +585,7 @@ def _check_identity(store: Store, config: NodeConfig) -> None:
     for key, value in expected:
         if store.meta(key) != value:
             found = store.meta(key)
-            raise ValueError(f"{store.path} holds the chain of {key} {found}, not {value}")
+            raise NodeConfigError(f"{store.path} holds the chain of {key} {found}, not {value}")
 
 
 class _StoreJournal:
