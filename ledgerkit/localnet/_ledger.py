@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 import orjson
 
@@ -33,7 +33,7 @@ from ledgerkit._errors import BCSError, ErrorCode, SigningError
 from ledgerkit.bcs import EntryFunction, MultiAgentRawTransaction, SignedTransaction
 from ledgerkit.localnet import _gas
 from ledgerkit.localnet._accounts import DevAccount, dev_accounts, faucet_account
-from ledgerkit.localnet._blocks import ZERO_HASH, BlockBuilder, admit, pending_of
+from ledgerkit.localnet._blocks import ZERO_HASH, BlockBuilder
 from ledgerkit.localnet._chain import generate
 from ledgerkit.localnet._chaincache import copy_cached_chain
 from ledgerkit.localnet._config import NodeConfig, anchor_usec
@@ -50,21 +50,19 @@ from ledgerkit.localnet._framework import FRAMEWORK, Context
 from ledgerkit.localnet._framework._assets import APT_METADATA, store_balance
 from ledgerkit.localnet._framework._context import ACCOUNT
 from ledgerkit.localnet._framework._keys import resource_key
-from ledgerkit.localnet._mempool import Mempool, Pending
+from ledgerkit.localnet._mempool import Mempool, Pending, admit, pending_of
 from ledgerkit.localnet._reads import Head, LedgerReads, Module, Page, Resource
 from ledgerkit.localnet._store import BlockRecord, Store
 from ledgerkit.localnet._txjson import (
     authenticator_from_json,
-    payload_json,
+    info_json,
     raw_from_json,
-    signature_json,
+    user_fields,
 )
 from ledgerkit.localnet._workload import Workload
 from ledgerkit.types import Address, EntryFunctionId, LedgerMeta, MoveType
 
 __all__ = ["Ledger", "Module", "Page", "Resource", "ViewResult"]
-
-WAIT_POLL_SECONDS: Final = 0.02
 
 
 def _git_hash() -> str:
@@ -346,20 +344,6 @@ class Ledger(LedgerReads):
             f"Transaction not found by Transaction hash({'0x' + txn_hash.hex()})",
         )
 
-    def wait_for_transaction(self, txn_hash: bytes, timeout: float) -> dict[str, Any]:
-        """Poll until the transaction is committed or ``timeout`` seconds pass."""
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                found = self.transaction_by_hash(txn_hash)
-            except NodeError as error:
-                if error.code is not ErrorCode.TRANSACTION_NOT_FOUND or time.monotonic() > deadline:
-                    raise
-            else:
-                if found["type"] != "pending_transaction" or time.monotonic() > deadline:
-                    return found
-            time.sleep(WAIT_POLL_SECONDS)
-
     # -- simulation ---------------------------------------------------------------------
 
     def simulate(
@@ -438,21 +422,18 @@ class Ledger(LedgerReads):
                 chain_id=self.config.chain_id,
                 timestamp_usec=head.block.timestamp,
             )
-        pending = _pending_fields(signed)
-        body = {
-            "version": str(head.version + 1),
-            "hash": "0x" + bytes(signed.hash()).hex(),
-            "state_change_hash": ZERO_HASH,
-            "event_root_hash": ZERO_HASH,
-            "gas_used": str(output.gas_used),
-            "success": output.success,
-            "vm_status": output.vm_status,
-            "accumulator_root_hash": ZERO_HASH,
-            "changes": [c.change for c in output.changes],
-            **pending,
-            "events": output.events,
-            "timestamp": str(head.block.timestamp),
-        }
+        body = info_json(
+            version=head.version + 1,
+            txn_hash=bytes(signed.hash()),
+            state_change_hash=ZERO_HASH,
+            event_root_hash=ZERO_HASH,
+            gas_used=output.gas_used,
+            success=output.success,
+            vm_status=output.vm_status,
+            accumulator_root_hash=ZERO_HASH,
+            changes=[c.change for c in output.changes],
+        )
+        body.update(user_fields(signed, output.events, head.block.timestamp, simulated=True))
         return [body], output.gas_used
 
     # -- gas, views ---------------------------------------------------------------------
@@ -601,16 +582,3 @@ class _StoreJournal:
 
     def dropped(self, hashes: list[bytes]) -> None:
         self._store.mempool_drop(hashes)
-
-
-def _pending_fields(signed: SignedTransaction) -> dict[str, Any]:
-    raw = signed.raw
-    return {
-        "sender": raw.sender.standard,
-        "sequence_number": str(raw.sequence_number),
-        "max_gas_amount": str(raw.max_gas_amount),
-        "gas_unit_price": str(raw.gas_unit_price),
-        "expiration_timestamp_secs": str(raw.expiration_timestamp_secs),
-        "payload": payload_json(raw.payload),
-        "signature": signature_json(signed.authenticator),
-    }
