@@ -306,10 +306,6 @@ class Ledger(LedgerReads):
             raise NodeError(ErrorCode.INVALID_INPUT, f"a {what} transaction needs a signature")
         return SignedTransaction(raw, authenticator_from_json(request["signature"]))
 
-    def submit_json(self, request: dict[str, Any]) -> dict[str, Any]:
-        """:meth:`submit` for a JSON request (arguments converted by the function's ABI)."""
-        return self.submit(self.signed_from_json(request, simulation=False))
-
     def encode_submission(self, request: dict[str, Any]) -> bytes:
         """The signing message of a JSON transaction request."""
         raw = raw_from_json(request, self.config.chain_id)
