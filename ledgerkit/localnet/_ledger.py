@@ -4,7 +4,7 @@
 the cached chain of its options (generated once, see :mod:`._chaincache`), a half-made
 one is finished, and an existing one carries on from its last block.
 
-The chain has its own clock (:meth:`Ledger._now_usec`): the time where the generated
+The chain has its own clock (:meth:`Ledger.now_usec`): the time where the generated
 history ends (its anchor, or the last block of a reopened ledger) plus the time since the
 node started. Blocks, expiration checks and the live workload read it, so the chain's
 time goes on without jumps whatever the wall clock says. Methods are synchronous
@@ -22,7 +22,6 @@ import tempfile
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -51,7 +50,7 @@ from ledgerkit.localnet._framework._assets import APT_METADATA, store_balance
 from ledgerkit.localnet._framework._context import ACCOUNT
 from ledgerkit.localnet._framework._keys import resource_key
 from ledgerkit.localnet._mempool import Mempool, Pending, admit, pending_of
-from ledgerkit.localnet._reads import Head, LedgerReads, Module, Page, Resource
+from ledgerkit.localnet._reads import Head, LedgerReads, Module, Page, Resource, ViewResult
 from ledgerkit.localnet._store import BlockRecord, Store
 from ledgerkit.localnet._txjson import (
     authenticator_from_json,
@@ -71,15 +70,6 @@ def _git_hash() -> str:
     except metadata.PackageNotFoundError:
         version = "unknown"
     return hashlib.sha1(f"ledgerkit-localnet {version}".encode()).hexdigest()
-
-
-@dataclass(frozen=True, slots=True)
-class ViewResult:
-    """A view call's results: JSON values, their BCS (count-prefixed) and gas used."""
-
-    values: list[Any]
-    encoded: bytes
-    gas_used: int
 
 
 class Ledger(LedgerReads):
@@ -254,14 +244,14 @@ class Ledger(LedgerReads):
 
     # -- submission ---------------------------------------------------------------------
 
-    def _now_usec(self) -> int:
+    def now_usec(self) -> int:
         """The chain's time now: anchor + time since the node started, never before the head."""
         elapsed = (time.monotonic_ns() - self._clock_started) // 1000
         return max(self._clock_base + elapsed, self._head.block.timestamp)
 
     def _now_secs(self) -> int:
         """The chain's time now in whole seconds, what expiration is checked against."""
-        return self._now_usec() // 1_000_000
+        return self.now_usec() // 1_000_000
 
     def submit(self, signed: SignedTransaction) -> dict[str, Any]:
         """Validate a signed transaction against the latest state and queue it.
@@ -501,7 +491,7 @@ class Ledger(LedgerReads):
         Parameters
         ----------
         now_usec : int, optional
-            The block's timestamp; by default the chain clock (:meth:`_now_usec`). It
+            The block's timestamp; by default the chain clock (:meth:`now_usec`). It
             is always at least one microsecond after the last block's.
         empty_ok : bool
             Make a block even when no transaction is ready (live mode keeps time moving).
@@ -515,7 +505,7 @@ class Ledger(LedgerReads):
             head = self._head
             if not empty_ok and not self.mempool.has_ready(self._sequence_of):
                 return None
-            clock = now_usec if now_usec is not None else self._now_usec()
+            clock = now_usec if now_usec is not None else self.now_usec()
             timestamp = max(clock, head.block.timestamp + 1)
             try:
                 built = self._builder.build(
@@ -544,7 +534,7 @@ class Ledger(LedgerReads):
     def live_workload_transactions(self, n: int | None = None) -> list[SignedTransaction]:
         """Signed workload transactions for the next block (``n``, or the load curve's count)."""
         head = self._head
-        return self._workload.transactions(head.block.height + 1, self._now_usec(), n)
+        return self._workload.transactions(head.block.height + 1, self.now_usec(), n)
 
     def live_tick(self, now_usec: int | None = None) -> int | None:
         """Live mode: submit the next block's workload, then make the block (even empty)."""

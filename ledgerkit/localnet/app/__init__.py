@@ -10,7 +10,6 @@ and every answer, errors included, carries the ``X-NODE-*`` headers and their
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -32,11 +31,12 @@ from ledgerkit.localnet.app import (
 )
 from ledgerkit.localnet.app._cors import CorsMiddleware
 from ledgerkit.localnet.app._http import NodeState, endpoint, error_response
+from ledgerkit.localnet.app._ledger import AppLedger
 
 __all__ = ["create_app"]
 
 
-def create_app(ledger: Any, *, on_submit: Callable[[], None] | None = None) -> Starlette:
+def create_app(ledger: AppLedger, *, on_submit: Callable[[], None] | None = None) -> Starlette:
     """The node API over ``ledger``, under ``/v1``.
 
     ``on_submit`` is called after each accepted submission (the block producer uses it
