@@ -36,7 +36,7 @@ from aptos_sdk.transactions import (
 )
 
 from ledgerkit.bcs import EntryFunction, RawTransaction
-from ledgerkit.tx import Ed25519PrivateKey
+from ledgerkit.keys import Ed25519PrivateKey
 from ledgerkit.types import Address
 
 CHAIN_ID = 4

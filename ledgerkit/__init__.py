@@ -62,7 +62,7 @@ from ledgerkit._errors import (
 )
 from ledgerkit._public import publish as _publish
 from ledgerkit.bcs import MoveValueCodec
-from ledgerkit.tx import (
+from ledgerkit.keys import (
     Ed25519PrivateKey,
     Ed25519PublicKey,
     Secp256k1PrivateKey,
@@ -88,7 +88,8 @@ from ledgerkit.types import (
 __version__ = "0.1.0.dev0"
 
 if _TYPE_CHECKING:
-    from ledgerkit.client import AsyncClient, Client, connect
+    from ledgerkit._connect import connect
+    from ledgerkit.client import AsyncClient, Client
     from ledgerkit.frames import (
         balances_to_frame,
         blocks_to_frame,
@@ -109,7 +110,7 @@ _LAZY = {
     "Client": "ledgerkit.client",
     "LocalNode": "ledgerkit.localnet",
     "NodeConfig": "ledgerkit.localnet",
-    "connect": "ledgerkit.client",
+    "connect": "ledgerkit._connect",
     "balances_to_frame": "ledgerkit.frames",
     "blocks_to_frame": "ledgerkit.frames",
     "changes_to_frame": "ledgerkit.frames",

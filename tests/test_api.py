@@ -134,7 +134,15 @@ def test_public_names_are_exactly_the_contract() -> None:
 
 
 @pytest.mark.parametrize(
-    "module", ["ledgerkit", "ledgerkit.types", "ledgerkit.bcs", "ledgerkit.tx", "ledgerkit._errors"]
+    "module",
+    [
+        "ledgerkit",
+        "ledgerkit.types",
+        "ledgerkit.bcs",
+        "ledgerkit.keys",
+        "ledgerkit.tx",
+        "ledgerkit._errors",
+    ],
 )
 def test_all_has_no_duplicates(module: str) -> None:
     names = importlib.import_module(module).__all__
@@ -162,7 +170,7 @@ def test_the_sort_key_agrees_with_ruff_on_the_tricky_cases() -> None:
 
 
 @pytest.mark.parametrize(
-    "module", ["ledgerkit", "ledgerkit.types", "ledgerkit.bcs", "ledgerkit.tx"]
+    "module", ["ledgerkit", "ledgerkit.types", "ledgerkit.bcs", "ledgerkit.keys", "ledgerkit.tx"]
 )
 def test_every_public_name_is_importable(module: str) -> None:
     mod = importlib.import_module(module)
@@ -210,11 +218,18 @@ def test_version_is_a_pep440_string() -> None:
 
 def test_the_front_door_and_the_subpackages_hand_out_the_same_objects() -> None:
     import ledgerkit.bcs
+    import ledgerkit.keys
     import ledgerkit.tx
     import ledgerkit.types
 
     for name in ledgerkit.__all__:
-        for sub in (ledgerkit.types, ledgerkit.bcs, ledgerkit.tx, ledgerkit._errors):
+        for sub in (
+            ledgerkit.types,
+            ledgerkit.bcs,
+            ledgerkit.keys,
+            ledgerkit.tx,
+            ledgerkit._errors,
+        ):
             if name in sub.__all__:
                 assert getattr(sub, name) is getattr(ledgerkit, name), name
 

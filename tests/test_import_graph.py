@@ -13,8 +13,6 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-
 import ledgerkit
 
 ROOT = Path(ledgerkit.__file__).parent
@@ -160,9 +158,6 @@ def imports_between(edges: list[Edge], importer: str, targets: tuple[str, ...]) 
     ]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="the keys still live in ledgerkit.tx, which the node imports"
-)
 def test_localnet_imports_nothing_above_the_ground_floor() -> None:
     offenders = imports_between(import_graph(), "localnet", ABOVE_THE_NODE)
     assert not offenders, "\n".join(map(str, offenders))

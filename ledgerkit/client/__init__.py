@@ -1,5 +1,6 @@
-"""The node REST API client: :class:`Client` (sync), :class:`AsyncClient` (asyncio) and
-:func:`connect`, over an I/O-free core.
+"""The node REST API client: :class:`Client` (sync) and :class:`AsyncClient` (asyncio),
+over an I/O-free core. :func:`ledgerkit.connect` is at the front door: it alone starts the
+embedded node.
 
 Every method answers a :class:`Result` (``.value``, ``.ledger``); transport failures,
 node errors and undecodable answers raise the classes of :mod:`ledgerkit`'s one error
@@ -21,7 +22,6 @@ from ledgerkit._public import publish as _publish
 from ledgerkit.client import calls
 from ledgerkit.client._async import AsyncClient
 from ledgerkit.client._base import Call, ClientConfig, Result
-from ledgerkit.client._connect import connect
 from ledgerkit.client._identity import ChainIdentity
 from ledgerkit.client._limits import AsyncClock, Clock
 from ledgerkit.client._retry import Retry
@@ -29,16 +29,6 @@ from ledgerkit.client._sync import Client
 
 if _TYPE_CHECKING:
     from ledgerkit.client._aiohttp import AiohttpTransport
-
-
-def __getattr__(name: str) -> _Any:
-    # aiohttp takes a tenth of a second to import: only when its transport is named.
-    if name == "AiohttpTransport":
-        value = _importlib.import_module("ledgerkit.client._aiohttp").AiohttpTransport
-        globals()[name] = value
-        _publish(globals(), (name,), __name__)
-        return value
-    raise AttributeError(f"module 'ledgerkit.client' has no attribute {name!r}")
 
 
 __all__ = [
@@ -53,9 +43,24 @@ __all__ = [
     "Result",
     "Retry",
     "calls",
-    "connect",
 ]
+
+
+def __getattr__(name: str) -> _Any:
+    # aiohttp takes a tenth of a second to import: only when its transport is named.
+    if name == "AiohttpTransport":
+        value = _importlib.import_module("ledgerkit.client._aiohttp").AiohttpTransport
+        globals()[name] = value
+        _publish(globals(), (name,), __name__)
+        return value
+    # ``ledgerkit.client.connect`` was its home once; the front door's is the one.
+    if name == "connect":
+        import ledgerkit
+
+        return ledgerkit.connect
+    raise AttributeError(f"module 'ledgerkit.client' has no attribute {name!r}")
+
 
 # Public names report where users import them from (see ledgerkit._public).
 _publish(globals(), __all__, __name__)
-_publish(globals(), ("AsyncClient", "Client", "connect"), "ledgerkit")  # the front door's
+_publish(globals(), ("AsyncClient", "Client"), "ledgerkit")  # the front door's

@@ -8,13 +8,12 @@ connection pool all take their own locks.
 
 from __future__ import annotations
 
-import atexit
 import logging
 import os
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from typing import Any, TypeVar, overload
 
 import httpx
 
@@ -27,9 +26,6 @@ from ledgerkit.client._limits import Clock, Limiter, SystemClock
 from ledgerkit.client._paging import Pager
 from ledgerkit.client._retry import Retry
 from ledgerkit.client._sync_endpoints import SyncEndpoints
-
-if TYPE_CHECKING:
-    from ledgerkit.localnet import LocalNode
 
 __all__ = ["Client"]
 
@@ -84,9 +80,6 @@ class Client(SyncEndpoints, BaseClient):
     ----------
     config : ClientConfig
         The settings above, frozen.
-    node : LocalNode or None
-        The embedded node :func:`~ledgerkit.connect` started for this client (stopped
-        by :meth:`close`); ``None`` otherwise.
 
     Examples
     --------
@@ -128,7 +121,6 @@ class Client(SyncEndpoints, BaseClient):
         )
         self._cache = open_cache(self.config.cache)
         self._identity_lock = threading.Lock()
-        self.node: LocalNode | None = None
 
     # -- plumbing ------------------------------------------------------------------------
 
@@ -279,15 +271,11 @@ class Client(SyncEndpoints, BaseClient):
         return walk(first)
 
     def close(self) -> None:
-        """Close the connections and the cache (and stop the embedded node it started)."""
+        """Close the connections and the cache."""
         self._http.close()
         self._forget_secrets()
         if self._cache is not None:
             self._cache.close()
-        if self.node is not None:
-            atexit.unregister(self.node.stop)
-            self.node.stop()
-            self.node = None
 
     def __enter__(self) -> Client:
         return self

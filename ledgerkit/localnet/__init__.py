@@ -10,10 +10,17 @@ from __future__ import annotations
 
 from ledgerkit._public import publish as _publish
 from ledgerkit.localnet._config import ENDPOINT_GROUPS, NodeConfig
-from ledgerkit.localnet._errors import IncompleteChainError
+from ledgerkit.localnet._errors import IncompleteChainError, NodeConfigError
 from ledgerkit.localnet._server import LocalNode, serve
 
-__all__ = ["ENDPOINT_GROUPS", "IncompleteChainError", "LocalNode", "NodeConfig", "serve"]
+__all__ = [
+    "ENDPOINT_GROUPS",
+    "IncompleteChainError",
+    "LocalNode",
+    "NodeConfig",
+    "NodeConfigError",
+    "serve",
+]
 
 # Public names report where users import them from (see ledgerkit._public).
 _publish(globals(), __all__, __name__)

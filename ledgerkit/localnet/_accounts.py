@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from ledgerkit.tx import Ed25519PrivateKey
+from ledgerkit.keys import Ed25519PrivateKey
 from ledgerkit.types import Address
 
 __all__ = [

@@ -25,17 +25,14 @@ from typing import Any, Final
 
 import orjson
 
-from ledgerkit._errors import ErrorCode
-from ledgerkit.bcs import TRANSACTION_SALT, Serializer, SignedTransaction
+from ledgerkit.bcs import TRANSACTION_SALT, Serializer
 from ledgerkit.localnet import _gas
 from ledgerkit.localnet._accounts import validator_addresses
-from ledgerkit.localnet._errors import NodeError
 from ledgerkit.localnet._executor import (
     SUCCESS,
     PrologueError,
     StateChange,
     TxnOutput,
-    entry_function_of,
     execute,
     finalize,
     validate,
@@ -46,7 +43,7 @@ from ledgerkit.localnet._framework._keys import resource_key
 from ledgerkit.localnet._framework._system import block_prologue
 from ledgerkit.localnet._mempool import Mempool, Pending
 from ledgerkit.localnet._store import BlockRecord, BlockWrite, Store
-from ledgerkit.localnet._txjson import decode_arguments, payload_json, signature_json
+from ledgerkit.localnet._txjson import info_json, user_fields
 from ledgerkit.types import Address
 
 __all__ = [
@@ -54,9 +51,7 @@ __all__ = [
     "BlockBuilder",
     "BuiltBlock",
     "TxnRecorder",
-    "admit",
     "change_hash",
-    "pending_of",
     "salted",
 ]
 
@@ -130,17 +125,17 @@ class TxnRecorder:
         )
         self.accumulator = salted(b"TransactionAccumulator", self.accumulator, info)
         self.change_hashes.append(changes_hash)
-        body: dict[str, Any] = {
-            "version": str(version),
-            "hash": _hex(txn_hash),
-            "state_change_hash": _hex(changes_hash),
-            "event_root_hash": events_hash,
-            "gas_used": str(output.gas_used),
-            "success": output.success,
-            "vm_status": output.vm_status,
-            "accumulator_root_hash": _hex(self.accumulator),
-            "changes": [c.change for c in output.changes],
-        }
+        body = info_json(
+            version=version,
+            txn_hash=txn_hash,
+            state_change_hash=_hex(changes_hash),
+            event_root_hash=events_hash,
+            gas_used=output.gas_used,
+            success=output.success,
+            vm_status=output.vm_status,
+            accumulator_root_hash=_hex(self.accumulator),
+            changes=[c.change for c in output.changes],
+        )
         if checkpoint is not None:  # the node leaves the field out, it never sends null
             body["state_checkpoint_hash"] = checkpoint
         body.update(fields)
@@ -368,18 +363,13 @@ class BlockBuilder:
                 arguments=pending.arguments,
             )
             raw = signed.raw
-            fields = {
-                "sender": raw.sender.standard,
-                "sequence_number": str(raw.sequence_number),
-                "max_gas_amount": str(raw.max_gas_amount),
-                "gas_unit_price": str(raw.gas_unit_price),
-                "expiration_timestamp_secs": str(raw.expiration_timestamp_secs),
-                "payload": pending.json["payload"],
-                "signature": pending.json["signature"],
-                "events": output.events,
-                "timestamp": str(timestamp_usec),
-                "type": "user_transaction",
-            }
+            fields = user_fields(
+                signed,
+                output.events,
+                timestamp_usec,
+                payload=pending.json["payload"],
+                signature=pending.json["signature"],
+            )
             rec.record(
                 pending.hash,
                 output,
@@ -395,69 +385,3 @@ class BlockBuilder:
                 full = True
                 break
         return included, discarded, gas, size, full
-
-
-def admit(
-    signed: SignedTransaction,
-    read: Callable[[bytes], tuple[bytes, bytes] | None],
-    mempool: Mempool,
-    *,
-    chain_id: int,
-    now_secs: int,
-) -> Pending:
-    """Validate a submitted transaction against the latest state and add it to the mempool.
-
-    Raises
-    ------
-    NodeError
-        The node's answer to a refused submission.
-    """
-    check = Context(read, FRAMEWORK.codec)
-    try:
-        size = len(signed.to_bcs())
-        validate(signed, size, check, chain_id=chain_id, now_secs=now_secs, mode="mempool")
-    except PrologueError as rejection:
-        raise rejection.node_error() from None
-    return mempool.add(pending_of(signed), now_secs)
-
-
-def pending_of(signed: SignedTransaction) -> Pending:
-    """The mempool entry of a signed transaction (not validated here).
-
-    Raises
-    ------
-    NodeError
-        ``invalid_input`` for a payload this node does not run.
-    """
-    body = signed.to_bcs()
-    ef = entry_function_of(signed)
-    if ef is None:
-        raise NodeError(
-            ErrorCode.INVALID_INPUT,
-            "this node runs entry function payloads only (no scripts, multisig or orderless)",
-        )
-    arguments = decode_arguments(ef)
-    raw = signed.raw
-    txn_hash = bytes(signed.hash())
-    pending_json = {
-        "hash": "0x" + txn_hash.hex(),
-        "sender": raw.sender.standard,
-        "sequence_number": str(raw.sequence_number),
-        "max_gas_amount": str(raw.max_gas_amount),
-        "gas_unit_price": str(raw.gas_unit_price),
-        "expiration_timestamp_secs": str(raw.expiration_timestamp_secs),
-        "payload": payload_json(raw.payload, arguments),
-        "signature": signature_json(signed.authenticator),
-        "type": "pending_transaction",
-    }
-    return Pending(
-        signed,
-        txn_hash,
-        bytes(raw.sender),
-        raw.sequence_number,
-        raw.gas_unit_price,
-        raw.expiration_timestamp_secs,
-        len(body),
-        pending_json,
-        arguments,
-    )

@@ -51,7 +51,6 @@ from ledgerkit.localnet._blocks import (
     EPOCH_INTERVAL_USEC,
     BlockBuilder,
     TxnRecorder,
-    admit,
     change_hash,
     salted,
 )
@@ -77,7 +76,7 @@ from ledgerkit.localnet._framework._assets import (
 )
 from ledgerkit.localnet._framework._context import ACCOUNT
 from ledgerkit.localnet._framework._system import BLOCK_RESOURCE, CHAIN_ID, CURRENT_TIME
-from ledgerkit.localnet._mempool import Mempool
+from ledgerkit.localnet._mempool import Mempool, admit
 from ledgerkit.localnet._store import BlockRecord, BlockWrite, Store
 from ledgerkit.localnet._workload import Workload, unit
 from ledgerkit.types import Address

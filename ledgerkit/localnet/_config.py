@@ -6,6 +6,8 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Final
 
+from ledgerkit.localnet._errors import NodeConfigError
+
 __all__ = ["DEFAULT_BLOCKS", "ENDPOINT_GROUPS", "NodeConfig", "anchor_usec"]
 
 #: Blocks of the default chain: a day sampled in runs of consecutive blocks.
@@ -65,6 +67,11 @@ class NodeConfig:
         seed gives the same chain everywhere. ``"now"``: the wall clock, so the chain
         lines up with it (generated anew each time). Else an ISO 8601 time (UTC unless
         it says otherwise) or Unix seconds. The chain clock carries on from it.
+
+    Raises
+    ------
+    NodeConfigError
+        A setting out of range or malformed (also a :class:`ValueError`).
     """
 
     seed: int = 0
@@ -81,17 +88,17 @@ class NodeConfig:
     def __post_init__(self) -> None:
         unknown = set(self.disabled) - ENDPOINT_GROUPS
         if unknown:
-            raise ValueError(
+            raise NodeConfigError(
                 f"unknown endpoint group(s) {sorted(unknown)}; known: {sorted(ENDPOINT_GROUPS)}"
             )
         if not 0 <= self.chain_id <= 255:
-            raise ValueError(f"chain_id is a u8, got {self.chain_id}")
+            raise NodeConfigError(f"chain_id is a u8, got {self.chain_id}")
         if self.blocks < 0 or self.dev_accounts < 1:
-            raise ValueError("blocks must be >= 0 and dev_accounts >= 1")
+            raise NodeConfigError("blocks must be >= 0 and dev_accounts >= 1")
         if self.prune_window is not None and self.prune_window < 1:
-            raise ValueError("prune_window must be at least 1 version")
+            raise NodeConfigError("prune_window must be at least 1 version")
         if self.block_interval is not None and self.block_interval <= 0:
-            raise ValueError("block_interval must be positive")
+            raise NodeConfigError("block_interval must be positive")
         if self.anchor is not None and self.anchor != "now":
             anchor_usec(self.anchor)  # refuse a bad anchor before anything starts
         object.__setattr__(self, "disabled", frozenset(self.disabled))
@@ -102,7 +109,7 @@ def anchor_usec(anchor: str | int | float | dt.datetime) -> int:
 
     Raises
     ------
-    ValueError
+    NodeConfigError
         Not ``"now"``, Unix seconds or an ISO 8601 time, or earlier than 1970-01-03.
     """
     when: dt.datetime | None = None
@@ -132,9 +139,9 @@ def anchor_usec(anchor: str | int | float | dt.datetime) -> int:
     elif seconds is not None and seconds == seconds and abs(seconds) < 1e13:
         value = round(seconds * 1_000_000)
     else:
-        raise ValueError(
+        raise NodeConfigError(
             f"anchor must be 'now', Unix seconds or an ISO 8601 time, got {str(anchor)[:64]!r}"
         )
     if value < _MIN_ANCHOR_USEC:
-        raise ValueError(f"anchor {str(anchor)[:64]!r} is before 1970-01-03")
+        raise NodeConfigError(f"anchor {str(anchor)[:64]!r} is before 1970-01-03")
     return value

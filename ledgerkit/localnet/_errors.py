@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from ledgerkit._errors import ErrorCode, LedgerError
+from ledgerkit._errors import ErrorCode, InputError, LedgerError
 
-__all__ = ["IncompleteChainError", "NodeError"]
+__all__ = ["IncompleteChainError", "NodeConfigError", "NodeError"]
+
+
+class NodeConfigError(InputError):
+    """A setting of the embedded node is out of range or malformed (an unknown endpoint
+    group, a chain id beyond a u8, an anchor that is no time), or names another chain
+    than the ledger file holds. Nothing was started.
+
+    A :class:`ValueError` too, as these settings were refused before it existed.
+    """
 
 
 class IncompleteChainError(LedgerError, ValueError):

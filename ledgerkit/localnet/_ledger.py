@@ -4,7 +4,7 @@
 the cached chain of its options (generated once, see :mod:`._chaincache`), a half-made
 one is finished, and an existing one carries on from its last block.
 
-The chain has its own clock (:meth:`Ledger._now_usec`): the time where the generated
+The chain has its own clock (:meth:`Ledger.now_usec`): the time where the generated
 history ends (its anchor, or the last block of a reopened ledger) plus the time since the
 node started. Blocks, expiration checks and the live workload read it, so the chain's
 time goes on without jumps whatever the wall clock says. Methods are synchronous
@@ -22,10 +22,9 @@ import tempfile
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 import orjson
 
@@ -33,11 +32,11 @@ from ledgerkit._errors import BCSError, ErrorCode, SigningError
 from ledgerkit.bcs import EntryFunction, MultiAgentRawTransaction, SignedTransaction
 from ledgerkit.localnet import _gas
 from ledgerkit.localnet._accounts import DevAccount, dev_accounts, faucet_account
-from ledgerkit.localnet._blocks import ZERO_HASH, BlockBuilder, admit, pending_of
+from ledgerkit.localnet._blocks import ZERO_HASH, BlockBuilder
 from ledgerkit.localnet._chain import generate
 from ledgerkit.localnet._chaincache import copy_cached_chain
 from ledgerkit.localnet._config import NodeConfig, anchor_usec
-from ledgerkit.localnet._errors import NodeError
+from ledgerkit.localnet._errors import NodeConfigError, NodeError
 from ledgerkit.localnet._executor import (
     PrologueError,
     TxnOutput,
@@ -50,21 +49,19 @@ from ledgerkit.localnet._framework import FRAMEWORK, Context
 from ledgerkit.localnet._framework._assets import APT_METADATA, store_balance
 from ledgerkit.localnet._framework._context import ACCOUNT
 from ledgerkit.localnet._framework._keys import resource_key
-from ledgerkit.localnet._mempool import Mempool, Pending
-from ledgerkit.localnet._reads import Head, LedgerReads, Module, Page, Resource
+from ledgerkit.localnet._mempool import Mempool, Pending, admit, pending_of
+from ledgerkit.localnet._reads import Head, LedgerReads, Module, Page, Resource, ViewResult
 from ledgerkit.localnet._store import BlockRecord, Store
 from ledgerkit.localnet._txjson import (
     authenticator_from_json,
-    payload_json,
+    info_json,
     raw_from_json,
-    signature_json,
+    user_fields,
 )
 from ledgerkit.localnet._workload import Workload
 from ledgerkit.types import Address, EntryFunctionId, LedgerMeta, MoveType
 
 __all__ = ["Ledger", "Module", "Page", "Resource", "ViewResult"]
-
-WAIT_POLL_SECONDS: Final = 0.02
 
 
 def _git_hash() -> str:
@@ -73,15 +70,6 @@ def _git_hash() -> str:
     except metadata.PackageNotFoundError:
         version = "unknown"
     return hashlib.sha1(f"ledgerkit-localnet {version}".encode()).hexdigest()
-
-
-@dataclass(frozen=True, slots=True)
-class ViewResult:
-    """A view call's results: JSON values, their BCS (count-prefixed) and gas used."""
-
-    values: list[Any]
-    encoded: bytes
-    gas_used: int
 
 
 class Ledger(LedgerReads):
@@ -256,14 +244,14 @@ class Ledger(LedgerReads):
 
     # -- submission ---------------------------------------------------------------------
 
-    def _now_usec(self) -> int:
+    def now_usec(self) -> int:
         """The chain's time now: anchor + time since the node started, never before the head."""
         elapsed = (time.monotonic_ns() - self._clock_started) // 1000
         return max(self._clock_base + elapsed, self._head.block.timestamp)
 
     def _now_secs(self) -> int:
         """The chain's time now in whole seconds, what expiration is checked against."""
-        return self._now_usec() // 1_000_000
+        return self.now_usec() // 1_000_000
 
     def submit(self, signed: SignedTransaction) -> dict[str, Any]:
         """Validate a signed transaction against the latest state and queue it.
@@ -308,10 +296,6 @@ class Ledger(LedgerReads):
             raise NodeError(ErrorCode.INVALID_INPUT, f"a {what} transaction needs a signature")
         return SignedTransaction(raw, authenticator_from_json(request["signature"]))
 
-    def submit_json(self, request: dict[str, Any]) -> dict[str, Any]:
-        """:meth:`submit` for a JSON request (arguments converted by the function's ABI)."""
-        return self.submit(self.signed_from_json(request, simulation=False))
-
     def encode_submission(self, request: dict[str, Any]) -> bytes:
         """The signing message of a JSON transaction request."""
         raw = raw_from_json(request, self.config.chain_id)
@@ -345,20 +329,6 @@ class Ledger(LedgerReads):
             ErrorCode.TRANSACTION_NOT_FOUND,
             f"Transaction not found by Transaction hash({'0x' + txn_hash.hex()})",
         )
-
-    def wait_for_transaction(self, txn_hash: bytes, timeout: float) -> dict[str, Any]:
-        """Poll until the transaction is committed or ``timeout`` seconds pass."""
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                found = self.transaction_by_hash(txn_hash)
-            except NodeError as error:
-                if error.code is not ErrorCode.TRANSACTION_NOT_FOUND or time.monotonic() > deadline:
-                    raise
-            else:
-                if found["type"] != "pending_transaction" or time.monotonic() > deadline:
-                    return found
-            time.sleep(WAIT_POLL_SECONDS)
 
     # -- simulation ---------------------------------------------------------------------
 
@@ -438,21 +408,18 @@ class Ledger(LedgerReads):
                 chain_id=self.config.chain_id,
                 timestamp_usec=head.block.timestamp,
             )
-        pending = _pending_fields(signed)
-        body = {
-            "version": str(head.version + 1),
-            "hash": "0x" + bytes(signed.hash()).hex(),
-            "state_change_hash": ZERO_HASH,
-            "event_root_hash": ZERO_HASH,
-            "gas_used": str(output.gas_used),
-            "success": output.success,
-            "vm_status": output.vm_status,
-            "accumulator_root_hash": ZERO_HASH,
-            "changes": [c.change for c in output.changes],
-            **pending,
-            "events": output.events,
-            "timestamp": str(head.block.timestamp),
-        }
+        body = info_json(
+            version=head.version + 1,
+            txn_hash=bytes(signed.hash()),
+            state_change_hash=ZERO_HASH,
+            event_root_hash=ZERO_HASH,
+            gas_used=output.gas_used,
+            success=output.success,
+            vm_status=output.vm_status,
+            accumulator_root_hash=ZERO_HASH,
+            changes=[c.change for c in output.changes],
+        )
+        body.update(user_fields(signed, output.events, head.block.timestamp, simulated=True))
         return [body], output.gas_used
 
     # -- gas, views ---------------------------------------------------------------------
@@ -524,7 +491,7 @@ class Ledger(LedgerReads):
         Parameters
         ----------
         now_usec : int, optional
-            The block's timestamp; by default the chain clock (:meth:`_now_usec`). It
+            The block's timestamp; by default the chain clock (:meth:`now_usec`). It
             is always at least one microsecond after the last block's.
         empty_ok : bool
             Make a block even when no transaction is ready (live mode keeps time moving).
@@ -538,7 +505,7 @@ class Ledger(LedgerReads):
             head = self._head
             if not empty_ok and not self.mempool.has_ready(self._sequence_of):
                 return None
-            clock = now_usec if now_usec is not None else self._now_usec()
+            clock = now_usec if now_usec is not None else self.now_usec()
             timestamp = max(clock, head.block.timestamp + 1)
             try:
                 built = self._builder.build(
@@ -567,7 +534,7 @@ class Ledger(LedgerReads):
     def live_workload_transactions(self, n: int | None = None) -> list[SignedTransaction]:
         """Signed workload transactions for the next block (``n``, or the load curve's count)."""
         head = self._head
-        return self._workload.transactions(head.block.height + 1, self._now_usec(), n)
+        return self._workload.transactions(head.block.height + 1, self.now_usec(), n)
 
     def live_tick(self, now_usec: int | None = None) -> int | None:
         """Live mode: submit the next block's workload, then make the block (even empty)."""
@@ -585,7 +552,7 @@ def _check_identity(store: Store, config: NodeConfig) -> None:
     for key, value in expected:
         if store.meta(key) != value:
             found = store.meta(key)
-            raise ValueError(f"{store.path} holds the chain of {key} {found}, not {value}")
+            raise NodeConfigError(f"{store.path} holds the chain of {key} {found}, not {value}")
 
 
 class _StoreJournal:
@@ -601,16 +568,3 @@ class _StoreJournal:
 
     def dropped(self, hashes: list[bytes]) -> None:
         self._store.mempool_drop(hashes)
-
-
-def _pending_fields(signed: SignedTransaction) -> dict[str, Any]:
-    raw = signed.raw
-    return {
-        "sender": raw.sender.standard,
-        "sequence_number": str(raw.sequence_number),
-        "max_gas_amount": str(raw.max_gas_amount),
-        "gas_unit_price": str(raw.gas_unit_price),
-        "expiration_timestamp_secs": str(raw.expiration_timestamp_secs),
-        "payload": payload_json(raw.payload),
-        "signature": signature_json(signed.authenticator),
-    }

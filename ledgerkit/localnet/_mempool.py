@@ -18,6 +18,9 @@ node's periodic sweep; an entry taken into a block stays until that block is com
 
 The mempool itself does no I/O: a :class:`Journal` (the ledger's SQLite file) is told of
 every admission and removal while the change is made, so what waits survives a crash.
+
+Admission (:func:`admit`) checks a submission against the latest state, as the mempool
+of a node does, before it waits.
 """
 
 from __future__ import annotations
@@ -32,8 +35,11 @@ from typing import Any, Final, Protocol
 from ledgerkit._errors import ErrorCode
 from ledgerkit.bcs import SignedTransaction
 from ledgerkit.localnet._errors import NodeError
+from ledgerkit.localnet._executor import PrologueError, entry_function_of, validate
+from ledgerkit.localnet._framework import FRAMEWORK, Context
+from ledgerkit.localnet._txjson import decode_arguments, pending_json
 
-__all__ = ["PER_ACCOUNT_CAPACITY", "Journal", "Mempool", "Pending"]
+__all__ = ["PER_ACCOUNT_CAPACITY", "Journal", "Mempool", "Pending", "admit", "pending_of"]
 
 #: Transactions one sender may have waiting.
 PER_ACCOUNT_CAPACITY: Final = 100
@@ -303,6 +309,61 @@ class Mempool:
         del queue[pending.sequence_number]
         if not queue:
             del self._by_sender[pending.sender]
+
+
+def admit(
+    signed: SignedTransaction,
+    read: Callable[[bytes], tuple[bytes, bytes] | None],
+    mempool: Mempool,
+    *,
+    chain_id: int,
+    now_secs: int,
+) -> Pending:
+    """Validate a submitted transaction against the latest state and add it to the mempool.
+
+    Raises
+    ------
+    NodeError
+        The node's answer to a refused submission.
+    """
+    check = Context(read, FRAMEWORK.codec)
+    try:
+        size = len(signed.to_bcs())
+        validate(signed, size, check, chain_id=chain_id, now_secs=now_secs, mode="mempool")
+    except PrologueError as rejection:
+        raise rejection.node_error() from None
+    return mempool.add(pending_of(signed), now_secs)
+
+
+def pending_of(signed: SignedTransaction) -> Pending:
+    """The mempool entry of a signed transaction (not validated here).
+
+    Raises
+    ------
+    NodeError
+        ``invalid_input`` for a payload this node does not run.
+    """
+    body = signed.to_bcs()
+    ef = entry_function_of(signed)
+    if ef is None:
+        raise NodeError(
+            ErrorCode.INVALID_INPUT,
+            "this node runs entry function payloads only (no scripts, multisig or orderless)",
+        )
+    arguments = decode_arguments(ef)
+    raw = signed.raw
+    txn_hash = bytes(signed.hash())
+    return Pending(
+        signed,
+        txn_hash,
+        bytes(raw.sender),
+        raw.sequence_number,
+        raw.gas_unit_price,
+        raw.expiration_timestamp_secs,
+        len(body),
+        pending_json(signed, txn_hash, arguments),
+        arguments,
+    )
 
 
 def _expired(pending: Pending, now_secs: int | None) -> bool:

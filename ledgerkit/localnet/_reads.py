@@ -46,6 +46,7 @@ __all__ = [
     "Module",
     "Page",
     "Resource",
+    "ViewResult",
 ]
 
 MAX_TRANSACTIONS_PAGE: Final = 100
@@ -79,6 +80,15 @@ class Page:
 
     items: list[Any]
     cursor: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ViewResult:
+    """A view call's results: JSON values, their BCS (count-prefixed) and gas used."""
+
+    values: list[Any]
+    encoded: bytes
+    gas_used: int
 
 
 @dataclass(frozen=True, slots=True)

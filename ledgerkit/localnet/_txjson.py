@@ -1,4 +1,5 @@
-"""Transactions in the API's JSON shapes, both ways: payloads, signatures, requests.
+"""Transactions in the API's JSON shapes, both ways: payloads, signatures, requests, and
+the one writer of a transaction's JSON, pending, committed or simulated.
 
 Output follows the node (facts §5): ``entry_function_payload`` with the arguments decoded
 by the function's ABI; signatures as ``ed25519_signature``, ``multi_ed25519_signature``,
@@ -29,6 +30,7 @@ from ledgerkit.bcs import (
     NoAccountAuthenticator,
     RawTransaction,
     Script,
+    SignedTransaction,
     SingleKeyAuthenticator,
     SingleSenderAuthenticator,
     TransactionAuthenticator,
@@ -43,9 +45,12 @@ __all__ = [
     "authenticator_from_json",
     "decode_arguments",
     "entry_function_from_json",
+    "info_json",
     "payload_json",
+    "pending_json",
     "raw_from_json",
     "signature_json",
+    "user_fields",
 ]
 
 
@@ -194,6 +199,94 @@ def signature_json(auth: TransactionAuthenticator) -> dict[str, Any]:
         body["fee_payer_address"] = auth.fee_payer_address.standard
         body["fee_payer_signer"] = account_signature_json(auth.fee_payer_signer)
         body["type"] = "fee_payer_signature"
+    return body
+
+
+# -- whole transactions -------------------------------------------------------------------
+# Key order is part of the answer: stored transactions are these bytes, and the chain's
+# fingerprint covers them.
+
+
+def info_json(
+    *,
+    version: int,
+    txn_hash: bytes,
+    state_change_hash: str,
+    event_root_hash: str,
+    gas_used: int,
+    success: bool,
+    vm_status: str,
+    accumulator_root_hash: str,
+    changes: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """The transaction info every executed transaction starts with (committed or simulated)."""
+    return {
+        "version": str(version),
+        "hash": _hex(txn_hash),
+        "state_change_hash": state_change_hash,
+        "event_root_hash": event_root_hash,
+        "gas_used": str(gas_used),
+        "success": success,
+        "vm_status": vm_status,
+        "accumulator_root_hash": accumulator_root_hash,
+        "changes": changes,
+    }
+
+
+def _signed_fields(
+    signed: SignedTransaction, payload: dict[str, Any], signature: dict[str, Any]
+) -> dict[str, Any]:
+    raw = signed.raw
+    return {
+        "sender": raw.sender.standard,
+        "sequence_number": str(raw.sequence_number),
+        "max_gas_amount": str(raw.max_gas_amount),
+        "gas_unit_price": str(raw.gas_unit_price),
+        "expiration_timestamp_secs": str(raw.expiration_timestamp_secs),
+        "payload": payload,
+        "signature": signature,
+    }
+
+
+def pending_json(
+    signed: SignedTransaction, txn_hash: bytes, arguments: list[Any] | None
+) -> dict[str, Any]:
+    """A waiting transaction as the node shows it (``arguments``: the call's, decoded)."""
+    return {
+        "hash": _hex(txn_hash),
+        **_signed_fields(
+            signed,
+            payload_json(signed.raw.payload, arguments),
+            signature_json(signed.authenticator),
+        ),
+        "type": "pending_transaction",
+    }
+
+
+def user_fields(
+    signed: SignedTransaction,
+    events: list[dict[str, Any]],
+    timestamp_usec: int,
+    *,
+    payload: dict[str, Any] | None = None,
+    signature: dict[str, Any] | None = None,
+    simulated: bool = False,
+) -> dict[str, Any]:
+    """What follows :func:`info_json` in an executed user transaction.
+
+    ``payload`` and ``signature`` are the JSON already made for its pending form, when at
+    hand. A simulation's answer has no ``type`` tag, as public nodes answer it with bare
+    ``UserTransaction`` objects.
+    """
+    body = _signed_fields(
+        signed,
+        payload_json(signed.raw.payload) if payload is None else payload,
+        signature_json(signed.authenticator) if signature is None else signature,
+    )
+    body["events"] = events
+    body["timestamp"] = str(timestamp_usec)
+    if not simulated:
+        body["type"] = "user_transaction"
     return body
 
 

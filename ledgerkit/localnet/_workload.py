@@ -31,6 +31,7 @@ from typing import Any, Final
 import orjson
 
 from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
+from ledgerkit.keys import Ed25519PrivateKey
 from ledgerkit.localnet._accounts import workload_key
 from ledgerkit.localnet._framework import FRAMEWORK
 from ledgerkit.localnet._framework._assets import DEMO_TOKEN_METADATA
@@ -38,7 +39,6 @@ from ledgerkit.localnet._framework._context import ACCOUNT
 from ledgerkit.localnet._framework._keys import resource_key
 from ledgerkit.localnet._mempool import Mempool
 from ledgerkit.localnet._store import Store
-from ledgerkit.tx import Ed25519PrivateKey
 from ledgerkit.types import Address
 
 __all__ = ["Workload", "congestion", "demand", "unit"]

@@ -48,7 +48,7 @@ from ledgerkit.bcs import (
     format_explanation,
     type_tag_bytes,
 )
-from ledgerkit.tx import Ed25519PrivateKey
+from ledgerkit.keys import Ed25519PrivateKey
 from ledgerkit.types import (
     U64,
     U128,

@@ -43,7 +43,7 @@ from ledgerkit.bcs import (
     serialize_transaction_authenticator,
     type_tag_bytes,
 )
-from ledgerkit.tx import Ed25519PrivateKey, Secp256k1PrivateKey
+from ledgerkit.keys import Ed25519PrivateKey, Secp256k1PrivateKey
 from ledgerkit.types import Address, EntryFunctionId, MoveType, PrimitiveType, StructTag, VectorType
 
 VECTORS = Path(__file__).resolve().parent.parent / "vectors"

@@ -19,7 +19,7 @@ from ledgerkit.bcs import (
     RawTransaction,
     SignedTransaction,
 )
-from ledgerkit.tx import Ed25519PrivateKey
+from ledgerkit.keys import Ed25519PrivateKey
 from ledgerkit.types import Address
 
 JSON: Final = "application/json"

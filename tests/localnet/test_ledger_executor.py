@@ -20,11 +20,11 @@ from ledgerkit.bcs import (
     SingleKeyAuthenticator,
     SingleSenderAuthenticator,
 )
+from ledgerkit.keys import Ed25519PrivateKey, Secp256k1PrivateKey
 from ledgerkit.localnet._accounts import DevAccount
 from ledgerkit.localnet._config import NodeConfig
 from ledgerkit.localnet._errors import NodeError
 from ledgerkit.localnet._ledger import Ledger
-from ledgerkit.tx import Ed25519PrivateKey, Secp256k1PrivateKey
 from ledgerkit.types import Address, StructTag
 
 APT = StructTag.parse("0x1::aptos_coin::AptosCoin")
@@ -346,7 +346,7 @@ def test_json_submission_round_trips_through_encode_submission(ledger: Ledger) -
         "public_key": "0x" + alice.private_key.public_key_bytes.hex(),
         "signature": "0x" + signature.hex(),
     }
-    pending = ledger.submit_json(request)
+    pending = ledger.submit(ledger.signed_from_json(request, simulation=False))
     assert (
         pending["hash"]
         == "0x"
@@ -392,7 +392,7 @@ def test_json_submission_errors_are_invalid_input(ledger: Ledger) -> None:
     ]
     for request in broken:
         with pytest.raises(NodeError) as info:
-            ledger.submit_json(request)
+            ledger.submit(ledger.signed_from_json(request, simulation=False))
         assert info.value.code is ErrorCode.INVALID_INPUT, request
 
 

@@ -16,11 +16,11 @@ from ledgerkit.bcs import (
     RawTransaction,
     SignedTransaction,
 )
+from ledgerkit.keys import Ed25519PrivateKey
 from ledgerkit.localnet._accounts import DevAccount
 from ledgerkit.localnet._config import NodeConfig
 from ledgerkit.localnet._errors import NodeError
 from ledgerkit.localnet._ledger import Ledger
-from ledgerkit.tx import Ed25519PrivateKey
 from ledgerkit.types import Address, EntryFunctionId, MoveType, StructTag
 
 APT = "0x1::aptos_coin::AptosCoin"

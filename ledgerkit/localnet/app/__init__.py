@@ -12,7 +12,6 @@ Cross-origin requests are answered as public nodes answer them (see ``_cors``).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -35,6 +34,7 @@ from ledgerkit.localnet.app import (
 )
 from ledgerkit.localnet.app._cors import CorsMiddleware
 from ledgerkit.localnet.app._http import Endpoint, NodeState, error_response
+from ledgerkit.localnet.app._ledger import AppLedger
 
 __all__ = ["create_app", "handlers"]
 
@@ -61,7 +61,7 @@ def _routes(by_id: Mapping[str, Endpoint]) -> list[Route]:
     return [Route(op.path, by_id[op.id], methods=[op.method]) for op in rows]
 
 
-def create_app(ledger: Any, *, on_submit: Callable[[], None] | None = None) -> Starlette:
+def create_app(ledger: AppLedger, *, on_submit: Callable[[], None] | None = None) -> Starlette:
     """The node API over ``ledger``, under ``/v1``.
 
     ``on_submit`` is called after each accepted submission (the block producer uses it

@@ -27,7 +27,7 @@ async def healthy(request: Request, node: NodeState, meta: LedgerMeta) -> Respon
             duration = parse_uint(text, 32, what="duration_secs")
         except ValueError as exc:
             raise NodeError(ErrorCode.WEB_FRAMEWORK_ERROR, str(exc)) from None
-    node.ledger.health(duration, node.ledger._now_usec())
+    node.ledger.health(duration, node.ledger.now_usec())
     return json_response({"message": "ledgerkit-localnet:ok"}, meta)
 
 

@@ -18,6 +18,7 @@ from starlette.responses import Response
 
 from ledgerkit._errors import ErrorCode, InputError
 from ledgerkit.localnet._errors import NodeError
+from ledgerkit.localnet.app._ledger import AppLedger
 from ledgerkit.localnet.app._limits import ShapeError, check_json_shape, cut_message, echo
 from ledgerkit.types import Address, LedgerMeta, MoveType, StructTag, parse_uint
 
@@ -63,7 +64,7 @@ blocking = run_in_threadpool
 class NodeState:
     """What the app needs from its host: the ledger and a nudge for the block producer."""
 
-    def __init__(self, ledger: Any, on_submit: Callable[[], None] | None = None) -> None:
+    def __init__(self, ledger: AppLedger, on_submit: Callable[[], None] | None = None) -> None:
         self.ledger = ledger
         self.on_submit = on_submit or (lambda: None)
         self.config = ledger.config

@@ -1,5 +1,6 @@
 """``ledgerkit.connect`` and the sync client where notebooks use them: a fresh process with
-no configuration gets the embedded node; a configured URL wins; the sync client works
+no configuration gets the embedded node; a configured URL wins; closing what ``connect()``
+returned stops the node it started, and a plain client owns no node; the sync client works
 inside a running event loop (as in a Jupyter kernel)."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -16,6 +18,13 @@ import pytest
 import ledgerkit
 from ledgerkit.client import Client
 from ledgerkit.localnet import LocalNode
+
+
+@pytest.fixture(scope="module")
+def node() -> Iterator[LocalNode]:
+    with LocalNode(seed=7, blocks=40) as running:
+        yield running
+
 
 _FRESH = """
 import json, ledgerkit
@@ -94,3 +103,25 @@ def test_the_front_door_hands_out_the_client_lazily() -> None:
     assert ledgerkit.Client is Client
     assert ledgerkit.AsyncClient is AsyncClient
     assert ledgerkit.connect is connect
+
+
+def test_leaving_the_with_block_stops_the_node_connect_started(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("LEDGERKIT_NODE_URL", raising=False)
+    with ledgerkit.connect(retries=0) as client:
+        assert isinstance(client, Client)
+        assert isinstance(client.node, LocalNode)
+        url = client.base_url
+        assert httpx.get(url + "/", timeout=5).status_code == 200
+    assert client.node is None
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(url + "/", timeout=5)
+
+
+def test_a_client_never_owns_a_node(node: LocalNode) -> None:
+    client = Client(node.url, retries=0)
+    assert not hasattr(client, "node")
+    client.close()
+    # Closing a client leaves the node it spoke to serving.
+    assert httpx.get(node.url + "/", timeout=5).status_code == 200

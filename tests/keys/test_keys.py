@@ -16,7 +16,7 @@ from aptos_sdk.account import Account
 from ledgerkit import LedgerError
 from ledgerkit._errors import SigningError
 from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
-from ledgerkit.tx import Ed25519PrivateKey, Ed25519PublicKey
+from ledgerkit.keys import Ed25519PrivateKey, Ed25519PublicKey
 from ledgerkit.types import Address
 
 SECRETS = ["0x" + bytes([n]).hex() * 32 for n in (1, 2, 5, 0x42, 0xFF)]

@@ -1,0 +1,118 @@
+"""The package's floors: which of its packages may import which.
+
+Every module is parsed (not imported), and every import counts: at the top, inside
+functions, under ``TYPE_CHECKING``, relative or absolute. The ground floor (``types``,
+``bcs``, ``keys``, the error tree) imports nothing above it; the embedded node sits
+below the client and everything built on it; frames and charts take data, never fetch it.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from pathlib import Path
+
+import pytest
+
+import ledgerkit
+
+PACKAGE_DIR = Path(ledgerkit.__file__).parent
+
+#: The ground floor: each of these may import only the others.
+GROUND = frozenset({"types", "bcs", "keys", "_errors"})
+
+#: Package -> the packages it must never import.
+FORBIDDEN = {
+    "localnet": frozenset({"client", "frames", "extract", "tx", "charts", "widgets"}),
+    "frames": frozenset({"client", "extract"}),
+    "charts": frozenset({"client"}),
+    # connect() at the front door starts the node; the client knows nothing of it.
+    "client": frozenset({"localnet"}),
+}
+
+
+def _part_of(dotted: str) -> str:
+    """``ledgerkit.localnet._server`` -> ``localnet``; ``ledgerkit`` -> ``ledgerkit``."""
+    parts = dotted.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def imported_modules(source: str, module: str, *, is_package: bool) -> set[str]:
+    """Every ``ledgerkit`` module ``source`` (the text of ``module``) imports, anywhere."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                anchor = module.split(".")
+                drop = node.level - 1 if is_package else node.level
+                base = ".".join(anchor[: len(anchor) - drop] if drop else anchor)
+                target = f"{base}.{node.module}" if node.module else base
+            else:
+                target = node.module or ""
+            # ``from ledgerkit import localnet`` imports the module ``ledgerkit.localnet``.
+            for alias in node.names:
+                path = PACKAGE_DIR.parent / f"{target}.{alias.name}".replace(".", "/")
+                if path.is_dir() or path.with_suffix(".py").is_file():
+                    found.add(f"{target}.{alias.name}")
+                else:
+                    found.add(target)
+    return {name for name in found if name == "ledgerkit" or name.startswith("ledgerkit.")}
+
+
+@functools.cache
+def package_imports() -> dict[str, frozenset[str]]:
+    """Each part of the package (``localnet``, ``_errors``, ``cli``...) -> the parts it imports."""
+    graph: dict[str, set[str]] = {}
+    for path in sorted(PACKAGE_DIR.rglob("*.py")):
+        relative = path.relative_to(PACKAGE_DIR.parent).with_suffix("")
+        is_package = relative.name == "__init__"
+        module = ".".join(relative.parts[:-1] if is_package else relative.parts)
+        if module == "ledgerkit":
+            continue  # the front door names everything, lazily
+        part = _part_of(module)
+        targets = imported_modules(path.read_text("utf-8"), module, is_package=is_package)
+        graph.setdefault(part, set()).update(_part_of(t) for t in targets if _part_of(t) != part)
+    return {part: frozenset(targets) for part, targets in graph.items()}
+
+
+def test_the_checker_sees_every_kind_of_import() -> None:
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "import ledgerkit.client\n"
+        "from ledgerkit import frames\n"
+        "from . import _store\n"
+        "from .._errors import LedgerError\n"
+        "if TYPE_CHECKING:\n"
+        "    from ledgerkit.extract import extract_blocks\n"
+        "def late():\n"
+        "    from ledgerkit.tx import Ed25519PrivateKey\n"
+    )
+    found = imported_modules(source, "ledgerkit.localnet._ledger", is_package=False)
+    assert {_part_of(name) for name in found} == {
+        "client",
+        "frames",
+        "localnet",
+        "_errors",
+        "extract",
+        "tx",
+    }
+
+
+def test_every_floor_is_found() -> None:
+    assert {"types", "bcs", "keys", "_errors", "localnet", "client", "frames", "charts"} <= set(
+        package_imports()
+    )
+
+
+@pytest.mark.parametrize("part", sorted(GROUND))
+def test_the_ground_floor_imports_nothing_above_it(part: str) -> None:
+    above = package_imports().get(part, frozenset()) - GROUND
+    assert not above, f"ledgerkit.{part} imports {sorted(above)}"
+
+
+@pytest.mark.parametrize("part", sorted(FORBIDDEN))
+def test_no_package_imports_what_sits_above_it(part: str) -> None:
+    wrong = package_imports().get(part, frozenset()) & FORBIDDEN[part]
+    assert not wrong, f"ledgerkit.{part} imports {sorted(wrong)}"
