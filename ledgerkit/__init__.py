@@ -82,13 +82,14 @@ from ledgerkit.types import (
     ModuleId,
     MoveStructTag,
     MoveType,
+    Result,
     StructTag,
 )
 
 __version__ = "0.1.0.dev0"
 
 if _TYPE_CHECKING:
-    from ledgerkit._connect import connect
+    from ledgerkit._connect import ConnectedClient, connect
     from ledgerkit.client import AsyncClient, Client
     from ledgerkit.frames import (
         balances_to_frame,
@@ -110,6 +111,7 @@ _LAZY = {
     "Client": "ledgerkit.client",
     "LocalNode": "ledgerkit.localnet",
     "NodeConfig": "ledgerkit.localnet",
+    "ConnectedClient": "ledgerkit._connect",
     "connect": "ledgerkit._connect",
     "balances_to_frame": "ledgerkit.frames",
     "blocks_to_frame": "ledgerkit.frames",
@@ -157,6 +159,7 @@ __all__ = [
     "BlockPrunedError",
     "ChainMismatchError",
     "Client",
+    "ConnectedClient",
     "DatasetMismatchError",
     "DecodingError",
     "Ed25519PrivateKey",
@@ -194,6 +197,7 @@ __all__ = [
     "RejectedByFilterError",
     "RequestTimeoutError",
     "ResourceNotFoundError",
+    "Result",
     "Secp256k1PrivateKey",
     "Secp256k1PublicKey",
     "SequenceNumberTooOldError",

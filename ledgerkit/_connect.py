@@ -12,6 +12,7 @@ import logging
 import os
 from typing import TYPE_CHECKING, Any, Final
 
+from ledgerkit._public import publish as _publish
 from ledgerkit.client import Client
 
 if TYPE_CHECKING:
@@ -97,3 +98,7 @@ def connect(url: str | None = None, **options: Any) -> ConnectedClient:
     except BaseException:
         node.stop()
         raise
+
+
+# Front-door names (see ledgerkit._public).
+_publish(globals(), ("ConnectedClient", "connect"), "ledgerkit")

@@ -18,8 +18,9 @@ import ledgerkit
 
 PACKAGE_DIR = Path(ledgerkit.__file__).parent
 
-#: The ground floor: each of these may import only the others.
-GROUND = frozenset({"types", "bcs", "keys", "_errors"})
+#: The ground floor: each of these may import only the others (``_endpoints`` is the
+#: table of operations, plain data; ``_public`` sets the names users see).
+GROUND = frozenset({"types", "bcs", "keys", "_errors", "_endpoints", "_public"})
 
 #: Package -> the packages it must never import.
 FORBIDDEN = {

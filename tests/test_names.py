@@ -77,7 +77,9 @@ def test_records_and_results_name_their_public_package() -> None:
     import ledgerkit.models
 
     assert repr(ledgerkit.models.UserTransaction) == "<class 'ledgerkit.models.UserTransaction'>"
-    assert ledgerkit.client.Result.__module__ == "ledgerkit.client"
+    # Result is plain data on the ground floor, at the front door as ledgerkit.Result.
+    assert ledgerkit.client.Result is ledgerkit.Result
+    assert repr(ledgerkit.client.Result) == "<class 'ledgerkit.Result'>"
     assert ledgerkit.models.decode_transactions.__module__ == "ledgerkit.models"
 
 

@@ -63,4 +63,4 @@ def __getattr__(name: str) -> _Any:
 
 # Public names report where users import them from (see ledgerkit._public).
 _publish(globals(), __all__, __name__)
-_publish(globals(), ("AsyncClient", "Client"), "ledgerkit")  # the front door's
+_publish(globals(), ("AsyncClient", "Client", "Result"), "ledgerkit")  # the front door's

@@ -25,7 +25,7 @@ import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Final, Generic, NamedTuple, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 import httpx
 
@@ -57,7 +57,7 @@ from ledgerkit.client._secrets import (
     install,
     redact,
 )
-from ledgerkit.types import HEADER_PREFIXES, LedgerMeta
+from ledgerkit.types import HEADER_PREFIXES, LedgerMeta, Result
 
 __all__ = [
     "BCS",
@@ -89,28 +89,6 @@ T = TypeVar("T")
 CacheSetting = str | os.PathLike[str] | bool | None
 
 _log = logging.getLogger("ledgerkit.client")
-
-
-class Result(NamedTuple, Generic[T]):
-    """What every client method answers: the value and where the ledger stood.
-
-    Attributes
-    ----------
-    value : T
-        The decoded answer (a model, a list of models, bytes, an int...).
-    ledger : LedgerMeta
-        The ledger position from the response headers (chain id, ledger version, epoch,
-        block height, the cursor of a paged answer, the gas a view used...). An answer
-        served from the cache carries the metadata of the response it was stored from.
-
-    Examples
-    --------
-    >>> info, ledger = client.ledger_info()  # doctest: +SKIP
-    >>> client.account(address).value.sequence_number  # doctest: +SKIP
-    """
-
-    value: T
-    ledger: LedgerMeta
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -13,7 +13,7 @@ from ledgerkit.frames._inputs import json_text, records_of
 from ledgerkit.models import MoveModule, MoveModuleBytecode, decode, decode_modules
 
 if TYPE_CHECKING:
-    from ledgerkit.client import Result
+    from ledgerkit.types import Result
 
 __all__ = [
     "FUNCTION_COLUMNS",

@@ -18,7 +18,7 @@ from ledgerkit.models import GasEstimate, MoveResource, decode_resources
 from ledgerkit.types import Address, MoveType, PrimitiveType, StructTag
 
 if TYPE_CHECKING:
-    from ledgerkit.client import Result
+    from ledgerkit.types import Result
 
 __all__ = [
     "BALANCE_COLUMNS",

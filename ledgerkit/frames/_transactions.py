@@ -39,7 +39,7 @@ from ledgerkit.models import (
 )
 
 if TYPE_CHECKING:
-    from ledgerkit.client import Result
+    from ledgerkit.types import Result
 
 __all__ = [
     "BLOCK_COLUMNS",

@@ -32,6 +32,7 @@ from ledgerkit.types._movetype import (
     VectorType,
     is_identifier,
 )
+from ledgerkit.types._result import Result
 
 __all__ = [
     "HEADER_PREFIXES",
@@ -54,6 +55,7 @@ __all__ = [
     "MoveType",
     "PrimitiveType",
     "ReferenceType",
+    "Result",
     "StructTag",
     "VectorType",
     "is_identifier",
