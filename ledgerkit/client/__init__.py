@@ -21,7 +21,8 @@ from typing import Any as _Any
 from ledgerkit._public import publish as _publish
 from ledgerkit.client import calls
 from ledgerkit.client._async import AsyncClient
-from ledgerkit.client._base import Call, ClientConfig, Result
+from ledgerkit.client._base import Call, Result
+from ledgerkit.client._config import ClientConfig
 from ledgerkit.client._identity import ChainIdentity
 from ledgerkit.client._limits import AsyncClock, Clock
 from ledgerkit.client._retry import Retry

@@ -2,11 +2,11 @@
 
 A method call becomes a :class:`Call` (built in ``_calls``): method, percent-encoded
 path, query, body, Accept, the decoder for the answer, whether it may be retried and
-when its answer may be cached. :class:`BaseClient` turns a call into an HTTP request,
-turns the answer into a :class:`Result` or the right exception from the error tree,
-decides retries and computes cache keys. ``Client`` and ``AsyncClient`` only move bytes,
-wait and store, each in its own way (httpx's ``BaseClient`` / ``Client`` /
-``AsyncClient`` split).
+when its answer may be cached. :class:`BaseClient` holds the client's settings
+(``_config``), turns a call into an HTTP request, turns the answer into a :class:`Result`
+or the right exception from the error tree (``_answers``), decides retries and computes
+cache keys. ``Client`` and ``AsyncClient`` only move bytes, wait and store, each in its
+own way (httpx's ``BaseClient`` / ``Client`` / ``AsyncClient`` split).
 
 Every call answers a :class:`Result`: the decoded value and the :class:`LedgerMeta` of the
 response it came from (a named tuple, so ``value, ledger = client.account(a)`` works).
@@ -15,32 +15,33 @@ response it came from (a named tuple, so ``value, ledger = client.account(a)`` w
 from __future__ import annotations
 
 import hashlib
-import ipaddress
-import json
 import logging
-import os
 import random
 import urllib.parse
 import weakref
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from dataclasses import dataclass, replace
 from typing import Any, Final, Generic, TypeVar
 
 import httpx
 
 from ledgerkit._errors import (
-    DecodingError,
     InputError,
     LedgerError,
     NodeAPIError,
     NotFoundError,
     PrunedError,
-    RequestTimeoutError,
     TransportError,
-    error_from_record,
 )
-from ledgerkit.client._cache import CachedAnswer, cache_file, default_cache_dir
+from ledgerkit.client._answers import node_error, parse_answer, transport_error
+from ledgerkit.client._cache import CachedAnswer
+from ledgerkit.client._config import (
+    DEFAULT_TIMEOUT,
+    CacheSetting,
+    ClientConfig,
+    client_config,
+    is_loopback,
+)
 from ledgerkit.client._identity import (
     GENESIS_PATH,
     LOOPBACK_RECHECK_AFTER,
@@ -49,25 +50,17 @@ from ledgerkit.client._identity import (
     genesis_hash,
 )
 from ledgerkit.client._retry import Retry, retry_delay
-from ledgerkit.client._secrets import (
-    FILTER,
-    check_api_key,
-    check_headers,
-    client_secrets,
-    install,
-    redact,
-)
+from ledgerkit.client._secrets import FILTER, client_secrets, install
 from ledgerkit.types import HEADER_PREFIXES, LedgerMeta, Result
 
 __all__ = [
     "BCS",
+    "DEFAULT_TIMEOUT",
     "JSON",
     "SIGNED_TXN_BCS",
     "VIEW_BCS",
     "BaseClient",
-    "CacheSetting",
     "Call",
-    "ClientConfig",
     "Result",
     "read_with",
 ]
@@ -77,16 +70,13 @@ BCS: Final = "application/x-bcs"
 SIGNED_TXN_BCS: Final = "application/x.aptos.signed_transaction+bcs"
 VIEW_BCS: Final = "application/x.aptos.view_function+bcs"
 
-DEFAULT_TIMEOUT: Final = 30.0
 _USER_AGENT: Final = "ledgerkit-client"
-_SNIPPET: Final = 200
 #: httpcore's trace events for a connection just opened.
 _NEW_CONNECTION: Final = frozenset(
     {"connection.connect_tcp.complete", "connection.connect_unix_socket.complete"}
 )
 
 T = TypeVar("T")
-CacheSetting = str | os.PathLike[str] | bool | None
 
 _log = logging.getLogger("ledgerkit.client")
 
@@ -132,97 +122,6 @@ class Call(Generic[T]):
     cache_path: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class ClientConfig:
-    """A client's settings, fixed when it is made (see :class:`~ledgerkit.Client`).
-
-    ``shown_base_url`` is how logs, errors and reprs write the node's address
-    (:func:`shown_url`); ``base_url`` itself stays out of the repr, as do ``headers`` and
-    ``api_key`` (what another client for the same node, a bulk extraction's say, needs).
-    """
-
-    base_url: str = field(repr=False)
-    shown_base_url: str
-    timeout: float | None
-    retry: Retry
-    max_rps: float | None
-    max_concurrency: int | None
-    # Left out of repr: a caller may put credentials here.
-    headers: tuple[tuple[str, str], ...] = field(repr=False)
-    cache: Path | None = None
-    api_key: str | None = field(default=None, repr=False)
-
-
-def normalize_base_url(url: str) -> str:
-    """``scheme://host[:port]/path`` without a trailing slash; ``/v1`` when no path."""
-    if not isinstance(url, str) or not url.strip():
-        raise InputError(f"base_url must be an http(s) URL, got {url!r}")
-    parts = urllib.parse.urlsplit(url.strip())
-    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
-        raise InputError(f"base_url must be an http(s) URL, got {url!r}")
-    if parts.query or parts.fragment:
-        raise InputError(f"base_url takes no query or fragment, got {url!r}")
-    if parts.username is not None or parts.password is not None:
-        # URLs end up in logs and error messages: credentials go in api_key= or headers=.
-        raise InputError("base_url must not carry credentials; pass api_key= or headers=")
-    path = parts.path.rstrip("/") or "/v1"
-    return urllib.parse.urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, "", ""))
-
-
-def shown_url(base_url: str) -> str:
-    """``base_url`` as logs, errors and reprs write it: of a path of several segments only
-    the last is shown (``https://host/***/v1``), since hosted nodes often take their access
-    token as a path segment; a one-segment path (``/v1``) is shown whole."""
-    parts = urllib.parse.urlsplit(base_url)
-    segments = [segment for segment in parts.path.split("/") if segment]
-    if len(segments) <= 1:
-        return base_url
-    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, f"/***/{segments[-1]}", "", ""))
-
-
-def is_loopback(base_url: str) -> bool:
-    """True for ``localhost`` and loopback addresses."""
-    host = urllib.parse.urlsplit(base_url).hostname or ""
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def resolve_cache(cache: CacheSetting, base_url: str) -> Path | None:
-    """The cache file for a ``cache=`` setting, or ``None`` for no cache.
-
-    ``False``: off. ``True``: the default location. A path: that directory (or that
-    file when it ends in ``.sqlite3``). ``None`` (the default): the default location for
-    remote nodes, off for loopback ones, whose dev chains are recreated at will under the
-    same chain id and would otherwise be served answers from a chain that is gone.
-    """
-    if cache is False:
-        return None
-    if cache is None:
-        return None if is_loopback(base_url) else cache_file(default_cache_dir())
-    if cache is True:
-        return cache_file(default_cache_dir())
-    if isinstance(cache, str | os.PathLike):
-        return cache_file(cache)
-    raise InputError(f"cache must be a path, True, False or None, got {cache!r}")
-
-
-def _positive(value: float | None, name: str) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-        raise InputError(f"{name} must be a positive number or None, got {value!r}")
-    return float(value)
-
-
-def snippet(body: bytes) -> str:
-    """The start of a body, as text, for messages."""
-    return body[:_SNIPPET].decode("utf-8", "replace")
-
-
 def _kept_headers(headers: Mapping[str, str]) -> dict[str, str]:
     """What a cached answer keeps of its headers: the ledger headers and the media type."""
     return {
@@ -247,31 +146,22 @@ class BaseClient:
         max_concurrency: int | None,
         cache: CacheSetting,
     ) -> None:
-        base = normalize_base_url(base_url)
-        retry = retries if isinstance(retries, Retry) else Retry(total=retries)
-        if max_concurrency is not None and (
-            isinstance(max_concurrency, bool)
-            or not isinstance(max_concurrency, int)
-            or max_concurrency < 1
-        ):
-            raise InputError(f"max_concurrency must be an int >= 1, got {max_concurrency!r}")
-        api_key = check_api_key(api_key)
-        self.config = ClientConfig(
-            base_url=base,
-            shown_base_url=shown_url(base),
-            timeout=_positive(timeout, "timeout"),
-            retry=retry,
-            max_rps=_positive(max_rps, "max_rps"),
-            max_concurrency=max_concurrency,
-            headers=check_headers(headers),
-            cache=resolve_cache(cache, base),
+        self.config: ClientConfig = client_config(
+            base_url,
             api_key=api_key,
+            headers=headers,
+            timeout=timeout,
+            retries=retries,
+            max_rps=max_rps,
+            max_concurrency=max_concurrency,
+            cache=cache,
         )
-        self._api_key = api_key
+        base = self.config.base_url
+        self._api_key = self.config.api_key
         # Kept out of every log record (httpx's, httpcore's, aiohttp's too) while the
         # client lives; see ``_secrets``.
         self._secrets = client_secrets(
-            base, self.config.shown_base_url, api_key, self.config.headers
+            base, self.config.shown_base_url, self._api_key, self.config.headers
         )
         if self._secrets:
             install()
@@ -344,74 +234,18 @@ class BaseClient:
     def _parse(
         self, call: Call[T], status: int, headers: Mapping[str, str], body: bytes
     ) -> Result[T]:
-        """A 2xx answer as a :class:`Result`; a body that is not what was promised is a
-        :class:`DecodingError` saying what came back."""
-        label = self._label(call)
-        ledger = LedgerMeta.from_headers(headers)
-        if ledger is None:
-            raise DecodingError(
-                f"{label}: the answer carries no ledger headers (X-NODE-* or X-APTOS-*)",
-                status=status,
-                snippet=snippet(body),
-            )
-        media = (headers.get("content-type") or "").split(";", 1)[0].strip().lower()
-        if media and media != call.accept:
-            raise DecodingError(
-                f"{label}: expected {call.accept}, the node answered {media}",
-                status=status,
-                snippet=snippet(body),
-            )
-        try:
-            value = call.decode(body)
-        except DecodingError as exc:
-            raise DecodingError(f"{label}: {exc}", status=status) from exc
-        except RecursionError:
-            # Nested past the interpreter's limit: hostile or broken, never a ledger value.
-            raise DecodingError(
-                f"{label}: the answer is nested too deeply to decode",
-                status=status,
-                snippet=snippet(body),
-            ) from None
-        except (ValueError, TypeError, KeyError, IndexError, LedgerError) as exc:
-            raise DecodingError(
-                f"{label}: the answer does not decode: {exc}", status=status, snippet=snippet(body)
-            ) from exc
-        return Result(value, ledger)
+        """A 2xx answer as a :class:`Result` (see ``_answers``)."""
+        return parse_answer(call, self._label(call), status, headers, body)
 
     def _node_error(
         self, call: Call[Any], status: int, headers: Mapping[str, str], body: bytes
     ) -> NodeAPIError:
-        """The exception for a non-2xx answer, from the node's error record."""
-        record: object
-        try:
-            record = json.loads(body)
-        except (ValueError, RecursionError):
-            text = snippet(body).strip()
-            record = {"message": f"HTTP {status} without an error record: {text!r}"}
-        if self._secrets and isinstance(record, dict):
-            # A node (or a proxy before it) may echo the path it was asked, token and all.
-            record = {k: redact(v, self._secrets) if isinstance(v, str) else v
-                      for k, v in record.items()}  # fmt: skip
-        return error_from_record(
-            status, record, ledger=LedgerMeta.from_headers(headers), request=self._label(call)
-        )
+        """The exception for a non-2xx answer, its secrets redacted (see ``_answers``)."""
+        return node_error(self._label(call), status, headers, body, self._secrets)
 
     def _transport_error(self, call: Call[Any], exc: httpx.HTTPError) -> LedgerError:
-        """Our exception for an httpx failure (no raw httpx exception leaves the client).
-
-        A request the HTTP stack refuses to send (an unsendable header, say) is an
-        :class:`InputError`, which is never retried; its detail may quote what was
-        refused, so it is left out.
-        """
-        label = self._label(call)
-        if isinstance(exc, httpx.LocalProtocolError | httpx.UnsupportedProtocol):
-            return InputError(f"{label}: the request cannot be sent ({type(exc).__name__})")
-        detail = redact(str(exc) or type(exc).__name__, self._secrets)
-        if isinstance(exc, httpx.TimeoutException):
-            return RequestTimeoutError(f"{label}: timed out ({type(exc).__name__}: {detail})")
-        if isinstance(exc, httpx.DecodingError):
-            return DecodingError(f"{label}: the body could not be decoded: {detail}")
-        return TransportError(f"{label}: {type(exc).__name__}: {detail}")
+        """Our exception for an httpx failure (see ``_answers``)."""
+        return transport_error(self._label(call), exc, self._secrets)
 
     def _retry_delay(
         self,
