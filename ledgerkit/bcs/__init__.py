@@ -5,25 +5,18 @@ checks it."""
 from __future__ import annotations
 
 from ledgerkit._public import publish as _publish
-from ledgerkit.bcs._authenticators import (
+from ledgerkit.bcs._account_authenticators import (
     AbstractionAuthenticator,
     AccountAuthenticator,
-    AnyPublicKey,
-    AnySignature,
     Ed25519Authenticator,
-    FeePayerAuthenticator,
-    MultiAgentAuthenticator,
     MultiEd25519Authenticator,
     MultiKeyAuthenticator,
     NoAccountAuthenticator,
     SingleKeyAuthenticator,
-    SingleSenderAuthenticator,
-    TransactionAuthenticator,
     deserialize_account_authenticator,
-    deserialize_transaction_authenticator,
     serialize_account_authenticator,
-    serialize_transaction_authenticator,
 )
+from ledgerkit.bcs._any_keys import AnyPublicKey, AnySignature
 from ledgerkit.bcs._codec import (
     MAX_SEQUENCE_LENGTH,
     BCSStruct,
@@ -49,6 +42,14 @@ from ledgerkit.bcs._secp256k1 import (
     SECP256K1_SIGNATURE_LENGTH,
     secp256k1_signer,
     secp256k1_verify,
+)
+from ledgerkit.bcs._transaction_authenticators import (
+    FeePayerAuthenticator,
+    MultiAgentAuthenticator,
+    SingleSenderAuthenticator,
+    TransactionAuthenticator,
+    deserialize_transaction_authenticator,
+    serialize_transaction_authenticator,
 )
 from ledgerkit.bcs._transactions import (
     RAW_TRANSACTION_SALT,

@@ -18,26 +18,27 @@ import nacl.exceptions
 import nacl.signing
 
 from ledgerkit._errors import BCSDecodeError, SigningError
-from ledgerkit.bcs._authenticators import (
+from ledgerkit.bcs._account_authenticators import (
     AbstractionAuthenticator,
     AccountAuthenticator,
-    AnyPublicKey,
-    AnySignature,
     Ed25519Authenticator,
-    FeePayerAuthenticator,
-    MultiAgentAuthenticator,
     MultiEd25519Authenticator,
     MultiKeyAuthenticator,
     NoAccountAuthenticator,
     SingleKeyAuthenticator,
+)
+from ledgerkit.bcs._any_keys import AnyPublicKey, AnySignature
+from ledgerkit.bcs._codec import BCSStruct, Deserializer, Serializer
+from ledgerkit.bcs._payloads import TransactionPayload, deserialize_payload, serialize_payload
+from ledgerkit.bcs._secp256k1 import secp256k1_verify
+from ledgerkit.bcs._transaction_authenticators import (
+    FeePayerAuthenticator,
+    MultiAgentAuthenticator,
     SingleSenderAuthenticator,
     TransactionAuthenticator,
     deserialize_transaction_authenticator,
     serialize_transaction_authenticator,
 )
-from ledgerkit.bcs._codec import BCSStruct, Deserializer, Serializer
-from ledgerkit.bcs._payloads import TransactionPayload, deserialize_payload, serialize_payload
-from ledgerkit.bcs._secp256k1 import secp256k1_verify
 from ledgerkit.types import Address, HexBytes
 
 __all__ = [

@@ -1,46 +1,32 @@
-"""Authenticators: who signed a transaction and how.
+"""Account authenticators: how one account signed (the ``AccountAuthenticator`` enum).
 
-Two enums, as the ledger defines them:
-
-* ``TransactionAuthenticator``: :class:`Ed25519Authenticator` (0),
-  :class:`MultiEd25519Authenticator` (1), :class:`MultiAgentAuthenticator` (2),
-  :class:`FeePayerAuthenticator` (3), :class:`SingleSenderAuthenticator` (4).
-* ``AccountAuthenticator`` (one signer inside multi-agent, fee-payer and single-sender):
-  :class:`Ed25519Authenticator` (0), :class:`MultiEd25519Authenticator` (1),
-  :class:`SingleKeyAuthenticator` (2), :class:`MultiKeyAuthenticator` (3),
-  :class:`NoAccountAuthenticator` (4), :class:`AbstractionAuthenticator` (5).
-
-Keys and signatures inside single-key and multi-key authenticators are
-:class:`AnyPublicKey` / :class:`AnySignature`: a scheme name and its bytes.
+The variants, as the ledger numbers them: :class:`Ed25519Authenticator` (0),
+:class:`MultiEd25519Authenticator` (1), :class:`SingleKeyAuthenticator` (2),
+:class:`MultiKeyAuthenticator` (3), :class:`NoAccountAuthenticator` (4),
+:class:`AbstractionAuthenticator` (5). The first two also serve as transaction
+authenticators of a single sender (see ``_transaction_authenticators``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar, Final, cast
+from typing import Final, cast
 
 from ledgerkit._errors import BCSDecodeError, BCSEncodeError
+from ledgerkit.bcs._any_keys import AnyPublicKey, AnySignature
 from ledgerkit.bcs._codec import BCSStruct, Deserializer, Serializer
 from ledgerkit.types import Address
 
 __all__ = [
     "AbstractionAuthenticator",
     "AccountAuthenticator",
-    "AnyPublicKey",
-    "AnySignature",
     "Ed25519Authenticator",
-    "FeePayerAuthenticator",
-    "MultiAgentAuthenticator",
     "MultiEd25519Authenticator",
     "MultiKeyAuthenticator",
     "NoAccountAuthenticator",
     "SingleKeyAuthenticator",
-    "SingleSenderAuthenticator",
-    "TransactionAuthenticator",
     "deserialize_account_authenticator",
-    "deserialize_transaction_authenticator",
     "serialize_account_authenticator",
-    "serialize_transaction_authenticator",
 ]
 
 ED25519_PUBLIC_KEY_LENGTH: Final = 32
@@ -155,111 +141,6 @@ class MultiEd25519Authenticator(BCSStruct):
             return cls(keys, key_bytes[-1], sigs, sig_bytes[-4:])
         except BCSEncodeError as exc:
             raise BCSDecodeError(str(exc), offset=start) from None
-
-
-# -- any public key / any signature ---------------------------------------------------------
-
-
-def _read_keyless_public_key(d: Deserializer) -> bytes:
-    start = d.position
-    d.string()  # iss_val
-    d.var_bytes()  # idc
-    return d.bytes_since(start)
-
-
-def _read_federated_keyless_public_key(d: Deserializer) -> bytes:
-    start = d.position
-    d.address()  # jwk_addr
-    _read_keyless_public_key(d)
-    return d.bytes_since(start)
-
-
-@dataclass(frozen=True, slots=True)
-class AnyPublicKey(BCSStruct):
-    """A public key of any scheme, as single-key and multi-key accounts hold them.
-
-    ``value`` is the key itself for ``ed25519`` (32 bytes), ``secp256k1_ecdsa`` and
-    ``secp256r1_ecdsa`` (65 bytes, uncompressed); for ``keyless`` and
-    ``federated_keyless`` it is the BCS of the key's struct.
-    """
-
-    scheme: str
-    value: bytes
-
-    SCHEMES: ClassVar[tuple[str, ...]] = (
-        "ed25519",
-        "secp256k1_ecdsa",
-        "secp256r1_ecdsa",
-        "keyless",
-        "federated_keyless",
-    )
-
-    def __post_init__(self) -> None:
-        if self.scheme not in self.SCHEMES:
-            raise BCSEncodeError(f"unknown public key scheme {self.scheme!r}")
-        object.__setattr__(self, "value", bytes(self.value))
-
-    def serialize(self, s: Serializer) -> None:
-        s.uleb128(self.SCHEMES.index(self.scheme))
-        if self.scheme in ("keyless", "federated_keyless"):
-            s.fixed_bytes(self.value)
-        else:
-            s.var_bytes(self.value)
-
-    @classmethod
-    def deserialize(cls, d: Deserializer) -> AnyPublicKey:
-        scheme = cls.SCHEMES[d.variant(cls.SCHEMES, "public key scheme")]
-        if scheme == "keyless":
-            return cls(scheme, d.field("value", _read_keyless_public_key, d))
-        if scheme == "federated_keyless":
-            return cls(scheme, d.field("value", _read_federated_keyless_public_key, d))
-        return cls(scheme, d.field("value", d.var_bytes))
-
-
-def _read_webauthn(d: Deserializer) -> bytes:
-    start = d.position
-    d.variant(("secp256r1_ecdsa",), "assertion signature")
-    d.var_bytes()  # signature
-    d.var_bytes()  # authenticator_data
-    d.var_bytes()  # client_data_json
-    return d.bytes_since(start)
-
-
-@dataclass(frozen=True, slots=True)
-class AnySignature(BCSStruct):
-    """A signature of any scheme.
-
-    ``value`` is the signature itself for ``ed25519`` and ``secp256k1_ecdsa`` (64 bytes);
-    for ``web_authn`` and ``keyless`` it is the BCS of the signature's struct.
-    Keyless signatures are carried byte for byte but not decoded from a stream.
-    """
-
-    scheme: str
-    value: bytes
-
-    SCHEMES: ClassVar[tuple[str, ...]] = ("ed25519", "secp256k1_ecdsa", "web_authn", "keyless")
-
-    def __post_init__(self) -> None:
-        if self.scheme not in self.SCHEMES:
-            raise BCSEncodeError(f"unknown signature scheme {self.scheme!r}")
-        object.__setattr__(self, "value", bytes(self.value))
-
-    def serialize(self, s: Serializer) -> None:
-        s.uleb128(self.SCHEMES.index(self.scheme))
-        if self.scheme in ("web_authn", "keyless"):
-            s.fixed_bytes(self.value)
-        else:
-            s.var_bytes(self.value)
-
-    @classmethod
-    def deserialize(cls, d: Deserializer) -> AnySignature:
-        start = d.position
-        scheme = cls.SCHEMES[d.variant(cls.SCHEMES, "signature scheme")]
-        if scheme == "web_authn":
-            return cls(scheme, d.field("value", _read_webauthn, d))
-        if scheme == "keyless":
-            raise BCSDecodeError("keyless signatures cannot be decoded here", offset=start)
-        return cls(scheme, d.field("value", d.var_bytes))
 
 
 @dataclass(frozen=True, slots=True)
@@ -422,125 +303,4 @@ def deserialize_account_authenticator(d: Deserializer) -> AccountAuthenticator:
     return cast(
         AccountAuthenticator,
         d.field(_ACCOUNT_NAMES[variant], _ACCOUNT_CLASSES[variant].deserialize, d),
-    )
-
-
-def _check_agents(auth: MultiAgentAuthenticator | FeePayerAuthenticator) -> None:
-    object.__setattr__(auth, "secondary_signer_addresses", tuple(auth.secondary_signer_addresses))
-    object.__setattr__(auth, "secondary_signers", tuple(auth.secondary_signers))
-    if len(auth.secondary_signer_addresses) != len(auth.secondary_signers):
-        raise BCSEncodeError("one secondary signer authenticator per secondary address")
-
-
-def _write_agents(s: Serializer, auth: MultiAgentAuthenticator | FeePayerAuthenticator) -> None:
-    serialize_account_authenticator(s, auth.sender)
-    s.sequence(auth.secondary_signer_addresses, s.address)
-    s.uleb128(len(auth.secondary_signers))
-    for signer in auth.secondary_signers:
-        serialize_account_authenticator(s, signer)
-
-
-def _read_agents(
-    d: Deserializer,
-) -> tuple[AccountAuthenticator, tuple[Address, ...], tuple[AccountAuthenticator, ...]]:
-    sender = d.field("sender", deserialize_account_authenticator, d)
-    addresses = d.field("secondary_signer_addresses", d.sequence, d.address, "address")
-    signers = d.field(
-        "secondary_signers", d.sequence, lambda: deserialize_account_authenticator(d), "signer"
-    )
-    return sender, tuple(addresses), tuple(signers)
-
-
-@dataclass(frozen=True, slots=True)
-class MultiAgentAuthenticator(BCSStruct):
-    """The sender and secondary signers, each with an account authenticator."""
-
-    sender: AccountAuthenticator
-    secondary_signer_addresses: tuple[Address, ...]
-    secondary_signers: tuple[AccountAuthenticator, ...]
-
-    def __post_init__(self) -> None:
-        _check_agents(self)
-
-    def serialize(self, s: Serializer) -> None:
-        _write_agents(s, self)
-
-    @classmethod
-    def deserialize(cls, d: Deserializer) -> MultiAgentAuthenticator:
-        return cls(*_read_agents(d))
-
-
-@dataclass(frozen=True, slots=True)
-class FeePayerAuthenticator(BCSStruct):
-    """Multi-agent plus a fee payer who pays the gas."""
-
-    sender: AccountAuthenticator
-    secondary_signer_addresses: tuple[Address, ...]
-    secondary_signers: tuple[AccountAuthenticator, ...]
-    fee_payer_address: Address
-    fee_payer_signer: AccountAuthenticator
-
-    def __post_init__(self) -> None:
-        _check_agents(self)
-
-    def serialize(self, s: Serializer) -> None:
-        _write_agents(s, self)
-        s.address(self.fee_payer_address)
-        serialize_account_authenticator(s, self.fee_payer_signer)
-
-    @classmethod
-    def deserialize(cls, d: Deserializer) -> FeePayerAuthenticator:
-        sender, addresses, signers = _read_agents(d)
-        fee_payer = d.field("fee_payer_address", d.address)
-        fee_signer = d.field("fee_payer_signer", deserialize_account_authenticator, d)
-        return cls(sender, addresses, signers, fee_payer, fee_signer)
-
-
-@dataclass(frozen=True, slots=True)
-class SingleSenderAuthenticator(BCSStruct):
-    """One sender with any account authenticator (single-key, multi-key...)."""
-
-    sender: AccountAuthenticator
-
-    def serialize(self, s: Serializer) -> None:
-        serialize_account_authenticator(s, self.sender)
-
-    @classmethod
-    def deserialize(cls, d: Deserializer) -> SingleSenderAuthenticator:
-        return cls(d.field("sender", deserialize_account_authenticator, d))
-
-
-TransactionAuthenticator = (
-    Ed25519Authenticator
-    | MultiEd25519Authenticator
-    | MultiAgentAuthenticator
-    | FeePayerAuthenticator
-    | SingleSenderAuthenticator
-)
-_TXN_CLASSES: Final[tuple[type[TransactionAuthenticator], ...]] = (
-    Ed25519Authenticator,
-    MultiEd25519Authenticator,
-    MultiAgentAuthenticator,
-    FeePayerAuthenticator,
-    SingleSenderAuthenticator,
-)
-_TXN_VARIANT: Final = {cls: i for i, cls in enumerate(_TXN_CLASSES)}
-_TXN_NAMES: Final = ("ed25519", "multi_ed25519", "multi_agent", "fee_payer", "single_sender")
-
-
-def serialize_transaction_authenticator(s: Serializer, auth: TransactionAuthenticator) -> None:
-    """Write a TransactionAuthenticator with its variant index."""
-    variant = _TXN_VARIANT.get(type(auth))
-    if variant is None:
-        raise BCSEncodeError(f"not a transaction authenticator: {type(auth).__name__}")
-    s.uleb128(variant)
-    auth.serialize(s)
-
-
-def deserialize_transaction_authenticator(d: Deserializer) -> TransactionAuthenticator:
-    """Read a TransactionAuthenticator."""
-    variant = d.variant(_TXN_NAMES, "transaction authenticator")
-    return cast(
-        TransactionAuthenticator,
-        d.field(_TXN_NAMES[variant], _TXN_CLASSES[variant].deserialize, d),
     )
