@@ -17,14 +17,13 @@ import contextlib
 import shutil
 import tempfile
 import threading
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import orjson
 
 from ledgerkit._errors import ErrorCode
-from ledgerkit.bcs import EntryFunction, SignedTransaction
+from ledgerkit.bcs import SignedTransaction
 from ledgerkit.localnet import _gas
 from ledgerkit.localnet._accounts import DevAccount, dev_accounts, faucet_account
 from ledgerkit.localnet._blocks import BlockBuilder
@@ -33,23 +32,23 @@ from ledgerkit.localnet._chaincache import copy_cached_chain
 from ledgerkit.localnet._clock import ChainClock
 from ledgerkit.localnet._config import NodeConfig
 from ledgerkit.localnet._errors import NodeError
-from ledgerkit.localnet._executor import run_view
 from ledgerkit.localnet._framework._context import ACCOUNT
 from ledgerkit.localnet._framework._keys import resource_key
 from ledgerkit.localnet._identity import build_hash, check_identity
 from ledgerkit.localnet._mempool import Mempool, admit
 from ledgerkit.localnet._mempool_journal import restore_mempool
-from ledgerkit.localnet._reads import Head, LedgerReads, Module, Page, Resource, ViewResult
+from ledgerkit.localnet._reads import Head, Module, Page, Resource, ViewResult
 from ledgerkit.localnet._requests import signed_from_json, signing_message_of
 from ledgerkit.localnet._simulate import simulate
 from ledgerkit.localnet._store import BlockRecord, Store
+from ledgerkit.localnet._views import LedgerViews
 from ledgerkit.localnet._workload import Workload
-from ledgerkit.types import EntryFunctionId, LedgerMeta, MoveType
+from ledgerkit.types import LedgerMeta
 
 __all__ = ["Ledger", "Module", "Page", "Resource", "ViewResult"]
 
 
-class Ledger(LedgerReads):
+class Ledger(LedgerViews):
     """The embedded node's ledger. Open with :meth:`open`.
 
     Attributes
@@ -310,7 +309,7 @@ class Ledger(LedgerReads):
             estimate_max_gas_amount=estimate_max_gas_amount,
         )
 
-    # -- gas, views ---------------------------------------------------------------------
+    # -- gas ---------------------------------------------------------------------------
 
     def estimate_gas_price(self) -> dict[str, int]:
         """``{deprioritized_gas_estimate, gas_estimate, prioritized_gas_estimate}``."""
@@ -325,47 +324,6 @@ class Ledger(LedgerReads):
         estimate = _gas.estimate_gas_price(recent)
         self._estimate = (height, estimate)
         return dict(estimate)
-
-    def view_function(
-        self,
-        function: EntryFunctionId,
-        type_arguments: Sequence[MoveType],
-        arguments: Sequence[Any],
-        version: int | None,
-        *,
-        bcs_args: bool = False,
-    ) -> ViewResult:
-        """Run a view function at ``version``; arguments are JSON, or BCS with ``bcs_args``."""
-        v = self._version(version)
-        store = self.store
-        values, encoded, gas = run_view(
-            lambda skey: store.state(skey, v),
-            function,
-            type_arguments,
-            arguments,
-            bcs_args=bcs_args,
-            timestamp_usec=self._head.block.timestamp,
-            chain_id=self.config.chain_id,
-        )
-        return ViewResult(values, encoded, gas)
-
-    def view(
-        self,
-        function: EntryFunctionId,
-        type_arguments: Sequence[MoveType],
-        arguments: Sequence[Any],
-        version: int | None,
-    ) -> tuple[list[Any], int]:
-        """JSON results of a view function and the gas it used."""
-        result = self.view_function(function, type_arguments, arguments, version)
-        return result.values, result.gas_used
-
-    def view_bcs(self, payload: EntryFunction, version: int | None) -> tuple[bytes, int]:
-        """BCS results (ULEB128 count, then each value) of a BCS view request, and gas."""
-        result = self.view_function(
-            payload.function_id, payload.type_args, payload.args, version, bcs_args=True
-        )
-        return result.encoded, result.gas_used
 
     # -- block production ---------------------------------------------------------------
 
