@@ -5,8 +5,8 @@ the cached chain of its options (generated once, see :mod:`._chaincache`), a hal
 one is finished, and an existing one carries on from its last block.
 
 The chain has its own clock (:meth:`Ledger.now_usec`, see :mod:`._clock`). Blocks,
-expiration checks and the live workload read it. Simulation, JSON requests and the
-mempool's record in the file live in modules of their own. Methods are synchronous
+expiration checks and the live workload read it. Simulation, view functions, JSON requests
+and the mempool's record in the file live in modules of their own. Methods are synchronous
 and thread-safe: any thread may read while one block producer writes. Every documented
 failure is a :class:`~ledgerkit.localnet._errors.NodeError` with the node's error code.
 """
