@@ -4,10 +4,9 @@
 the cached chain of its options (generated once, see :mod:`._chaincache`), a half-made
 one is finished, and an existing one carries on from its last block.
 
-The chain has its own clock (:meth:`Ledger.now_usec`): the time where the generated
-history ends (its anchor, or the last block of a reopened ledger) plus the time since the
-node started. Blocks, expiration checks and the live workload read it, so the chain's
-time goes on without jumps whatever the wall clock says. Methods are synchronous
+The chain has its own clock (:meth:`Ledger.now_usec`, see :mod:`._clock`). Blocks,
+expiration checks and the live workload read it. Simulation, view functions, JSON requests
+and the mempool's record in the file live in modules of their own. Methods are synchronous
 and thread-safe: any thread may read while one block producer writes. Every documented
 failure is a :class:`~ledgerkit.localnet._errors.NodeError` with the node's error code.
 """
@@ -15,64 +14,41 @@ failure is a :class:`~ledgerkit.localnet._errors.NodeError` with the node's erro
 from __future__ import annotations
 
 import contextlib
-import dataclasses
-import hashlib
 import shutil
 import tempfile
 import threading
-import time
-from collections.abc import Sequence
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from ledgerkit._errors import BCSError, ErrorCode, SigningError
-from ledgerkit.bcs import EntryFunction, MultiAgentRawTransaction, SignedTransaction
+from ledgerkit._errors import ErrorCode
+from ledgerkit.bcs import SignedTransaction
 from ledgerkit.localnet import _gas
 from ledgerkit.localnet._accounts import DevAccount, dev_accounts, faucet_account
-from ledgerkit.localnet._blocks import ZERO_HASH, BlockBuilder
+from ledgerkit.localnet._blocks import BlockBuilder
 from ledgerkit.localnet._chain import generate
 from ledgerkit.localnet._chaincache import copy_cached_chain
-from ledgerkit.localnet._config import NodeConfig, anchor_usec
-from ledgerkit.localnet._errors import NodeConfigError, NodeError
-from ledgerkit.localnet._executor import (
-    PrologueError,
-    TxnOutput,
-    entry_function_of,
-    execute,
-    run_view,
-    validate,
-)
-from ledgerkit.localnet._framework import FRAMEWORK, Context
-from ledgerkit.localnet._framework._assets import APT_METADATA, store_balance
+from ledgerkit.localnet._clock import ChainClock
+from ledgerkit.localnet._config import NodeConfig
+from ledgerkit.localnet._errors import NodeError
 from ledgerkit.localnet._framework._context import ACCOUNT
 from ledgerkit.localnet._framework._keys import resource_key
-from ledgerkit.localnet._mempool import Mempool, Pending, admit, pending_of
-from ledgerkit.localnet._reads import Head, LedgerReads, Module, Page, Resource, ViewResult
+from ledgerkit.localnet._identity import build_hash, check_identity
+from ledgerkit.localnet._mempool import Mempool, admit
+from ledgerkit.localnet._mempool_journal import restore_mempool
+from ledgerkit.localnet._reads import Head, Module, Page, Resource, ViewResult
+from ledgerkit.localnet._requests import signed_from_json, signing_message_of
+from ledgerkit.localnet._simulate import simulate
 from ledgerkit.localnet._store import BlockRecord, Store
-from ledgerkit.localnet._txjson import (
-    authenticator_from_json,
-    info_json,
-    raw_from_json,
-    user_fields,
-)
+from ledgerkit.localnet._views import LedgerViews
 from ledgerkit.localnet._workload import Workload
-from ledgerkit.types import Address, EntryFunctionId, LedgerMeta, MoveType
+from ledgerkit.types import LedgerMeta
 
 __all__ = ["Ledger", "Module", "Page", "Resource", "ViewResult"]
 
 
-def _git_hash() -> str:
-    try:
-        version = metadata.version("ledgerkit")
-    except metadata.PackageNotFoundError:
-        version = "unknown"
-    return hashlib.sha1(f"ledgerkit-localnet {version}".encode()).hexdigest()
-
-
-class Ledger(LedgerReads):
+class Ledger(LedgerViews):
     """The embedded node's ledger. Open with :meth:`open`.
 
     Attributes
@@ -110,18 +86,12 @@ class Ledger(LedgerReads):
         self.faucet: DevAccount = faucet_account(config.seed)
         workload_count = int(store.meta("workload_accounts") or 0)
         self._workload = Workload(store, self.mempool, config.seed, config.chain_id, workload_count)
-        self._git_hash = _git_hash()
+        self._git_hash = build_hash()
         self._estimate: tuple[int, dict[str, int]] | None = None
         last = store.last_block()
         assert last is not None
         self._head = self._make_head(last)
-        # The chain clock: from the anchor (or the last block, if later) on, at the pace
-        # of the monotonic clock; an anchor of "now" keeps it on the wall clock.
-        base = max(int(store.meta("anchor_usec") or 0), last.timestamp)
-        if store.meta("anchor") == "now":
-            base = max(base, time.time_ns() // 1000)
-        self._clock_base = base
-        self._clock_started = time.monotonic_ns()
+        self._clock = ChainClock.of_store(store, last.timestamp)
 
     @classmethod
     def open(cls, path: str | Path | None, config: NodeConfig) -> Ledger:
@@ -144,7 +114,7 @@ class Ledger(LedgerReads):
         store = Store(path)
         try:
             if store.last_block() is not None:
-                _check_identity(store, config)
+                check_identity(store, config)
             generate(store, config)  # a new chain, the rest of a half-made one, or nothing
             ledger = cls(store, config, temp_dir=temp_dir)
             ledger._restore_mempool()
@@ -156,26 +126,8 @@ class Ledger(LedgerReads):
         return ledger
 
     def _restore_mempool(self) -> None:
-        """Take back the transactions the file holds as accepted, then record from now on.
-
-        Those expired by now, whose sequence number was used, or that no longer fit are
-        dropped (from the file too).
-        """
-        now = self._now_secs()
-        dropped = []
-        for txn_hash, signed_bcs in self.store.mempool_transactions():
-            try:
-                pending = pending_of(SignedTransaction.from_bcs(signed_bcs))
-                if pending.expiration_secs > now and pending.sequence_number >= (
-                    self._sequence_of(pending.sender)
-                ):
-                    self.mempool.add(pending, now)
-                    continue
-            except (NodeError, BCSError):
-                pass
-            dropped.append(txn_hash)
-        self.store.mempool_drop(dropped)
-        self.mempool.journal = _StoreJournal(self.store)
+        """Take back the transactions the file holds as accepted (see :mod:`._mempool_journal`)."""
+        restore_mempool(self.store, self.mempool, self._now_secs(), self._sequence_of)
 
     def close(self) -> None:
         """Close the store (and remove a temporary ledger)."""
@@ -246,8 +198,7 @@ class Ledger(LedgerReads):
 
     def now_usec(self) -> int:
         """The chain's time now: anchor + time since the node started, never before the head."""
-        elapsed = (time.monotonic_ns() - self._clock_started) // 1000
-        return max(self._clock_base + elapsed, self._head.block.timestamp)
+        return self._clock.now_usec(self._head.block.timestamp)
 
     def _now_secs(self) -> int:
         """The chain's time now in whole seconds, what expiration is checked against."""
@@ -290,25 +241,11 @@ class Ledger(LedgerReads):
 
     def signed_from_json(self, request: dict[str, Any], *, simulation: bool) -> SignedTransaction:
         """The signed transaction of a JSON submit (or simulate) request."""
-        raw = raw_from_json(request, self.config.chain_id)
-        if "signature" not in request:
-            what = "simulated" if simulation else "submitted"
-            raise NodeError(ErrorCode.INVALID_INPUT, f"a {what} transaction needs a signature")
-        return SignedTransaction(raw, authenticator_from_json(request["signature"]))
+        return signed_from_json(request, self.config.chain_id, simulation=simulation)
 
     def encode_submission(self, request: dict[str, Any]) -> bytes:
         """The signing message of a JSON transaction request."""
-        raw = raw_from_json(request, self.config.chain_id)
-        secondary = request.get("secondary_signers")
-        if secondary:
-            if not isinstance(secondary, list):
-                raise NodeError(ErrorCode.INVALID_INPUT, "secondary_signers must be an array")
-            try:
-                addresses = tuple(Address.parse(a) for a in secondary)
-            except (ValueError, TypeError) as exc:
-                raise NodeError(ErrorCode.INVALID_INPUT, f"secondary_signers: {exc}") from None
-            return MultiAgentRawTransaction(raw, addresses).signing_message()
-        return raw.signing_message()
+        return signing_message_of(request, self.config.chain_id)
 
     def transaction_by_hash(self, txn_hash: bytes) -> dict[str, Any]:
         """The committed transaction, or its ``pending_transaction`` JSON while waiting."""
@@ -357,72 +294,22 @@ class Ledger(LedgerReads):
             not have a valid signature"), for a payload this node does not run, or when
             ``estimate_max_gas_amount`` is asked for an account that does not exist.
         """
-        try:
-            valid = signed.verify()
-        except SigningError:
-            valid = False
-        if valid:
-            raise NodeError(
-                ErrorCode.INVALID_INPUT, "Simulated transactions must not have a valid signature"
-            )
-        if entry_function_of(signed) is None:
-            raise NodeError(ErrorCode.INVALID_INPUT, "this node simulates entry functions only")
-        raw = signed.raw
-        price = raw.gas_unit_price
+        price = None
         if estimate_prioritized_gas_unit_price:
             price = self.estimate_gas_price()["prioritized_gas_estimate"]
         elif estimate_gas_unit_price:
             price = self.estimate_gas_price()["gas_estimate"]
-        max_gas = raw.max_gas_amount
-        head = self._head
-        read = self.store.state
-        if estimate_max_gas_amount:
-            check = Context(read, FRAMEWORK.codec)
-            if check.resource(raw.sender, ACCOUNT) is None:
-                raise NodeError(
-                    ErrorCode.INVALID_INPUT,
-                    f"Account not found by Address({raw.sender.standard}): cannot estimate gas",
-                )
-            balance = store_balance(check, raw.sender, APT_METADATA)
-            size = len(signed.to_bcs())
-            max_gas = min(max(balance // price, _gas.intrinsic_gas(size)), _gas.MAX_GAS_AMOUNT)
-        raw = dataclasses.replace(raw, gas_unit_price=price, max_gas_amount=max_gas)
-        signed = SignedTransaction(raw, signed.authenticator)
-        size = len(signed.to_bcs())
-        try:
-            validate(
-                signed,
-                size,
-                Context(read, FRAMEWORK.codec),
-                chain_id=self.config.chain_id,
-                now_secs=self._now_secs(),
-                mode="simulate",
-            )
-        except PrologueError as rejection:
-            output = TxnOutput(False, rejection.status, 0, [])
-        else:
-            output = execute(
-                signed,
-                size,
-                read,
-                chain_id=self.config.chain_id,
-                timestamp_usec=head.block.timestamp,
-            )
-        body = info_json(
-            version=head.version + 1,
-            txn_hash=bytes(signed.hash()),
-            state_change_hash=ZERO_HASH,
-            event_root_hash=ZERO_HASH,
-            gas_used=output.gas_used,
-            success=output.success,
-            vm_status=output.vm_status,
-            accumulator_root_hash=ZERO_HASH,
-            changes=[c.change for c in output.changes],
+        return simulate(
+            signed,
+            self.store.state,
+            self._head,
+            chain_id=self.config.chain_id,
+            now_secs=self._now_secs(),
+            gas_unit_price=price,
+            estimate_max_gas_amount=estimate_max_gas_amount,
         )
-        body.update(user_fields(signed, output.events, head.block.timestamp, simulated=True))
-        return [body], output.gas_used
 
-    # -- gas, views ---------------------------------------------------------------------
+    # -- gas ---------------------------------------------------------------------------
 
     def estimate_gas_price(self) -> dict[str, int]:
         """``{deprioritized_gas_estimate, gas_estimate, prioritized_gas_estimate}``."""
@@ -437,47 +324,6 @@ class Ledger(LedgerReads):
         estimate = _gas.estimate_gas_price(recent)
         self._estimate = (height, estimate)
         return dict(estimate)
-
-    def view_function(
-        self,
-        function: EntryFunctionId,
-        type_arguments: Sequence[MoveType],
-        arguments: Sequence[Any],
-        version: int | None,
-        *,
-        bcs_args: bool = False,
-    ) -> ViewResult:
-        """Run a view function at ``version``; arguments are JSON, or BCS with ``bcs_args``."""
-        v = self._version(version)
-        store = self.store
-        values, encoded, gas = run_view(
-            lambda skey: store.state(skey, v),
-            function,
-            type_arguments,
-            arguments,
-            bcs_args=bcs_args,
-            timestamp_usec=self._head.block.timestamp,
-            chain_id=self.config.chain_id,
-        )
-        return ViewResult(values, encoded, gas)
-
-    def view(
-        self,
-        function: EntryFunctionId,
-        type_arguments: Sequence[MoveType],
-        arguments: Sequence[Any],
-        version: int | None,
-    ) -> tuple[list[Any], int]:
-        """JSON results of a view function and the gas it used."""
-        result = self.view_function(function, type_arguments, arguments, version)
-        return result.values, result.gas_used
-
-    def view_bcs(self, payload: EntryFunction, version: int | None) -> tuple[bytes, int]:
-        """BCS results (ULEB128 count, then each value) of a BCS view request, and gas."""
-        result = self.view_function(
-            payload.function_id, payload.type_args, payload.args, version, bcs_args=True
-        )
-        return result.encoded, result.gas_used
 
     # -- block production ---------------------------------------------------------------
 
@@ -542,29 +388,3 @@ class Ledger(LedgerReads):
             with contextlib.suppress(NodeError):  # users turned away try again later
                 self.submit(signed)
         return self.produce_block(now_usec, empty_ok=True)
-
-
-def _check_identity(store: Store, config: NodeConfig) -> None:
-    """Refuse a file holding another chain than ``config`` asks for."""
-    expected = [("chain_id", str(config.chain_id)), ("seed", str(config.seed))]
-    if config.anchor not in (None, "now") and store.meta("anchor_usec") is not None:
-        expected.append(("anchor_usec", str(anchor_usec(config.anchor))))
-    for key, value in expected:
-        if store.meta(key) != value:
-            found = store.meta(key)
-            raise NodeConfigError(f"{store.path} holds the chain of {key} {found}, not {value}")
-
-
-class _StoreJournal:
-    """Records the mempool's changes in the ledger's file (see :class:`Mempool`)."""
-
-    def __init__(self, store: Store) -> None:
-        self._store = store
-
-    def admitted(self, pending: Pending, replaced: Pending | None) -> None:
-        self._store.mempool_admit(
-            pending.hash, pending.signed.to_bcs(), None if replaced is None else replaced.hash
-        )
-
-    def dropped(self, hashes: list[bytes]) -> None:
-        self._store.mempool_drop(hashes)

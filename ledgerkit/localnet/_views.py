@@ -1,0 +1,65 @@
+"""View functions: Move ``#[view]`` functions run at a version, read-only.
+
+Arguments come as JSON (``POST /view``) or BCS (a BCS view request); the results come
+back as JSON values and as BCS (a ULEB128 count, then each value), with the gas used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ledgerkit.bcs import EntryFunction
+from ledgerkit.localnet._config import NodeConfig
+from ledgerkit.localnet._executor import run_view
+from ledgerkit.localnet._reads import LedgerReads, ViewResult
+from ledgerkit.types import EntryFunctionId, MoveType
+
+__all__ = ["LedgerViews"]
+
+
+class LedgerViews(LedgerReads):
+    """View methods of :class:`~ledgerkit.localnet._ledger.Ledger`."""
+
+    config: NodeConfig
+
+    def view_function(
+        self,
+        function: EntryFunctionId,
+        type_arguments: Sequence[MoveType],
+        arguments: Sequence[Any],
+        version: int | None,
+        *,
+        bcs_args: bool = False,
+    ) -> ViewResult:
+        """Run a view function at ``version``; arguments are JSON, or BCS with ``bcs_args``."""
+        v = self._version(version)
+        store = self.store
+        values, encoded, gas = run_view(
+            lambda skey: store.state(skey, v),
+            function,
+            type_arguments,
+            arguments,
+            bcs_args=bcs_args,
+            timestamp_usec=self._head.block.timestamp,
+            chain_id=self.config.chain_id,
+        )
+        return ViewResult(values, encoded, gas)
+
+    def view(
+        self,
+        function: EntryFunctionId,
+        type_arguments: Sequence[MoveType],
+        arguments: Sequence[Any],
+        version: int | None,
+    ) -> tuple[list[Any], int]:
+        """JSON results of a view function and the gas it used."""
+        result = self.view_function(function, type_arguments, arguments, version)
+        return result.values, result.gas_used
+
+    def view_bcs(self, payload: EntryFunction, version: int | None) -> tuple[bytes, int]:
+        """BCS results (ULEB128 count, then each value) of a BCS view request, and gas."""
+        result = self.view_function(
+            payload.function_id, payload.type_args, payload.args, version, bcs_args=True
+        )
+        return result.encoded, result.gas_used
