@@ -99,8 +99,8 @@ class Ledger(LedgerViews):
 
         Raises
         ------
-        ValueError
-            The file holds a chain of another seed, chain id or anchor.
+        NodeConfigError
+            The file holds a chain of another seed, chain id or anchor (a ``ValueError``).
         IncompleteChainError
             The file's generation stopped midway and this version cannot finish it.
         """
