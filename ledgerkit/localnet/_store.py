@@ -14,6 +14,7 @@ import threading
 from pathlib import Path
 
 from ledgerkit.localnet._block_rows import BlockRecord, BlockWrite
+from ledgerkit.localnet._errors import NodeConfigError
 from ledgerkit.localnet._schema import SCHEMA_VERSION, create_tables
 from ledgerkit.localnet._store_mempool import MEMPOOL_SCHEMA, StoreMempool
 from ledgerkit.localnet._store_reads import StoreReads
@@ -58,7 +59,7 @@ class Store(StoreReads, StoreMempool):
                 raise
         found = self.meta("schema_version")
         if found != str(SCHEMA_VERSION):
-            raise ValueError(
+            raise NodeConfigError(
                 f"{self.path} holds ledger schema version {found}, this ledgerkit reads "
                 f"{SCHEMA_VERSION}; remove the file to generate a new chain"
             )

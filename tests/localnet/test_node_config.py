@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -40,3 +41,17 @@ def test_a_ledger_file_of_another_chain_is_refused_with_the_node_config_error(
     Ledger.open(path, NodeConfig(seed=5, blocks=2)).close()
     with pytest.raises(NodeConfigError, match="holds the chain of seed 5, not 6"):
         Ledger.open(path, NodeConfig(seed=6, blocks=2))
+
+
+def test_a_ledger_file_of_another_schema_version_is_refused_naming_the_file(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.sqlite3"
+    Ledger.open(path, NodeConfig(seed=5, blocks=2)).close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE meta SET value = '0' WHERE key = 'schema_version'")
+    conn.close()
+    with pytest.raises(NodeConfigError, match="holds ledger schema version 0") as caught:
+        Ledger.open(path, NodeConfig(seed=5, blocks=2))
+    assert str(path) in str(caught.value)
+    assert "remove the file" in str(caught.value)
