@@ -43,6 +43,8 @@ _log = logging.getLogger("ledgerkit.localnet")
 BATCH_SECONDS: Final = 0.02
 #: How often the producer drops expired transactions from the mempool.
 SWEEP_SECONDS: Final = 1.0
+#: How long an idle keep-alive connection stays open (longer than any common client keeps one).
+KEEP_ALIVE_SECONDS: Final = 75
 START_TIMEOUT_SECONDS: Final = 60.0
 
 
@@ -228,6 +230,10 @@ class LocalNode:
             access_log=False,
             lifespan="off",
             loop="auto",
+            # Idle keep-alive connections outlive the clients' own expiry (httpx 5 s, aiohttp
+            # 15 s): closed by the server first, a connection reused at that moment would
+            # answer a request with a reset instead of a response.
+            timeout_keep_alive=KEEP_ALIVE_SECONDS,
         )
         self._server = uvicorn.Server(config)
         server = self._server

@@ -55,7 +55,9 @@ class Store(StoreReads, StoreMempool):
                 conn.execute(MEMPOOL_SCHEMA)
                 conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                # A signal can land after COMMIT has run: nothing is left to roll back.
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
                 raise
         found = self.meta("schema_version")
         if found != str(SCHEMA_VERSION):

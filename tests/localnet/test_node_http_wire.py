@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import socket
+import time
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -111,3 +112,31 @@ def test_405_over_the_wire_carries_allow(
     status, headers, body = exchange(node, request)
     assert_record(status, headers, body, expected=405)
     assert {m.strip() for m in headers["allow"].split(",")} == allowed
+
+
+def test_an_idle_keep_alive_connection_outlives_a_clients_own_expiry(node: LocalNode) -> None:
+    """httpx drops an idle connection after 5 s; had the node closed it first, a request sent
+    on it at that moment would be answered by a connection reset."""
+    address = urlsplit(node.url)
+    assert address.hostname is not None
+    assert address.port is not None
+    request = b"GET /v1/ HTTP/1.1\r\nHost: x\r\n\r\n"
+    with socket.create_connection((address.hostname, address.port), timeout=30) as sock:
+        for _ in range(2):
+            sock.sendall(request)
+            received = b""
+            while b"\r\n\r\n" not in received:
+                chunk = sock.recv(65536)
+                assert chunk, "the node closed the idle connection"
+                received += chunk
+            head, _, body = received.partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 200"), head
+            length = next(
+                int(line.split(b":")[1])
+                for line in head.split(b"\r\n")
+                if line.lower().startswith(b"content-length:")
+            )
+            while len(body) < length:
+                body += sock.recv(65536)
+            assert json.loads(body)["chain_id"] >= 1
+            time.sleep(6)  # longer than httpx's keep-alive expiry
