@@ -8,14 +8,15 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ledgerkit._errors import RequestTimeoutError, TransactionNotFoundError
+from ledgerkit._errors import LedgerError
 from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
 from ledgerkit.client import _calls as calls
 from ledgerkit.client import _decoders as dec
+from ledgerkit.client import _flows as flows
 from ledgerkit.client._base import Call, Result
 from ledgerkit.client._limits import AsyncClock
 from ledgerkit.client._paging import CursorPager, EventPager, Pager, VersionRangePager
-from ledgerkit.client._sync_endpoints import WAIT_PAUSE_SECONDS, SyncEndpoints
+from ledgerkit.client._sync_endpoints import SyncEndpoints
 from ledgerkit.models import (
     AccountData,
     AuxiliaryInfo,
@@ -59,6 +60,29 @@ class AsyncEndpoints:
         async def _send(self, call: Call[T]) -> Result[T]: ...
 
         def _walk(self, pager: Pager[T]) -> AsyncIterator[Result[T]]: ...
+
+    async def _drive(self, flow: flows.Flow[T]) -> T:
+        """Run a flow of :mod:`~ledgerkit.client._flows` to its end (``Client._drive``'s
+        twin: the same flow, awaited)."""
+        try:
+            step = next(flow)
+            while True:
+                if isinstance(step, flows.Pause):
+                    if step.seconds > 0:
+                        await self._clock.sleep(step.seconds)
+                    step = flow.send(self._clock.monotonic())
+                    continue
+                try:
+                    result = await self._send(step)
+                except LedgerError as exc:
+                    step = flow.throw(exc)
+                else:
+                    step = flow.send(result)
+        except StopIteration as stop:
+            value: T = stop.value
+            return value
+        finally:
+            flow.close()
 
     # -- general -------------------------------------------------------------------------
 
@@ -256,24 +280,7 @@ class AsyncEndpoints:
     async def wait_for_transaction(
         self, txn_hash: str | bytes, *, timeout: float = 60.0
     ) -> Result[Transaction]:
-        call = calls.wait_by_hash(txn_hash)
-        deadline = self._clock.monotonic() + timeout
-        while True:
-            missing: TransactionNotFoundError | None = None
-            try:
-                result = await self._send(call)
-            except TransactionNotFoundError as exc:
-                missing = exc
-            else:
-                if not dec.is_pending(result.value):
-                    return result
-            if self._clock.monotonic() >= deadline:
-                if missing is not None:
-                    raise missing
-                raise RequestTimeoutError(
-                    f"transaction {call.path.rsplit('/', 1)[1]} still pending after {timeout}s"
-                )
-            await self._clock.sleep(WAIT_PAUSE_SECONDS)
+        return await self._drive(flows.wait_for_transaction(txn_hash, timeout))
 
     @_doc(SyncEndpoints.transactions_auxiliary_info)
     async def transactions_auxiliary_info(

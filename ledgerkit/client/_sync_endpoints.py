@@ -8,10 +8,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ledgerkit._errors import RequestTimeoutError, TransactionNotFoundError
+from ledgerkit._errors import LedgerError
 from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
 from ledgerkit.client import _calls as calls
 from ledgerkit.client import _decoders as dec
+from ledgerkit.client import _flows as flows
 from ledgerkit.client._base import Call, Result
 from ledgerkit.client._limits import Clock
 from ledgerkit.client._paging import CursorPager, EventPager, Pager, VersionRangePager
@@ -32,12 +33,9 @@ from ledgerkit.models import (
 )
 from ledgerkit.types import Address, EntryFunctionId, MoveType, StructTag
 
-__all__ = ["WAIT_PAUSE_SECONDS", "SyncEndpoints"]
+__all__ = ["SyncEndpoints"]
 
 T = TypeVar("T")
-
-#: Pause between two long polls of ``wait_by_hash`` (the node itself waits about 1 s).
-WAIT_PAUSE_SECONDS = 0.05
 
 
 class SyncEndpoints:
@@ -50,6 +48,29 @@ class SyncEndpoints:
         def _send(self, call: Call[T]) -> Result[T]: ...
 
         def _walk(self, pager: Pager[T]) -> Iterator[Result[T]]: ...
+
+    def _drive(self, flow: flows.Flow[T]) -> T:
+        """Run a flow of :mod:`~ledgerkit.client._flows` to its end: send its calls,
+        wait its pauses, and return what it returns."""
+        try:
+            step = next(flow)
+            while True:
+                if isinstance(step, flows.Pause):
+                    if step.seconds > 0:
+                        self._clock.sleep(step.seconds)
+                    step = flow.send(self._clock.monotonic())
+                    continue
+                try:
+                    result = self._send(step)
+                except LedgerError as exc:
+                    step = flow.throw(exc)
+                else:
+                    step = flow.send(result)
+        except StopIteration as stop:
+            value: T = stop.value
+            return value
+        finally:
+            flow.close()
 
     # -- general -------------------------------------------------------------------------
 
@@ -372,24 +393,7 @@ class SyncEndpoints:
         TransactionNotFoundError
             The node has never heard of it by then (expired, or never accepted).
         """
-        call = calls.wait_by_hash(txn_hash)
-        deadline = self._clock.monotonic() + timeout
-        while True:
-            missing: TransactionNotFoundError | None = None
-            try:
-                result = self._send(call)
-            except TransactionNotFoundError as exc:
-                missing = exc
-            else:
-                if not dec.is_pending(result.value):
-                    return result
-            if self._clock.monotonic() >= deadline:
-                if missing is not None:
-                    raise missing
-                raise RequestTimeoutError(
-                    f"transaction {call.path.rsplit('/', 1)[1]} still pending after {timeout}s"
-                )
-            self._clock.sleep(WAIT_PAUSE_SECONDS)
+        return self._drive(flows.wait_for_transaction(txn_hash, timeout))
 
     def transactions_auxiliary_info(
         self, start_version: int, *, limit: int | None = None
