@@ -62,7 +62,8 @@ def test_the_code_splits_as_std_error_does() -> None:
     assert (not_found.category, not_found.category_name, not_found.reason) == (6, "NOT_FOUND", 42)
     # A code outside the convention has no category name.
     odd = parse_abort("Move abort in 0xcafe::m: 0xff000001")
-    assert odd is not None and odd.category_name is None
+    assert odd is not None
+    assert odd.category_name is None
 
 
 def test_move_2s_unspecified_code_is_internal_reason_zero() -> None:

@@ -333,8 +333,10 @@ def test_a_change_beyond_int64_is_exact_in_the_mapping_and_refused_by_the_frame(
 
 def test_changes_and_events_are_the_frames_of_ledgerkit_frames() -> None:
     txn = answer(
-        events=[event("0x1::coin::CoinWithdraw", {"coin_type": USD, "account": SENDER, "amount": "1"}),
-                fee_statement(10)],
+        events=[
+            event("0x1::coin::CoinWithdraw", {"coin_type": USD, "account": SENDER, "amount": "1"}),
+            fee_statement(10),
+        ],
         changes=[coin_store(SENDER, USD, 1, 4, 5)],
     )  # fmt: skip
     sim = Simulation.from_transaction(txn, LEDGER)
@@ -373,7 +375,8 @@ def test_the_reprs_are_readable_and_stable() -> None:
     ]
     assert f"{SENDER}  {FA_APT}  -800" in text
     page = sim._repr_html_()
-    assert "-800" in page and "EINSUFFICIENT_BALANCE" in page
+    assert "-800" in page
+    assert "EINSUFFICIENT_BALANCE" in page
     for shown in (repr(sim), text, page):
         assert not re.search(r" at 0x[0-9a-f]+", shown)
 
@@ -384,7 +387,8 @@ def test_a_simulation_pickles_and_compares() -> None:
     )
     back = pickle.loads(pickle.dumps(sim))
     assert back == sim
-    assert back.estimate_gas_unit_price and not back.estimate_max_gas_amount
+    assert back.estimate_gas_unit_price
+    assert not back.estimate_max_gas_amount
 
 
 def test_only_a_user_transaction_makes_a_simulation() -> None:
