@@ -25,6 +25,7 @@ from ledgerkit.client._identity import ChainIdentity
 from ledgerkit.client._limits import AsyncClock, AsyncLimiter, AsyncSystemClock
 from ledgerkit.client._paging import Pager
 from ledgerkit.client._retry import Retry
+from ledgerkit.client._simulating import AsyncSimulating
 from ledgerkit.client._sync import Client
 
 __all__ = ["AsyncClient"]
@@ -35,7 +36,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 _log = logging.getLogger("ledgerkit.client")
 
 
-class AsyncClient(AsyncEndpoints, BaseClient):
+class AsyncClient(AsyncSimulating, AsyncEndpoints, BaseClient):
     """An asyncio client of the node REST API; see :class:`~ledgerkit.Client`.
 
     Same parameters, except that ``transport`` is an ``httpx.AsyncBaseTransport`` and

@@ -25,6 +25,7 @@ from ledgerkit.client._identity import ChainIdentity
 from ledgerkit.client._limits import Clock, Limiter, SystemClock
 from ledgerkit.client._paging import Pager
 from ledgerkit.client._retry import Retry
+from ledgerkit.client._simulating import SyncSimulating
 from ledgerkit.client._sync_endpoints import SyncEndpoints
 
 __all__ = ["Client"]
@@ -34,7 +35,7 @@ U = TypeVar("U")
 _log = logging.getLogger("ledgerkit.client")
 
 
-class Client(SyncEndpoints, BaseClient):
+class Client(SyncSimulating, SyncEndpoints, BaseClient):
     """A client of the node REST API.
 
     Every method answers a :class:`~ledgerkit.client.Result`: ``.value`` (the decoded
