@@ -19,6 +19,7 @@ import httpx
 
 from ledgerkit._errors import LedgerError
 from ledgerkit.client import _calls as calls
+from ledgerkit.client._building import SyncBuilding
 from ledgerkit.client._base import DEFAULT_TIMEOUT, BaseClient, Call, Result, read_with
 from ledgerkit.client._cache import open_cache
 from ledgerkit.client._identity import ChainIdentity
@@ -34,7 +35,7 @@ U = TypeVar("U")
 _log = logging.getLogger("ledgerkit.client")
 
 
-class Client(SyncEndpoints, BaseClient):
+class Client(SyncBuilding, SyncEndpoints, BaseClient):
     """A client of the node REST API.
 
     Every method answers a :class:`~ledgerkit.client.Result`: ``.value`` (the decoded

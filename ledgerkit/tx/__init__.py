@@ -1,15 +1,61 @@
 """Keys, accounts and transaction building, signing and submission.
 
+I/O-free: checking Python values against a function's ABI and encoding them
+(:func:`encode_call`), struct layouts from module ABIs (:class:`AbiLayouts`), Move
+values between Python and the JSON form (:func:`to_json_form`, :func:`from_json_form`)
+and signing a built transaction with its signers (:func:`sign_transaction`). The client
+fetches what these need (``client.build_transaction``, ``client.view``,
+``client.transfer``).
+
 The key classes live in :mod:`ledgerkit.keys`; they are named here too.
 """
 
 from __future__ import annotations
 
+from ledgerkit._public import publish as _publish
 from ledgerkit.keys import (
     Ed25519PrivateKey,
     Ed25519PublicKey,
     Secp256k1PrivateKey,
     Secp256k1PublicKey,
 )
+from ledgerkit.tx._arguments import encode_call, parameter_types, type_arguments_of, value_repr
+from ledgerkit.tx._layouts import AbiLayouts, is_builtin_struct
+from ledgerkit.tx._signing import (
+    NO_FEE_PAYER,
+    SignerParts,
+    SigningKey,
+    UnsignedTransaction,
+    as_signer,
+    sender_authenticator,
+    sign_transaction,
+    simulation_authenticator,
+)
+from ledgerkit.tx._values import from_json_form, to_json_form
 
-__all__ = ["Ed25519PrivateKey", "Ed25519PublicKey", "Secp256k1PrivateKey", "Secp256k1PublicKey"]
+__all__ = [
+    "NO_FEE_PAYER",
+    "AbiLayouts",
+    "Ed25519PrivateKey",
+    "Ed25519PublicKey",
+    "Secp256k1PrivateKey",
+    "Secp256k1PublicKey",
+    "SignerParts",
+    "SigningKey",
+    "UnsignedTransaction",
+    "as_signer",
+    "encode_call",
+    "from_json_form",
+    "is_builtin_struct",
+    "parameter_types",
+    "sender_authenticator",
+    "sign_transaction",
+    "simulation_authenticator",
+    "to_json_form",
+    "type_arguments_of",
+    "value_repr",
+]
+
+# Public names report where users import them from (see ledgerkit._public); the key
+# classes keep their home in ledgerkit.keys.
+_publish(globals(), [n for n in __all__ if "25519" not in n and "256k1" not in n], __name__)
