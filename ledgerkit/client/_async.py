@@ -19,8 +19,8 @@ import httpx
 from ledgerkit._errors import LedgerError
 from ledgerkit.client import _calls as calls
 from ledgerkit.client._async_endpoints import AsyncEndpoints, _doc
-from ledgerkit.client._building import AsyncBuilding
 from ledgerkit.client._base import DEFAULT_TIMEOUT, BaseClient, Call, Result, read_with
+from ledgerkit.client._building import AsyncBuilding
 from ledgerkit.client._cache import open_cache
 from ledgerkit.client._identity import ChainIdentity
 from ledgerkit.client._limits import AsyncClock, AsyncLimiter, AsyncSystemClock

@@ -205,7 +205,9 @@ def function_abi(state: BuildState, fid: EntryFunctionId) -> Flow[MoveFunction]:
     found = module.function(fid.name)
     if found is None:
         names = sorted(f.name for f in module.exposed_functions)
-        raise InputError(f"module {fid.module} has no exposed function {fid.name!r}; it has {names}")
+        raise InputError(
+            f"module {fid.module} has no exposed function {fid.name!r}; it has {names}"
+        )
     return found
 
 
@@ -222,7 +224,7 @@ def ensure_layouts(state: BuildState, types: Iterable[MoveType]) -> Flow[None]:
             try:
                 yield from _fetch_module(state, module_id)
             except MoveModuleNotFoundError:
-                pass  # the codec says which struct has no layout
+                continue  # the codec says which struct has no layout
 
 
 def prepare_call(
@@ -277,6 +279,10 @@ def view(
 
 def _u64(value: Any, what: str) -> int:
     return parse_uint(value, 64, what=what)
+
+
+def _optional_u64(value: Any, what: str) -> int | None:
+    return None if value is None else _u64(value, what)
 
 
 def _fee_payer(value: Any) -> SignerParts | None:
@@ -341,7 +347,8 @@ def estimate_max_gas(
         result = yield from send(call)
         state.observe(result.ledger)
         simulated = result.value[0]
-        if "SEQUENCE_NUMBER_TOO_NEW" in simulated.vm_status and candidate.sequence_number != U64_MAX:
+        too_new = "SEQUENCE_NUMBER_TOO_NEW" in simulated.vm_status
+        if too_new and candidate.sequence_number != U64_MAX:
             # Earlier transactions of a burst are still pending: the node simulates at
             # the sequence number it has committed; the gas does not depend on it.
             account = yield from send(calls.account(raw.sender, None))
@@ -372,20 +379,24 @@ def build_transaction(
     time seen, if later); an orderless one counts from the ledger's time.
     """
     parts = as_signer(sender, what="sender")
-    others = [as_signer(s, what=f"secondary signer {i}") for i, s in enumerate(options.secondary_signers)]
+    others = [
+        as_signer(s, what=f"secondary signer {i}") for i, s in enumerate(options.secondary_signers)
+    ]
     payer = _fee_payer(options.fee_payer)
     nonce = _nonce(options.replay_protection_nonce)
-    price = None if options.gas_unit_price is None else _u64(options.gas_unit_price, "gas_unit_price")
-    max_gas = None if options.max_gas_amount is None else _u64(options.max_gas_amount, "max_gas_amount")
-    given_sequence = options.sequence_number
-    if given_sequence is not None:
-        given_sequence = _u64(given_sequence, "sequence_number")
-        if nonce is not None:
-            raise InputError("an orderless transaction (replay_protection_nonce) has no sequence_number")
+    price = _optional_u64(options.gas_unit_price, "gas_unit_price")
+    max_gas = _optional_u64(options.max_gas_amount, "max_gas_amount")
+    given_sequence = _optional_u64(options.sequence_number, "sequence_number")
+    if given_sequence is not None and nonce is not None:
+        raise InputError(
+            "an orderless transaction (replay_protection_nonce) has no sequence_number"
+        )
     expires_in = options.expires_in
     if expires_in is None:
         expires_in = DEFAULT_EXPIRES_IN if nonce is None else ORDERLESS_EXPIRES_IN
-    if isinstance(expires_in, bool) or not isinstance(expires_in, int | float) or not expires_in > 0:
+    if not isinstance(expires_in, int | float) or isinstance(expires_in, bool):
+        raise InputError(f"expires_in is a number of seconds, got {expires_in!r}")
+    if not 0 < expires_in < 10**9:
         raise InputError(f"expires_in is a positive number of seconds, got {expires_in!r}")
 
     call, _ = yield from prepare_call(state, function, arguments, type_arguments, view=False)

@@ -19,8 +19,8 @@ import httpx
 
 from ledgerkit._errors import LedgerError
 from ledgerkit.client import _calls as calls
-from ledgerkit.client._building import SyncBuilding
 from ledgerkit.client._base import DEFAULT_TIMEOUT, BaseClient, Call, Result, read_with
+from ledgerkit.client._building import SyncBuilding
 from ledgerkit.client._cache import open_cache
 from ledgerkit.client._identity import ChainIdentity
 from ledgerkit.client._limits import Clock, Limiter, SystemClock

@@ -49,7 +49,7 @@ def value_repr(value: Any) -> str:
     """``repr(value)``, cut to a readable length."""
     try:
         shown = repr(value)
-    except Exception:  # noqa: BLE001 - a broken __repr__ must not hide the real fault
+    except Exception:  # a broken __repr__ must not hide the real fault
         shown = f"<{type(value).__name__} object>"
     return shown if len(shown) <= _REPR_LIMIT else shown[: _REPR_LIMIT - 3] + "..."
 
@@ -167,8 +167,7 @@ def encode_call(
         except (InputError, BCSEncodeError) as exc:
             shown = value_repr(value)
             raise ArgumentError(
-                f"{name}: argument {index} (parameter {position}) expects {t}, got {shown}: "
-                f"{exc}",
+                f"{name}: argument {index} (parameter {position}) expects {t}, got {shown}: {exc}",
                 function=name,
                 index=index,
                 position=position,

@@ -107,11 +107,12 @@ def as_signer(value: Any, *, what: str = "signer", key_required: bool = False) -
         parts = SignerParts(_address_of(value.address, what), value)
     else:
         raise InputError(
-            f"{what} must be an account, a private key or an address, got "
-            f"{type(value).__name__}"
+            f"{what} must be an account, a private key or an address, got {type(value).__name__}"
         )
     if key_required and parts.key is None:
-        raise InputError(f"{what} must be able to sign (an account or a private key), got an address")
+        raise InputError(
+            f"{what} must be able to sign (an account or a private key), got an address"
+        )
     return parts
 
 
@@ -126,8 +127,7 @@ def _address_of(attribute: Any, what: str) -> Address:
 def _account_authenticator(key: SigningKey, message: bytes) -> AccountAuthenticator:
     make = getattr(key, "authenticator", None)
     if callable(make):
-        auth = make(message)
-        return auth  # type: ignore[no-any-return]
+        return make(message)  # type: ignore[no-any-return]
     return Ed25519Authenticator(bytes(key.public_key_bytes), key.sign(message))
 
 
@@ -233,6 +233,5 @@ def sign_transaction(
 def _check(parts: SignerParts, expected: Address, what: str) -> None:
     if parts.address != expected:
         raise SigningError(
-            f"the {what} signing is {parts.address.short}, the transaction names "
-            f"{expected.short}"
+            f"the {what} signing is {parts.address.short}, the transaction names {expected.short}"
         )

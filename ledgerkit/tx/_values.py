@@ -105,6 +105,4 @@ def from_json_form(t: MoveType, value: Any, layouts: LayoutSource, depth: int = 
     fields = layouts.struct_fields(t)
     if fields is None:
         raise MoveValueError(f"no field layout known for struct {t}")
-    return {
-        name: from_json_form(ft, value[name], layouts, depth + 1) for name, ft in fields
-    }
+    return {name: from_json_form(ft, value[name], layouts, depth + 1) for name, ft in fields}
