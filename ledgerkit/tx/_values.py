@@ -59,8 +59,15 @@ def to_json_form(t: MoveType, value: Any, layouts: LayoutSource, depth: int = 0)
             and isinstance(value["vec"], list | tuple)
             and len(value["vec"]) <= 1
         ):
-            return {"vec": [to_json_form(inner, v, layouts, depth + 1) for v in value["vec"]]}
-        return {"vec": [to_json_form(inner, value, layouts, depth + 1)]}
+            items = [to_json_form(inner, v, layouts, depth + 1) for v in value["vec"]]
+        elif isinstance(value, Mapping) and set(value) == {"vec"} and inner == _U8:
+            return value  # Option<u8> in the JSON form: its vector written as hex
+        else:
+            items = [to_json_form(inner, value, layouts, depth + 1)]
+        if inner == _U8:
+            # The codec writes an Option<u8> as the vector<u8> it is: bytes.
+            return {"vec": to_json_form(VectorType(_U8), items, layouts, depth + 1)}
+        return {"vec": items}
     if _is(t, "object", "Object"):
         return value
     if not isinstance(value, Mapping):
