@@ -92,7 +92,8 @@ DEFAULT_EXPIRES_IN: Final = 600.0
 ORDERLESS_EXPIRES_IN: Final = 60.0
 #: Max gas is the simulated gas used times this.
 GAS_MARGIN: Final = 1.5
-#: Max gas written in a transaction sent to simulation (the node puts its own estimate).
+#: Max gas written in a transaction sent to simulation: a fee-payer transaction runs with
+#: it; the node replaces it by its own estimate for the others.
 _SIMULATION_MAX_GAS: Final = 200_000
 _STALE: Final = (SequenceNumberTooOldError, InvalidTransactionUpdateError)
 _APT: Final = "0x1::aptos_coin::AptosCoin"
@@ -340,7 +341,9 @@ def estimate_max_gas(
         call = calls.simulate_transaction(
             signed,
             None,
-            estimate_max_gas_amount=True,
+            # Nodes bound their estimate by the sender's balance, even when a fee payer
+            # pays: a fee-payer transaction is simulated at a fixed max gas instead.
+            estimate_max_gas_amount=fee_payer is None,
             estimate_gas_unit_price=False,
             estimate_prioritized_gas_unit_price=False,
         )
@@ -360,7 +363,10 @@ def estimate_max_gas(
     bound = simulated.max_gas_amount
     if simulated.gas_used == 0:
         return bound
-    return min(bound, math.ceil(simulated.gas_used * GAS_MARGIN))
+    need = math.ceil(simulated.gas_used * GAS_MARGIN)
+    # A bound below the gas used is not this payer's (a node may bound a fee-payer
+    # transaction by the sender's balance): the node refuses what no one can pay.
+    return need if bound < simulated.gas_used else min(bound, need)
 
 
 def build_transaction(
