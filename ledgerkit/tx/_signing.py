@@ -1,11 +1,13 @@
 """Who signs: any account-like object, and the authenticators built from it.
 
 A *signer* is anything with an ``address`` and a key: an object with ``address`` and
-``private_key`` attributes (an account, the embedded node's dev accounts), or a private
-key itself (:class:`~ledgerkit.keys.Ed25519PrivateKey`,
-:class:`~ledgerkit.keys.Secp256k1PrivateKey`), whose address is the one its public key
-gives. Where only an address is needed (a secondary signer when building, a recipient)
-a bare address is taken too.
+``private_key`` attributes (an account, the embedded node's dev accounts), an object with
+``address``, ``public_key`` and ``sign(message)``, or a private key itself
+(:class:`~ledgerkit.keys.Ed25519PrivateKey`, :class:`~ledgerkit.keys.Secp256k1PrivateKey`),
+whose address is the one its public key gives. A key with an ``authenticator(message)``
+method chooses its own account authenticator; otherwise a 32-byte public key signs as
+Ed25519 and a 65-byte one as secp256k1 (single key). Where only an address is needed (a
+secondary signer when building, a recipient) a bare address is taken too.
 
 :func:`sign_transaction` signs a built transaction (plain, multi-agent or fee-payer) with
 every signer it needs. :func:`simulation_authenticator` gives the authenticator a
@@ -99,12 +101,12 @@ def as_signer(value: Any, *, what: str = "signer", key_required: bool = False) -
         except InvalidAddressError as exc:
             raise InputError(f"{what}: {exc}") from None
     elif hasattr(value, "private_key") and hasattr(value, "address"):
-        key = value.private_key
-        if not isinstance(key, SigningKey):
-            raise InputError(f"{what}: its private_key cannot sign ({type(key).__name__})")
+        key = _signing_key(value.private_key)
+        if key is None:
+            raise InputError(f"{what}: its private_key cannot sign ({type(value).__name__})")
         parts = SignerParts(_address_of(value.address, what), key)
-    elif isinstance(value, SigningKey) and hasattr(value, "address"):
-        parts = SignerParts(_address_of(value.address, what), value)
+    elif hasattr(value, "address") and (key := _signing_key(value)) is not None:
+        parts = SignerParts(_address_of(value.address, what), key)
     else:
         raise InputError(
             f"{what} must be an account, a private key or an address, got {type(value).__name__}"
@@ -116,6 +118,43 @@ def as_signer(value: Any, *, what: str = "signer", key_required: bool = False) -
     return parts
 
 
+class _PublicKeyBytes:
+    """A key whose public key is an object (``bytes(key.public_key)``), seen as a
+    :class:`SigningKey`."""
+
+    __slots__ = ("_key", "public_key_bytes")
+
+    def __init__(self, key: Any, public_key_bytes: bytes) -> None:
+        self._key = key
+        self.public_key_bytes = public_key_bytes
+
+    def sign(self, message: bytes) -> bytes:
+        return bytes(self._key.sign(message))
+
+    def authenticator(self, message: bytes) -> AccountAuthenticator:
+        return _account_authenticator(self._key, message)
+
+    def __repr__(self) -> str:
+        return f"<signing key of {type(self._key).__name__}>"
+
+
+def _signing_key(value: Any) -> SigningKey | None:
+    """``value`` as a signing key: it signs and tells its public key (as bytes, or as
+    an object ``bytes()`` reads); ``None`` when it cannot sign."""
+    if not callable(getattr(value, "sign", None)):
+        return None
+    if isinstance(value, SigningKey):
+        return value
+    public = getattr(value, "public_key", None)
+    if public is None:
+        return None
+    try:
+        raw = bytes(public)
+    except TypeError:
+        return None
+    return _PublicKeyBytes(value, raw)
+
+
 def _address_of(attribute: Any, what: str) -> Address:
     value = attribute() if callable(attribute) else attribute
     try:
@@ -124,11 +163,18 @@ def _address_of(attribute: Any, what: str) -> Address:
         raise InputError(f"{what}: {exc}") from None
 
 
-def _account_authenticator(key: SigningKey, message: bytes) -> AccountAuthenticator:
+def _account_authenticator(key: Any, message: bytes) -> AccountAuthenticator:
     make = getattr(key, "authenticator", None)
     if callable(make):
         return make(message)  # type: ignore[no-any-return]
-    return Ed25519Authenticator(bytes(key.public_key_bytes), key.sign(message))
+    public = getattr(key, "public_key_bytes", None)
+    raw = bytes(public if public is not None else key.public_key)
+    if len(raw) == _ED25519_KEY_LENGTH:
+        return Ed25519Authenticator(raw, bytes(key.sign(message)))
+    signature = bytes(key.sign(message))
+    return SingleKeyAuthenticator(
+        AnyPublicKey("secp256k1_ecdsa", raw), AnySignature("secp256k1_ecdsa", signature)
+    )
 
 
 def sender_authenticator(auth: AccountAuthenticator) -> TransactionAuthenticator:
@@ -213,8 +259,8 @@ def sign_transaction(
             raise SigningError("a multi-agent transaction without a fee payer was built")
         message = transaction.signing_message()
         return transaction.authenticate(
-            _account_authenticator(parts.key, message),  # type: ignore[arg-type]
-            tuple(_account_authenticator(s.key, message) for s in others),  # type: ignore[arg-type]
+            _account_authenticator(parts.key, message),
+            tuple(_account_authenticator(s.key, message) for s in others),
         )
     if fee_payer is None:
         raise SigningError("a fee-payer transaction needs its fee_payer to sign")
@@ -224,9 +270,9 @@ def sign_transaction(
     _check(payer, transaction.fee_payer, "fee_payer")
     message = transaction.signing_message()
     return transaction.authenticate(
-        _account_authenticator(parts.key, message),  # type: ignore[arg-type]
-        tuple(_account_authenticator(s.key, message) for s in others),  # type: ignore[arg-type]
-        _account_authenticator(payer.key, message),  # type: ignore[arg-type]
+        _account_authenticator(parts.key, message),
+        tuple(_account_authenticator(s.key, message) for s in others),
+        _account_authenticator(payer.key, message),
     )
 
 

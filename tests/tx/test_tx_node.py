@@ -467,3 +467,22 @@ def test_the_async_client_builds_views_and_transfers(
     assert sent.sequence_number == 1
     assert seen == [7]
     assert balance(http, to) == 7
+
+
+def test_abis_are_kept_and_fetched_again_for_a_missing_function(
+    client: Client, counting: Counting, node: LocalNode
+) -> None:
+    sender = node.dev_accounts[6]
+
+    def module_reads() -> int:
+        return counting.count("GET", "/module/ledger_demo")
+
+    client.view("0x1::ledger_demo::board_exists", ["0x1"])
+    client.view("0x1::ledger_demo::cell", ["0x1", 0, 0])
+    client.build_transaction(sender, SET_CELL, [0, 0, 0], **GAS)
+    assert module_reads() == 1  # one module, one read, for the client's life
+    with pytest.raises(ValueError, match="no exposed function 'upgraded_later'"):
+        client.view("0x1::ledger_demo::upgraded_later", [])
+    assert module_reads() == 2  # not found in the kept ABI: the module may have changed
+    client.view("0x1::ledger_demo::board_exists", ["0x1"])
+    assert module_reads() == 2
