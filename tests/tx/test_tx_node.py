@@ -27,6 +27,7 @@ from ledgerkit import (
     Ed25519PrivateKey,
     InvalidInputError,
     Secp256k1PrivateKey,
+    SequenceNumberTooOldError,
 )
 from ledgerkit.bcs import (
     EntryFunction,
@@ -486,3 +487,22 @@ def test_abis_are_kept_and_fetched_again_for_a_missing_function(
     assert module_reads() == 2  # not found in the kept ABI: the module may have changed
     client.view("0x1::ledger_demo::board_exists", ["0x1"])
     assert module_reads() == 2
+
+
+def test_a_refused_submission_resyncs_the_count(
+    client: Client, counting: Counting, funder_client: Client, fund: Any
+) -> None:
+    key = fund(10**9)
+    to = Ed25519PrivateKey.generate().address()
+    assert client.transfer(key, to, 1, **GAS).value.sequence_number == 0
+    assert funder_client.transfer(key, to, 1, **GAS).value.sequence_number == 1
+    stale = client.build_transaction(key, "0x1::aptos_account::transfer", [to, 1], **GAS)
+    assert isinstance(stale, RawTransaction)
+    assert stale.sequence_number == 1
+    with pytest.raises(SequenceNumberTooOldError):
+        client.submit_transaction(sign_transaction(stale, key))
+    counting.sent.clear()
+    fresh = client.build_transaction(key, "0x1::aptos_account::transfer", [to, 1], **GAS)
+    assert isinstance(fresh, RawTransaction)
+    assert fresh.sequence_number == 2
+    assert account_reads(counting) == 1
