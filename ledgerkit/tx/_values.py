@@ -4,7 +4,8 @@ The codec (:class:`~ledgerkit.bcs.MoveValueCodec`) speaks the node's JSON form. 
 speak Python: ``None`` or a value for an ``Option``, a list of small ints or ``bytes``
 for a ``vector<u8>``, exact ints for every width. :func:`to_json_form` turns the Python
 spelling into the JSON form (anything already in the JSON form passes through, so the
-codec names what does not fit); :func:`from_json_form` turns a decoded JSON value into
+codec names what does not fit; an account given for an address stands for its address);
+:func:`from_json_form` turns a decoded JSON value into
 plain Python: ints for every integer width, ``None`` or the value for an ``Option``,
 dicts for structs, lists for vectors, ``str`` for ``String``, ``bytes`` for
 ``vector<u8>`` and :class:`~ledgerkit.types.Address` for addresses and objects.
@@ -31,10 +32,22 @@ def _is(tag: StructTag, module: str, name: str) -> bool:
     return tag.address == _ONE and tag.module == module and tag.name == name
 
 
+def _account_address(value: Any) -> Any:
+    """An account (anything with an ``address``) stands for its address."""
+    if isinstance(value, str | bytes | bytearray | Address | Mapping):
+        return value
+    address = getattr(value, "address", None)
+    if address is None:
+        return value
+    return address() if callable(address) else address
+
+
 def to_json_form(t: MoveType, value: Any, layouts: LayoutSource, depth: int = 0) -> Any:
     """``value`` (Python) in the JSON form of ``t``; what cannot be read passes unchanged."""
-    if depth > _MAX_DEPTH or isinstance(t, PrimitiveType):
+    if depth > _MAX_DEPTH:
         return value
+    if isinstance(t, PrimitiveType):
+        return _account_address(value) if t.name == "address" else value
     if isinstance(t, VectorType):
         if t.element == _U8:
             if isinstance(value, list | tuple) and all(
@@ -69,7 +82,7 @@ def to_json_form(t: MoveType, value: Any, layouts: LayoutSource, depth: int = 0)
             return {"vec": to_json_form(VectorType(_U8), items, layouts, depth + 1)}
         return {"vec": items}
     if _is(t, "object", "Object"):
-        return value
+        return _account_address(value)
     if not isinstance(value, Mapping):
         return value
     try:

@@ -64,11 +64,13 @@ def account_reads(counting: Counting) -> int:
 # -- Python value -> BCS -> node -> JSON -----------------------------------------------------
 
 
-def test_committed_arguments_come_back_as_given(client: Client, fund: Any) -> None:
+def test_committed_arguments_come_back_as_given(client: Client, fund: Any, node: LocalNode) -> None:
     key = fund(10**11)
     other = Ed25519PrivateKey.generate().address()
     third = Ed25519PrivateKey.generate().address()
+    dev = node.dev_accounts[5]  # only ever paid to, here
     calls = [
+        ("0x1::aptos_account::transfer", [dev, 1], [], [str(dev.address), "1"]),
         ("0x1::ledger_demo::set_profile", ["bob", 100, ["a", "ü"]], [], ["bob", 100, ["a", "ü"]]),
         ("0x1::ledger_demo::set_cell", [1, "2", U64_MAX], [], ["1", "2", str(U64_MAX)]),
         (
