@@ -15,6 +15,13 @@ number and a simulation for the gas. What a client learns along the way lives in
   handed out and then not used (the build failed) is given back; a refusal saying the
   number is stale (``SequenceNumberTooOldError``, ``InvalidTransactionUpdateError``)
   makes the next build read the account again.
+
+The max gas, when not given, is a simulation's gas used times :data:`GAS_MARGIN`, within
+the node's own estimate of the most the sender's balance pays for. Nodes make that
+estimate from the sender's balance even when a fee payer pays, so a fee-payer
+transaction is simulated at a fixed max gas instead; one whose fee payer is not known
+yet is simulated with the fee payer ``0x0``, as nodes expect, and a node that refuses
+that leaves the simulation's max gas.
 """
 
 from __future__ import annotations
