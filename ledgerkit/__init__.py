@@ -13,6 +13,7 @@ from typing import Any as _Any
 from ledgerkit._errors import (
     AccountNotFoundError,
     APIDisabledError,
+    ArgumentError,
     BCSDecodeError,
     BCSEncodeError,
     BCSError,
@@ -150,6 +151,7 @@ __all__ = [
     "APIDisabledError",
     "AccountNotFoundError",
     "Address",
+    "ArgumentError",
     "AsyncClient",
     "BCSDecodeError",
     "BCSEncodeError",

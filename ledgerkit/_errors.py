@@ -9,7 +9,8 @@ notebook can catch the whole family with one ``except``. The tree::
     │   ├── InvalidIntegerError               not a decimal, or out of the type's range
     │   ├── InvalidHexError
     │   ├── MoveTypeSyntaxError               carries the text and the position of the fault
-    │   └── MoveValueError                    a JSON value that does not fit its Move type
+    │   ├── MoveValueError                    a JSON value that does not fit its Move type
+    │   └── ArgumentError                     a call's argument that does not fit the function's ABI
     ├── BCSError
     │   ├── BCSEncodeError (also ValueError)
     │   └── BCSDecodeError                    truncated, non-canonical, out of range, trailing
@@ -62,6 +63,7 @@ if TYPE_CHECKING:
 __all__ = [
     "APIDisabledError",
     "AccountNotFoundError",
+    "ArgumentError",
     "BCSDecodeError",
     "BCSEncodeError",
     "BCSError",
@@ -168,6 +170,67 @@ class MoveValueError(InputError):
 
 
 # -- BCS --------------------------------------------------------------------------------
+
+
+class ArgumentError(InputError):
+    """An argument (or type argument) that does not fit the called function's ABI.
+
+    Raised before anything is sent. The message names the function, the argument, its
+    parameter position in the ABI (signer parameters counted), the Move type expected
+    and the value given (its ``repr``, truncated).
+
+    Attributes
+    ----------
+    function : str or None
+        The function called, ``address::module::name``.
+    index : int or None
+        The argument's index among the arguments given (``None`` for a wrong count).
+    position : int or None
+        The parameter's position in the function's ABI, signer parameters included.
+    move_type : str or None
+        The Move type expected there, type arguments substituted.
+    value : str or None
+        The ``repr`` of the value given, truncated.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        function: str | None = None,
+        index: int | None = None,
+        position: int | None = None,
+        move_type: str | None = None,
+        value: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.function = function
+        self.index = index
+        self.position = position
+        self.move_type = move_type
+        self.value = value
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        details = (self.function, self.index, self.position, self.move_type, self.value)
+        return (_rebuild_argument_error, (str(self), *details))
+
+
+def _rebuild_argument_error(
+    message: str,
+    function: str | None,
+    index: int | None,
+    position: int | None,
+    move_type: str | None,
+    value: str | None,
+) -> ArgumentError:
+    return ArgumentError(
+        message,
+        function=function,
+        index=index,
+        position=position,
+        move_type=move_type,
+        value=value,
+    )
 
 
 class BCSError(LedgerError):

@@ -24,6 +24,7 @@ EXPECTED_PUBLIC_NAMES = [
     "APIDisabledError",
     "AccountNotFoundError",
     "Address",
+    "ArgumentError",
     "AsyncClient",
     "BCSDecodeError",
     "BCSEncodeError",

@@ -101,7 +101,7 @@ CASES: Final[list[tuple[str, tuple[Any, ...], dict[str, Any], str]]] = [
     ("table_item", ("0x1", "u64", "u64", "1"), {}, "get_table_item"),
     ("raw_table_item", ("0x1", b"\x01"), {}, "get_raw_table_item"),
     ("estimate_gas_price", (), {}, "estimate_gas_price"),
-    ("view", ("0x1::chain_id::get",), {}, "view"),
+    ("view_json", ("0x1::chain_id::get",), {}, "view"),
     ("view_bcs", ("0x1::chain_id::get",), {}, "view"),
     ("block_by_height", (0,), {}, "get_block_by_height"),
     ("block_by_version", (0,), {}, "get_block_by_version"),

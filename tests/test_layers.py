@@ -29,6 +29,8 @@ FORBIDDEN = {
     "charts": frozenset({"client"}),
     # connect() at the front door starts the node; the client knows nothing of it.
     "client": frozenset({"localnet"}),
+    # The toolkit does no I/O: the client fetches what it needs and drives it.
+    "tx": frozenset({"client", "localnet", "extract", "frames", "charts", "widgets"}),
 }
 
 

@@ -20,6 +20,7 @@ from ledgerkit._errors import LedgerError
 from ledgerkit.client import _calls as calls
 from ledgerkit.client._async_endpoints import AsyncEndpoints, _doc
 from ledgerkit.client._base import DEFAULT_TIMEOUT, BaseClient, Call, Result, read_with
+from ledgerkit.client._building import AsyncBuilding
 from ledgerkit.client._cache import open_cache
 from ledgerkit.client._identity import ChainIdentity
 from ledgerkit.client._limits import AsyncClock, AsyncLimiter, AsyncSystemClock
@@ -36,7 +37,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 _log = logging.getLogger("ledgerkit.client")
 
 
-class AsyncClient(AsyncSimulating, AsyncEndpoints, BaseClient):
+class AsyncClient(AsyncBuilding, AsyncSimulating, AsyncEndpoints, BaseClient):
     """An asyncio client of the node REST API; see :class:`~ledgerkit.Client`.
 
     Same parameters, except that ``transport`` is an ``httpx.AsyncBaseTransport`` and

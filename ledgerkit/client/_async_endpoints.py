@@ -348,8 +348,8 @@ class AsyncEndpoints:
     async def estimate_gas_price(self) -> Result[GasEstimate]:
         return await self._send(calls.estimate_gas_price())
 
-    @_doc(SyncEndpoints.view)
-    async def view(
+    @_doc(SyncEndpoints.view_json)
+    async def view_json(
         self,
         function: str | EntryFunctionId | EntryFunction,
         type_arguments: Iterable[str | MoveType] = (),

@@ -20,6 +20,7 @@ import httpx
 from ledgerkit._errors import LedgerError
 from ledgerkit.client import _calls as calls
 from ledgerkit.client._base import DEFAULT_TIMEOUT, BaseClient, Call, Result, read_with
+from ledgerkit.client._building import SyncBuilding
 from ledgerkit.client._cache import open_cache
 from ledgerkit.client._identity import ChainIdentity
 from ledgerkit.client._limits import Clock, Limiter, SystemClock
@@ -35,7 +36,7 @@ U = TypeVar("U")
 _log = logging.getLogger("ledgerkit.client")
 
 
-class Client(SyncSimulating, SyncEndpoints, BaseClient):
+class Client(SyncBuilding, SyncSimulating, SyncEndpoints, BaseClient):
     """A client of the node REST API.
 
     Every method answers a :class:`~ledgerkit.client.Result`: ``.value`` (the decoded

@@ -509,7 +509,7 @@ class SyncEndpoints:
         """The node's gas unit price estimates (deprioritized, regular, prioritized)."""
         return self._send(calls.estimate_gas_price())
 
-    def view(
+    def view_json(
         self,
         function: str | EntryFunctionId | EntryFunction,
         type_arguments: Iterable[str | MoveType] = (),
@@ -517,7 +517,9 @@ class SyncEndpoints:
         *,
         ledger_version: int | None = None,
     ) -> Result[list[Any]]:
-        """Call a view function; its return values in JSON form.
+        """Call a view function with arguments in JSON form; its return values in JSON form.
+
+        :meth:`view` takes and gives Python values, checked against the function's ABI.
 
         Parameters
         ----------

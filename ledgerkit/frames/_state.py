@@ -318,7 +318,7 @@ def view_results_to_frame(
     Parameters
     ----------
     results : iterable
-        What ``client.view(...)`` returns (results, whose ``ledger.ledger_version`` fills
+        What ``client.view_json(...)`` returns (results, whose ``ledger.ledger_version`` fills
         ``ledger_version``) or the bare lists of values (``ledger_version`` missing).
     names : sequence of str, optional
         Column names of the returned values (default ``value_0``, ``value_1``...).

@@ -1,9 +1,17 @@
 """Keys, accounts and transaction building, signing, simulation and submission.
 
-The key classes live in :mod:`ledgerkit.keys`; they are named here too. Simulation is
-read here without I/O: :class:`Simulation` (what ``client.simulate`` returns) with its
-decoded :class:`MoveAbort` and balance changes, and :func:`signed_with_zeros`, the
-transaction a node simulates.
+I/O-free: checking Python values against a function's ABI and encoding them
+(:func:`encode_call`), struct layouts from module ABIs (:class:`AbiLayouts`), Move
+values between Python and the JSON form (:func:`to_json_form`, :func:`from_json_form`)
+and signing a built transaction with its signers (:func:`sign_transaction`). The client
+fetches what these need (``client.build_transaction``, ``client.view``,
+``client.transfer``).
+
+Simulation is read here without I/O too: :class:`Simulation` (what ``client.simulate``
+returns) with its decoded :class:`MoveAbort` and balance changes, and
+:func:`signed_with_zeros`, the transaction a node simulates.
+
+The key classes live in :mod:`ledgerkit.keys`; they are named here too.
 """
 
 from __future__ import annotations
@@ -17,38 +25,56 @@ from ledgerkit.keys import (
 )
 from ledgerkit.tx._abort_codes import FRAMEWORK_ERRORS
 from ledgerkit.tx._aborts import MoveAbort, parse_abort
+from ledgerkit.tx._arguments import encode_call, parameter_types, type_arguments_of, value_repr
 from ledgerkit.tx._balances import balance_deltas, primary_store_address, stores_to_look_up
+from ledgerkit.tx._layouts import AbiLayouts, is_builtin_struct
+from ledgerkit.tx._signing import (
+    NO_FEE_PAYER,
+    SignerParts,
+    SigningKey,
+    UnsignedTransaction,
+    as_signer,
+    sender_authenticator,
+    sign_transaction,
+    simulation_authenticator,
+)
 from ledgerkit.tx._simulation import BALANCE_CHANGE_COLUMNS, Simulation
+from ledgerkit.tx._values import from_json_form, to_json_form
 from ledgerkit.tx._zero_signatures import signed_with_zeros, zero_authenticator
 
 __all__ = [
     "BALANCE_CHANGE_COLUMNS",
     "FRAMEWORK_ERRORS",
+    "NO_FEE_PAYER",
+    "AbiLayouts",
     "Ed25519PrivateKey",
     "Ed25519PublicKey",
     "MoveAbort",
     "Secp256k1PrivateKey",
     "Secp256k1PublicKey",
+    "SignerParts",
+    "SigningKey",
     "Simulation",
+    "UnsignedTransaction",
+    "as_signer",
     "balance_deltas",
+    "encode_call",
+    "from_json_form",
+    "is_builtin_struct",
+    "parameter_types",
     "parse_abort",
     "primary_store_address",
+    "sender_authenticator",
+    "sign_transaction",
     "signed_with_zeros",
+    "simulation_authenticator",
     "stores_to_look_up",
+    "to_json_form",
+    "type_arguments_of",
+    "value_repr",
     "zero_authenticator",
 ]
 
-_publish(
-    globals(),
-    [
-        "MoveAbort",
-        "Simulation",
-        "balance_deltas",
-        "parse_abort",
-        "primary_store_address",
-        "signed_with_zeros",
-        "stores_to_look_up",
-        "zero_authenticator",
-    ],
-    "ledgerkit.tx",
-)
+# Public names report where users import them from (see ledgerkit._public); the key
+# classes keep their home in ledgerkit.keys.
+_publish(globals(), [n for n in __all__ if "25519" not in n and "256k1" not in n], __name__)

@@ -171,7 +171,7 @@ def test_a_request_body_arrives_whole() -> None:
         await writer.drain()
 
     async def check(client: AsyncClient) -> Any:
-        return await client.view("0x1::coin::balance", ["0x1::aptos_coin::AptosCoin"], ["0x1"])
+        return await client.view_json("0x1::coin::balance", ["0x1::aptos_coin::AptosCoin"], ["0x1"])
 
     result = asyncio.run(serve(echo, check))
     assert result.value == ["1"]

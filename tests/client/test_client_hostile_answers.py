@@ -53,7 +53,7 @@ def test_a_deeply_nested_view_answer_is_a_decoding_error(kind: str) -> None:
     nested = b"[" * 3_000 + b"1" + b"]" * 3_000
     node.on("POST", "/view", answer(None, raw=nested))
     with pytest.raises(DecodingError):
-        run(kind, node, lambda c: c.view("0x1::m::f", [], []))
+        run(kind, node, lambda c: c.view_json("0x1::m::f", [], []))
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -367,7 +367,7 @@ def test_table_items_by_json_and_by_bcs_key(
 def test_view_in_json_and_bcs(client: Any, http: httpx.Client, node: LocalNode) -> None:
     address = str(dev(node).address)
     body = {"function": "0x1::coin::balance", "type_arguments": [APT], "arguments": [address]}
-    result = client.view("0x1::coin::balance", [APT], [address])
+    result = client.view_json("0x1::coin::balance", [APT], [address])
     agrees(result, http.post("/view", json=body), decode_view)
     assert result.ledger.gas_used is not None
     raw_bcs = http.post("/view", json=body, headers={"Accept": "application/x-bcs"})
@@ -376,7 +376,7 @@ def test_view_in_json_and_bcs(client: Any, http: httpx.Client, node: LocalNode) 
     as_bcs = client.view_bcs(call, ledger_version=3)
     assert as_bcs.value[0] == 1  # one return value
     assert int.from_bytes(as_bcs.value[1:], "little") == int(
-        client.view("0x1::coin::balance", [APT], [address], ledger_version=3).value[0]
+        client.view_json("0x1::coin::balance", [APT], [address], ledger_version=3).value[0]
     )
 
 

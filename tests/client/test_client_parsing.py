@@ -393,7 +393,7 @@ def test_view_in_json_and_in_bcs(prefix: str) -> None:
     node = FakeNode()
     node.on("POST", "/view", lambda request: _view_answer(request, prefix))
     client = node.client()
-    values, ledger = client.view(
+    values, ledger = client.view_json(
         "0x1::coin::balance", ["0x1::aptos_coin::AptosCoin"], [ADDRESS], ledger_version=12
     )
     assert values == ["18446744073709551615"]
@@ -454,7 +454,7 @@ READS_AT_A_VERSION = [
     ("account_balance", (ADDRESS, "0x1::aptos_coin::AptosCoin"),
      f"/accounts/{ADDRESS}/balance/0x1::aptos_coin::AptosCoin", 1),
     ("table_item", ("0x1", "u8", "u8", 1), "/tables/0x1/item", 2),
-    ("view", ("0x1::m::f",), "/view", []),
+    ("view_json", ("0x1::m::f",), "/view", []),
 ]  # fmt: skip
 
 

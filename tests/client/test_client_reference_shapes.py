@@ -161,7 +161,7 @@ ENDPOINTS: Final = [
              lambda c: c.table_item(ADDRESS, "u64", "u64", "1"), is_json),
     Endpoint("get", "/estimate_gas_price", "200", lambda c: c.estimate_gas_price(),
              record(GasEstimate)),
-    Endpoint("post", "/view", "200", lambda c: c.view("0x1::m::f"),
+    Endpoint("post", "/view", "200", lambda c: c.view_json("0x1::m::f"),
              lambda v: isinstance(v, list) and is_json(v)),
     Endpoint("get", "/blocks/by_height/{block_height}", "200",
              lambda c: c.block_by_height(1), record(Block)),
@@ -407,7 +407,7 @@ def test_web_framework_errors_at_any_status_keep_status_and_code(
 def test_invalid_input_with_a_vm_error_code_keeps_it(node: Answering, status: int) -> None:
     record = {"message": "rejected", "error_code": "invalid_input", "vm_error_code": 4016}
     with pytest.raises(InvalidInputError) as info:
-        node(record, status).view("0x1::m::f")
+        node(record, status).view_json("0x1::m::f")
     assert (info.value.status, info.value.error_code, info.value.vm_error_code) == (
         status,
         "invalid_input",

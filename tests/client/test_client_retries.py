@@ -205,7 +205,7 @@ def test_a_batch_submission_is_attempted_exactly_once(kind: str, failure: Any) -
 @pytest.mark.parametrize(
     ("path", "call"),
     [
-        ("/view", lambda c: c.view("0x1::m::f", [], [])),
+        ("/view", lambda c: c.view_json("0x1::m::f", [], [])),
         ("/tables/0x1/item", lambda c: c.table_item("0x1", "u8", "u8", 1)),
         ("/tables/0x1/raw_item", lambda c: c.raw_table_item("0x1", b"\x01")),
         ("/transactions/encode_submission", lambda c: c.encode_submission({"sender": "0x1"})),

@@ -1,0 +1,529 @@
+"""Building, viewing and transferring, as flows written once for both clients. No I/O here.
+
+The flows (see :mod:`~ledgerkit.client._flows` for the protocol) fetch what
+:mod:`ledgerkit.tx` needs and hand it the work: the function's ABI and the struct
+layouts of its parameters, the chain id, the gas unit price, the sender's sequence
+number and a simulation for the gas. What a client learns along the way lives in its
+:class:`BuildState`:
+
+* **module ABIs**, per module, for the client's life. A module can change with an
+  upgrade, so a function (or struct) not found in a kept ABI fetches the module again
+  once before giving up; an answer from another chain (its chain id) drops them all.
+* **the chain id**, from the ledger metadata of any answer.
+* **the next sequence number of each sender**, read from the node once and then counted
+  here, so a burst of transactions needs one account read, not one each. A number
+  handed out and then not used (the build failed) is given back; a refusal saying the
+  number is stale (``SequenceNumberTooOldError``, ``InvalidTransactionUpdateError``)
+  makes the next build read the account again.
+
+The max gas, when not given, is a simulation's gas used times :data:`GAS_MARGIN`, within
+the node's own estimate of the most the sender's balance pays for. Nodes make that
+estimate from the sender's balance even when a fee payer pays, so a fee-payer
+transaction is simulated at a fixed max gas instead; one whose fee payer is not known
+yet is simulated with the fee payer ``0x0``, as nodes expect, and a node that refuses
+that leaves the simulation's max gas.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+from ledgerkit._errors import (
+    InputError,
+    InvalidTransactionUpdateError,
+    LedgerError,
+    MoveModuleNotFoundError,
+    SequenceNumberTooOldError,
+)
+from ledgerkit.bcs import (
+    Deserializer,
+    EntryFunction,
+    FeePayerAuthenticator,
+    FeePayerRawTransaction,
+    MoveValueCodec,
+    MultiAgentAuthenticator,
+    MultiAgentRawTransaction,
+    RawTransaction,
+    SignedTransaction,
+    TransactionPayloadV1,
+)
+from ledgerkit.client import _calls as calls
+from ledgerkit.client._flows import Flow, send, wait_for_transaction
+from ledgerkit.models import MoveFunction, MoveModule, Transaction
+from ledgerkit.tx import (
+    NO_FEE_PAYER,
+    AbiLayouts,
+    SignerParts,
+    UnsignedTransaction,
+    as_signer,
+    encode_call,
+    from_json_form,
+    parameter_types,
+    sender_authenticator,
+    sign_transaction,
+    simulation_authenticator,
+    type_arguments_of,
+)
+from ledgerkit.types import (
+    U64_MAX,
+    Address,
+    EntryFunctionId,
+    LedgerMeta,
+    ModuleId,
+    MoveType,
+    Result,
+    StructTag,
+    parse_uint,
+)
+
+__all__ = [
+    "DEFAULT_EXPIRES_IN",
+    "GAS_MARGIN",
+    "ORDERLESS_EXPIRES_IN",
+    "BuildOptions",
+    "BuildState",
+    "build_transaction",
+    "transfer",
+    "view",
+]
+
+#: Seconds a transaction with a sequence number stays valid by default.
+DEFAULT_EXPIRES_IN: Final = 600.0
+#: Seconds an orderless transaction stays valid by default: nodes refuse one expiring
+#: more than 100 s after their own time.
+ORDERLESS_EXPIRES_IN: Final = 60.0
+#: Max gas is the simulated gas used times this.
+GAS_MARGIN: Final = 1.5
+#: Max gas written in a transaction sent to simulation: a fee-payer transaction runs with
+#: it; the node replaces it by its own estimate for the others.
+_SIMULATION_MAX_GAS: Final = 200_000
+_STALE: Final = (SequenceNumberTooOldError, InvalidTransactionUpdateError)
+_APT: Final = "0x1::aptos_coin::AptosCoin"
+_FA_METADATA: Final = "0x1::fungible_asset::Metadata"
+
+
+class BuildState:
+    """What one client keeps between builds: ABIs, layouts, chain id, sequence numbers.
+
+    Thread-safe; never held across a step of a flow.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.modules: dict[ModuleId, MoveModule] = {}
+        self.layouts = AbiLayouts()
+        self.codec = MoveValueCodec(self.layouts)
+        self.chain_id: int | None = None
+        #: Seconds since the epoch of the newest ledger timestamp seen.
+        self.ledger_seconds = 0
+        self._next: dict[Address, int] = {}
+
+    def observe(self, ledger: LedgerMeta | None) -> None:
+        """Note an answer's ledger: another chain id drops everything learnt."""
+        if ledger is None:
+            return
+        with self._lock:
+            if self.chain_id is not None and ledger.chain_id != self.chain_id:
+                for module_id in list(self.modules):
+                    self.layouts.forget(module_id)
+                self.modules.clear()
+                self._next.clear()
+            self.chain_id = ledger.chain_id
+            self.ledger_seconds = max(self.ledger_seconds, ledger.ledger_timestamp_usec // 10**6)
+
+    def add_module(self, module: MoveModule) -> None:
+        with self._lock:
+            self.modules[module.module_id] = module
+            self.layouts.add(module)
+
+    def reserve(self, sender: Address, on_chain: int | None = None) -> int | None:
+        """The next sequence number of ``sender``, counted on; ``None`` when unknown.
+
+        ``on_chain`` (just read from the node) starts the count when none is kept.
+        """
+        with self._lock:
+            number = self._next.get(sender, on_chain)
+            if number is None:
+                return None
+            self._next[sender] = number + 1
+            return number
+
+    def release(self, sender: Address, number: int) -> None:
+        """Give back a number that was not used (or forget the count if others followed)."""
+        with self._lock:
+            if self._next.get(sender) == number + 1:
+                self._next[sender] = number
+            else:
+                self._next.pop(sender, None)
+
+    def forget(self, sender: Address) -> None:
+        """Read the sender's sequence number from the node next time."""
+        with self._lock:
+            self._next.pop(sender, None)
+
+    def refused(self, call_name: str, body: bytes | None, error: LedgerError) -> None:
+        """A submission refused for a stale sequence number: resync its sender."""
+        if isinstance(error, _STALE) and call_name.startswith("submit") and body:
+            if call_name == "submit_transaction" and len(body) >= Address.LENGTH:
+                self.forget(Address(body[: Address.LENGTH]))
+            else:
+                with self._lock:
+                    self._next.clear()
+
+
+@dataclass(frozen=True, slots=True)
+class BuildOptions:
+    """The optional fields of :func:`build_transaction`, as the user gave them."""
+
+    max_gas_amount: int | None = None
+    gas_unit_price: int | None = None
+    expires_in: float | None = None
+    sequence_number: int | None = None
+    secondary_signers: Sequence[Any] = ()
+    fee_payer: Any = None
+    replay_protection_nonce: int | bool | None = None
+
+
+# -- ABIs and layouts ------------------------------------------------------------------------
+
+
+def _fetch_module(state: BuildState, module_id: ModuleId) -> Flow[MoveModule | None]:
+    result = yield from send(calls.account_module(module_id.address, module_id.name, None))
+    state.observe(result.ledger)
+    abi = result.value.abi
+    if abi is not None:
+        state.add_module(abi)
+    return abi
+
+
+def function_abi(state: BuildState, fid: EntryFunctionId) -> Flow[MoveFunction]:
+    """The ABI of ``fid``: kept, or fetched (again, when the kept module lacks it)."""
+    kept = state.modules.get(fid.module)
+    found = kept.function(fid.name) if kept is not None else None
+    if found is not None:
+        return found
+    module = yield from _fetch_module(state, fid.module)
+    if module is None:
+        raise InputError(f"the node sent no ABI for module {fid.module}")
+    found = module.function(fid.name)
+    if found is None:
+        names = sorted(f.name for f in module.exposed_functions)
+        raise InputError(
+            f"module {fid.module} has no exposed function {fid.name!r}; it has {names}"
+        )
+    return found
+
+
+def ensure_layouts(state: BuildState, types: Iterable[MoveType]) -> Flow[None]:
+    """Fetch the ABI of every module whose structs ``types`` need, each at most once."""
+    wanted = list(types)
+    tried: set[ModuleId] = set()
+    while True:
+        missing = state.layouts.missing_modules(wanted) - tried
+        if not missing:
+            return
+        for module_id in sorted(missing, key=str):
+            tried.add(module_id)
+            try:
+                yield from _fetch_module(state, module_id)
+            except MoveModuleNotFoundError:
+                continue  # the codec says which struct has no layout
+
+
+def prepare_call(
+    state: BuildState,
+    function: str | EntryFunctionId,
+    arguments: Sequence[Any],
+    type_arguments: Iterable[str | MoveType],
+    *,
+    view: bool,
+) -> Flow[tuple[EntryFunction, MoveFunction]]:
+    """The encoded call and the function's ABI; bad arguments raise ``ArgumentError``."""
+    fid = EntryFunctionId.parse(function)
+    abi = yield from function_abi(state, fid)
+    if view and not abi.is_view:
+        raise InputError(f"{fid} is not a view function")
+    if not view and not abi.is_entry:
+        raise InputError(f"{fid} is not an entry function: a transaction cannot call it")
+    type_args = type_arguments_of(fid, abi, type_arguments)
+    params = parameter_types(fid, abi, type_args)
+    yield from ensure_layouts(state, [t for _, t in params])
+    return encode_call(fid, type_args, params, arguments, state.codec), abi
+
+
+# -- view ------------------------------------------------------------------------------------
+
+
+def view(
+    state: BuildState,
+    function: str | EntryFunctionId,
+    arguments: Sequence[Any],
+    type_arguments: Iterable[str | MoveType],
+    ledger_version: int | None,
+) -> Flow[Result[list[Any]]]:
+    """Call a view function with Python values; its results as Python values."""
+    call, abi = yield from prepare_call(state, function, arguments, type_arguments, view=True)
+    returns = [MoveType.parse(t).substitute(call.type_args) for t in abi.return_]
+    yield from ensure_layouts(state, returns)
+    result = yield from send(calls.view_bcs(call, (), (), ledger_version))
+    state.observe(result.ledger)
+    d = Deserializer(result.value)
+    count = d.uleb128()
+    if count != len(returns):
+        raise InputError(f"{call.function_id} returned {count} values, its ABI says {len(returns)}")
+    codec = state.codec
+    values = [from_json_form(t, codec.deserialize(d, t), state.layouts) for t in returns]
+    d.finish()
+    return Result(values, result.ledger)
+
+
+# -- build -----------------------------------------------------------------------------------
+
+
+def _u64(value: Any, what: str) -> int:
+    return parse_uint(value, 64, what=what)
+
+
+def _optional_u64(value: Any, what: str) -> int | None:
+    return None if value is None else _u64(value, what)
+
+
+def _fee_payer(value: Any) -> SignerParts | None:
+    if value is None or value is False:
+        return None
+    if value is True:
+        return SignerParts(NO_FEE_PAYER)
+    return as_signer(value, what="fee_payer")
+
+
+def _nonce(value: int | bool | None) -> int | None:
+    if value is None or value is False:
+        return None
+    if value is True:
+        return secrets.randbits(64)
+    return _u64(value, "replay_protection_nonce")
+
+
+def _simulation(
+    raw: RawTransaction,
+    sender: SignerParts,
+    others: Sequence[SignerParts],
+    fee_payer: SignerParts | None,
+) -> SignedTransaction:
+    """The transaction as a simulation takes it: real public keys, zero signatures."""
+    auth = simulation_authenticator(sender.key)
+    addresses = tuple(o.address for o in others)
+    second = tuple(simulation_authenticator(o.key) for o in others)
+    if fee_payer is not None:
+        payer_auth = simulation_authenticator(fee_payer.key)
+        return SignedTransaction(
+            raw, FeePayerAuthenticator(auth, addresses, second, fee_payer.address, payer_auth)
+        )
+    if others:
+        return SignedTransaction(raw, MultiAgentAuthenticator(auth, addresses, second))
+    return SignedTransaction(raw, sender_authenticator(auth))
+
+
+def estimate_max_gas(
+    state: BuildState,
+    raw: RawTransaction,
+    sender: SignerParts,
+    others: Sequence[SignerParts],
+    fee_payer: SignerParts | None,
+) -> Flow[int | None]:
+    """Simulated gas used times :data:`GAS_MARGIN`, within what the node and the balance
+    allow (the node's own estimate of the most gas, asked for in the same simulation).
+
+    A simulation refused before execution (it used no gas) leaves that bound; ``None``
+    when the node says the sequence number was used already.
+    """
+    candidate = replace(raw, max_gas_amount=_SIMULATION_MAX_GAS)
+    for _ in range(2):
+        signed = _simulation(candidate, sender, others, fee_payer)
+        call = calls.simulate_transaction(
+            signed,
+            None,
+            # Nodes bound their estimate by the sender's balance, even when a fee payer
+            # pays: a fee-payer transaction is simulated at a fixed max gas instead.
+            estimate_max_gas_amount=fee_payer is None,
+            estimate_gas_unit_price=False,
+            estimate_prioritized_gas_unit_price=False,
+        )
+        result = yield from send(call)
+        state.observe(result.ledger)
+        simulated = result.value[0]
+        too_new = "SEQUENCE_NUMBER_TOO_NEW" in simulated.vm_status
+        if too_new and candidate.sequence_number != U64_MAX:
+            # Earlier transactions of a burst are still pending: the node simulates at
+            # the sequence number it has committed; the gas does not depend on it.
+            account = yield from send(calls.account(raw.sender, None))
+            candidate = replace(candidate, sequence_number=account.value.sequence_number)
+            continue
+        break
+    if "SEQUENCE_NUMBER_TOO_OLD" in simulated.vm_status:
+        return None
+    bound = simulated.max_gas_amount
+    if simulated.gas_used == 0:
+        return bound
+    need = math.ceil(simulated.gas_used * GAS_MARGIN)
+    # A bound below the gas used is not this payer's (a node may bound a fee-payer
+    # transaction by the sender's balance): the node refuses what no one can pay.
+    return need if bound < simulated.gas_used else min(bound, need)
+
+
+def build_transaction(
+    state: BuildState,
+    sender: Any,
+    function: str | EntryFunctionId,
+    arguments: Sequence[Any],
+    type_arguments: Iterable[str | MoveType],
+    options: BuildOptions,
+    wall_seconds: float,
+) -> Flow[UnsignedTransaction]:
+    """Build a transaction, every field the user left out filled in from the node.
+
+    ``wall_seconds`` is the client's clock (seconds since the epoch): the expiration of
+    a transaction with a sequence number counts from it (or from the newest ledger
+    time seen, if later); an orderless one counts from the ledger's time.
+    """
+    parts = as_signer(sender, what="sender")
+    others = [
+        as_signer(s, what=f"secondary signer {i}") for i, s in enumerate(options.secondary_signers)
+    ]
+    payer = _fee_payer(options.fee_payer)
+    nonce = _nonce(options.replay_protection_nonce)
+    price = _optional_u64(options.gas_unit_price, "gas_unit_price")
+    max_gas = _optional_u64(options.max_gas_amount, "max_gas_amount")
+    given_sequence = _optional_u64(options.sequence_number, "sequence_number")
+    if given_sequence is not None and nonce is not None:
+        raise InputError(
+            "an orderless transaction (replay_protection_nonce) has no sequence_number"
+        )
+    expires_in = options.expires_in
+    if expires_in is None:
+        expires_in = DEFAULT_EXPIRES_IN if nonce is None else ORDERLESS_EXPIRES_IN
+    if not isinstance(expires_in, int | float) or isinstance(expires_in, bool):
+        raise InputError(f"expires_in is a number of seconds, got {expires_in!r}")
+    if not 0 < expires_in < 10**9:
+        raise InputError(f"expires_in is a positive number of seconds, got {expires_in!r}")
+
+    call, _ = yield from prepare_call(state, function, arguments, type_arguments, view=False)
+    payload: EntryFunction | TransactionPayloadV1 = call
+    if nonce is not None:
+        payload = TransactionPayloadV1(call, replay_protection_nonce=nonce)
+        info = yield from send(calls.ledger_info())
+        state.observe(info.ledger)
+        expiration = info.value.ledger_timestamp // 10**6 + math.ceil(expires_in)
+    else:
+        if state.chain_id is None:
+            info = yield from send(calls.ledger_info())
+            state.observe(info.ledger)
+        expiration = int(max(wall_seconds, state.ledger_seconds)) + math.ceil(expires_in)
+    chain_id = state.chain_id
+    assert chain_id is not None  # every answer above told it
+    if price is None:
+        estimate = yield from send(calls.estimate_gas_price())
+        state.observe(estimate.ledger)
+        price = estimate.value.gas_estimate
+
+    for attempt in range(2):
+        counted = False
+        if nonce is not None:
+            sequence = U64_MAX
+        elif given_sequence is not None:
+            sequence = given_sequence
+        else:
+            found = state.reserve(parts.address)
+            if found is None:
+                account = yield from send(calls.account(parts.address, None))
+                state.observe(account.ledger)
+                found = state.reserve(parts.address, account.value.sequence_number)
+            assert found is not None
+            sequence, counted = found, True
+        raw = RawTransaction(
+            parts.address, sequence, payload, max_gas or 0, price, expiration, chain_id
+        )
+        if max_gas is not None:
+            break
+        try:
+            gas = yield from estimate_max_gas(state, raw, parts, others, payer)
+        except BaseException:
+            if counted:
+                state.release(parts.address, sequence)
+            raise
+        if gas is None and counted and attempt == 0:
+            state.forget(parts.address)  # the count is behind the chain: read it again
+            continue
+        # Not counted (given by the user) and stale: the node refuses it on submission.
+        raw = replace(raw, max_gas_amount=gas if gas is not None else _SIMULATION_MAX_GAS)
+        break
+    return _wrap(raw, others, payer)
+
+
+def _wrap(
+    raw: RawTransaction, others: Sequence[SignerParts], payer: SignerParts | None
+) -> UnsignedTransaction:
+    addresses = tuple(o.address for o in others)
+    if payer is not None:
+        return FeePayerRawTransaction(raw, addresses, payer.address)
+    if addresses:
+        return MultiAgentRawTransaction(raw, addresses)
+    return raw
+
+
+# -- transfer --------------------------------------------------------------------------------
+
+
+def transfer_call(to: Address, amount: int, asset: Any) -> tuple[str, list[Any], list[str]]:
+    """The entry function, arguments and type arguments of a transfer of ``asset``.
+
+    A coin (a struct tag) goes through ``0x1::aptos_account::transfer_coins<Coin>``;
+    a fungible asset (its metadata object's address) through
+    ``0x1::primary_fungible_store::transfer<Metadata>``.
+    """
+    if isinstance(asset, StructTag) or (isinstance(asset, str) and "::" in asset):
+        coin = str(StructTag.parse(asset))
+        return "0x1::aptos_account::transfer_coins", [to, amount], [coin]
+    try:
+        metadata = Address.parse(asset)
+    except InputError as exc:
+        raise InputError(
+            f"asset is a coin type (0x1::aptos_coin::AptosCoin) or a fungible asset's "
+            f"metadata address: {exc}"
+        ) from None
+    return "0x1::primary_fungible_store::transfer", [metadata, to, amount], [_FA_METADATA]
+
+
+def transfer(
+    state: BuildState,
+    sender: Any,
+    to: Any,
+    amount: int,
+    asset: Any,
+    options: BuildOptions,
+    wall_seconds: float,
+    timeout: float,
+) -> Flow[Result[Transaction]]:
+    """Build, sign, submit and wait for a transfer; one rebuild after a stale number."""
+    parts = as_signer(sender, what="sender", key_required=True)
+    recipient = as_signer(to, what="to").address
+    function, arguments, type_arguments = transfer_call(recipient, amount, asset)
+    for attempt in range(2):
+        built = yield from build_transaction(
+            state, parts, function, arguments, type_arguments, options, wall_seconds
+        )
+        signed = sign_transaction(built, parts)
+        try:
+            pending = yield from send(calls.submit_transaction(signed))
+        except _STALE:
+            state.forget(parts.address)
+            if attempt or options.sequence_number is not None:
+                raise
+            continue
+        return (yield from wait_for_transaction(pending.value.hash, timeout))
+    raise AssertionError("unreachable")  # pragma: no cover
