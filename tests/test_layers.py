@@ -25,12 +25,13 @@ GROUND = frozenset({"types", "bcs", "keys", "_errors", "_endpoints", "_public"})
 #: Package -> the packages it must never import.
 FORBIDDEN = {
     "localnet": frozenset({"client", "frames", "extract", "tx", "charts", "widgets"}),
-    "frames": frozenset({"client", "extract"}),
+    "frames": frozenset({"client", "extract", "tx"}),
     "charts": frozenset({"client"}),
     # connect() at the front door starts the node; the client knows nothing of it.
     "client": frozenset({"localnet"}),
-    # The toolkit does no I/O: the client fetches what it needs and drives it.
-    "tx": frozenset({"client", "localnet", "extract", "frames", "charts", "widgets"}),
+    # The toolkit does no I/O: the client fetches what it needs and drives it. It reads
+    # answers into frames (a simulation's changes), so it sits above them.
+    "tx": frozenset({"client", "localnet", "extract", "charts", "widgets"}),
 }
 
 

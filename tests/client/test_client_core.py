@@ -145,7 +145,7 @@ def test_the_clients_are_twins() -> None:
         "wait_for_transaction", "transactions_auxiliary_info", "submit_transaction",
         "submit_batch_transactions", "simulate_transaction", "encode_submission", "table_item",
         "raw_table_item", "estimate_gas_price", "view_json", "view_bcs", "block_by_height",
-        "block_by_version", "build_transaction", "view", "transfer", "simulate", "submit_and_wait",
+        "block_by_version", "simulate", "submit_and_wait", "build_transaction", "view", "transfer",
         "send", "chain_identity",
     ]  # fmt: skip
     for name in sync_names:

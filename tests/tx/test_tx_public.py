@@ -5,26 +5,36 @@ from __future__ import annotations
 import ledgerkit.tx
 
 EXPECTED: list[str] = [
+    "BALANCE_CHANGE_COLUMNS",
+    "FRAMEWORK_ERRORS",
     "NO_FEE_PAYER",
     "AbiLayouts",
     "Ed25519PrivateKey",
     "Ed25519PublicKey",
+    "MoveAbort",
     "Secp256k1PrivateKey",
     "Secp256k1PublicKey",
     "SignerParts",
     "SigningKey",
+    "Simulation",
     "UnsignedTransaction",
     "as_signer",
+    "balance_deltas",
     "encode_call",
     "from_json_form",
     "is_builtin_struct",
     "parameter_types",
+    "parse_abort",
+    "primary_store_address",
     "sender_authenticator",
     "sign_transaction",
+    "signed_with_zeros",
     "simulation_authenticator",
+    "stores_to_look_up",
     "to_json_form",
     "type_arguments_of",
     "value_repr",
+    "zero_authenticator",
 ]
 
 
