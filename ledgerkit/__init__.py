@@ -31,6 +31,7 @@ from ledgerkit._errors import (
     InvalidHexError,
     InvalidInputError,
     InvalidIntegerError,
+    InvalidKeyError,
     InvalidTransactionUpdateError,
     LedgerError,
     MempoolFullError,
@@ -63,6 +64,7 @@ from ledgerkit._errors import (
 from ledgerkit._public import publish as _publish
 from ledgerkit.bcs import MoveValueCodec
 from ledgerkit.keys import (
+    Account,
     Ed25519PrivateKey,
     Ed25519PublicKey,
     Secp256k1PrivateKey,
@@ -148,6 +150,7 @@ __all__ = [
     "U128",
     "U256",
     "APIDisabledError",
+    "Account",
     "AccountNotFoundError",
     "Address",
     "AsyncClient",
@@ -175,6 +178,7 @@ __all__ = [
     "InvalidHexError",
     "InvalidInputError",
     "InvalidIntegerError",
+    "InvalidKeyError",
     "InvalidTransactionUpdateError",
     "LedgerError",
     "LedgerMeta",

@@ -8,7 +8,13 @@ import ledgerkit.tx
 
 
 def test_tx_and_the_front_door_name_the_same_key_classes() -> None:
-    names = ["Ed25519PrivateKey", "Ed25519PublicKey", "Secp256k1PrivateKey", "Secp256k1PublicKey"]
+    names = [
+        "Account",
+        "Ed25519PrivateKey",
+        "Ed25519PublicKey",
+        "Secp256k1PrivateKey",
+        "Secp256k1PublicKey",
+    ]
     assert sorted(ledgerkit.keys.__all__) == names
     assert sorted(ledgerkit.tx.__all__) == names
     for name in names:
