@@ -60,4 +60,11 @@ def _payload_schemas() -> dict[str, Schema]:
         "TransactionPayload",
         inner[:1],
     )
+    out["EncodeSubmissionPayload"] = _one_of(
+        "The payload of a transaction to encode: an entry function call, a script (whose "
+        "`code.abi` must list its parameter types, by which this node reads the arguments) "
+        "or a multisig account's entry function call, tagged by `type`.",
+        "TransactionPayload",
+        ("entry_function_payload", "script_payload", "multisig_payload"),
+    )
     return out
