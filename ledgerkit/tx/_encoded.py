@@ -154,10 +154,9 @@ def _entry_json(call: EntryFunction, param_types: Sequence[MoveType | str] | Non
     types = [MoveType.parse(t) if isinstance(t, str) else t for t in param_types]
     if len(types) != len(call.args):
         raise InputError(f"{len(types)} parameter types for {len(call.args)} arguments")
-    fid = call.function_id
     return {
         "type": "entry_function_payload",
-        "function": f"{fid.address}::{fid.module.name}::{fid.name}",
+        "function": str(call.function_id),
         "type_arguments": [str(t) for t in call.type_args],
         "arguments": [_CODEC.decode(t, arg) for t, arg in zip(types, call.args, strict=True)],
     }

@@ -30,6 +30,7 @@ from ledgerkit.bcs import (
     ScriptArgument,
     TransactionPayload,
 )
+from ledgerkit.tx import submission_request
 from ledgerkit.types import Address, MoveType
 
 SENDER: Final = Address.parse("0x" + "a1" * 32)
@@ -207,6 +208,25 @@ def test_the_node_encodes_each_payload_as_ledgerkit_and_the_sdk_do(
     assert encoded == expected
     if sdk_payload is not None:
         assert encoded == sdk_message(sdk_payload, chain, secondary)
+
+
+#: The value parameter types of each kind's entry function, for ``submission_request``.
+PARAMS: Final = {"entry function": ["address", "u64"], "generic entry function": ["address", "u64"],
+                 "multisig with its call": ["address", "u64"]}  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+@pytest.mark.parametrize("signers", ["single signer", "multi-agent"])
+def test_ledgerkits_json_request_of_each_payload_encodes_to_its_own_bytes(
+    http: httpx.Client, kind: str, signers: str
+) -> None:
+    """``submission_request`` writes the request the node reads back into the same bytes."""
+    _, payload, _ = KINDS[kind]()
+    raw: RawTransaction | MultiAgentRawTransaction = ours(payload, chain_id(http))
+    if signers == "multi-agent":
+        raw = MultiAgentRawTransaction(raw, SECONDARY)
+    body = submission_request(raw, param_types=PARAMS.get(kind))
+    assert encode(http, body) == raw.signing_message()
 
 
 def test_the_multi_agent_message_is_not_the_single_signer_one(http: httpx.Client) -> None:
