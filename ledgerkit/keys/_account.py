@@ -27,7 +27,7 @@ from ledgerkit.keys._keys import (
 )
 from ledgerkit.types import Address
 
-__all__ = ["Account", "Scheme"]
+__all__ = ["Account"]
 
 #: The signature schemes an account signs with.
 Scheme = Literal["ed25519", "secp256k1"]
@@ -101,7 +101,7 @@ class Account:
     >>> alice = Account.from_key(Ed25519PrivateKey.from_seed(b"alice"))
     >>> alice.address == alice.public_key.address()
     True
-    >>> "secret" in repr(alice), alice.scheme
+    >>> alice.private_key.secret_hex()[2:] in repr(alice), alice.scheme
     (False, 'ed25519')
     >>> alice.public_key.verify(b"hello", alice.sign_message(b"hello"))
     True
@@ -109,25 +109,30 @@ class Account:
 
     __slots__ = ("_address", "_key")
 
-    def __init__(self, private_key: PrivateKey, *, address: Address | str | None = None) -> None:
+    def __init__(
+        self,
+        private_key: Ed25519PrivateKey | Secp256k1PrivateKey,
+        *,
+        address: Address | str | None = None,
+    ) -> None:
         if not isinstance(private_key, Ed25519PrivateKey | Secp256k1PrivateKey):
             raise InvalidKeyError(
                 f"Account() takes a private key of ledgerkit.keys; Account.from_key takes {_FORMS}"
             )
-        self._key: PrivateKey = private_key
+        self._key: Ed25519PrivateKey | Secp256k1PrivateKey = private_key
         self._address = private_key.address() if address is None else Address.parse(address)
 
     @classmethod
-    def generate(cls, scheme: Scheme = "ed25519") -> Self:
+    def generate(cls, scheme: Literal["ed25519", "secp256k1"] = "ed25519") -> Self:
         """A new account with a random key of ``scheme`` (``"ed25519"`` or ``"secp256k1"``)."""
         return cls(_KEY_CLASSES[_scheme(scheme)].generate())
 
     @classmethod
     def from_key(
         cls,
-        key: PrivateKey | str | bytes,
+        key: Ed25519PrivateKey | Secp256k1PrivateKey | str | bytes,
         *,
-        scheme: Scheme | None = None,
+        scheme: Literal["ed25519", "secp256k1"] | None = None,
         address: Address | str | None = None,
     ) -> Self:
         """The account of a private key.
@@ -157,7 +162,7 @@ class Account:
         return self._address
 
     @property
-    def scheme(self) -> Scheme:
+    def scheme(self) -> Literal["ed25519", "secp256k1"]:
         """``"ed25519"`` or ``"secp256k1"``."""
         return "ed25519" if isinstance(self._key, Ed25519PrivateKey) else "secp256k1"
 
@@ -167,7 +172,7 @@ class Account:
         return self._key.public_key
 
     @property
-    def private_key(self) -> PrivateKey:
+    def private_key(self) -> Ed25519PrivateKey | Secp256k1PrivateKey:
         """The private key (whose own ``repr`` hides the secret too)."""
         return self._key
 
@@ -238,7 +243,7 @@ class Account:
     def __repr__(self) -> str:
         return (
             f"{type(self).__name__}(address={self._address}, scheme={self.scheme!r}, "
-            f"public_key={self.public_key})"
+            f"public_key={self.public_key}, private_key=<secret>)"
         )
 
     __str__ = __repr__

@@ -26,6 +26,10 @@ def _field(obj: Any, name: str, where: str) -> Any:
     return obj[name]
 
 
+#: How a refusal of arguments that do not match the ABI sent beside them reads (a relation
+#: between two fields that no schema states).
+_UNFIT: Final = "does not fit the script's ABI"
+
 #: Script argument kinds by the Move type an ABI gives them.
 _SCRIPT_KINDS: Final = {
     "u8": "u8",
@@ -48,20 +52,20 @@ def _script_argument(move_type: Any, value: Any, where: str) -> ScriptArgument:
             f"not {move_type!r}"
         )
     if kind == "bool" and not isinstance(value, bool):
-        raise _invalid(f"{where}: expected true or false")
+        raise _invalid(f"{where} {_UNFIT}: expected true or false")
     if kind == "u8_vector":
         if not isinstance(value, str):
-            raise _invalid(f"{where}: a vector<u8> is a 0x hex string")
+            raise _invalid(f"{where} {_UNFIT}: a vector<u8> is a 0x hex string")
         try:
             value = bytes(HexBytes.parse(value))
         except InputError as exc:
-            raise _invalid(f"{where}: {exc}") from None
+            raise _invalid(f"{where} {_UNFIT}: {exc}") from None
     if kind not in ("bool", "u8_vector") and isinstance(value, bool):
-        raise _invalid(f"{where}: expected a {move_type}")
+        raise _invalid(f"{where} {_UNFIT}: expected a {move_type}")
     try:
         return ScriptArgument(kind, value)
     except BCSError as exc:
-        raise _invalid(f"{where}: {exc}") from None
+        raise _invalid(f"{where} {_UNFIT}: {exc}") from None
 
 
 def script_from_json(obj: Any, where: str = "payload") -> Script:
@@ -91,7 +95,10 @@ def script_from_json(obj: Any, where: str = "payload") -> Script:
         )
     params = [p for p in abi["params"] if p not in ("signer", "&signer")]
     if len(params) != len(arguments):
-        raise _invalid(f"the script takes {len(params)} argument(s), got {len(arguments)}")
+        raise _invalid(
+            f"{where}.arguments {_UNFIT}: it lists {len(params)} parameter(s), "
+            f"{len(arguments)} argument(s) were given"
+        )
     args = tuple(
         _script_argument(t, value, f"{where}.arguments[{i}]")
         for i, (t, value) in enumerate(zip(params, arguments, strict=True))

@@ -250,7 +250,7 @@ def test_the_multi_agent_message_is_not_the_single_signer_one(http: httpx.Client
                                               "abi": {"params": ["vector<u64>"]}},
           "type_arguments": [], "arguments": [["1"]]}, "vector<u8>"),
         ({"type": "script_payload", "code": {"bytecode": "0x00", "abi": {"params": ["u8"]}},
-          "type_arguments": [], "arguments": []}, "takes 1 argument"),
+          "type_arguments": [], "arguments": []}, "lists 1 parameter(s)"),
         ({"type": "script_payload", "code": {"bytecode": "nothex", "abi": {"params": []}},
           "type_arguments": [], "arguments": []}, "bytecode"),
         ({"type": "multisig_payload", "multisig_address": "0x1",

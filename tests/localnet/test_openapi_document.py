@@ -1068,10 +1068,15 @@ def test_requests_describe_what_this_node_runs(
     assert problems(registry, named(schema), request) == []
     script = {
         "type": "script_payload",
-        "code": {"bytecode": "0xa11ceb0b"},
+        "code": {"bytecode": "0xa11ceb0b", "abi": {"params": ["&signer"]}},
         "type_arguments": [],
         "arguments": [],
     }
+    no_abi = {**script, "code": {"bytecode": "0xa11ceb0b"}}
+    inner_script = {"type": "multisig_payload", "multisig_address": SENDER,
+                    "transaction_payload": script}  # fmt: skip
+    for payload in (no_abi, inner_script):
+        assert problems(registry, named(schema), {**request, "payload": payload})
     multisig = {"type": "multisig_payload", "multisig_address": SENDER}
     bundle = {"type": "module_bundle_payload"}
     for payload in (script, multisig):
