@@ -32,6 +32,7 @@ from ledgerkit._errors import (
     InvalidHexError,
     InvalidInputError,
     InvalidIntegerError,
+    InvalidKeyError,
     InvalidTransactionUpdateError,
     LedgerError,
     MempoolFullError,
@@ -64,6 +65,7 @@ from ledgerkit._errors import (
 from ledgerkit._public import publish as _publish
 from ledgerkit.bcs import MoveValueCodec
 from ledgerkit.keys import (
+    Account,
     Ed25519PrivateKey,
     Ed25519PublicKey,
     Secp256k1PrivateKey,
@@ -149,6 +151,7 @@ __all__ = [
     "U128",
     "U256",
     "APIDisabledError",
+    "Account",
     "AccountNotFoundError",
     "Address",
     "ArgumentError",
@@ -177,6 +180,7 @@ __all__ = [
     "InvalidHexError",
     "InvalidInputError",
     "InvalidIntegerError",
+    "InvalidKeyError",
     "InvalidTransactionUpdateError",
     "LedgerError",
     "LedgerMeta",

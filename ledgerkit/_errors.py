@@ -8,6 +8,7 @@ notebook can catch the whole family with one ``except``. The tree::
     │   ├── InvalidAddressError
     │   ├── InvalidIntegerError               not a decimal, or out of the type's range
     │   ├── InvalidHexError
+    │   ├── InvalidKeyError                   not a key of the expected form (a SigningError too)
     │   ├── MoveTypeSyntaxError               carries the text and the position of the fault
     │   ├── MoveValueError                    a JSON value that does not fit its Move type
     │   └── ArgumentError                     a call's argument that does not fit the function's ABI
@@ -82,6 +83,7 @@ __all__ = [
     "InvalidHexError",
     "InvalidInputError",
     "InvalidIntegerError",
+    "InvalidKeyError",
     "InvalidTransactionUpdateError",
     "LedgerError",
     "MempoolFullError",
@@ -258,6 +260,13 @@ class BCSDecodeError(BCSError):
 
 class SigningError(LedgerError):
     """A key or signature is malformed, or a signature does not verify."""
+
+
+class InvalidKeyError(InputError, SigningError):
+    """Text or bytes that are not a key of the expected scheme and form.
+
+    The message names the forms taken and never quotes what was given: it may be a secret.
+    """
 
 
 # -- transport and decoding ---------------------------------------------------------------

@@ -4,6 +4,9 @@ checks it."""
 
 from __future__ import annotations
 
+import warnings
+from typing import Any, Final
+
 from ledgerkit._public import publish as _publish
 from ledgerkit.bcs._account_authenticators import (
     AbstractionAuthenticator,
@@ -52,14 +55,15 @@ from ledgerkit.bcs._transaction_authenticators import (
     serialize_transaction_authenticator,
 )
 from ledgerkit.bcs._transactions import (
-    RAW_TRANSACTION_SALT,
-    RAW_TRANSACTION_WITH_DATA_SALT,
-    TRANSACTION_SALT,
+    RAW_TRANSACTION_PREFIX,
+    RAW_TRANSACTION_WITH_DATA_PREFIX,
+    TRANSACTION_PREFIX,
     FeePayerRawTransaction,
     MultiAgentRawTransaction,
     RawTransaction,
     SignedTransaction,
     Signer,
+    decode_signing_message,
 )
 from ledgerkit.bcs._typetag import (
     deserialize_struct_tag,
@@ -72,12 +76,12 @@ from ledgerkit.bcs._values import DictLayouts, LayoutSource, MoveValueCodec
 
 __all__ = [
     "MAX_SEQUENCE_LENGTH",
-    "RAW_TRANSACTION_SALT",
-    "RAW_TRANSACTION_WITH_DATA_SALT",
+    "RAW_TRANSACTION_PREFIX",
+    "RAW_TRANSACTION_WITH_DATA_PREFIX",
     "SECP256K1_ORDER",
     "SECP256K1_PUBLIC_KEY_LENGTH",
     "SECP256K1_SIGNATURE_LENGTH",
-    "TRANSACTION_SALT",
+    "TRANSACTION_PREFIX",
     "AbstractionAuthenticator",
     "AccountAuthenticator",
     "AnyPublicKey",
@@ -110,6 +114,7 @@ __all__ = [
     "TransactionAuthenticator",
     "TransactionPayload",
     "TransactionPayloadV1",
+    "decode_signing_message",
     "deserialize_account_authenticator",
     "deserialize_payload",
     "deserialize_struct_tag",
@@ -129,3 +134,20 @@ __all__ = [
 
 # Public names report where users import them from (see ledgerkit._public).
 _publish(globals(), __all__, __name__)
+
+# The old names of the prefixes, which are domain separators, not salts.
+_DEPRECATED: Final = {
+    "RAW_TRANSACTION_SALT": "RAW_TRANSACTION_PREFIX",
+    "RAW_TRANSACTION_WITH_DATA_SALT": "RAW_TRANSACTION_WITH_DATA_PREFIX",
+    "TRANSACTION_SALT": "TRANSACTION_PREFIX",
+}
+
+
+def __getattr__(name: str) -> Any:
+    new = _DEPRECATED.get(name)
+    if new is None:
+        raise AttributeError(f"module 'ledgerkit.bcs' has no attribute {name!r}")
+    warnings.warn(
+        f"ledgerkit.bcs.{name} is deprecated; use {new}", DeprecationWarning, stacklevel=2
+    )
+    return globals()[new]

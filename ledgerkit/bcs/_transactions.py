@@ -5,19 +5,23 @@
   ``SHA3-256(b"APTOS::RawTransactionWithData") || BCS(RawTransactionWithData)``.
 * Hash of a committed user transaction:
   ``SHA3-256(SHA3-256(b"APTOS::Transaction") || 0x00 || BCS(SignedTransaction))``.
+
+The 32-byte hashes that open these (``*_PREFIX``) are fixed domain separators, one per
+kind of signed or hashed data, not salts.
 """
 
 from __future__ import annotations
 
 import hashlib
 import struct
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final, Protocol
 
 import nacl.exceptions
 import nacl.signing
 
-from ledgerkit._errors import BCSDecodeError, SigningError
+from ledgerkit._errors import BCSDecodeError, InputError, SigningError
 from ledgerkit.bcs._account_authenticators import (
     AbstractionAuthenticator,
     AccountAuthenticator,
@@ -42,24 +46,28 @@ from ledgerkit.bcs._transaction_authenticators import (
 from ledgerkit.types import Address, HexBytes
 
 __all__ = [
-    "RAW_TRANSACTION_SALT",
-    "RAW_TRANSACTION_WITH_DATA_SALT",
-    "TRANSACTION_SALT",
+    "RAW_TRANSACTION_PREFIX",
+    "RAW_TRANSACTION_WITH_DATA_PREFIX",
+    "TRANSACTION_PREFIX",
     "FeePayerRawTransaction",
     "MultiAgentRawTransaction",
     "RawTransaction",
     "SignedTransaction",
     "Signer",
+    "decode_signing_message",
 ]
 
 
-def _salt(name: bytes) -> bytes:
+def _prefix(name: bytes) -> bytes:
     return hashlib.sha3_256(b"APTOS::" + name).digest()
 
 
-RAW_TRANSACTION_SALT: Final = _salt(b"RawTransaction")
-RAW_TRANSACTION_WITH_DATA_SALT: Final = _salt(b"RawTransactionWithData")
-TRANSACTION_SALT: Final = _salt(b"Transaction")
+#: ``SHA3-256(b"APTOS::RawTransaction")``: opens the signing message of a plain transaction.
+RAW_TRANSACTION_PREFIX: Final = _prefix(b"RawTransaction")
+#: ``SHA3-256(b"APTOS::RawTransactionWithData")``: opens a multi-agent or fee-payer one.
+RAW_TRANSACTION_WITH_DATA_PREFIX: Final = _prefix(b"RawTransactionWithData")
+#: ``SHA3-256(b"APTOS::Transaction")``: opens what a committed transaction's hash hashes.
+TRANSACTION_PREFIX: Final = _prefix(b"Transaction")
 _USER_TRANSACTION: Final = b"\x00"
 _pack_tail: Final = struct.Struct("<QQQB").pack
 
@@ -134,7 +142,7 @@ class RawTransaction(BCSStruct):
 
     def signing_message(self) -> bytes:
         """The bytes a single signer signs."""
-        return RAW_TRANSACTION_SALT + self.to_bcs()
+        return RAW_TRANSACTION_PREFIX + self.to_bcs()
 
     def sign(self, signer: Signer) -> SignedTransaction:
         """Sign with one Ed25519 key and return the signed transaction."""
@@ -162,13 +170,21 @@ class MultiAgentRawTransaction(BCSStruct):
 
     def signing_message(self) -> bytes:
         """The bytes the sender and every secondary signer sign."""
-        return RAW_TRANSACTION_WITH_DATA_SALT + self.to_bcs()
+        return RAW_TRANSACTION_WITH_DATA_PREFIX + self.to_bcs()
 
     def authenticate(
-        self, sender: AccountAuthenticator, secondary: tuple[AccountAuthenticator, ...]
+        self, sender: AccountAuthenticator, secondary: Sequence[AccountAuthenticator]
     ) -> SignedTransaction:
-        """Assemble the signed transaction from each signer's authenticator."""
-        auth = MultiAgentAuthenticator(sender, self.secondary_signers, secondary)
+        """Assemble the signed transaction from each signer's authenticator.
+
+        Parameters
+        ----------
+        sender : AccountAuthenticator
+            The sender's, over :meth:`signing_message` (``Account.sign(this)``).
+        secondary : sequence of AccountAuthenticator
+            The secondary signers', in the order of :attr:`secondary_signers`.
+        """
+        auth = MultiAgentAuthenticator(sender, self.secondary_signers, tuple(secondary))
         return SignedTransaction(self.raw, auth)
 
 
@@ -201,17 +217,27 @@ class FeePayerRawTransaction(BCSStruct):
 
     def signing_message(self) -> bytes:
         """The bytes the sender, the secondary signers and the fee payer sign."""
-        return RAW_TRANSACTION_WITH_DATA_SALT + self.to_bcs()
+        return RAW_TRANSACTION_WITH_DATA_PREFIX + self.to_bcs()
 
     def authenticate(
         self,
         sender: AccountAuthenticator,
-        secondary: tuple[AccountAuthenticator, ...],
+        secondary: Sequence[AccountAuthenticator],
         fee_payer: AccountAuthenticator,
     ) -> SignedTransaction:
-        """Assemble the signed transaction from each signer's authenticator."""
+        """Assemble the signed transaction from each signer's authenticator.
+
+        Parameters
+        ----------
+        sender : AccountAuthenticator
+            The sender's (``Account.sign(this)``).
+        secondary : sequence of AccountAuthenticator
+            The secondary signers', in the order of :attr:`secondary_signers`.
+        fee_payer : AccountAuthenticator
+            The fee payer's, over the signing message with its real address.
+        """
         auth = FeePayerAuthenticator(
-            sender, self.secondary_signers, secondary, self.fee_payer, fee_payer
+            sender, self.secondary_signers, tuple(secondary), self.fee_payer, fee_payer
         )
         return SignedTransaction(self.raw, auth)
 
@@ -238,10 +264,77 @@ class SignedTransaction(BCSStruct):
         auth = d.field("authenticator", deserialize_transaction_authenticator, d)
         return cls(raw, auth)
 
+    @classmethod
+    def from_signing_message(
+        cls,
+        message: bytes | str,
+        public_key: object,
+        signature: bytes | str,
+    ) -> SignedTransaction:
+        """Rebuild a single-signer transaction from its signing message and a detached
+        signature: what ``encode_submission`` answers and what a signer returned.
+
+        Parameters
+        ----------
+        message : bytes or str
+            The signing message (bytes or ``0x`` hex):
+            ``SHA3-256(b"APTOS::RawTransaction") || BCS(RawTransaction)``.
+        public_key : bytes, str, AnyPublicKey or a public key of ledgerkit.keys
+            32 bytes make a legacy Ed25519 authenticator; 65 (``0x04`` and the point) a
+            secp256k1 single key. An :class:`AnyPublicKey` signs as a single key.
+        signature : bytes or str
+            The 64-byte signature of ``message``.
+
+        Raises
+        ------
+        InputError
+            ``message`` is not a single signer's signing message (a multi-agent one
+            takes each signer's authenticator: ``MultiAgentRawTransaction.authenticate``),
+            or the key or signature is not bytes or hex.
+        BCSDecodeError
+            The bytes after the prefix are not a raw transaction.
+        SigningError
+            The signature does not verify against the message and key.
+        """
+        data = _bytes_of(message, "message")
+        raw = decode_signing_message(data)
+        if not isinstance(raw, RawTransaction):
+            raise InputError(
+                "a multi-agent or fee-payer signing message has several signers: assemble "
+                "their authenticators with MultiAgentRawTransaction.authenticate or "
+                "FeePayerRawTransaction.authenticate"
+            )
+        sig = _bytes_of(signature, "signature")
+        auth: TransactionAuthenticator
+        if isinstance(public_key, AnyPublicKey):
+            scheme = public_key.scheme
+            any_sig = AnySignature(scheme, sig)
+            auth = SingleSenderAuthenticator(SingleKeyAuthenticator(public_key, any_sig))
+        else:
+            key = _bytes_of(public_key, "public_key")
+            if len(key) == 32:
+                auth = Ed25519Authenticator(key, sig)
+            elif len(key) == 65 and key[0] == 4:
+                single = SingleKeyAuthenticator(
+                    AnyPublicKey("secp256k1_ecdsa", key), AnySignature("secp256k1_ecdsa", sig)
+                )
+                auth = SingleSenderAuthenticator(single)
+            else:
+                raise InputError(
+                    "public_key is 32 bytes (Ed25519) or 65 bytes starting 0x04 (secp256k1), "
+                    f"got {len(key)} bytes"
+                )
+        signed = cls(raw, auth)
+        if not signed.verify():
+            raise SigningError(
+                "the signature does not verify against this signing message and public key"
+            )
+        return signed
+
     def hash(self) -> HexBytes:
         """The hash the ledger gives this transaction once committed."""
         body = self.to_bcs()
-        return HexBytes(hashlib.sha3_256(TRANSACTION_SALT + _USER_TRANSACTION + body).digest())
+        return HexBytes(hashlib.sha3_256(TRANSACTION_PREFIX + _USER_TRANSACTION + body).digest())
 
     def verify(self) -> bool:
         """Check every signature inside against the right signing message.
@@ -281,6 +374,50 @@ class SignedTransaction(BCSStruct):
 
 
 _NO_FEE_PAYER: Final = Address(bytes(32))
+
+
+def _bytes_of(value: object, what: str) -> bytes:
+    """Bytes given as bytes, ``0x`` hex or an object with ``__bytes__`` (a key)."""
+    if isinstance(value, str):
+        return bytes(HexBytes.parse(value))
+    if isinstance(value, bytes | bytearray | memoryview) or hasattr(value, "__bytes__"):
+        return bytes(value)
+    raise InputError(f"{what} is bytes or 0x hex, got {type(value).__name__}")
+
+
+def decode_signing_message(
+    message: bytes | bytearray | memoryview,
+) -> RawTransaction | MultiAgentRawTransaction | FeePayerRawTransaction:
+    """The transaction a signing message is of (the inverse of ``signing_message()``).
+
+    Raises
+    ------
+    InputError
+        ``message`` opens with neither signing prefix.
+    BCSDecodeError
+        The rest is not a transaction of that kind, or has bytes left over.
+
+    Examples
+    --------
+    >>> from ledgerkit.bcs import EntryFunction
+    >>> call = EntryFunction.build("0x1::aptos_account::transfer", (), [("address", "0x2"),
+    ...                            ("u64", 1)])
+    >>> raw = RawTransaction(Address.parse("0x1"), 0, call, 1000, 100, 2, 4)
+    >>> decode_signing_message(raw.signing_message()) == raw
+    True
+    """
+    data = bytes(message)
+    head, body = data[:32], data[32:]
+    if head == RAW_TRANSACTION_PREFIX:
+        return RawTransaction.from_bcs(body)
+    if head == RAW_TRANSACTION_WITH_DATA_PREFIX:
+        if body[:1] == b"\x01":
+            return FeePayerRawTransaction.from_bcs(body)
+        return MultiAgentRawTransaction.from_bcs(body)
+    raise InputError(
+        "not a signing message: it opens with SHA3-256(b'APTOS::RawTransaction') or "
+        "SHA3-256(b'APTOS::RawTransactionWithData')"
+    )
 
 
 def _ed25519_ok(public_key: bytes, message: bytes, signature: bytes) -> bool:

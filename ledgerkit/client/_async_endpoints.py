@@ -9,9 +9,10 @@ from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ledgerkit._errors import LedgerError
-from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
+from ledgerkit.bcs import EntryFunction, MultiAgentRawTransaction, RawTransaction, SignedTransaction
 from ledgerkit.client import _calls as calls
 from ledgerkit.client import _decoders as dec
+from ledgerkit.client import _encoding as encoding
 from ledgerkit.client import _flows as flows
 from ledgerkit.client._base import Call, Result
 from ledgerkit.client._limits import AsyncClock
@@ -32,6 +33,7 @@ from ledgerkit.models import (
     Transaction,
     UserTransaction,
 )
+from ledgerkit.tx import EncodedSubmission
 from ledgerkit.types import Address, EntryFunctionId, MoveType, StructTag
 
 __all__ = ["AsyncEndpoints"]
@@ -289,7 +291,9 @@ class AsyncEndpoints:
         return await self._send(calls.transactions_auxiliary_info(start_version, limit))
 
     @_doc(SyncEndpoints.submit_transaction)
-    async def submit_transaction(self, signed: SignedTransaction) -> Result[PendingTransaction]:
+    async def submit_transaction(
+        self, signed: SignedTransaction | Mapping[str, Any]
+    ) -> Result[PendingTransaction]:
         return await self._send(calls.submit_transaction(signed))
 
     @_doc(SyncEndpoints.submit_batch_transactions)
@@ -318,8 +322,10 @@ class AsyncEndpoints:
         return await self._send(call)
 
     @_doc(SyncEndpoints.encode_submission)
-    async def encode_submission(self, request: Mapping[str, Any]) -> Result[bytes]:
-        return await self._send(calls.encode_submission(request))
+    async def encode_submission(
+        self, request: Mapping[str, Any] | RawTransaction | MultiAgentRawTransaction
+    ) -> Result[EncodedSubmission]:
+        return await self._drive(encoding.encode_submission(request))
 
     # -- tables --------------------------------------------------------------------------
 

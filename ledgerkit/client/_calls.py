@@ -25,6 +25,7 @@ from ledgerkit.client import _decoders as dec
 from ledgerkit.client import _inputs as inputs
 from ledgerkit.client import _policies as policy
 from ledgerkit.client._base import BCS, JSON, SIGNED_TXN_BCS, VIEW_BCS, Call
+from ledgerkit.tx import EncodedSubmission
 from ledgerkit.types import (
     Address,
     EntryFunctionId,
@@ -348,16 +349,29 @@ def transactions_auxiliary_info(
     )
 
 
-def submit_transaction(signed: SignedTransaction) -> Call[dec.PendingTransaction]:
-    """The one call that is never retried: a second copy could be a second transfer."""
-    if not isinstance(signed, SignedTransaction):
-        raise InputError(f"submit a SignedTransaction, got {type(signed).__name__}")
+def submit_transaction(
+    signed: SignedTransaction | Mapping[str, Any],
+) -> Call[dec.PendingTransaction]:
+    """The one call that is never retried: a second copy could be a second transfer.
+
+    A signed transaction goes as BCS; a mapping as the JSON ``SubmitTransactionRequest``.
+    """
+    if isinstance(signed, SignedTransaction):
+        body, content_type = signed.to_bcs(), SIGNED_TXN_BCS
+    elif isinstance(signed, Mapping):
+        if "signature" not in signed:
+            raise InputError("a JSON submission carries its signature (a 'signature' field)")
+        body, content_type = inputs.json_body(dict(signed)), JSON
+    else:
+        raise InputError(
+            f"submit a SignedTransaction or its JSON request, got {type(signed).__name__}"
+        )
     return Call(
         "submit_transaction",
         *_route("submit_transaction"),
         dec.pending_transaction,
-        body=signed.to_bcs(),
-        content_type=SIGNED_TXN_BCS,
+        body=body,
+        content_type=content_type,
         idempotent=False,
     )
 
@@ -420,14 +434,23 @@ def simulate_transaction(
     )
 
 
-def encode_submission(request: Mapping[str, Any]) -> Call[bytes]:
+def encode_submission(request: Mapping[str, Any]) -> Call[EncodedSubmission]:
+    """The node's signing message of a JSON request, read back into its transaction."""
     if not isinstance(request, Mapping):
-        raise InputError(f"the encode-submission request is a mapping, got {type(request)}")
+        raise InputError(
+            "encode_submission takes a JSON request (a mapping), a RawTransaction or a "
+            f"MultiAgentRawTransaction, got {type(request).__name__}"
+        )
+    sent = dict(request)
+
+    def decode(data: bytes) -> EncodedSubmission:
+        return EncodedSubmission.from_signing_message(dec.hex_bytes(data), sent)
+
     return Call(
         "encode_submission",
         *_route("encode_submission"),
-        dec.hex_bytes,
-        body=inputs.json_body(dict(request)),
+        decode,
+        body=inputs.json_body(sent),
         content_type=JSON,
     )
 

@@ -9,9 +9,10 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ledgerkit._errors import LedgerError
-from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
+from ledgerkit.bcs import EntryFunction, MultiAgentRawTransaction, RawTransaction, SignedTransaction
 from ledgerkit.client import _calls as calls
 from ledgerkit.client import _decoders as dec
+from ledgerkit.client import _encoding as encoding
 from ledgerkit.client import _flows as flows
 from ledgerkit.client._base import Call, Result
 from ledgerkit.client._limits import Clock
@@ -31,6 +32,7 @@ from ledgerkit.models import (
     Transaction,
     UserTransaction,
 )
+from ledgerkit.tx import EncodedSubmission
 from ledgerkit.types import Address, EntryFunctionId, MoveType, StructTag
 
 __all__ = ["SyncEndpoints"]
@@ -401,8 +403,12 @@ class SyncEndpoints:
         """Auxiliary info (the index within its block) of transactions from ``start_version``."""
         return self._send(calls.transactions_auxiliary_info(start_version, limit))
 
-    def submit_transaction(self, signed: SignedTransaction) -> Result[PendingTransaction]:
-        """Submit a signed transaction (as BCS). Sent exactly once, never retried.
+    def submit_transaction(
+        self, signed: SignedTransaction | Mapping[str, Any]
+    ) -> Result[PendingTransaction]:
+        """Submit a signed transaction: as BCS, or, given its JSON request (with its
+        ``signature``, e.g. from ``EncodedSubmission.json_submission``), as JSON. Sent
+        exactly once, never retried.
 
         Returns
         -------
@@ -470,11 +476,33 @@ class SyncEndpoints:
         )
         return self._send(call)
 
-    def encode_submission(self, request: Mapping[str, Any]) -> Result[bytes]:
-        """The signing message of a transaction given in JSON (sender, sequence_number,
-        gas fields, expiration, payload; optional secondary_signers) as the node encodes
-        it."""
-        return self._send(calls.encode_submission(request))
+    def encode_submission(
+        self, request: Mapping[str, Any] | RawTransaction | MultiAgentRawTransaction
+    ) -> Result[EncodedSubmission]:
+        """The signing message of a transaction as the node encodes it, for signers
+        without BCS.
+
+        Parameters
+        ----------
+        request : mapping, RawTransaction or MultiAgentRawTransaction
+            The JSON request (sender, sequence_number, max_gas_amount, gas_unit_price,
+            expiration_timestamp_secs, payload; ``secondary_signers`` for the multi-agent
+            message), or a transaction, which is sent in that form (an entry function's
+            arguments written in JSON by its ABI, read from the node first).
+
+        Returns
+        -------
+        Result[EncodedSubmission]
+            ``signing_message`` to sign, and ``raw``, the transaction read back from it.
+            ``value.json_submission(public_key, signature)`` is the JSON request
+            :meth:`submit_transaction` takes; ``value.signed(...)`` its BCS form.
+
+        Raises
+        ------
+        DecodingError
+            Given a transaction, the node encodes it otherwise (another chain id...).
+        """
+        return self._drive(encoding.encode_submission(request))
 
     # -- tables --------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ import nacl.bindings
 import nacl.exceptions
 import nacl.signing
 
-from ledgerkit._errors import InputError, InvalidHexError, SigningError
+from ledgerkit._errors import InputError, InvalidHexError, InvalidKeyError
 from ledgerkit.bcs import (
     SECP256K1_ORDER,
     SECP256K1_PUBLIC_KEY_LENGTH,
@@ -65,7 +65,7 @@ def _secret_bytes(secret: object, scheme: str) -> bytes:
         prefix = _AIP80_PREFIX.match(text)
         if prefix is not None:
             if prefix[1] != scheme:
-                raise SigningError(f"expected {what}, got an AIP-80 '{prefix[0]}' key")
+                raise InvalidKeyError(f"expected {what}, got an AIP-80 '{prefix[0]}' key")
             text = text[prefix.end() :]
         secret = text
     raw: bytes | None
@@ -74,9 +74,11 @@ def _secret_bytes(secret: object, scheme: str) -> bytes:
     except (InputError, TypeError):
         raw = None
     if raw is None:
-        raise SigningError(f"{what} is 32 bytes, 64 hex digits or {scheme}-priv-0x and 64 digits")
+        raise InvalidKeyError(
+            f"{what} is 32 bytes, 64 hex digits or {scheme}-priv-0x and 64 digits"
+        )
     if len(raw) != 32:
-        raise SigningError(f"{what} is 32 bytes, got {len(raw)}")
+        raise InvalidKeyError(f"{what} is 32 bytes, got {len(raw)}")
     return raw
 
 
@@ -89,9 +91,9 @@ class Ed25519PublicKey:
         try:
             raw = bytes(HexBytes.parse(value))
         except InvalidHexError as exc:
-            raise SigningError(f"not an Ed25519 public key: {exc}") from None
+            raise InvalidKeyError(f"not an Ed25519 public key: {exc}") from None
         if len(raw) != 32:
-            raise SigningError(f"an Ed25519 public key is 32 bytes, got {len(raw)}")
+            raise InvalidKeyError(f"an Ed25519 public key is 32 bytes, got {len(raw)}")
         self._bytes = raw
         self._verify_key = nacl.signing.VerifyKey(raw)
 
@@ -142,7 +144,7 @@ class Ed25519PrivateKey:
 
     Raises
     ------
-    SigningError
+    InvalidKeyError
         Not 32 bytes, not hex, or the AIP-80 form of another scheme's key.
 
     Examples
@@ -239,15 +241,15 @@ class Secp256k1PublicKey:
         try:
             raw = bytes(HexBytes.parse(value))
         except InvalidHexError as exc:
-            raise SigningError(f"not a secp256k1 public key: {exc}") from None
+            raise InvalidKeyError(f"not a secp256k1 public key: {exc}") from None
         if len(raw) == SECP256K1_PUBLIC_KEY_LENGTH - 1:
             raw = b"\x04" + raw
         if len(raw) != SECP256K1_PUBLIC_KEY_LENGTH or raw[0] != 4:
-            raise SigningError(
+            raise InvalidKeyError(
                 f"a secp256k1 public key is 65 bytes starting 0x04, got {len(raw)} bytes"
             )
         if not _on_curve(raw):
-            raise SigningError("not a secp256k1 public key: the point is not on the curve")
+            raise InvalidKeyError("not a secp256k1 public key: the point is not on the curve")
         self._bytes = raw
 
     def __bytes__(self) -> bytes:
@@ -304,7 +306,7 @@ class Secp256k1PrivateKey:
 
     Raises
     ------
-    SigningError
+    InvalidKeyError
         Not 32 bytes, not hex, out of range, or the AIP-80 form of another scheme's key.
 
     Examples
@@ -326,7 +328,9 @@ class Secp256k1PrivateKey:
         except ValueError:
             signer = None
         if signer is None:
-            raise SigningError("a secp256k1 private key is a number from 1 to the group order - 1")
+            raise InvalidKeyError(
+                "a secp256k1 private key is a number from 1 to the group order - 1"
+            )
         self._secret = raw
         self.public_key_bytes: bytes = signer[0]
         self._sign = signer[1]

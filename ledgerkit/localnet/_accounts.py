@@ -13,10 +13,9 @@ never share a key:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Final
 
-from ledgerkit.keys import Ed25519PrivateKey
+from ledgerkit.keys import Account, Ed25519PrivateKey
 from ledgerkit.types import Address
 
 __all__ = [
@@ -37,9 +36,9 @@ FAUCET_APT: Final = 1_000_000_000 * OCTAS_PER_APT
 WORKLOAD_ACCOUNT_APT: Final = 100_000 * OCTAS_PER_APT
 
 
-@dataclass(frozen=True, slots=True)
-class DevAccount:
-    """A funded account with its key; the key never shows in ``repr``.
+class DevAccount(Account):
+    """A funded account of the embedded node: an :class:`~ledgerkit.Account` with an
+    Ed25519 key, which signs transactions and never shows its key in ``repr``.
 
     Attributes
     ----------
@@ -49,13 +48,7 @@ class DevAccount:
         Its signing key.
     """
 
-    address: Address
-    private_key: Ed25519PrivateKey
-
-    @classmethod
-    def from_key(cls, key: Ed25519PrivateKey) -> DevAccount:
-        """The account whose authentication key ``key`` gives."""
-        return cls(key.address(), key)
+    __slots__ = ()
 
 
 def _key(role: str, seed: int, index: int) -> Ed25519PrivateKey:

@@ -25,7 +25,7 @@ from typing import Any, Final
 
 import orjson
 
-from ledgerkit.bcs import TRANSACTION_SALT, Serializer
+from ledgerkit.bcs import TRANSACTION_PREFIX, Serializer
 from ledgerkit.localnet import _gas
 from ledgerkit.localnet._accounts import validator_addresses
 from ledgerkit.localnet._executor import (
@@ -262,7 +262,7 @@ class BlockBuilder:
         s.sequence(failed, s.u32)
         s.u64(timestamp_usec)
         rec.record(
-            hashlib.sha3_256(TRANSACTION_SALT + b"\x02" + s.output()).digest(),
+            hashlib.sha3_256(TRANSACTION_PREFIX + b"\x02" + s.output()).digest(),
             output,
             {
                 "id": _hex(block_id),
@@ -297,7 +297,7 @@ class BlockBuilder:
         end.u64(gas)
         end.u64(size)
         rec.record(
-            hashlib.sha3_256(TRANSACTION_SALT + b"\x06" + end.output()).digest(),
+            hashlib.sha3_256(TRANSACTION_PREFIX + b"\x06" + end.output()).digest(),
             TxnOutput(True, SUCCESS, 0, []),
             {
                 "timestamp": str(timestamp_usec),

@@ -39,7 +39,7 @@ import math
 import time
 from typing import Any, Final
 
-from ledgerkit.bcs import TRANSACTION_SALT
+from ledgerkit.bcs import TRANSACTION_PREFIX
 from ledgerkit.localnet._accounts import (
     DEV_ACCOUNT_APT,
     FAUCET_APT,
@@ -237,7 +237,7 @@ def write_genesis(store: Store, config: NodeConfig, anchor: int) -> None:
         deposit(ctx, address, DEMO_TOKEN_METADATA, ldt * DEMO_TOKEN_UNIT, events=False)
     changes = finalize(ctx)
     output = TxnOutput(True, SUCCESS, 0, changes)
-    txn_hash = hashlib.sha3_256(TRANSACTION_SALT + b"\x01" + change_hash(changes)).digest()
+    txn_hash = hashlib.sha3_256(TRANSACTION_PREFIX + b"\x01" + change_hash(changes)).digest()
     block_hash = salted(b"BlockInfo", f"genesis:{config.seed}:{config.chain_id}:{start}".encode())
     record = BlockRecord(0, 0, 0, block_hash, start, 0, 0, 0, 0, 0, False, None, b"", b"")
     write = BlockWrite(

@@ -6,7 +6,8 @@ by the function's ABI; signatures as ``ed25519_signature``, ``multi_ed25519_sign
 ``multi_agent_signature``, ``fee_payer_signature`` or ``single_sender`` (whose body is
 the account signature with its ``type`` overwritten, as the node does). Input accepts the
 same shapes (and ``single_key_signature`` / ``multi_key_signature`` inside
-``single_sender`` by their field names), converting JSON arguments with the ABI.
+``single_sender`` by their field names), converting JSON arguments with the ABI: an
+entry function's from the framework, a script's from the ``code.abi`` sent with it.
 Every malformed request becomes ``NodeError(INVALID_INPUT)`` naming the field.
 """
 
@@ -39,6 +40,7 @@ from ledgerkit.bcs import (
 )
 from ledgerkit.localnet._errors import NodeError
 from ledgerkit.localnet._framework import FRAMEWORK, render_type
+from ledgerkit.localnet._script_json import script_from_json
 from ledgerkit.types import Address, EntryFunctionId, HexBytes, MoveType, parse_uint
 
 __all__ = [
@@ -432,11 +434,32 @@ def entry_function_from_json(obj: Any, where: str = "payload") -> EntryFunction:
         raise _invalid(f"{where}.arguments: {exc}") from None
 
 
+def _multisig_from_json(obj: Any) -> Multisig:
+    address = _address(_field(obj, "multisig_address", "payload"), "payload.multisig_address")
+    inner = obj.get("transaction_payload")
+    if inner is None:
+        return Multisig(address)  # the call is stored on chain already
+    kind = _field(inner, "type", "payload.transaction_payload")
+    if kind != "entry_function_payload":
+        raise _invalid(
+            f"payload.transaction_payload: a multisig account runs an entry function here, "
+            f"not {kind!r}"
+        )
+    return Multisig(address, entry_function_from_json(inner, "payload.transaction_payload"))
+
+
 def _payload_from_json(obj: Any) -> TransactionPayload:
     kind = _field(obj, "type", "payload")
     if kind == "entry_function_payload":
         return entry_function_from_json(obj)
-    raise _invalid(f"payload type {kind!r} is not supported by this node (entry functions only)")
+    if kind == "script_payload":
+        return script_from_json(obj)
+    if kind == "multisig_payload":
+        return _multisig_from_json(obj)
+    raise _invalid(
+        f"payload type {kind!r} is not supported: entry_function_payload, script_payload "
+        "or multisig_payload"
+    )
 
 
 def raw_from_json(request: Any, chain_id: int) -> RawTransaction:

@@ -1,4 +1,5 @@
-"""Keys, accounts and transaction building, signing, simulation and submission.
+"""Keys, accounts and transaction building, signing, simulation and submission, and the
+JSON forms of a transaction for signers without BCS (:class:`EncodedSubmission`).
 
 I/O-free: checking Python values against a function's ABI and encoding them
 (:func:`encode_call`), struct layouts from module ABIs (:class:`AbiLayouts`), Move
@@ -11,13 +12,15 @@ Simulation is read here without I/O too: :class:`Simulation` (what ``client.simu
 returns) with its decoded :class:`MoveAbort` and balance changes, and
 :func:`signed_with_zeros`, the transaction a node simulates.
 
-The key classes live in :mod:`ledgerkit.keys`; they are named here too.
+The key classes and :class:`~ledgerkit.Account` live in :mod:`ledgerkit.keys`; they are
+named here too.
 """
 
 from __future__ import annotations
 
 from ledgerkit._public import publish as _publish
 from ledgerkit.keys import (
+    Account,
     Ed25519PrivateKey,
     Ed25519PublicKey,
     Secp256k1PrivateKey,
@@ -27,6 +30,7 @@ from ledgerkit.tx._abort_codes import FRAMEWORK_ERRORS
 from ledgerkit.tx._aborts import MoveAbort, parse_abort
 from ledgerkit.tx._arguments import encode_call, parameter_types, type_arguments_of, value_repr
 from ledgerkit.tx._balances import balance_deltas, primary_store_address, stores_to_look_up
+from ledgerkit.tx._encoded import EncodedSubmission, submission_request
 from ledgerkit.tx._layouts import AbiLayouts, is_builtin_struct
 from ledgerkit.tx._signing import (
     NO_FEE_PAYER,
@@ -47,8 +51,10 @@ __all__ = [
     "FRAMEWORK_ERRORS",
     "NO_FEE_PAYER",
     "AbiLayouts",
+    "Account",
     "Ed25519PrivateKey",
     "Ed25519PublicKey",
+    "EncodedSubmission",
     "MoveAbort",
     "Secp256k1PrivateKey",
     "Secp256k1PublicKey",
@@ -69,6 +75,7 @@ __all__ = [
     "signed_with_zeros",
     "simulation_authenticator",
     "stores_to_look_up",
+    "submission_request",
     "to_json_form",
     "type_arguments_of",
     "value_repr",
@@ -76,5 +83,12 @@ __all__ = [
 ]
 
 # Public names report where users import them from (see ledgerkit._public); the key
-# classes keep their home in ledgerkit.keys.
-_publish(globals(), [n for n in __all__ if "25519" not in n and "256k1" not in n], __name__)
+# classes and Account keep their home in ledgerkit.keys.
+_KEYS = {
+    "Account",
+    "Ed25519PrivateKey",
+    "Ed25519PublicKey",
+    "Secp256k1PrivateKey",
+    "Secp256k1PublicKey",
+}
+_publish(globals(), [n for n in __all__ if n not in _KEYS], __name__)

@@ -225,6 +225,8 @@ def test_transport_failures_are_ours_never_httpx(
         (lambda c: c.iter_events(ADDRESS, event_handle="0x1::a::B"), InputError),
         (lambda c: c.iter_account_resources("nope"), InvalidAddressError),
         (lambda c: c.submit_transaction(b"\x00"), InputError),
+        (lambda c: c.submit_transaction({"sender": "0x1"}), InputError),
+        (lambda c: c.encode_submission(b"\x00"), InputError),
         (lambda c: c.simulate_transaction(_raw()), InputError),
         (lambda c: c.simulate_transaction(_raw(), public_key=b"short"), InputError),
         (lambda c: c.encode_submission([1, 2]), InputError),

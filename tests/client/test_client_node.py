@@ -22,12 +22,22 @@ import httpx
 import pytest
 
 from ledgerkit import (
+    Account,
+    DecodingError,
     HealthCheckFailedError,
     SequenceNumberTooOldError,
+    SigningError,
     TransactionNotFoundError,
     VMError,
 )
-from ledgerkit.bcs import EntryFunction, RawTransaction
+from ledgerkit.bcs import (
+    EntryFunction,
+    MultiAgentRawTransaction,
+    Multisig,
+    RawTransaction,
+    Script,
+    ScriptArgument,
+)
 from ledgerkit.client import AiohttpTransport, AsyncClient, Client, Result, calls
 from ledgerkit.localnet import LocalNode
 from ledgerkit.models import (
@@ -52,6 +62,7 @@ from ledgerkit.models import (
     decode_transactions,
     decode_view,
 )
+from ledgerkit.tx import EncodedSubmission
 from ledgerkit.types import Address, LedgerMeta
 
 APT: Final = "0x1::aptos_coin::AptosCoin"
@@ -408,7 +419,87 @@ def test_encode_submission_matches_the_local_signing_message(client: Any, node: 
             "arguments": [str(dev(node, 1).address), "10"],
         },
     }
-    assert client.encode_submission(request).value == raw.signing_message()
+    encoded = client.encode_submission(request).value
+    assert isinstance(encoded, EncodedSubmission)
+    assert encoded.signing_message == raw.signing_message()
+    assert encoded.raw == raw
+    assert encoded.raw_bytes == raw.to_bcs()
+    assert encoded.request == request
+
+
+def test_encode_submission_of_a_transaction_object(client: Any, node: LocalNode) -> None:
+    """The client writes the transaction in JSON (its arguments by the function's ABI)."""
+    raw = transfer(client, node, 21)
+    encoded = client.encode_submission(raw).value
+    assert encoded.signing_message == raw.signing_message()
+    assert encoded.raw == raw
+    assert encoded.request["payload"]["arguments"] == [str(dev(node, 1).address), "21"]
+    multi = MultiAgentRawTransaction(raw, (dev(node, 4).address,))
+    encoded_multi = client.encode_submission(multi).value
+    assert encoded_multi.signing_message == multi.signing_message()
+    assert encoded_multi.raw == multi
+    script = Script(b"\xa1\x1c\xeb\x0b", (), (ScriptArgument("address", dev(node, 1).address),
+                                               ScriptArgument("u256", 2**256 - 1)))  # fmt: skip
+    for payload in (script, Multisig(dev(node, 4).address, raw.payload)):
+        other = replace(raw, payload=payload)
+        assert client.encode_submission(other).value.raw == other
+
+
+def test_encode_submission_of_another_chains_transaction_is_refused(
+    client: Any, node: LocalNode
+) -> None:
+    raw = replace(transfer(client, node, 1), chain_id=99)
+    with pytest.raises(DecodingError, match="chain 99"):
+        client.encode_submission(raw)
+
+
+def test_a_secp256k1_account_signs_and_submits_over_json(client: Any, node: LocalNode) -> None:
+    """A new secp256k1 account, funded by a dev account, spends over the JSON path: its
+    signature goes as a single_sender single-key signature."""
+    funder, fresh = dev(node, 6), Account.generate("secp256k1")
+    funding = EntryFunction.build(
+        "0x1::aptos_account::transfer", [], [("address", fresh.address), ("u64", 10**8)]
+    )
+    sequence = client.account(funder.address).value.sequence_number
+    raw = RawTransaction(funder.address, sequence, funding, 200_000, 100,
+                         int(time.time()) + 600, 4)  # fmt: skip
+    pending = client.submit_transaction(funder.sign(raw)).value
+    assert client.wait_for_transaction(pending.hash, timeout=30).value.success
+
+    call = EntryFunction.build(
+        "0x1::aptos_account::transfer", [], [("address", funder.address), ("u64", 1_234)]
+    )
+    spend = RawTransaction(fresh.address, 0, call, 200_000, 100, int(time.time()) + 600, 4)
+    encoded = client.encode_submission(spend).value
+    signature = fresh.sign_message(bytes(encoded.signing_message))
+    body = encoded.json_submission(fresh.public_key, signature)
+    assert body["signature"]["type"] == "single_sender"
+    pending = client.submit_transaction(body).value
+    assert pending.hash == str(fresh.sign(spend).hash())
+    committed = client.wait_for_transaction(pending.hash, timeout=30).value
+    assert committed.success, committed.vm_status
+    assert client.account(fresh.address).value.sequence_number == 1
+
+
+def test_a_json_submission_with_a_detached_signature_commits(client: Any, node: LocalNode) -> None:
+    """Encode, sign the bytes elsewhere, submit JSON: the path of signers without BCS."""
+    account = dev(node, 5)
+    raw = transfer(client, node, 4_321, sender=5)
+    encoded = client.encode_submission(raw).value
+    signature = account.sign_message(bytes(encoded.signing_message))
+    with pytest.raises(SigningError):
+        encoded.json_submission(account.public_key, bytes(64))
+    body = encoded.json_submission(account.public_key, signature)
+    assert body["signature"] == {
+        "type": "ed25519_signature",
+        "public_key": str(account.public_key),
+        "signature": "0x" + signature.hex(),
+    }
+    pending = client.submit_transaction(body).value
+    assert pending.hash == str(account.sign(raw).hash())
+    committed = client.wait_for_transaction(pending.hash, timeout=30).value
+    assert committed.success, committed.vm_status
+    assert client.account(account.address).value.sequence_number == raw.sequence_number + 1
 
 
 def test_simulate_a_transfer(client: Any, node: LocalNode) -> None:

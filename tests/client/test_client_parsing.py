@@ -7,6 +7,7 @@ headers and once with Aptos' ``X-APTOS-*``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import replace
 from typing import Any
@@ -35,7 +36,7 @@ from client_fakes import (
     with_cursor,
 )
 
-from ledgerkit import InputError, VMError
+from ledgerkit import DecodingError, InputError, VMError
 from ledgerkit.bcs import EntryFunction, RawTransaction
 from ledgerkit.client import Client, Result
 from ledgerkit.models import (
@@ -348,10 +349,23 @@ def test_submit_and_simulate_answers_with_the_union_tag_are_taken_too() -> None:
 
 @pytest.mark.parametrize("prefix", PREFIXES)
 def test_encode_submission_decodes_the_hex_signing_message(prefix: str) -> None:
-    node, client = serve(prefix, "POST", "/transactions/encode_submission", "0x00ff10")
+    call = EntryFunction.build("0x1::aptos_account::transfer", [], [("address", "0x2"), ("u64", 9)])
+    raw = RawTransaction(Address.parse(ADDRESS), 9, call, 2_000, 100, 1_900_000_000, 4)
+    message = hashlib.sha3_256(b"APTOS::RawTransaction").digest() + raw.to_bcs()
+    node, client = serve(prefix, "POST", "/transactions/encode_submission", "0x" + message.hex())
     request = {"sender": ADDRESS, "sequence_number": "9", "payload": {"type": "x"}}
-    assert client.encode_submission(request).value == b"\x00\xff\x10"
+    encoded = client.encode_submission(request).value
+    assert encoded.signing_message == message
+    assert encoded.raw == raw
+    assert encoded.request == request
     assert json.loads(only_request(node).content) == request
+
+
+@pytest.mark.parametrize("prefix", PREFIXES)
+def test_encode_submission_that_is_no_signing_message_is_a_decoding_error(prefix: str) -> None:
+    _, client = serve(prefix, "POST", "/transactions/encode_submission", "0x00ff10")
+    with pytest.raises(DecodingError, match="not a signing message"):
+        client.encode_submission({"sender": ADDRESS})
 
 
 @pytest.mark.parametrize("prefix", PREFIXES)

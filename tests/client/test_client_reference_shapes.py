@@ -61,7 +61,7 @@ from ledgerkit.models import (
     UserTransaction,
     WriteTableItem,
 )
-from ledgerkit.tx import Ed25519PrivateKey
+from ledgerkit.tx import Ed25519PrivateKey, EncodedSubmission
 
 KEY: Final = Ed25519PrivateKey.from_seed(b"reference shapes")
 _RAW: Final = RawTransaction(
@@ -100,6 +100,15 @@ def records(kind: Any) -> Callable[[Any], bool]:
 
 def record(kind: Any) -> Callable[[Any], bool]:
     return lambda value: isinstance(value, kind)
+
+
+def encoded(client: Client) -> Any:
+    """``encode_submission``: hex that is no signing message is a typed DecodingError (the
+    reference types the answer as any hex; a node answers a signing message)."""
+    try:
+        return client.encode_submission({"sender": ADDRESS}).value
+    except DecodingError as exc:
+        return exc
 
 
 def waited(client: Client) -> Any:
@@ -155,8 +164,8 @@ ENDPOINTS: Final = [
              lambda c: c.submit_batch_transactions([SIGNED]), record(BatchSubmitResult)),
     Endpoint("post", "/transactions/simulate", "200", lambda c: c.simulate_transaction(SIGNED),
              records(UserTransaction)),
-    Endpoint("post", "/transactions/encode_submission", "200",
-             lambda c: c.encode_submission({"sender": ADDRESS}), record(bytes)),
+    Endpoint("post", "/transactions/encode_submission", "200", encoded,
+             record(EncodedSubmission | DecodingError)),
     Endpoint("post", "/tables/{table_handle}/item", "200",
              lambda c: c.table_item(ADDRESS, "u64", "u64", "1"), is_json),
     Endpoint("get", "/estimate_gas_price", "200", lambda c: c.estimate_gas_price(),

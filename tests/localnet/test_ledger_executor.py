@@ -432,7 +432,7 @@ def test_single_key_accounts_authenticate_by_their_scheme(ledger: Ledger) -> Non
     key = Ed25519PrivateKey.from_seed(b"single key")
     address = key.address(single_key=True)
     commit(ledger, transfer(ledger, alice, address, 10**9))
-    holder = DevAccount(address, key)
+    holder = DevAccount(key, address=address)
     raw = transfer(ledger, holder, alice.address, 5).raw
     signed = SignedTransaction(
         raw, SingleSenderAuthenticator(key.single_key_authenticator(raw.signing_message()))
@@ -515,7 +515,7 @@ def test_high_s_and_tampered_secp256k1_signatures_are_invalid_signatures(
     alice = ledger.dev_accounts[0]
     key = Secp256k1PrivateKey.from_seed(b"secp256k1 forger")
     commit(ledger, transfer(ledger, alice, key.address(), 10**9))
-    holder = DevAccount(key.address(), Ed25519PrivateKey.from_seed(b"unused"))
+    holder = DevAccount(Ed25519PrivateKey.from_seed(b"unused"), address=key.address())
     signed = key.sign_transaction(transfer(ledger, holder, alice.address, 1).raw)
     auth = signed.authenticator
     assert isinstance(auth, SingleSenderAuthenticator)

@@ -1048,7 +1048,8 @@ def test_asset_type_is_a_struct_tag_or_an_address(
 def test_requests_describe_what_this_node_runs(
     doc: dict[str, Any], registry: Registry[Any], schema: str
 ) -> None:
-    """Entry functions only and no nonce: the node refuses the rest with 400."""
+    """No nonce; submissions run entry functions only, while encode_submission also
+    encodes scripts and multisig payloads (but no module bundle)."""
     found = doc["components"]["schemas"][schema]
     assert "replay_protection_nonce" not in found["properties"]
     request = {
@@ -1067,8 +1068,18 @@ def test_requests_describe_what_this_node_runs(
     assert problems(registry, named(schema), request) == []
     script = {
         "type": "script_payload",
-        "code": {"bytecode": "0xa11ceb0b"},
+        "code": {"bytecode": "0xa11ceb0b", "abi": {"params": ["&signer"]}},
         "type_arguments": [],
         "arguments": [],
     }
-    assert problems(registry, named(schema), {**request, "payload": script})
+    no_abi = {**script, "code": {"bytecode": "0xa11ceb0b"}}
+    inner_script = {"type": "multisig_payload", "multisig_address": SENDER,
+                    "transaction_payload": script}  # fmt: skip
+    for payload in (no_abi, inner_script):
+        assert problems(registry, named(schema), {**request, "payload": payload})
+    multisig = {"type": "multisig_payload", "multisig_address": SENDER}
+    bundle = {"type": "module_bundle_payload"}
+    for payload in (script, multisig):
+        found_problems = problems(registry, named(schema), {**request, "payload": payload})
+        assert (found_problems == []) is (schema == "EncodeSubmissionRequest")
+    assert problems(registry, named(schema), {**request, "payload": bundle})

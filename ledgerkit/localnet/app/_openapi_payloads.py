@@ -60,4 +60,38 @@ def _payload_schemas() -> dict[str, Schema]:
         "TransactionPayload",
         inner[:1],
     )
-    return out
+    return out | _records(_REQUEST_RECORDS) | _unions(_REQUEST_UNIONS)
+
+
+# What this node's encode_submission reads: it does not decode script bytecode, so a
+# script comes with the parameter types of its ABI; a multisig account runs an entry function.
+_SCRIPT_PARAMS: Final = "signer|&signer|u8|u16|u32|u64|u128|u256|bool|address|vector<u8>"
+_REQUEST_RECORDS: Final[dict[str, tuple[str, ...]]] = {
+    "ScriptRequest": (
+        "A script to encode; this node reads its arguments by the types `code.abi` lists.",
+        "code:ScriptRequestCode type_arguments:[MoveType] arguments:[MoveValue]",
+    ),
+    "ScriptRequestCode": (
+        "A script's bytecode and its function's ABI.",
+        "bytecode:HexBytes abi:ScriptRequestAbi",
+    ),
+    "ScriptRequestAbi": (
+        "The script function's ABI (a `MoveFunction`): only `params` is read, one type per "
+        "argument after a leading `signer`.",
+        f"params:[{_SCRIPT_PARAMS}]",
+    ),
+    "MultisigRequest": (
+        "An entry function call run by a multisig account, or (without "
+        "`transaction_payload`) the call stored on chain.",
+        "multisig_address:Address",
+        "transaction_payload:EntryFunctionRequest",
+    ),
+}
+_REQUEST_UNIONS: Final[dict[str, tuple[str, str]]] = {
+    "EncodeSubmissionPayload": (
+        "The payload of a transaction to encode: an entry function call, a script or a "
+        "multisig account's call, tagged by `type`.",
+        "entry_function_payload:EntryFunctionPayload script_payload:ScriptRequest "
+        "multisig_payload:MultisigRequest",
+    ),
+}

@@ -97,9 +97,10 @@ _RECORDS: Final[dict[str, tuple[str, ...]]] = {
         "error:Error transaction_index:u64",
     ),
     "EncodeSubmissionRequest": (
-        "An unsigned transaction to turn into its signing message (entry functions only, "
-        "no nonce, as this node runs them).",
-        _USER_REQUEST,
+        "An unsigned transaction to turn into its signing message: an entry function, a "
+        "script or a multisig payload; with `secondary_signers`, the multi-agent message "
+        "all signers sign (there is no fee-payer form). No nonce.",
+        _USER_REQUEST.replace("payload:EntryFunctionRequest", "payload:EncodeSubmissionPayload"),
         "secondary_signers:[Address]",
     ),
 }
