@@ -26,6 +26,17 @@ from ledgerkit.bcs._codec import (
     Span,
 )
 from ledgerkit.bcs._explain import explain, format_explanation
+from ledgerkit.bcs._onchain import (
+    BlockEpilogue,
+    BlockMetadata,
+    ExecutionStatus,
+    GenesisTransaction,
+    LedgerTransaction,
+    StateCheckpoint,
+    TransactionData,
+    TransactionInfo,
+    TransactionOnChainData,
+)
 from ledgerkit.bcs._payloads import (
     EntryFunction,
     Multisig,
@@ -69,6 +80,7 @@ from ledgerkit.bcs._typetag import (
     type_tag_bytes,
 )
 from ledgerkit.bcs._values import DictLayouts, LayoutSource, MoveValueCodec
+from ledgerkit.bcs._writeset import ContractEvent, StateKey, StateValueMetadata, WriteOp, WriteSet
 
 __all__ = [
     "MAX_SEQUENCE_LENGTH",
@@ -83,13 +95,19 @@ __all__ = [
     "AnyPublicKey",
     "AnySignature",
     "BCSStruct",
+    "BlockEpilogue",
+    "BlockMetadata",
+    "ContractEvent",
     "Deserializer",
     "DictLayouts",
     "Ed25519Authenticator",
     "EntryFunction",
+    "ExecutionStatus",
     "FeePayerAuthenticator",
     "FeePayerRawTransaction",
+    "GenesisTransaction",
     "LayoutSource",
+    "LedgerTransaction",
     "MoveValueCodec",
     "MultiAgentAuthenticator",
     "MultiAgentRawTransaction",
@@ -107,9 +125,17 @@ __all__ = [
     "SingleKeyAuthenticator",
     "SingleSenderAuthenticator",
     "Span",
+    "StateCheckpoint",
+    "StateKey",
+    "StateValueMetadata",
     "TransactionAuthenticator",
+    "TransactionData",
+    "TransactionInfo",
+    "TransactionOnChainData",
     "TransactionPayload",
     "TransactionPayloadV1",
+    "WriteOp",
+    "WriteSet",
     "deserialize_account_authenticator",
     "deserialize_payload",
     "deserialize_struct_tag",
