@@ -363,6 +363,17 @@ class TransactionOnChainData(BCSStruct):
             changes=d.field("changes", WriteSet.deserialize, d),
         )
 
+    @classmethod
+    def list_from_bcs(
+        cls, data: builtins.bytes | bytearray | memoryview
+    ) -> list[TransactionOnChainData]:
+        """Decode a BCS sequence of committed transactions (what a listing answers);
+        trailing bytes are an error."""
+        d = Deserializer(data)
+        items = d.sequence(lambda: cls.deserialize(d))
+        d.finish()
+        return items
+
 
 @dataclass(frozen=True, slots=True)
 class TransactionData(BCSStruct):
@@ -408,12 +419,3 @@ class TransactionData(BCSStruct):
             return cls(onchain=onchain, bytes=d.bytes_since(start))
         pending = d.field("Pending", SignedTransaction.deserialize, d)
         return cls(pending=pending, bytes=d.bytes_since(start))
-
-    @classmethod
-    def list_from_bcs(cls, data: builtins.bytes | bytearray | memoryview) -> list[TransactionData]:
-        """Decode a BCS sequence of transactions (a listing's answer); trailing bytes are
-        an error."""
-        d = Deserializer(data)
-        items = d.sequence(lambda: cls.deserialize(d))
-        d.finish()
-        return items
