@@ -9,7 +9,13 @@ from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ledgerkit._errors import LedgerError
-from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
+from ledgerkit.bcs import (
+    EntryFunction,
+    RawTransaction,
+    SignedTransaction,
+    TransactionData,
+    TransactionOnChainData,
+)
 from ledgerkit.client import _calls as calls
 from ledgerkit.client import _decoders as dec
 from ledgerkit.client import _flows as flows
@@ -202,6 +208,12 @@ class AsyncEndpoints:
     ) -> Result[list[Transaction]]:
         return await self._send(calls.account_transactions(address, start, limit))
 
+    @_doc(SyncEndpoints.account_transactions_bcs)
+    async def account_transactions_bcs(
+        self, address: str | Address, *, start: int | None = None, limit: int | None = None
+    ) -> Result[list[TransactionOnChainData]]:
+        return await self._send(calls.account_transactions_bcs(address, start, limit))
+
     # -- events --------------------------------------------------------------------------
 
     @_doc(SyncEndpoints.events_by_creation_number)
@@ -275,6 +287,20 @@ class AsyncEndpoints:
     @_doc(SyncEndpoints.transaction_by_hash)
     async def transaction_by_hash(self, txn_hash: str | bytes) -> Result[Transaction]:
         return await self._send(calls.transaction_by_hash(txn_hash))
+
+    @_doc(SyncEndpoints.transaction_by_version_bcs)
+    async def transaction_by_version_bcs(self, version: int) -> Result[TransactionData]:
+        return await self._send(calls.transaction_by_version_bcs(version))
+
+    @_doc(SyncEndpoints.transaction_by_hash_bcs)
+    async def transaction_by_hash_bcs(self, txn_hash: str | bytes) -> Result[TransactionData]:
+        return await self._send(calls.transaction_by_hash_bcs(txn_hash))
+
+    @_doc(SyncEndpoints.transactions_bcs)
+    async def transactions_bcs(
+        self, *, start: int | None = None, limit: int | None = None
+    ) -> Result[list[TransactionOnChainData]]:
+        return await self._send(calls.transactions_bcs(start, limit))
 
     @_doc(SyncEndpoints.wait_for_transaction)
     async def wait_for_transaction(
