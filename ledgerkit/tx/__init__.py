@@ -1,4 +1,5 @@
-"""Keys, accounts and transaction building, signing and submission.
+"""Keys, accounts and transaction building, signing and submission; transactions
+explained field by field with their arguments typed by ABI.
 
 The key classes live in :mod:`ledgerkit.keys`; they are named here too.
 """
@@ -11,5 +12,24 @@ from ledgerkit.keys import (
     Secp256k1PrivateKey,
     Secp256k1PublicKey,
 )
+from ledgerkit.tx._explain import (
+    EXPLANATION_COLUMNS,
+    ExplainedField,
+    ModuleAbis,
+    TransactionExplanation,
+    entry_function_of,
+    explain_transaction,
+)
 
-__all__ = ["Ed25519PrivateKey", "Ed25519PublicKey", "Secp256k1PrivateKey", "Secp256k1PublicKey"]
+__all__ = [
+    "EXPLANATION_COLUMNS",
+    "Ed25519PrivateKey",
+    "Ed25519PublicKey",
+    "ExplainedField",
+    "ModuleAbis",
+    "Secp256k1PrivateKey",
+    "Secp256k1PublicKey",
+    "TransactionExplanation",
+    "entry_function_of",
+    "explain_transaction",
+]
