@@ -125,7 +125,11 @@ class ExecutionStatus(BCSStruct):
         if kind == "MoveAbort":
             location = d.field("location", _read_location, d)
             code = d.field("code", d.u64)
-            info = d.field("info", d.option, lambda: (d.string(), d.string()))
+            info = d.field(
+                "info",
+                d.option,
+                lambda: (d.field("reason_name", d.string), d.field("description", d.string)),
+            )
             reason, text = info if info is not None else (None, None)
             return cls(kind, location, code, reason, text)
         if kind == "ExecutionFailure":

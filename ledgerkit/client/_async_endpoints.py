@@ -38,6 +38,7 @@ from ledgerkit.models import (
     Transaction,
     UserTransaction,
 )
+from ledgerkit.tx import ModuleAbis, TransactionExplanation
 from ledgerkit.types import Address, EntryFunctionId, MoveType, StructTag
 
 __all__ = ["AsyncEndpoints"]
@@ -301,6 +302,17 @@ class AsyncEndpoints:
         self, *, start: int | None = None, limit: int | None = None
     ) -> Result[list[TransactionOnChainData]]:
         return await self._send(calls.transactions_bcs(start, limit))
+
+    @_doc(SyncEndpoints.explain)
+    async def explain(self, txn: flows.Explainable) -> TransactionExplanation:
+        return await self._drive(flows.explain(txn, self._module_abis()))
+
+    def _module_abis(self) -> ModuleAbis:
+        abis: ModuleAbis | None = getattr(self, "_abis", None)
+        if abis is None:
+            abis = ModuleAbis()
+            self._abis = abis
+        return abis
 
     @_doc(SyncEndpoints.wait_for_transaction)
     async def wait_for_transaction(

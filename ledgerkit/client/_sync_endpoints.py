@@ -37,6 +37,7 @@ from ledgerkit.models import (
     Transaction,
     UserTransaction,
 )
+from ledgerkit.tx import ModuleAbis, TransactionExplanation
 from ledgerkit.types import Address, EntryFunctionId, MoveType, StructTag
 
 __all__ = ["SyncEndpoints"]
@@ -408,6 +409,31 @@ class SyncEndpoints:
     ) -> Result[list[TransactionOnChainData]]:
         """One page of committed transactions from version ``start``, decoded from BCS."""
         return self._send(calls.transactions_bcs(start, limit))
+
+    def explain(self, txn: flows.Explainable) -> TransactionExplanation:
+        """A transaction's bytes explained field by field, entry-function arguments typed
+        by the called function's ABI (fetched once per module and kept).
+
+        Parameters
+        ----------
+        txn : RawTransaction, SignedTransaction, TransactionData, int or str
+            A transaction built here, or the version (int) or hash of one on the ledger
+            (then read as BCS: committed, or pending).
+
+        Examples
+        --------
+        >>> explanation = client.explain(3)  # doctest: +SKIP
+        >>> print(explanation)  # the annotated dump  # doctest: +SKIP
+        >>> explanation.to_frame()  # offset, bytes, field, value  # doctest: +SKIP
+        """
+        return self._drive(flows.explain(txn, self._module_abis()))
+
+    def _module_abis(self) -> ModuleAbis:
+        abis: ModuleAbis | None = getattr(self, "_abis", None)
+        if abis is None:
+            abis = ModuleAbis()
+            self._abis = abis
+        return abis
 
     def wait_for_transaction(
         self, txn_hash: str | bytes, *, timeout: float = 60.0

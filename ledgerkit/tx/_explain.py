@@ -253,7 +253,7 @@ def explain_transaction(
             exact, text = found
             fields.append(ExplainedField(span.start, chunk, span.path, exact, text, leaf))
         else:
-            text = str(span.value) if span.name.endswith("variant)") else _show(span.value)
+            text = _show_span(span)
             fields.append(ExplainedField(span.start, chunk, span.path, span.value, text, leaf))
     return TransactionExplanation(type(value).__name__, data, fields, typed=bool(typed))
 
@@ -314,6 +314,16 @@ def _render(t: MoveType, value: Any) -> str:
     if isinstance(t, GenericTypeParam):
         return str(value)
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _show_span(span: Span) -> str:
+    if span.name.endswith("variant)"):
+        return str(span.value)
+    if span.name.startswith("("):
+        return ""  # length prefixes and tags
+    if span.value is None:
+        return "none"  # an option left empty
+    return _show(span.value)
 
 
 def _show(value: Any) -> str:
