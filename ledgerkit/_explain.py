@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ledgerkit._errors import InputError
+from ledgerkit._public import publish as _publish
 from ledgerkit.bcs import RawTransaction, SignedTransaction, TransactionData
 from ledgerkit.tx import TransactionExplanation, explain_transaction
 
@@ -60,3 +61,7 @@ def explain(
         "explain takes a RawTransaction, SignedTransaction, TransactionData, a version or a "
         f"hash, got {type(txn).__name__}"
     )
+
+
+# A front-door name (see ledgerkit._public).
+_publish(globals(), ("explain",), "ledgerkit")

@@ -96,6 +96,7 @@ CASES: Final[list[tuple[str, tuple[Any, ...], dict[str, Any], str]]] = [
     ("transactions_bcs", (), {"start": 0, "limit": 2}, "get_transactions"),
     ("transaction_by_version_bcs", (0,), {}, "get_transaction_by_version"),
     ("transaction_by_hash_bcs", (HASH,), {}, "get_transaction_by_hash"),
+    ("explain", (0,), {}, "get_transaction_by_version"),
     ("wait_for_transaction", (HASH,), {}, "wait_transaction_by_hash"),
     ("transactions_auxiliary_info", (0,), {"limit": 2}, "get_transactions_auxiliary_info"),
     ("submit_transaction", (_SIGNED,), {}, "submit_transaction"),

@@ -25,7 +25,7 @@ from ledgerkit.bcs._codec import (
     Serializer,
     Span,
 )
-from ledgerkit.bcs._explain import explain, format_explanation
+from ledgerkit.bcs._explain import explain_spans, format_explanation
 from ledgerkit.bcs._onchain import (
     BlockEpilogue,
     BlockMetadata,
@@ -141,7 +141,7 @@ __all__ = [
     "deserialize_struct_tag",
     "deserialize_transaction_authenticator",
     "deserialize_type_tag",
-    "explain",
+    "explain_spans",
     "format_explanation",
     "secp256k1_signer",
     "secp256k1_verify",

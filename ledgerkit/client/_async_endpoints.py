@@ -304,7 +304,9 @@ class AsyncEndpoints:
         return await self._send(calls.transactions_bcs(start, limit))
 
     @_doc(SyncEndpoints.explain)
-    async def explain(self, txn: flows.Explainable) -> TransactionExplanation:
+    async def explain(
+        self, txn: RawTransaction | SignedTransaction | TransactionData | int | str | bytes
+    ) -> TransactionExplanation:
         return await self._drive(flows.explain(txn, self._module_abis()))
 
     def _module_abis(self) -> ModuleAbis:

@@ -32,7 +32,6 @@ from ledgerkit.types import Result
 
 __all__ = [
     "WAIT_PAUSE_SECONDS",
-    "Explainable",
     "Flow",
     "Now",
     "Pause",
@@ -107,11 +106,9 @@ def wait_for_transaction(txn_hash: str | bytes, timeout: float) -> Flow[Result[T
         yield Pause(WAIT_PAUSE_SECONDS)
 
 
-#: What :func:`explain` takes: a transaction, or the version or hash of one on the ledger.
-Explainable: TypeAlias = RawTransaction | SignedTransaction | TransactionData | int | str | bytes
-
-
-def explain(txn: Explainable, abis: ModuleAbis) -> Flow[TransactionExplanation]:
+def explain(
+    txn: RawTransaction | SignedTransaction | TransactionData | int | str | bytes, abis: ModuleAbis
+) -> Flow[TransactionExplanation]:
     """Fetch what an explanation needs (the transaction's BCS when given by version or
     hash; the called module's ABI unless ``abis`` has it), then explain it.
 

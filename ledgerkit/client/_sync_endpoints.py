@@ -410,7 +410,9 @@ class SyncEndpoints:
         """One page of committed transactions from version ``start``, decoded from BCS."""
         return self._send(calls.transactions_bcs(start, limit))
 
-    def explain(self, txn: flows.Explainable) -> TransactionExplanation:
+    def explain(
+        self, txn: RawTransaction | SignedTransaction | TransactionData | int | str | bytes
+    ) -> TransactionExplanation:
         """A transaction's bytes explained field by field, entry-function arguments typed
         by the called function's ABI (fetched once per module and kept).
 

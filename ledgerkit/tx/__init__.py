@@ -6,6 +6,7 @@ The key classes live in :mod:`ledgerkit.keys`; they are named here too.
 
 from __future__ import annotations
 
+from ledgerkit._public import publish as _publish
 from ledgerkit.keys import (
     Ed25519PrivateKey,
     Ed25519PublicKey,
@@ -33,3 +34,17 @@ __all__ = [
     "entry_function_of",
     "explain_transaction",
 ]
+
+# Public names report where users import them from (see ledgerkit._public).
+# The key classes report ledgerkit.keys' choice; the rest are tx's own.
+_publish(
+    globals(),
+    [
+        "ExplainedField",
+        "ModuleAbis",
+        "TransactionExplanation",
+        "entry_function_of",
+        "explain_transaction",
+    ],
+    __name__,
+)

@@ -1,7 +1,7 @@
 """A transaction's bytes explained field by field, entry-function arguments typed by ABI.
 
 :func:`explain_transaction` walks the BCS of a raw, signed, committed or pending
-transaction (:func:`ledgerkit.bcs.explain` gives every field's span) and, when the
+transaction (:func:`ledgerkit.bcs.explain_spans` gives every field's span) and, when the
 function's ABI is known (:class:`ModuleAbis`), decodes each entry-function argument by
 its Move type: ``arg[1] = u64 1000000``, ``address 0x...``, strings, vectors, options.
 No I/O here: the client fetches the BCS and the ABIs (``Client.explain``).
@@ -25,8 +25,8 @@ from ledgerkit.bcs import (
     Span,
     TransactionData,
     TransactionPayloadV1,
+    explain_spans,
 )
-from ledgerkit.bcs import explain as explain_spans
 from ledgerkit.models import MoveModule
 from ledgerkit.types import (
     Address,

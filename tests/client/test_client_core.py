@@ -144,7 +144,7 @@ def test_the_clients_are_twins() -> None:
         "transactions",
         "iter_transactions", "transaction_by_version", "transaction_by_hash",
         "transaction_by_version_bcs", "transaction_by_hash_bcs", "transactions_bcs",
-        "wait_for_transaction", "transactions_auxiliary_info", "submit_transaction",
+        "explain", "wait_for_transaction", "transactions_auxiliary_info", "submit_transaction",
         "submit_batch_transactions", "simulate_transaction", "encode_submission", "table_item",
         "raw_table_item", "estimate_gas_price", "view", "view_bcs", "block_by_height",
         "block_by_version", "send", "chain_identity",
