@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import TYPE_CHECKING
 
 from ledgerkit._errors import InputError
@@ -52,7 +53,13 @@ def explain(
     ...     print(ledgerkit.explain(3, client=client))
     """
     if client is not None:
-        return client.explain(txn)
+        explanation = client.explain(txn)
+        if inspect.isawaitable(explanation):  # an AsyncClient: it must be awaited
+            close = getattr(explanation, "close", None)
+            if close is not None:
+                close()
+            raise InputError("with an AsyncClient, use: await client.explain(txn)")
+        return explanation
     if isinstance(txn, RawTransaction | SignedTransaction | TransactionData):
         return explain_transaction(txn)
     if isinstance(txn, int | str | bytes):

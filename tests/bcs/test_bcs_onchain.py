@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Final
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ledgerkit import BCSDecodeError, BCSEncodeError
 from ledgerkit.bcs import (
@@ -169,3 +171,73 @@ def test_listings_decode_every_item_or_refuse() -> None:
 def test_transaction_data_is_onchain_or_pending() -> None:
     with pytest.raises(BCSEncodeError):
         TransactionData()
+
+
+# -- properties -------------------------------------------------------------------------------
+
+hashes = st.binary(min_size=32, max_size=32)
+addresses = st.binary(min_size=32, max_size=32).map(Address)
+u64s = st.integers(0, 2**64 - 1)
+types = st.sampled_from(["u8", "u64", "address", "vector<u8>", "0x1::string::String"]).map(
+    MoveType.parse
+)
+metadata = st.builds(StateValueMetadata, u64s, u64s, u64s) | st.builds(
+    lambda d, t: StateValueMetadata(d, 0, t, "V0"), u64s, u64s
+)
+state_keys = st.one_of(
+    st.builds(StateKey, st.just("AccessPath"), addresses, st.binary(max_size=40)),
+    st.builds(StateKey, st.just("TableItem"), addresses, st.binary(max_size=40)),
+    st.builds(StateKey, st.just("Raw"), st.none(), st.binary(max_size=40)),
+)
+write_ops = st.one_of(
+    st.builds(WriteOp, st.sampled_from(["Creation", "Modification"]), st.binary(max_size=40)),
+    st.just(WriteOp("Deletion")),
+    st.builds(
+        WriteOp,
+        st.sampled_from(["CreationWithMetadata", "ModificationWithMetadata"]),
+        st.binary(max_size=40),
+        metadata,
+    ),
+    st.builds(lambda m: WriteOp("DeletionWithMetadata", None, m), metadata),
+)
+events = st.one_of(
+    st.builds(ContractEvent, types, st.binary(max_size=40)),
+    st.builds(ContractEvent, types, st.binary(max_size=40), u64s, addresses, u64s),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.dictionaries(state_keys, write_ops, max_size=6),
+    st.lists(events, max_size=4),
+    u64s,
+    hashes,
+    st.none() | hashes,
+)
+def test_committed_transactions_round_trip(
+    changes: dict[StateKey, WriteOp],
+    emitted: list[ContractEvent],
+    version: int,
+    block: bytes,
+    checkpoint: bytes | None,
+) -> None:
+    info = TransactionInfo(version, ExecutionStatus(), block, H1, H2, checkpoint)
+    onchain = TransactionOnChainData(
+        version,
+        BlockEpilogue(block, False, True, version, 0),
+        info,
+        tuple(emitted),
+        H3,
+        WriteSet(tuple(changes.items())),
+    )
+    data = TransactionData(onchain=onchain)
+    encoded = data.to_bcs()
+    decoded = TransactionData.from_bcs(encoded)
+    assert decoded.to_bcs() == encoded
+    assert decoded.onchain is not None
+    assert dict(decoded.onchain.changes.changes) == changes
+    assert decoded.onchain.events == tuple(emitted)
+    # Every strict prefix is refused with a typed error, never anything else.
+    for cut in range(0, len(encoded), max(1, len(encoded) // 7)):
+        with pytest.raises(BCSDecodeError):
+            TransactionData.from_bcs(encoded[:cut])

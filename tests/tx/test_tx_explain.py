@@ -218,6 +218,15 @@ def test_bad_input_is_refused_with_a_typed_error(txn: Any) -> None:
         ledgerkit.explain(txn)
 
 
+def test_an_async_client_at_the_front_door_is_told_to_await(node: LocalNode) -> None:
+    async def main() -> None:
+        async with ledgerkit.AsyncClient(node.url, cache=False) as aclient:
+            with pytest.raises(InputError, match="await"):
+                ledgerkit.explain(3, client=aclient)  # type: ignore[arg-type]
+
+    asyncio.run(main())
+
+
 def test_bad_input_through_a_client(client: Client) -> None:
     with pytest.raises(TransactionNotFoundError):
         client.explain(10**12)
