@@ -144,14 +144,11 @@ class WriteSet(BCSStruct):
     changes: tuple[tuple[StateKey, WriteOp], ...] = ()
 
     def serialize(self, s: Serializer) -> None:
-        s.uleb128(0)
-        s.map(
-            dict(self.changes),
-            lambda ks, key: key.serialize(ks),
-            lambda vs, op: op.serialize(vs),
-        )
-        if len({key for key, _ in self.changes}) != len(self.changes):
+        changes = dict(self.changes)
+        if len(changes) != len(self.changes):
             raise BCSEncodeError("a write set changes each state key once")
+        s.uleb128(0)
+        s.map(changes, lambda ks, key: key.serialize(ks), lambda vs, op: op.serialize(vs))
 
     @classmethod
     def deserialize(cls, d: Deserializer) -> WriteSet:

@@ -97,6 +97,8 @@ def test_write_ops_and_write_sets() -> None:
     swapped = b"\x00\x02" + b"\x02\x01b" + b"\x02" + b"\x02\x01a" + b"\x01\x01\x07"
     with pytest.raises(BCSDecodeError, match="order"):
         WriteSet.from_bcs(swapped)
+    with pytest.raises(BCSEncodeError, match="once"):
+        WriteSet(((raw_a, WriteOp("Deletion")), (raw_a, WriteOp("Deletion")))).to_bcs()
 
 
 def sample() -> TransactionData:
