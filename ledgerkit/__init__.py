@@ -93,6 +93,7 @@ __version__ = "0.1.0.dev0"
 
 if _TYPE_CHECKING:
     from ledgerkit._connect import ConnectedClient, connect
+    from ledgerkit._explain import explain
     from ledgerkit.client import AsyncClient, Client
     from ledgerkit.frames import (
         balances_to_frame,
@@ -116,6 +117,7 @@ _LAZY = {
     "NodeConfig": "ledgerkit.localnet",
     "ConnectedClient": "ledgerkit._connect",
     "connect": "ledgerkit._connect",
+    "explain": "ledgerkit._explain",
     "balances_to_frame": "ledgerkit.frames",
     "blocks_to_frame": "ledgerkit.frames",
     "changes_to_frame": "ledgerkit.frames",
@@ -226,6 +228,7 @@ __all__ = [
     "changes_to_frame",
     "connect",
     "events_to_frame",
+    "explain",
     "functions_to_frame",
     "gas_estimates_to_frame",
     "modules_to_frame",

@@ -9,7 +9,7 @@ from ledgerkit.bcs import (
     EntryFunction,
     RawTransaction,
     SignedTransaction,
-    explain,
+    explain_spans,
     format_explanation,
 )
 from ledgerkit.client import Client
@@ -74,7 +74,7 @@ def run_demo(out: TextIO, *, seed: int = 0, blocks: int | None = None) -> None:
         line("transaction hash", signed.hash())
         out.write(f"\nSignedTransaction, {len(data)} bytes, field by field:\n")
         out.write(f"{'offset':>5}  {'bytes':<58}field = value\n")
-        out.write(format_explanation(data, explain(data, SignedTransaction)) + "\n")
+        out.write(format_explanation(data, explain_spans(data, SignedTransaction)) + "\n")
 
         pending = client.submit_transaction(signed).value
         committed = client.wait_for_transaction(pending.hash).value

@@ -294,6 +294,11 @@ _SIMULATE_FLAGS: Final = (
     "estimate_prioritized_gas_unit_price",
 )
 _SIGNED: Final = Media(SIGNED_TXN_BCS, "BCS of a signed transaction.")
+_TXN_DATA: Final = (
+    "BCS `TransactionData`: `OnChain` (version, transaction, info, events, accumulator root "
+    "hash, write set) or `Pending` (the signed transaction)."
+)
+_ONCHAIN_LIST: Final = "BCS sequence of `TransactionOnChainData`, one per committed transaction."
 
 _ROWS: Final = (
     # -- General
@@ -328,7 +333,8 @@ _ROWS: Final = (
               answer_bcs="The balance as a BCS u64."),
     Operation("get_account_transactions", "GET", "/accounts/{address}/transactions",
               "Accounts", "List the transactions an account sent",
-              ("address", "start_sequence_number", "limit"), "[Transaction]", _READ),
+              ("address", "start_sequence_number", "limit"), "[Transaction]", _READ,
+              answer_bcs=_ONCHAIN_LIST),
     # -- Events
     Operation("get_events_by_creation_number", "GET",
               "/accounts/{address}/events/{creation_number}", "Events",
@@ -342,7 +348,8 @@ _ROWS: Final = (
               "[VersionedEvent]", _READ),
     # -- Transactions
     Operation("get_transactions", "GET", "/transactions", "Transactions", "List transactions",
-              ("start_version", "limit"), "[Transaction]", (400, 403, 410, 500)),
+              ("start_version", "limit"), "[Transaction]", (400, 403, 410, 500),
+              answer_bcs=_ONCHAIN_LIST),
     Operation("submit_transaction", "POST", "/transactions", "Transactions",
               "Submit a signed transaction", (), "PendingTransaction",
               (400, 403, 413, 500, 507),
@@ -361,13 +368,14 @@ _ROWS: Final = (
                         "one's error record and position in the batch."),
               )),
     Operation("get_transaction_by_hash", "GET", "/transactions/by_hash/{txn_hash}",
-              "Transactions", "Get a transaction by hash", ("txn_hash",), "Transaction", _READ),
+              "Transactions", "Get a transaction by hash", ("txn_hash",), "Transaction", _READ,
+              answer_bcs=_TXN_DATA),
     Operation("wait_transaction_by_hash", "GET", "/transactions/wait_by_hash/{txn_hash}",
               "Transactions", "Wait about a second for a transaction, then get it by hash",
-              ("txn_hash",), "Transaction", _READ),
+              ("txn_hash",), "Transaction", _READ, answer_bcs=_TXN_DATA),
     Operation("get_transaction_by_version", "GET", "/transactions/by_version/{txn_version}",
               "Transactions", "Get a transaction by version", ("txn_version",), "Transaction",
-              _READ),
+              _READ, answer_bcs=_TXN_DATA),
     Operation("get_transactions_auxiliary_info", "GET", "/transactions/auxiliary_info",
               "Transactions", "Auxiliary information of a range of transactions",
               ("start_version_required", "limit"), "[AuxiliaryInfo]", _READ,

@@ -97,6 +97,7 @@ EXPECTED_PUBLIC_NAMES = [
     "changes_to_frame",
     "connect",
     "events_to_frame",
+    "explain",
     "functions_to_frame",
     "gas_estimates_to_frame",
     "modules_to_frame",

@@ -80,6 +80,7 @@ CASES: Final[list[tuple[str, tuple[Any, ...], dict[str, Any], str]]] = [
     ("account_module_bytecode", ("0x1", "coin"), {}, "get_account_module"),
     ("account_balance", ("0x1", _COIN), {}, "get_account_balance"),
     ("account_transactions", ("0x1",), {"limit": 2}, "get_account_transactions"),
+    ("account_transactions_bcs", ("0x1",), {"limit": 2}, "get_account_transactions"),
     ("events_by_creation_number", ("0x1", 0), {"limit": 2}, "get_events_by_creation_number"),
     (
         "events_by_handle",
@@ -92,6 +93,10 @@ CASES: Final[list[tuple[str, tuple[Any, ...], dict[str, Any], str]]] = [
     ("iter_transactions", (0, 2), {"limit": 2}, "get_transactions"),
     ("transaction_by_version", (0,), {}, "get_transaction_by_version"),
     ("transaction_by_hash", (HASH,), {}, "get_transaction_by_hash"),
+    ("transactions_bcs", (), {"start": 0, "limit": 2}, "get_transactions"),
+    ("transaction_by_version_bcs", (0,), {}, "get_transaction_by_version"),
+    ("transaction_by_hash_bcs", (HASH,), {}, "get_transaction_by_hash"),
+    ("explain", (0,), {}, "get_transaction_by_version"),
     ("wait_for_transaction", (HASH,), {}, "wait_transaction_by_hash"),
     ("transactions_auxiliary_info", (0,), {"limit": 2}, "get_transactions_auxiliary_info"),
     ("submit_transaction", (_SIGNED,), {}, "submit_transaction"),

@@ -28,7 +28,18 @@ from ledgerkit.bcs._codec import (
     Serializer,
     Span,
 )
-from ledgerkit.bcs._explain import explain, format_explanation
+from ledgerkit.bcs._explain import explain_spans, format_explanation
+from ledgerkit.bcs._onchain import (
+    BlockEpilogue,
+    BlockMetadata,
+    ExecutionStatus,
+    GenesisTransaction,
+    LedgerTransaction,
+    StateCheckpoint,
+    TransactionData,
+    TransactionInfo,
+    TransactionOnChainData,
+)
 from ledgerkit.bcs._payloads import (
     EntryFunction,
     Multisig,
@@ -73,6 +84,7 @@ from ledgerkit.bcs._typetag import (
     type_tag_bytes,
 )
 from ledgerkit.bcs._values import DictLayouts, LayoutSource, MoveValueCodec
+from ledgerkit.bcs._writeset import ContractEvent, StateKey, StateValueMetadata, WriteOp, WriteSet
 
 __all__ = [
     "MAX_SEQUENCE_LENGTH",
@@ -87,13 +99,19 @@ __all__ = [
     "AnyPublicKey",
     "AnySignature",
     "BCSStruct",
+    "BlockEpilogue",
+    "BlockMetadata",
+    "ContractEvent",
     "Deserializer",
     "DictLayouts",
     "Ed25519Authenticator",
     "EntryFunction",
+    "ExecutionStatus",
     "FeePayerAuthenticator",
     "FeePayerRawTransaction",
+    "GenesisTransaction",
     "LayoutSource",
+    "LedgerTransaction",
     "MoveValueCodec",
     "MultiAgentAuthenticator",
     "MultiAgentRawTransaction",
@@ -111,16 +129,24 @@ __all__ = [
     "SingleKeyAuthenticator",
     "SingleSenderAuthenticator",
     "Span",
+    "StateCheckpoint",
+    "StateKey",
+    "StateValueMetadata",
     "TransactionAuthenticator",
+    "TransactionData",
+    "TransactionInfo",
+    "TransactionOnChainData",
     "TransactionPayload",
     "TransactionPayloadV1",
+    "WriteOp",
+    "WriteSet",
     "decode_signing_message",
     "deserialize_account_authenticator",
     "deserialize_payload",
     "deserialize_struct_tag",
     "deserialize_transaction_authenticator",
     "deserialize_type_tag",
-    "explain",
+    "explain_spans",
     "format_explanation",
     "secp256k1_signer",
     "secp256k1_verify",

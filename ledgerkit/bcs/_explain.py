@@ -7,10 +7,10 @@ from typing import Any
 from ledgerkit.bcs._codec import Deserializer, Span
 from ledgerkit.types import Address, MoveType
 
-__all__ = ["explain", "format_explanation"]
+__all__ = ["explain_spans", "format_explanation"]
 
 
-def explain(data: bytes | bytearray | memoryview, kind: Any) -> list[Span]:
+def explain_spans(data: bytes | bytearray | memoryview, kind: Any) -> list[Span]:
     """Decode ``data`` as one ``kind`` (a BCS struct class) and return every field's span.
 
     Spans come parents first; a field's children lie inside its ``[start, end)``. Bytes

@@ -9,7 +9,14 @@ from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ledgerkit._errors import LedgerError
-from ledgerkit.bcs import EntryFunction, MultiAgentRawTransaction, RawTransaction, SignedTransaction
+from ledgerkit.bcs import (
+    EntryFunction,
+    MultiAgentRawTransaction,
+    RawTransaction,
+    SignedTransaction,
+    TransactionData,
+    TransactionOnChainData,
+)
 from ledgerkit.client import _calls as calls
 from ledgerkit.client import _decoders as dec
 from ledgerkit.client import _encoding as encoding
@@ -33,7 +40,7 @@ from ledgerkit.models import (
     Transaction,
     UserTransaction,
 )
-from ledgerkit.tx import EncodedSubmission
+from ledgerkit.tx import EncodedSubmission, ModuleAbis, TransactionExplanation
 from ledgerkit.types import Address, EntryFunctionId, MoveType, StructTag
 
 __all__ = ["AsyncEndpoints"]
@@ -204,6 +211,12 @@ class AsyncEndpoints:
     ) -> Result[list[Transaction]]:
         return await self._send(calls.account_transactions(address, start, limit))
 
+    @_doc(SyncEndpoints.account_transactions_bcs)
+    async def account_transactions_bcs(
+        self, address: str | Address, *, start: int | None = None, limit: int | None = None
+    ) -> Result[list[TransactionOnChainData]]:
+        return await self._send(calls.account_transactions_bcs(address, start, limit))
+
     # -- events --------------------------------------------------------------------------
 
     @_doc(SyncEndpoints.events_by_creation_number)
@@ -277,6 +290,33 @@ class AsyncEndpoints:
     @_doc(SyncEndpoints.transaction_by_hash)
     async def transaction_by_hash(self, txn_hash: str | bytes) -> Result[Transaction]:
         return await self._send(calls.transaction_by_hash(txn_hash))
+
+    @_doc(SyncEndpoints.transaction_by_version_bcs)
+    async def transaction_by_version_bcs(self, version: int) -> Result[TransactionData]:
+        return await self._send(calls.transaction_by_version_bcs(version))
+
+    @_doc(SyncEndpoints.transaction_by_hash_bcs)
+    async def transaction_by_hash_bcs(self, txn_hash: str | bytes) -> Result[TransactionData]:
+        return await self._send(calls.transaction_by_hash_bcs(txn_hash))
+
+    @_doc(SyncEndpoints.transactions_bcs)
+    async def transactions_bcs(
+        self, *, start: int | None = None, limit: int | None = None
+    ) -> Result[list[TransactionOnChainData]]:
+        return await self._send(calls.transactions_bcs(start, limit))
+
+    @_doc(SyncEndpoints.explain)
+    async def explain(
+        self, txn: RawTransaction | SignedTransaction | TransactionData | int | str | bytes
+    ) -> TransactionExplanation:
+        return await self._drive(flows.explain(txn, self._module_abis()))
+
+    def _module_abis(self) -> ModuleAbis:
+        abis: ModuleAbis | None = getattr(self, "_abis", None)
+        if abis is None:
+            abis = ModuleAbis()
+            self._abis = abis
+        return abis
 
     @_doc(SyncEndpoints.wait_for_transaction)
     async def wait_for_transaction(

@@ -30,6 +30,7 @@ from ledgerkit.types import (
     Address,
     EntryFunctionId,
     HexBytes,
+    LedgerMeta,
     MoveType,
     StructTag,
     parse_uint,
@@ -45,6 +46,7 @@ __all__ = [
     "account_resource_bcs",
     "account_resources",
     "account_transactions",
+    "account_transactions_bcs",
     "block_by_height",
     "block_by_version",
     "encode_submission",
@@ -60,9 +62,12 @@ __all__ = [
     "submit_transaction",
     "table_item",
     "transaction_by_hash",
+    "transaction_by_hash_bcs",
     "transaction_by_version",
+    "transaction_by_version_bcs",
     "transactions",
     "transactions_auxiliary_info",
+    "transactions_bcs",
     "view",
     "view_bcs",
     "wait_by_hash",
@@ -229,6 +234,20 @@ def account_transactions(
     )
 
 
+def account_transactions_bcs(
+    address: str | Address, start: int | None, limit: int | None
+) -> Call[list[dec.TransactionOnChainData]]:
+    first, size = _start(start), inputs.limit(limit)
+    route = _route("get_account_transactions", address=inputs.address(address))
+    return Call(
+        "account_transactions_bcs",
+        *route,
+        dec.onchain_transactions,
+        inputs.params(start=first, limit=size),
+        accept=BCS,
+    )
+
+
 # -- events ----------------------------------------------------------------------------------
 
 
@@ -329,6 +348,37 @@ def wait_by_hash(txn_hash: str | bytes) -> Call[dec.Transaction]:
         dec.transaction,
         storable=policy.committed,
         cache_path=_route("get_transaction_by_hash", txn_hash=digest)[1],
+    )
+
+
+def _settled(data: dec.TransactionData, _ledger: LedgerMeta) -> bool:
+    return not data.is_pending
+
+
+def transactions_bcs(
+    start: int | None, limit: int | None
+) -> Call[list[dec.TransactionOnChainData]]:
+    first, size = _start(start), inputs.limit(limit)
+    return Call(
+        "transactions_bcs",
+        *_route("get_transactions"),
+        dec.onchain_transactions,
+        inputs.params(start=first, limit=size),
+        accept=BCS,
+    )
+
+
+def transaction_by_version_bcs(version: int) -> Call[dec.TransactionData]:
+    route = _route("get_transaction_by_version", txn_version=inputs.u64(version, "version"))
+    return Call(
+        "transaction_by_version_bcs", *route, dec.transaction_data, accept=BCS, storable=_settled
+    )
+
+
+def transaction_by_hash_bcs(txn_hash: str | bytes) -> Call[dec.TransactionData]:
+    route = _route("get_transaction_by_hash", txn_hash=inputs.txn_hash(txn_hash))
+    return Call(
+        "transaction_by_hash_bcs", *route, dec.transaction_data, accept=BCS, storable=_settled
     )
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledgerkit._errors import DecodingError, InputError
+from ledgerkit._errors import BCSError, DecodingError, InputError
+from ledgerkit.bcs import TransactionData, TransactionOnChainData
 from ledgerkit.models import (
     AccountData,
     AuxiliaryInfo,
@@ -58,6 +59,8 @@ __all__ = [
     "MoveResource",
     "PendingTransaction",
     "Transaction",
+    "TransactionData",
+    "TransactionOnChainData",
     "UserTransaction",
     "account",
     "auxiliary_info",
@@ -77,11 +80,13 @@ __all__ = [
     "ledger_info",
     "module",
     "modules",
+    "onchain_transactions",
     "pending_transaction",
     "resource",
     "resources",
     "simulated_transactions",
     "transaction",
+    "transaction_data",
     "transaction_version",
     "transactions",
 ]
@@ -145,6 +150,22 @@ def hex_bytes(data: bytes) -> bytes:
         return bytes(HexBytes.parse(text))
     except InputError as exc:
         raise DecodingError(f"expected hex bytes: {exc}") from None
+
+
+def transaction_data(data: bytes) -> TransactionData:
+    """A BCS transaction read: ``TransactionData`` (committed or pending)."""
+    try:
+        return TransactionData.from_bcs(data)
+    except BCSError as exc:
+        raise DecodingError(f"the answer is not a BCS TransactionData: {exc}") from None
+
+
+def onchain_transactions(data: bytes) -> list[TransactionOnChainData]:
+    """A BCS transaction listing: a sequence of committed transactions."""
+    try:
+        return TransactionOnChainData.list_from_bcs(data)
+    except BCSError as exc:
+        raise DecodingError(f"the answer is not a BCS transaction listing: {exc}") from None
 
 
 def bcs(data: bytes) -> bytes:

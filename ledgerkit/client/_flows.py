@@ -16,11 +16,18 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any, Final, TypeAlias, TypeVar
 
-from ledgerkit._errors import RequestTimeoutError, TransactionNotFoundError
+from ledgerkit._errors import (
+    InputError,
+    MoveModuleNotFoundError,
+    RequestTimeoutError,
+    TransactionNotFoundError,
+)
+from ledgerkit.bcs import RawTransaction, SignedTransaction, TransactionData
 from ledgerkit.client import _calls as calls
 from ledgerkit.client import _decoders as dec
 from ledgerkit.client._base import Call
 from ledgerkit.models import Transaction
+from ledgerkit.tx import ModuleAbis, TransactionExplanation, entry_function_of, explain_transaction
 from ledgerkit.types import Result
 
 __all__ = [
@@ -29,6 +36,7 @@ __all__ = [
     "Now",
     "Pause",
     "Step",
+    "explain",
     "now",
     "send",
     "wait_for_transaction",
@@ -96,3 +104,41 @@ def wait_for_transaction(txn_hash: str | bytes, timeout: float) -> Flow[Result[T
                 f"transaction {call.path.rsplit('/', 1)[1]} still pending after {timeout}s"
             )
         yield Pause(WAIT_PAUSE_SECONDS)
+
+
+def explain(
+    txn: RawTransaction | SignedTransaction | TransactionData | int | str | bytes, abis: ModuleAbis
+) -> Flow[TransactionExplanation]:
+    """Fetch what an explanation needs (the transaction's BCS when given by version or
+    hash; the called module's ABI unless ``abis`` has it), then explain it.
+
+    Raises
+    ------
+    InputError
+        Not a transaction, a version or a hash.
+    TransactionNotFoundError
+        No transaction at that version or with that hash.
+    """
+    value: RawTransaction | SignedTransaction | TransactionData
+    if isinstance(txn, bool):
+        raise InputError("explain takes a transaction, a version or a hash, got a bool")
+    if isinstance(txn, int):
+        value = (yield from send(calls.transaction_by_version_bcs(txn))).value
+    elif isinstance(txn, str | bytes):
+        value = (yield from send(calls.transaction_by_hash_bcs(txn))).value
+    elif isinstance(txn, RawTransaction | SignedTransaction | TransactionData):
+        value = txn
+    else:
+        raise InputError(
+            "explain takes a RawTransaction, SignedTransaction, TransactionData, a version "
+            f"or a hash, got {type(txn).__name__}"
+        )
+    ef = entry_function_of(value)
+    if ef is not None and ef.module not in abis:
+        try:
+            found = yield from send(calls.account_module(ef.module.address, ef.module.name, None))
+        except MoveModuleNotFoundError:
+            abis.add(ef.module, None)
+        else:
+            abis.add(ef.module, found.value.abi)
+    return explain_transaction(value, abis=abis)

@@ -9,7 +9,14 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ledgerkit._errors import LedgerError
-from ledgerkit.bcs import EntryFunction, MultiAgentRawTransaction, RawTransaction, SignedTransaction
+from ledgerkit.bcs import (
+    EntryFunction,
+    MultiAgentRawTransaction,
+    RawTransaction,
+    SignedTransaction,
+    TransactionData,
+    TransactionOnChainData,
+)
 from ledgerkit.client import _calls as calls
 from ledgerkit.client import _decoders as dec
 from ledgerkit.client import _encoding as encoding
@@ -32,7 +39,7 @@ from ledgerkit.models import (
     Transaction,
     UserTransaction,
 )
-from ledgerkit.tx import EncodedSubmission
+from ledgerkit.tx import EncodedSubmission, ModuleAbis, TransactionExplanation
 from ledgerkit.types import Address, EntryFunctionId, MoveType, StructTag
 
 __all__ = ["SyncEndpoints"]
@@ -267,6 +274,12 @@ class SyncEndpoints:
         """The account's committed transactions by sequence number, from ``start`` (default 0)."""
         return self._send(calls.account_transactions(address, start, limit))
 
+    def account_transactions_bcs(
+        self, address: str | Address, *, start: int | None = None, limit: int | None = None
+    ) -> Result[list[TransactionOnChainData]]:
+        """The account's committed transactions from sequence number ``start``, from BCS."""
+        return self._send(calls.account_transactions_bcs(address, start, limit))
+
     # -- events --------------------------------------------------------------------------
 
     def events_by_creation_number(
@@ -381,6 +394,50 @@ class SyncEndpoints:
     def transaction_by_hash(self, txn_hash: str | bytes) -> Result[Transaction]:
         """The transaction with this hash: committed, or still pending in the mempool."""
         return self._send(calls.transaction_by_hash(txn_hash))
+
+    def transaction_by_version_bcs(self, version: int) -> Result[TransactionData]:
+        """The transaction at ``version`` as the node's BCS ``TransactionData`` (its
+        ``.onchain`` holds the ledger transaction, info, events and write set; ``.bytes``
+        the answer as received)."""
+        return self._send(calls.transaction_by_version_bcs(version))
+
+    def transaction_by_hash_bcs(self, txn_hash: str | bytes) -> Result[TransactionData]:
+        """The transaction with this hash as BCS ``TransactionData``: ``.onchain`` once
+        committed, ``.pending`` (the signed transaction) while it waits."""
+        return self._send(calls.transaction_by_hash_bcs(txn_hash))
+
+    def transactions_bcs(
+        self, *, start: int | None = None, limit: int | None = None
+    ) -> Result[list[TransactionOnChainData]]:
+        """One page of committed transactions from version ``start``, decoded from BCS."""
+        return self._send(calls.transactions_bcs(start, limit))
+
+    def explain(
+        self, txn: RawTransaction | SignedTransaction | TransactionData | int | str | bytes
+    ) -> TransactionExplanation:
+        """A transaction's bytes explained field by field, entry-function arguments typed
+        by the called function's ABI (fetched once per module and kept).
+
+        Parameters
+        ----------
+        txn : RawTransaction, SignedTransaction, TransactionData, int or str
+            A transaction built here, or the version (int) or hash of one on the ledger
+            (then read as BCS: committed, or pending).
+
+        Examples
+        --------
+        >>> explanation = client.explain(3)  # doctest: +SKIP
+        >>> print(explanation)  # the annotated dump  # doctest: +SKIP
+        >>> explanation.to_frame()  # offset, bytes, field, value  # doctest: +SKIP
+        """
+        return self._drive(flows.explain(txn, self._module_abis()))
+
+    def _module_abis(self) -> ModuleAbis:
+        abis: ModuleAbis | None = getattr(self, "_abis", None)
+        if abis is None:
+            abis = ModuleAbis()
+            self._abis = abis
+        return abis
 
     def wait_for_transaction(
         self, txn_hash: str | bytes, *, timeout: float = 60.0

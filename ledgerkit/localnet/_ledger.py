@@ -23,7 +23,7 @@ from typing import Any
 import orjson
 
 from ledgerkit._errors import ErrorCode
-from ledgerkit.bcs import SignedTransaction
+from ledgerkit.bcs import Serializer, SignedTransaction, TransactionData
 from ledgerkit.localnet import _gas
 from ledgerkit.localnet._accounts import DevAccount, dev_accounts, faucet_account
 from ledgerkit.localnet._blocks import BlockBuilder
@@ -41,6 +41,7 @@ from ledgerkit.localnet._reads import Head, Module, Page, Resource, ViewResult
 from ledgerkit.localnet._requests import signed_from_json, signing_message_of
 from ledgerkit.localnet._simulate import simulate
 from ledgerkit.localnet._store import BlockRecord, Store
+from ledgerkit.localnet._txbcs import transaction_data
 from ledgerkit.localnet._views import LedgerViews
 from ledgerkit.localnet._workload import Workload
 from ledgerkit.types import LedgerMeta
@@ -266,6 +267,30 @@ class Ledger(LedgerViews):
             ErrorCode.TRANSACTION_NOT_FOUND,
             f"Transaction not found by Transaction hash({'0x' + txn_hash.hex()})",
         )
+
+    def transaction_data(self, txn: dict[str, Any]) -> TransactionData:
+        """The BCS ``TransactionData`` of a transaction's JSON (committed or pending)."""
+        return transaction_data(
+            txn,
+            chain_id=self.config.chain_id,
+            state_at=self.store.state,
+            block_id=self._block_id,
+        )
+
+    def _block_id(self, version: int) -> bytes:
+        block = self.store.block_containing(version)
+        assert block is not None
+        return block.hash
+
+    def transactions_bcs(self, txns: list[dict[str, Any]]) -> bytes:
+        """A BCS sequence of committed transactions, as a listing answers."""
+        s = Serializer()
+        s.uleb128(len(txns))
+        for txn in txns:
+            onchain = self.transaction_data(txn).onchain
+            assert onchain is not None
+            onchain.serialize(s)
+        return s.output()
 
     # -- simulation ---------------------------------------------------------------------
 

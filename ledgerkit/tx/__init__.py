@@ -1,5 +1,6 @@
-"""Keys, accounts and transaction building, signing, simulation and submission, and the
-JSON forms of a transaction for signers without BCS (:class:`EncodedSubmission`).
+"""Keys, accounts and transaction building, signing, simulation, submission and
+explanation, and the JSON forms of a transaction for signers without BCS
+(:class:`EncodedSubmission`).
 
 I/O-free: checking Python values against a function's ABI and encoding them
 (:func:`encode_call`), struct layouts from module ABIs (:class:`AbiLayouts`), Move
@@ -31,6 +32,14 @@ from ledgerkit.tx._aborts import MoveAbort, parse_abort
 from ledgerkit.tx._arguments import encode_call, parameter_types, type_arguments_of, value_repr
 from ledgerkit.tx._balances import balance_deltas, primary_store_address, stores_to_look_up
 from ledgerkit.tx._encoded import EncodedSubmission, submission_request
+from ledgerkit.tx._explain import (
+    EXPLANATION_COLUMNS,
+    ExplainedField,
+    ModuleAbis,
+    TransactionExplanation,
+    entry_function_of,
+    explain_transaction,
+)
 from ledgerkit.tx._layouts import AbiLayouts, is_builtin_struct
 from ledgerkit.tx._signing import (
     NO_FEE_PAYER,
@@ -48,6 +57,7 @@ from ledgerkit.tx._zero_signatures import signed_with_zeros, zero_authenticator
 
 __all__ = [
     "BALANCE_CHANGE_COLUMNS",
+    "EXPLANATION_COLUMNS",
     "FRAMEWORK_ERRORS",
     "NO_FEE_PAYER",
     "AbiLayouts",
@@ -55,16 +65,21 @@ __all__ = [
     "Ed25519PrivateKey",
     "Ed25519PublicKey",
     "EncodedSubmission",
+    "ExplainedField",
+    "ModuleAbis",
     "MoveAbort",
     "Secp256k1PrivateKey",
     "Secp256k1PublicKey",
     "SignerParts",
     "SigningKey",
     "Simulation",
+    "TransactionExplanation",
     "UnsignedTransaction",
     "as_signer",
     "balance_deltas",
     "encode_call",
+    "entry_function_of",
+    "explain_transaction",
     "from_json_form",
     "is_builtin_struct",
     "parameter_types",

@@ -2,7 +2,7 @@
 
 Covers the Serializer/Deserializer pair, integer exactness at the widths that break
 floats, the Move value codec over random types and values, type tags, and whole raw and
-signed transactions (including that ``explain`` accounts for every byte).
+signed transactions (including that ``explain_spans`` accounts for every byte).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from ledgerkit.bcs import (
     TransactionPayload,
     TransactionPayloadV1,
     deserialize_type_tag,
-    explain,
+    explain_spans,
     format_explanation,
     type_tag_bytes,
 )
@@ -639,7 +639,7 @@ def test_signed_transaction_roundtrip_and_explanation(signed: SignedTransaction)
     assert decoded.hash() == signed.hash()
     assert decoded.to_bcs() == encoded
 
-    spans = explain(encoded, SignedTransaction)
+    spans = explain_spans(encoded, SignedTransaction)
     assert spans[0].path == ("SignedTransaction",)
     assert (spans[0].start, spans[0].end) == (0, len(encoded))
     covered = [0] * len(encoded)

@@ -113,6 +113,11 @@ BCS_TOO = {
     ("get", "/estimate_gas_price"),
     ("post", "/view"),
     ("post", "/transactions"),  # 202 with an empty body
+    ("get", "/accounts/{address}/transactions"),
+    ("get", "/transactions"),
+    ("get", "/transactions/by_hash/{txn_hash}"),
+    ("get", "/transactions/wait_by_hash/{txn_hash}"),
+    ("get", "/transactions/by_version/{txn_version}"),
 }
 # Simulation answers in JSON only here: BCS of the simulated output is not produced.
 BCS_ONLY = {("post", "/tables/{table_handle}/raw_item")}

@@ -135,11 +135,14 @@ async def balance(request: Request, node: NodeState, meta: LedgerMeta) -> Respon
 
 
 async def account_transactions(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
-    negotiate(request, node, bcs_supported=False)
+    bcs = negotiate(request, node, bcs_supported=True)
     address = path_address(request)
     start = query_u64(request, "start")
     limit = query_limit(request, default=TXN_PAGE, maximum=TXN_PAGE_MAX)
-    return json_response(node.ledger.account_transactions(address, start, limit), meta)
+    txns = node.ledger.account_transactions(address, start, limit)
+    if bcs:  # a BCS sequence of committed transactions, as a listing answers
+        return bcs_response(await blocking(node.ledger.transactions_bcs, txns), meta)
+    return json_response(txns, meta)
 
 
 def _with_cursor(meta: LedgerMeta, cursor: str) -> LedgerMeta:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from ledgerkit.bcs import SignedTransaction
+from ledgerkit.bcs import SignedTransaction, TransactionData
 from ledgerkit.localnet._config import NodeConfig
 from ledgerkit.localnet._reads import Module, Page, Resource, ViewResult
 from ledgerkit.types import Address, EntryFunctionId, LedgerMeta, MoveType, StructTag
@@ -95,6 +95,12 @@ class AppLedger(Protocol):
     # -- transactions ---------------------------------------------------------------------
 
     def transactions_json(self, start: int | None, limit: int) -> bytes: ...
+
+    def transactions(self, start: int | None, limit: int) -> list[dict[str, Any]]: ...
+
+    def transaction_data(self, txn: dict[str, Any]) -> TransactionData: ...
+
+    def transactions_bcs(self, txns: list[dict[str, Any]]) -> bytes: ...
 
     def transaction_by_version(self, version: int) -> dict[str, Any]: ...
 

@@ -19,6 +19,7 @@ from ledgerkit.localnet.app._http import (
     SIGNED_TXN_BCS,
     Endpoint,
     NodeState,
+    bcs_response,
     blocking,
     content_type,
     endpoint,
@@ -55,23 +56,34 @@ def _hash(request: Request) -> bytes:
 
 
 async def list_transactions(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
-    negotiate(request, node, bcs_supported=False)
+    bcs = negotiate(request, node, bcs_supported=True)
     start = query_u64(request, "start")
     limit = query_limit(request, default=TXN_PAGE, maximum=TXN_PAGE_MAX)
+    if bcs:
+        page = await blocking(node.ledger.transactions, start, limit)
+        return bcs_response(await blocking(node.ledger.transactions_bcs, page), meta)
     return json_response(
         None, meta, raw=await blocking(node.ledger.transactions_json, start, limit)
     )
 
 
+async def _one(node: NodeState, txn: dict[str, Any], meta: LedgerMeta, *, bcs: bool) -> Response:
+    """One transaction in the answer's format: JSON, or BCS ``TransactionData``."""
+    if not bcs:
+        return json_response(txn, meta)
+    data = await blocking(node.ledger.transaction_data, txn)
+    return bcs_response(data.to_bcs(), meta)
+
+
 async def by_version(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
-    negotiate(request, node, bcs_supported=False)
+    bcs = negotiate(request, node, bcs_supported=True)
     version = path_u64(request, "txn_version")
-    return json_response(node.ledger.transaction_by_version(version), meta)
+    return await _one(node, node.ledger.transaction_by_version(version), meta, bcs=bcs)
 
 
 async def by_hash(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
-    negotiate(request, node, bcs_supported=False)
-    return json_response(node.ledger.transaction_by_hash(_hash(request)), meta)
+    bcs = negotiate(request, node, bcs_supported=True)
+    return await _one(node, node.ledger.transaction_by_hash(_hash(request)), meta, bcs=bcs)
 
 
 async def wait_by_hash(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
@@ -82,7 +94,7 @@ async def wait_by_hash(request: Request, node: NodeState, meta: LedgerMeta) -> R
     rows reach the store a moment before the ledger head moves, and a client that reads
     right after waiting must see the transaction's effects.
     """
-    negotiate(request, node, bcs_supported=False)
+    bcs = negotiate(request, node, bcs_supported=True)
     digest = _hash(request)
     deadline = time.monotonic() + WAIT_TIMEOUT_SECONDS
     while True:
@@ -92,9 +104,9 @@ async def wait_by_hash(request: Request, node: NodeState, meta: LedgerMeta) -> R
         now = node.ledger.meta()
         if found.get("type") == "pending_transaction" or _beyond(found, now):
             if time.monotonic() > deadline:
-                return json_response(found, now)
+                return await _one(node, found, now, bcs=bcs)
         else:
-            return json_response(found, now)
+            return await _one(node, found, now, bcs=bcs)
         await asyncio.sleep(WAIT_POLL_SECONDS)
 
 
