@@ -5,18 +5,18 @@ from __future__ import annotations
 import ledgerkit.tx
 
 EXPECTED: list[str] = [
-    "AbiLayouts",
-    "Account",
     "BALANCE_CHANGE_COLUMNS",
     "EXPLANATION_COLUMNS",
+    "FRAMEWORK_ERRORS",
+    "NO_FEE_PAYER",
+    "AbiLayouts",
+    "Account",
     "Ed25519PrivateKey",
     "Ed25519PublicKey",
     "EncodedSubmission",
     "ExplainedField",
-    "FRAMEWORK_ERRORS",
     "ModuleAbis",
     "MoveAbort",
-    "NO_FEE_PAYER",
     "Secp256k1PrivateKey",
     "Secp256k1PublicKey",
     "SignerParts",
