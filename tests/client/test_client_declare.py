@@ -20,8 +20,9 @@ import pytest
 from client_fakes import META
 
 import ledgerkit
-from ledgerkit import AsyncClient, Client, InputError, Result
+from ledgerkit import AsyncClient, Client, DecodingError, InputError, Result
 from ledgerkit.client import Call
+from ledgerkit.client import _decoders as dec
 from ledgerkit.client._declare import endpoint, paged
 from ledgerkit.client._flows import Flow, Pause
 from ledgerkit.client._methods import Endpoints
@@ -99,6 +100,24 @@ def test_help_shows_the_async_methods_as_async() -> None:
         " -> 'Result[Block]'"
     ) in text
     assert "The block at ``height``, with its transactions when asked" in text
+
+
+def test_a_record_is_read_without_a_decoder_of_its_own() -> None:
+    body = (
+        b'{"block_height": "18446744073709551615", "block_hash": "0xab",'
+        b' "block_timestamp": "9007199254740993", "first_version": "3", "last_version": "4"}'
+    )
+    block = dec.reader(Block)(body)
+    assert block == Block(
+        block_height=2**64 - 1,
+        block_hash="0xab",
+        block_timestamp=2**53 + 1,
+        first_version=3,
+        last_version=4,
+    )
+    assert dec.reader(list[Block])(b"[" + body + b"]") == [block]
+    with pytest.raises(DecodingError, match="expected Block"):
+        dec.reader(Block)(b'{"block_height": "-1"}')
 
 
 # -- a declaration of our own, on clients that only record ---------------------------------
