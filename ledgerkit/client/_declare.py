@@ -23,7 +23,9 @@ Each method is a real function carrying the builder's name, docstring and signat
 (``self`` first, the answer as return annotation: ``Call[X]`` reads ``Result[X]``,
 ``Flow[R]`` reads ``R``, ``Pager[X]`` reads ``Iterator[Result[X]]`` or
 ``AsyncIterator[Result[X]]``), so ``help()``, :func:`inspect.signature` and Sphinx show
-it as written; ``__wrapped__`` is the builder. For type checkers, the overloads of
+it as written; ``__wrapped__`` is the builder, so :func:`typing.get_type_hints` reads
+the annotations in the builder's module (which imports every name they use). For type
+checkers, the overloads of
 ``__get__`` give ``client.block_by_height(5)`` the type ``Result[Block]`` and
 ``aclient.block_by_height(5)`` the type of a coroutine of it.
 """
