@@ -25,9 +25,8 @@ Each method is a real function carrying the builder's name, docstring and signat
 ``AsyncIterator[Result[X]]``), so ``help()``, :func:`inspect.signature` and Sphinx show
 it as written; ``__wrapped__`` is the builder, so :func:`typing.get_type_hints` reads
 the annotations in the builder's module (which imports every name they use). For type
-checkers, the overloads of
-``__get__`` give ``client.block_by_height(5)`` the type ``Result[Block]`` and
-``aclient.block_by_height(5)`` the type of a coroutine of it.
+checkers, the overloads of ``__get__`` give ``client.block_by_height(5)`` the type
+``Result[Block]`` and ``aclient.block_by_height(5)`` the type of a coroutine of it.
 """
 
 from __future__ import annotations
