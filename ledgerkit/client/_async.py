@@ -1,5 +1,5 @@
 """The asyncio client: the I/O half over ``httpx.AsyncClient``; the endpoint methods are
-in ``_async_endpoints``.
+declared once for both clients in ``_methods``.
 
 The twin of :class:`~ledgerkit.Client`: the same methods in the same order, each awaited
 (``iter_*`` are async iterators). Each method's documentation is the sync one's.
@@ -18,12 +18,14 @@ import httpx
 
 from ledgerkit._errors import LedgerError
 from ledgerkit.client import _calls as calls
-from ledgerkit.client._async_endpoints import AsyncEndpoints, _doc
 from ledgerkit.client._base import DEFAULT_TIMEOUT, BaseClient, Call, Result, read_with
 from ledgerkit.client._building import AsyncBuilding
 from ledgerkit.client._cache import open_cache
+from ledgerkit.client._declare import twin_doc
+from ledgerkit.client._flows import Flow, Pause
 from ledgerkit.client._identity import ChainIdentity
 from ledgerkit.client._limits import AsyncClock, AsyncLimiter, AsyncSystemClock
+from ledgerkit.client._methods import Endpoints
 from ledgerkit.client._paging import Pager
 from ledgerkit.client._retry import Retry
 from ledgerkit.client._simulating import AsyncSimulating
@@ -37,7 +39,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 _log = logging.getLogger("ledgerkit.client")
 
 
-class AsyncClient(AsyncBuilding, AsyncSimulating, AsyncEndpoints, BaseClient):
+class AsyncClient(AsyncBuilding, AsyncSimulating, Endpoints, BaseClient):
     """An asyncio client of the node REST API; see :class:`~ledgerkit.Client`.
 
     Same parameters, except that ``transport`` is an ``httpx.AsyncBaseTransport`` and
@@ -135,7 +137,7 @@ class AsyncClient(AsyncBuilding, AsyncSimulating, AsyncEndpoints, BaseClient):
     async def send(self, call: Call[T]) -> Result[T]: ...
     @overload
     async def send(self, call: Call[Any], *, decoder: Callable[[bytes], U]) -> Result[U]: ...
-    @_doc(Client.send)
+    @twin_doc(Client.send)
     async def send(self, call: Call[Any], *, decoder: Callable[[bytes], Any] | None = None) -> Any:
         return await self._send(read_with(call, decoder))
 
@@ -154,7 +156,7 @@ class AsyncClient(AsyncBuilding, AsyncSimulating, AsyncEndpoints, BaseClient):
             self._identity_failed(exc)
             return None
 
-    @_doc(Client.chain_identity)
+    @twin_doc(Client.chain_identity)
     async def chain_identity(self) -> Result[ChainIdentity]:
         call = self._genesis_call()
         try:
@@ -179,6 +181,29 @@ class AsyncClient(AsyncBuilding, AsyncSimulating, AsyncEndpoints, BaseClient):
                     yield Result(item, page.ledger)
 
         return walk(first)
+
+    async def _drive(self, flow: Flow[T]) -> T:
+        """Run a flow of :mod:`~ledgerkit.client._flows` to its end (``Client._drive``'s
+        twin: the same flow, awaited)."""
+        try:
+            step = next(flow)
+            while True:
+                if isinstance(step, Pause):
+                    if step.seconds > 0:
+                        await self._clock.sleep(step.seconds)
+                    step = flow.send(self._clock.monotonic())
+                    continue
+                try:
+                    result = await self._send(step)
+                except LedgerError as exc:
+                    step = flow.throw(exc)
+                else:
+                    step = flow.send(result)
+        except StopIteration as stop:
+            value: T = stop.value
+            return value
+        finally:
+            flow.close()
 
     async def aclose(self) -> None:
         """Close the connections and the cache."""

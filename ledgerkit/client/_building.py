@@ -9,11 +9,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from ledgerkit._errors import NodeAPIError
+from ledgerkit.bcs import RawTransaction, SignedTransaction, TransactionData
 from ledgerkit.client import _build_flows as flows
-from ledgerkit.client._async_endpoints import _doc
+from ledgerkit.client import _flows as call_flows
 from ledgerkit.client._base import Call, Result
+from ledgerkit.client._declare import twin_doc
 from ledgerkit.models import Transaction
-from ledgerkit.tx import UnsignedTransaction
+from ledgerkit.tx import ModuleAbis, TransactionExplanation, UnsignedTransaction
 from ledgerkit.types import Address, EntryFunctionId, MoveType, StructTag
 
 if TYPE_CHECKING:
@@ -43,6 +45,12 @@ class _Builds:
         error: NodeAPIError = super()._node_error(call, status, headers, body)  # type: ignore[misc]
         self._builds.refused(call.name, call.body, error)
         return error
+
+    def _module_abis(self) -> ModuleAbis:
+        abis = self.__dict__.get("_explain_abis")
+        if abis is None:
+            abis = self.__dict__.setdefault("_explain_abis", ModuleAbis())
+        return abis  # type: ignore[no-any-return]
 
 
 class SyncBuilding(_Builds):
@@ -196,6 +204,26 @@ class SyncBuilding(_Builds):
         )
         return self._drive(flow)
 
+    def explain(
+        self, txn: RawTransaction | SignedTransaction | TransactionData | int | str | bytes
+    ) -> TransactionExplanation:
+        """A transaction's bytes explained field by field, entry-function arguments typed
+        by the called function's ABI (fetched once per module and kept).
+
+        Parameters
+        ----------
+        txn : RawTransaction, SignedTransaction, TransactionData, int or str
+            A transaction built here, or the version (int) or hash of one on the ledger
+            (then read as BCS: committed, or pending).
+
+        Examples
+        --------
+        >>> explanation = client.explain(3)  # doctest: +SKIP
+        >>> print(explanation)  # the annotated dump  # doctest: +SKIP
+        >>> explanation.to_frame()  # offset, bytes, field, value  # doctest: +SKIP
+        """
+        return self._drive(call_flows.explain(txn, self._module_abis()))
+
 
 class AsyncBuilding(_Builds):
     """Transaction building, views and transfers of :class:`~ledgerkit.AsyncClient`."""
@@ -205,7 +233,7 @@ class AsyncBuilding(_Builds):
 
         async def _drive(self, flow: Flow[T]) -> T: ...
 
-    @_doc(SyncBuilding.build_transaction)
+    @twin_doc(SyncBuilding.build_transaction)
     async def build_transaction(
         self,
         sender: Any,
@@ -235,7 +263,7 @@ class AsyncBuilding(_Builds):
         )
         return await self._drive(flow)
 
-    @_doc(SyncBuilding.view)
+    @twin_doc(SyncBuilding.view)
     async def view(
         self,
         function: str | EntryFunctionId,
@@ -247,7 +275,7 @@ class AsyncBuilding(_Builds):
         flow = flows.view(self._builds, function, arguments, type_arguments, ledger_version)
         return await self._drive(flow)
 
-    @_doc(SyncBuilding.transfer)
+    @twin_doc(SyncBuilding.transfer)
     async def transfer(
         self,
         sender: Any,
@@ -265,3 +293,9 @@ class AsyncBuilding(_Builds):
             self._builds, sender, to, amount, asset, options, self._clock.time(), timeout
         )
         return await self._drive(flow)
+
+    @twin_doc(SyncBuilding.explain)
+    async def explain(
+        self, txn: RawTransaction | SignedTransaction | TransactionData | int | str | bytes
+    ) -> TransactionExplanation:
+        return await self._drive(call_flows.explain(txn, self._module_abis()))

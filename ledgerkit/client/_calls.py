@@ -4,15 +4,15 @@
 One function per endpoint returns a :class:`Call`, its inputs checked and made canonical
 first (``_inputs``; struct tags percent-encoded in paths), so a bad input fails before
 anything is sent and two spellings of one question share a cache entry. Methods and
-paths come from the endpoint table (``ledgerkit._endpoints``), by operation id. No I/O.
+paths come from the endpoint table (``ledgerkit._endpoints``), by operation id
+(``_requests``). No I/O.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Final, TypeVar
+from typing import Any, Final
 
-from ledgerkit._endpoints import OPERATIONS
 from ledgerkit._errors import InputError
 from ledgerkit.bcs import (
     Ed25519Authenticator,
@@ -25,6 +25,8 @@ from ledgerkit.client import _decoders as dec
 from ledgerkit.client import _inputs as inputs
 from ledgerkit.client import _policies as policy
 from ledgerkit.client._base import BCS, JSON, SIGNED_TXN_BCS, VIEW_BCS, Call
+from ledgerkit.client._requests import route as _route
+from ledgerkit.client._requests import state_read as _state_read
 from ledgerkit.tx import EncodedSubmission
 from ledgerkit.types import (
     Address,
@@ -73,39 +75,7 @@ __all__ = [
     "wait_by_hash",
 ]
 
-T = TypeVar("T")
 _ZERO_SIGNATURE: Final = bytes(64)
-
-
-def _route(op_id: str, **segments: object) -> tuple[str, str]:
-    """The method and path of an operation of the table, its path segments filled in."""
-    op = OPERATIONS[op_id]
-    return op.method, op.url_path(**segments)
-
-
-def _state_read(
-    name: str,
-    route: tuple[str, str],
-    decode: Callable[[bytes], T],
-    ledger_version: int | None,
-    *,
-    accept: str = JSON,
-    body: bytes | None = None,
-    content_type: str | None = None,
-    **params: str | int | None,
-) -> Call[T]:
-    """A read of state: the latest, or at ``ledger_version`` (then fixed, and cached)."""
-    version = None if ledger_version is None else int(inputs.u64(ledger_version, "ledger_version"))
-    return Call(
-        name,
-        *route,
-        decode,
-        inputs.params(ledger_version=version, **params),
-        body=body,
-        content_type=content_type,
-        accept=accept,
-        storable=policy.at_version(version),
-    )
 
 
 def _cursor(start: str | None) -> str | None:

@@ -10,7 +10,8 @@ the client never looks inside a model.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from ledgerkit._errors import BCSError, DecodingError, InputError
 from ledgerkit.bcs import TransactionData, TransactionOnChainData
@@ -82,6 +83,7 @@ __all__ = [
     "modules",
     "onchain_transactions",
     "pending_transaction",
+    "reader",
     "resource",
     "resources",
     "simulated_transactions",
@@ -90,6 +92,8 @@ __all__ = [
     "transaction_version",
     "transactions",
 ]
+
+T = TypeVar("T")
 
 # -- the table: endpoint -> decoder ----------------------------------------------------------
 
@@ -106,6 +110,17 @@ transactions = decode_transactions
 block = decode_block
 balance = decode_balance
 json_values = decode_view
+
+
+def reader(type_: type[T]) -> Callable[[bytes], T]:
+    """The decoder of an answer that is a record of :mod:`ledgerkit.models`, a union of
+    them or a list (``reader(list[Thing])``), by :func:`ledgerkit.models.decode`: a new
+    record needs no decoder function of its own."""
+
+    def read(data: bytes) -> T:
+        return decode(data, type_)
+
+    return read
 
 
 def health(data: bytes) -> HealthStatus:

@@ -24,7 +24,7 @@ from ledgerkit.bcs import (
 )
 from ledgerkit.client import _calls as calls
 from ledgerkit.client import _flows as flows
-from ledgerkit.client._async_endpoints import _doc
+from ledgerkit.client._declare import twin_doc
 from ledgerkit.models import MoveResource, UserTransaction
 from ledgerkit.tx import Simulation, signed_with_zeros, stores_to_look_up
 from ledgerkit.types import Result
@@ -240,7 +240,7 @@ class AsyncSimulating:
 
         async def _drive(self, flow: flows.Flow[T]) -> T: ...
 
-    @_doc(SyncSimulating.simulate)
+    @twin_doc(SyncSimulating.simulate)
     async def simulate(
         self,
         transaction: SignedTransaction
@@ -268,7 +268,7 @@ class AsyncSimulating:
         )
         return await self._drive(flow)
 
-    @_doc(SyncSimulating.submit_and_wait)
+    @twin_doc(SyncSimulating.submit_and_wait)
     async def submit_and_wait(
         self, signed: SignedTransaction, *, timeout: float = 60.0
     ) -> Result[UserTransaction]:

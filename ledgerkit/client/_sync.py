@@ -1,5 +1,5 @@
 """The synchronous client: the I/O half over ``httpx.Client``; the endpoint methods are
-in ``_sync_endpoints``.
+declared once for both clients in ``_methods``.
 
 No event loop is involved, so it works unchanged inside a running Jupyter kernel (or any
 other running asyncio loop). It is thread-safe: the limiter, the cache and httpx's
@@ -22,12 +22,13 @@ from ledgerkit.client import _calls as calls
 from ledgerkit.client._base import DEFAULT_TIMEOUT, BaseClient, Call, Result, read_with
 from ledgerkit.client._building import SyncBuilding
 from ledgerkit.client._cache import open_cache
+from ledgerkit.client._flows import Flow, Pause
 from ledgerkit.client._identity import ChainIdentity
 from ledgerkit.client._limits import Clock, Limiter, SystemClock
+from ledgerkit.client._methods import Endpoints
 from ledgerkit.client._paging import Pager
 from ledgerkit.client._retry import Retry
 from ledgerkit.client._simulating import SyncSimulating
-from ledgerkit.client._sync_endpoints import SyncEndpoints
 
 __all__ = ["Client"]
 
@@ -36,7 +37,7 @@ U = TypeVar("U")
 _log = logging.getLogger("ledgerkit.client")
 
 
-class Client(SyncBuilding, SyncSimulating, SyncEndpoints, BaseClient):
+class Client(SyncBuilding, SyncSimulating, Endpoints, BaseClient):
     """A client of the node REST API.
 
     Every method answers a :class:`~ledgerkit.client.Result`: ``.value`` (the decoded
@@ -271,6 +272,29 @@ class Client(SyncBuilding, SyncSimulating, SyncEndpoints, BaseClient):
                     yield Result(item, page.ledger)
 
         return walk(first)
+
+    def _drive(self, flow: Flow[T]) -> T:
+        """Run a flow of :mod:`~ledgerkit.client._flows` to its end: send its calls,
+        wait its pauses, and return what it returns."""
+        try:
+            step = next(flow)
+            while True:
+                if isinstance(step, Pause):
+                    if step.seconds > 0:
+                        self._clock.sleep(step.seconds)
+                    step = flow.send(self._clock.monotonic())
+                    continue
+                try:
+                    result = self._send(step)
+                except LedgerError as exc:
+                    step = flow.throw(exc)
+                else:
+                    step = flow.send(result)
+        except StopIteration as stop:
+            value: T = stop.value
+            return value
+        finally:
+            flow.close()
 
     def close(self) -> None:
         """Close the connections and the cache."""

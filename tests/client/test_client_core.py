@@ -144,11 +144,11 @@ def test_the_clients_are_twins() -> None:
         "transactions",
         "iter_transactions", "transaction_by_version", "transaction_by_hash",
         "transaction_by_version_bcs", "transaction_by_hash_bcs", "transactions_bcs",
-        "explain", "wait_for_transaction", "transactions_auxiliary_info", "submit_transaction",
+        "wait_for_transaction", "transactions_auxiliary_info", "submit_transaction",
         "submit_batch_transactions", "simulate_transaction", "encode_submission", "table_item",
         "raw_table_item", "estimate_gas_price", "view_json", "view_bcs", "block_by_height",
         "block_by_version", "simulate", "submit_and_wait", "build_transaction", "view", "transfer",
-        "send", "chain_identity",
+        "explain", "send", "chain_identity",
     ]  # fmt: skip
     for name in sync_names:
         sync, twin = getattr(Client, name), getattr(AsyncClient, name)

@@ -1,14 +1,23 @@
-"""Every endpoint of the node API for the synchronous client: what each method asks and
-how its answer is read, over the sending half that :class:`~ledgerkit.Client` supplies
-(``_send``, ``_walk``). :mod:`ledgerkit.client._async_endpoints` is its twin.
+"""Every endpoint method of :class:`~ledgerkit.Client` and :class:`~ledgerkit.AsyncClient`,
+declared once (see :mod:`~ledgerkit.client._declare`).
+
+Each declaration is the method's request builder: the public signature and docstring,
+and a body that returns the :class:`Call` to send (most ask ``_calls``, where the
+requests of the node API are built and published as :mod:`ledgerkit.client.calls`), a
+flow of ``_flows``, or, for the ``iter_*`` walks, a pager of ``_paging``. Read from a
+``Client`` each is a method answering a :class:`Result`; from an ``AsyncClient``, the same
+method awaited (``iter_*``: an async iterator).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+# The methods' return annotations name Result, Iterator and AsyncIterator (see _declare):
+# imported here too, where typing.get_type_hints looks them up.
+from collections.abc import AsyncIterator as AsyncIterator
+from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterator as Iterator
+from typing import Any
 
-from ledgerkit._errors import LedgerError
 from ledgerkit.bcs import (
     EntryFunction,
     MultiAgentRawTransaction,
@@ -22,7 +31,8 @@ from ledgerkit.client import _decoders as dec
 from ledgerkit.client import _encoding as encoding
 from ledgerkit.client import _flows as flows
 from ledgerkit.client._base import Call, Result
-from ledgerkit.client._limits import Clock
+from ledgerkit.client._declare import endpoint, paged
+from ledgerkit.client._flows import Flow
 from ledgerkit.client._paging import CursorPager, EventPager, Pager, VersionRangePager
 from ledgerkit.models import (
     AccountData,
@@ -39,51 +49,19 @@ from ledgerkit.models import (
     Transaction,
     UserTransaction,
 )
-from ledgerkit.tx import EncodedSubmission, ModuleAbis, TransactionExplanation
+from ledgerkit.tx import EncodedSubmission
 from ledgerkit.types import Address, EntryFunctionId, MoveType, StructTag
 
-__all__ = ["SyncEndpoints"]
-
-T = TypeVar("T")
+__all__ = ["Endpoints"]
 
 
-class SyncEndpoints:
-    """The endpoint methods of :class:`~ledgerkit.Client` (see its docstring)."""
-
-    # What the client supplies (``Client``): its clock, and how it sends and walks pages.
-    _clock: Clock
-    if TYPE_CHECKING:
-
-        def _send(self, call: Call[T]) -> Result[T]: ...
-
-        def _walk(self, pager: Pager[T]) -> Iterator[Result[T]]: ...
-
-    def _drive(self, flow: flows.Flow[T]) -> T:
-        """Run a flow of :mod:`~ledgerkit.client._flows` to its end: send its calls,
-        wait its pauses, and return what it returns."""
-        try:
-            step = next(flow)
-            while True:
-                if isinstance(step, flows.Pause):
-                    if step.seconds > 0:
-                        self._clock.sleep(step.seconds)
-                    step = flow.send(self._clock.monotonic())
-                    continue
-                try:
-                    result = self._send(step)
-                except LedgerError as exc:
-                    step = flow.throw(exc)
-                else:
-                    step = flow.send(result)
-        except StopIteration as stop:
-            value: T = stop.value
-            return value
-        finally:
-            flow.close()
+class Endpoints:
+    """The endpoint methods of both clients (see :class:`~ledgerkit.Client`)."""
 
     # -- general -------------------------------------------------------------------------
 
-    def ledger_info(self) -> Result[LedgerInfo]:
+    @endpoint
+    def ledger_info() -> Call[LedgerInfo]:
         """The ledger's current position: chain id, epoch, versions, block heights, role.
 
         Returns
@@ -91,9 +69,10 @@ class SyncEndpoints:
         Result[LedgerInfo]
             Never served from the cache.
         """
-        return self._send(calls.ledger_info())
+        return calls.ledger_info()
 
-    def health(self, duration_secs: int | None = None) -> Result[HealthStatus]:
+    @endpoint
+    def health(duration_secs: int | None = None) -> Call[HealthStatus]:
         """Check the node is alive; with ``duration_secs``, that its ledger is fresh.
 
         Parameters
@@ -106,13 +85,12 @@ class SyncEndpoints:
         HealthCheckFailedError
             503: the ledger is older than that (never retried).
         """
-        return self._send(calls.health(duration_secs))
+        return calls.health(duration_secs)
 
     # -- accounts ------------------------------------------------------------------------
 
-    def account(
-        self, address: str | Address, *, ledger_version: int | None = None
-    ) -> Result[AccountData]:
+    @endpoint
+    def account(address: str | Address, *, ledger_version: int | None = None) -> Call[AccountData]:
         """The account's sequence number and authentication key.
 
         Parameters
@@ -130,16 +108,16 @@ class SyncEndpoints:
         VersionPrunedError
             The version is older than the node keeps.
         """
-        return self._send(calls.account(address, ledger_version))
+        return calls.account(address, ledger_version)
 
+    @endpoint
     def account_resources(
-        self,
         address: str | Address,
         *,
         ledger_version: int | None = None,
         start: str | None = None,
         limit: int | None = None,
-    ) -> Result[list[MoveResource]]:
+    ) -> Call[list[MoveResource]]:
         """One page of the account's resources.
 
         Parameters
@@ -159,15 +137,15 @@ class SyncEndpoints:
             ``ledger.cursor`` is the next page's ``start``, ``None`` on the last page.
             :meth:`iter_account_resources` follows it for you.
         """
-        return self._send(calls.account_resources(address, ledger_version, start, limit))
+        return calls.account_resources(address, ledger_version, start, limit)
 
+    @paged
     def iter_account_resources(
-        self,
         address: str | Address,
         *,
         ledger_version: int | None = None,
         limit: int | None = None,
-    ) -> Iterator[Result[MoveResource]]:
+    ) -> Pager[MoveResource]:
         """Every resource of the account, following the cursor to the last page.
 
         Pages after the first are read at the first page's ledger version, so the walk
@@ -178,19 +156,18 @@ class SyncEndpoints:
         Result[MoveResource]
             One per resource, with the metadata of its page.
         """
-        pager = CursorPager(
+        return CursorPager(
             lambda version, cursor: calls.account_resources(address, version, cursor, limit),
             ledger_version,
         )
-        return self._walk(pager)
 
+    @endpoint
     def account_resource(
-        self,
         address: str | Address,
         resource_type: str | StructTag,
         *,
         ledger_version: int | None = None,
-    ) -> Result[MoveResource]:
+    ) -> Call[MoveResource]:
         """One resource of the account, by struct tag (``0x1::coin::CoinStore<...>``).
 
         Raises
@@ -198,50 +175,50 @@ class SyncEndpoints:
         ResourceNotFoundError
             The account holds no such resource.
         """
-        return self._send(calls.account_resource(address, resource_type, ledger_version))
+        return calls.account_resource(address, resource_type, ledger_version)
 
+    @endpoint
     def account_resource_bcs(
-        self,
         address: str | Address,
         resource_type: str | StructTag,
         *,
         ledger_version: int | None = None,
-    ) -> Result[bytes]:
+    ) -> Call[bytes]:
         """The BCS bytes of one resource of the account (decode with ``MoveValueCodec``)."""
-        return self._send(calls.account_resource_bcs(address, resource_type, ledger_version))
+        return calls.account_resource_bcs(address, resource_type, ledger_version)
 
+    @endpoint
     def account_modules(
-        self,
         address: str | Address,
         *,
         ledger_version: int | None = None,
         start: str | None = None,
         limit: int | None = None,
-    ) -> Result[list[MoveModuleBytecode]]:
+    ) -> Call[list[MoveModuleBytecode]]:
         """One page of the modules the account publishes (bytecode and ABI).
 
         ``ledger.cursor`` of the result is the next page's ``start``; see
         :meth:`iter_account_modules`.
         """
-        return self._send(calls.account_modules(address, ledger_version, start, limit))
+        return calls.account_modules(address, ledger_version, start, limit)
 
+    @paged
     def iter_account_modules(
-        self,
         address: str | Address,
         *,
         ledger_version: int | None = None,
         limit: int | None = None,
-    ) -> Iterator[Result[MoveModuleBytecode]]:
+    ) -> Pager[MoveModuleBytecode]:
         """Every module of the account, following the cursor to the last page."""
-        pager = CursorPager(
+        return CursorPager(
             lambda version, cursor: calls.account_modules(address, version, cursor, limit),
             ledger_version,
         )
-        return self._walk(pager)
 
+    @endpoint
     def account_module(
-        self, address: str | Address, module_name: str, *, ledger_version: int | None = None
-    ) -> Result[MoveModuleBytecode]:
+        address: str | Address, module_name: str, *, ledger_version: int | None = None
+    ) -> Call[MoveModuleBytecode]:
         """One module of the account by name, with its ABI.
 
         Raises
@@ -249,47 +226,50 @@ class SyncEndpoints:
         MoveModuleNotFoundError
             The account publishes no module of that name.
         """
-        return self._send(calls.account_module(address, module_name, ledger_version))
+        return calls.account_module(address, module_name, ledger_version)
 
+    @endpoint
     def account_module_bytecode(
-        self, address: str | Address, module_name: str, *, ledger_version: int | None = None
-    ) -> Result[bytes]:
+        address: str | Address, module_name: str, *, ledger_version: int | None = None
+    ) -> Call[bytes]:
         """The module's bytecode, as the node's BCS answer."""
-        return self._send(calls.account_module_bytecode(address, module_name, ledger_version))
+        return calls.account_module_bytecode(address, module_name, ledger_version)
 
+    @endpoint
     def account_balance(
-        self,
         address: str | Address,
         asset: str | Address | StructTag,
         *,
         ledger_version: int | None = None,
-    ) -> Result[int]:
+    ) -> Call[int]:
         """The account's balance of a coin (struct tag) or fungible asset (metadata address),
         in its primary store, as an exact ``int``."""
-        return self._send(calls.account_balance(address, asset, ledger_version))
+        return calls.account_balance(address, asset, ledger_version)
 
+    @endpoint
     def account_transactions(
-        self, address: str | Address, *, start: int | None = None, limit: int | None = None
-    ) -> Result[list[Transaction]]:
+        address: str | Address, *, start: int | None = None, limit: int | None = None
+    ) -> Call[list[Transaction]]:
         """The account's committed transactions by sequence number, from ``start`` (default 0)."""
-        return self._send(calls.account_transactions(address, start, limit))
+        return calls.account_transactions(address, start, limit)
 
+    @endpoint
     def account_transactions_bcs(
-        self, address: str | Address, *, start: int | None = None, limit: int | None = None
-    ) -> Result[list[TransactionOnChainData]]:
+        address: str | Address, *, start: int | None = None, limit: int | None = None
+    ) -> Call[list[TransactionOnChainData]]:
         """The account's committed transactions from sequence number ``start``, from BCS."""
-        return self._send(calls.account_transactions_bcs(address, start, limit))
+        return calls.account_transactions_bcs(address, start, limit)
 
     # -- events --------------------------------------------------------------------------
 
+    @endpoint
     def events_by_creation_number(
-        self,
         address: str | Address,
         creation_number: int,
         *,
         start: int | None = None,
         limit: int | None = None,
-    ) -> Result[list[Event]]:
+    ) -> Call[list[Event]]:
         """One page of an event stream named by the account and its creation number.
 
         Parameters
@@ -299,24 +279,23 @@ class SyncEndpoints:
         limit : int, optional
             Events asked for; the node may serve fewer.
         """
-        return self._send(calls.events_by_creation_number(address, creation_number, start, limit))
+        return calls.events_by_creation_number(address, creation_number, start, limit)
 
+    @endpoint
     def events_by_handle(
-        self,
         address: str | Address,
         event_handle: str | StructTag,
         field_name: str,
         *,
         start: int | None = None,
         limit: int | None = None,
-    ) -> Result[list[Event]]:
+    ) -> Call[list[Event]]:
         """One page of the event stream held in field ``field_name`` of the resource
         ``event_handle`` of ``address`` (the account the events were emitted to)."""
-        call = calls.events_by_handle(address, event_handle, field_name, start, limit)
-        return self._send(call)
+        return calls.events_by_handle(address, event_handle, field_name, start, limit)
 
+    @paged
     def iter_events(
-        self,
         address: str | Address,
         creation_number: int | None = None,
         *,
@@ -325,7 +304,7 @@ class SyncEndpoints:
         start: int | None = None,
         limit: int | None = None,
         forward: bool = False,
-    ) -> Iterator[Result[Event]]:
+    ) -> Pager[Event]:
         """Walk an event stream by sequence number, newest first (or oldest first).
 
         Name the stream by ``creation_number``, or by ``event_handle`` and ``field_name``.
@@ -342,22 +321,23 @@ class SyncEndpoints:
             Oldest first instead of newest first.
         """
         make = calls.event_stream(address, creation_number, event_handle, field_name)
-        pager = EventPager(
+        return EventPager(
             make, dec.event_sequence_number, start=start, limit=limit, forward=forward
         )
-        return self._walk(pager)
 
     # -- transactions --------------------------------------------------------------------
 
+    @endpoint
     def transactions(
-        self, *, start: int | None = None, limit: int | None = None
-    ) -> Result[list[Transaction]]:
+        *, start: int | None = None, limit: int | None = None
+    ) -> Call[list[Transaction]]:
         """One page of committed transactions from version ``start`` (default: the newest)."""
-        return self._send(calls.transactions(start, limit))
+        return calls.transactions(start, limit)
 
+    @paged
     def iter_transactions(
-        self, start: int = 0, stop: int | None = None, *, limit: int = 100
-    ) -> Iterator[Result[Transaction]]:
+        start: int = 0, stop: int | None = None, *, limit: int = 100
+    ) -> Pager[Transaction]:
         """Every committed transaction with a version in ``[start, stop)``.
 
         Parameters
@@ -370,16 +350,16 @@ class SyncEndpoints:
         limit : int
             Page size to ask for (the node may serve fewer).
         """
-        pager = VersionRangePager(
+        return VersionRangePager(
             lambda first, size: calls.transactions(first, size),
             dec.transaction_version,
             start=start,
             stop=stop,
             limit=limit,
         )
-        return self._walk(pager)
 
-    def transaction_by_version(self, version: int) -> Result[Transaction]:
+    @endpoint
+    def transaction_by_version(version: int) -> Call[Transaction]:
         """The transaction at ``version`` (cached once committed).
 
         Raises
@@ -389,59 +369,37 @@ class SyncEndpoints:
         VersionPrunedError
             Older than the node keeps.
         """
-        return self._send(calls.transaction_by_version(version))
+        return calls.transaction_by_version(version)
 
-    def transaction_by_hash(self, txn_hash: str | bytes) -> Result[Transaction]:
+    @endpoint
+    def transaction_by_hash(txn_hash: str | bytes) -> Call[Transaction]:
         """The transaction with this hash: committed, or still pending in the mempool."""
-        return self._send(calls.transaction_by_hash(txn_hash))
+        return calls.transaction_by_hash(txn_hash)
 
-    def transaction_by_version_bcs(self, version: int) -> Result[TransactionData]:
+    @endpoint
+    def transaction_by_version_bcs(version: int) -> Call[TransactionData]:
         """The transaction at ``version`` as the node's BCS ``TransactionData`` (its
         ``.onchain`` holds the ledger transaction, info, events and write set; ``.bytes``
         the answer as received)."""
-        return self._send(calls.transaction_by_version_bcs(version))
+        return calls.transaction_by_version_bcs(version)
 
-    def transaction_by_hash_bcs(self, txn_hash: str | bytes) -> Result[TransactionData]:
+    @endpoint
+    def transaction_by_hash_bcs(txn_hash: str | bytes) -> Call[TransactionData]:
         """The transaction with this hash as BCS ``TransactionData``: ``.onchain`` once
         committed, ``.pending`` (the signed transaction) while it waits."""
-        return self._send(calls.transaction_by_hash_bcs(txn_hash))
+        return calls.transaction_by_hash_bcs(txn_hash)
 
+    @endpoint
     def transactions_bcs(
-        self, *, start: int | None = None, limit: int | None = None
-    ) -> Result[list[TransactionOnChainData]]:
+        *, start: int | None = None, limit: int | None = None
+    ) -> Call[list[TransactionOnChainData]]:
         """One page of committed transactions from version ``start``, decoded from BCS."""
-        return self._send(calls.transactions_bcs(start, limit))
+        return calls.transactions_bcs(start, limit)
 
-    def explain(
-        self, txn: RawTransaction | SignedTransaction | TransactionData | int | str | bytes
-    ) -> TransactionExplanation:
-        """A transaction's bytes explained field by field, entry-function arguments typed
-        by the called function's ABI (fetched once per module and kept).
-
-        Parameters
-        ----------
-        txn : RawTransaction, SignedTransaction, TransactionData, int or str
-            A transaction built here, or the version (int) or hash of one on the ledger
-            (then read as BCS: committed, or pending).
-
-        Examples
-        --------
-        >>> explanation = client.explain(3)  # doctest: +SKIP
-        >>> print(explanation)  # the annotated dump  # doctest: +SKIP
-        >>> explanation.to_frame()  # offset, bytes, field, value  # doctest: +SKIP
-        """
-        return self._drive(flows.explain(txn, self._module_abis()))
-
-    def _module_abis(self) -> ModuleAbis:
-        abis: ModuleAbis | None = getattr(self, "_abis", None)
-        if abis is None:
-            abis = ModuleAbis()
-            self._abis = abis
-        return abis
-
+    @endpoint
     def wait_for_transaction(
-        self, txn_hash: str | bytes, *, timeout: float = 60.0
-    ) -> Result[Transaction]:
+        txn_hash: str | bytes, *, timeout: float = 60.0
+    ) -> Flow[Result[Transaction]]:
         """Wait until the transaction is committed and return it (long polls of
         ``wait_by_hash``). A failed transaction is returned too: check ``.success``.
 
@@ -452,17 +410,19 @@ class SyncEndpoints:
         TransactionNotFoundError
             The node has never heard of it by then (expired, or never accepted).
         """
-        return self._drive(flows.wait_for_transaction(txn_hash, timeout))
+        return flows.wait_for_transaction(txn_hash, timeout)
 
+    @endpoint
     def transactions_auxiliary_info(
-        self, start_version: int, *, limit: int | None = None
-    ) -> Result[list[AuxiliaryInfo]]:
+        start_version: int, *, limit: int | None = None
+    ) -> Call[list[AuxiliaryInfo]]:
         """Auxiliary info (the index within its block) of transactions from ``start_version``."""
-        return self._send(calls.transactions_auxiliary_info(start_version, limit))
+        return calls.transactions_auxiliary_info(start_version, limit)
 
+    @endpoint
     def submit_transaction(
-        self, signed: SignedTransaction | Mapping[str, Any]
-    ) -> Result[PendingTransaction]:
+        signed: SignedTransaction | Mapping[str, Any],
+    ) -> Call[PendingTransaction]:
         """Submit a signed transaction: as BCS, or, given its JSON request (with its
         ``signature``, e.g. from ``EncodedSubmission.json_submission``), as JSON. Sent
         exactly once, never retried.
@@ -477,11 +437,10 @@ class SyncEndpoints:
         TransactionRejectedError
             ``VMError``, ``SequenceNumberTooOldError``, ``MempoolFullError``...
         """
-        return self._send(calls.submit_transaction(signed))
+        return calls.submit_transaction(signed)
 
-    def submit_batch_transactions(
-        self, signed: Sequence[SignedTransaction]
-    ) -> Result[BatchSubmitResult]:
+    @endpoint
+    def submit_batch_transactions(signed: Sequence[SignedTransaction]) -> Call[BatchSubmitResult]:
         """Submit several signed transactions in one request. Sent exactly once.
 
         Each is admitted as :meth:`submit_transaction` would admit it; one refused does
@@ -501,17 +460,17 @@ class SyncEndpoints:
         MempoolFullError
             507: the mempool took none of them.
         """
-        return self._send(calls.submit_batch_transactions(signed))
+        return calls.submit_batch_transactions(signed)
 
+    @endpoint
     def simulate_transaction(
-        self,
         transaction: SignedTransaction | RawTransaction,
         *,
         public_key: object = None,
         estimate_max_gas_amount: bool = False,
         estimate_gas_unit_price: bool = False,
         estimate_prioritized_gas_unit_price: bool = False,
-    ) -> Result[list[UserTransaction]]:
+    ) -> Call[list[UserTransaction]]:
         """Execute a transaction without committing it; gas used is in ``ledger.gas_used``.
 
         Parameters
@@ -524,18 +483,18 @@ class SyncEndpoints:
         estimate_max_gas_amount, estimate_gas_unit_price, estimate_prioritized_gas_unit_price
             Let the node replace the max gas amount or the gas unit price by its estimate.
         """
-        call = calls.simulate_transaction(
+        return calls.simulate_transaction(
             transaction,
             public_key,
             estimate_max_gas_amount=estimate_max_gas_amount,
             estimate_gas_unit_price=estimate_gas_unit_price,
             estimate_prioritized_gas_unit_price=estimate_prioritized_gas_unit_price,
         )
-        return self._send(call)
 
+    @endpoint
     def encode_submission(
-        self, request: Mapping[str, Any] | RawTransaction | MultiAgentRawTransaction
-    ) -> Result[EncodedSubmission]:
+        request: Mapping[str, Any] | RawTransaction | MultiAgentRawTransaction,
+    ) -> Flow[Result[EncodedSubmission]]:
         """The signing message of a transaction as the node encodes it, for signers
         without BCS.
 
@@ -559,19 +518,19 @@ class SyncEndpoints:
         DecodingError
             Given a transaction, the node encodes it otherwise (another chain id...).
         """
-        return self._drive(encoding.encode_submission(request))
+        return encoding.encode_submission(request)
 
     # -- tables --------------------------------------------------------------------------
 
+    @endpoint
     def table_item(
-        self,
         handle: str | Address,
         key_type: str | MoveType,
         value_type: str | MoveType,
         key: Any,
         *,
         ledger_version: int | None = None,
-    ) -> Result[Any]:
+    ) -> Call[Any]:
         """A table item by its key in JSON form; the value in JSON form.
 
         Raises
@@ -579,29 +538,30 @@ class SyncEndpoints:
         TableItemNotFoundError
             No item under that key.
         """
-        call = calls.table_item(handle, key_type, value_type, key, ledger_version)
-        return self._send(call)
+        return calls.table_item(handle, key_type, value_type, key, ledger_version)
 
+    @endpoint
     def raw_table_item(
-        self, handle: str | Address, key: bytes | str, *, ledger_version: int | None = None
-    ) -> Result[bytes]:
+        handle: str | Address, key: bytes | str, *, ledger_version: int | None = None
+    ) -> Call[bytes]:
         """A table item by the BCS bytes of its key; the BCS bytes of its value."""
-        return self._send(calls.raw_table_item(handle, key, ledger_version))
+        return calls.raw_table_item(handle, key, ledger_version)
 
     # -- gas, view, blocks ---------------------------------------------------------------
 
-    def estimate_gas_price(self) -> Result[GasEstimate]:
+    @endpoint
+    def estimate_gas_price() -> Call[GasEstimate]:
         """The node's gas unit price estimates (deprioritized, regular, prioritized)."""
-        return self._send(calls.estimate_gas_price())
+        return calls.estimate_gas_price()
 
+    @endpoint
     def view_json(
-        self,
         function: str | EntryFunctionId | EntryFunction,
         type_arguments: Iterable[str | MoveType] = (),
         arguments: Sequence[Any] = (),
         *,
         ledger_version: int | None = None,
-    ) -> Result[list[Any]]:
+    ) -> Call[list[Any]]:
         """Call a view function with arguments in JSON form; its return values in JSON form.
 
         :meth:`view` takes and gives Python values, checked against the function's ABI.
@@ -617,20 +577,21 @@ class SyncEndpoints:
         ledger_version : int, optional
             Run at this version (answers are then cached).
         """
-        return self._send(calls.view(function, type_arguments, arguments, ledger_version))
+        return calls.view(function, type_arguments, arguments, ledger_version)
 
+    @endpoint
     def view_bcs(
-        self,
         function: str | EntryFunctionId | EntryFunction,
         type_arguments: Iterable[str | MoveType] = (),
         arguments: Sequence[Any] = (),
         *,
         ledger_version: int | None = None,
-    ) -> Result[bytes]:
+    ) -> Call[bytes]:
         """Call a view function; the BCS of its return values (a ULEB128 count, then each)."""
-        return self._send(calls.view_bcs(function, type_arguments, arguments, ledger_version))
+        return calls.view_bcs(function, type_arguments, arguments, ledger_version)
 
-    def block_by_height(self, height: int, *, with_transactions: bool = False) -> Result[Block]:
+    @endpoint
+    def block_by_height(height: int, *, with_transactions: bool = False) -> Call[Block]:
         """The block at ``height``, with its transactions when asked (the node may cap
         them; a capped block is not cached).
 
@@ -639,8 +600,9 @@ class SyncEndpoints:
         BlockNotFoundError, BlockPrunedError
             Past the head, or older than the node keeps.
         """
-        return self._send(calls.block_by_height(height, with_transactions))
+        return calls.block_by_height(height, with_transactions)
 
-    def block_by_version(self, version: int, *, with_transactions: bool = False) -> Result[Block]:
+    @endpoint
+    def block_by_version(version: int, *, with_transactions: bool = False) -> Call[Block]:
         """The block holding the transaction at ``version``."""
-        return self._send(calls.block_by_version(version, with_transactions))
+        return calls.block_by_version(version, with_transactions)
