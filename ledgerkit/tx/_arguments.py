@@ -30,6 +30,7 @@ any other struct            a dict of its fields (layout from the module's ABI)
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
@@ -166,8 +167,11 @@ def encode_call(
             codec.encoder(t)(s, to_json_form(t, value, codec.layouts), f"argument {index}")
         except (InputError, BCSEncodeError) as exc:
             shown = value_repr(value)
+            # The codec's message names the argument again: keep only what it adds.
+            detail = re.sub(rf"^argument {index}(?: \([^)]*\))?:?\s*", "", str(exc))
             raise ArgumentError(
-                f"{name}: argument {index} (parameter {position}) expects {t}, got {shown}: {exc}",
+                f"{name}: argument {index} (parameter {position}) expects {t}, got {shown}: "
+                f"{detail}",
                 function=name,
                 index=index,
                 position=position,
