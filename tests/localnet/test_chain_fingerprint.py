@@ -25,9 +25,9 @@ BLOCK_180 = {
     "first_version": "734",
     "last_version": "742",
 }
-GENESIS_HASH = "0x99a5fd42aef09fdc0c3c73aaf0c16d9e86f2c99644733ca8ea170bb6dfaa1ecd"
+GENESIS_HASH = "0x962ac91e526779234496550b0b42c581fd983559135f928421ed4ca5065743c3"
 #: SHA-256 of every transaction's JSON (keys sorted), read in pages of 100.
-PAGES_DIGEST = "7d0f5a33184afd01c90e6034831d8d4160ddb46fa70474ae34905e16959aa991"
+PAGES_DIGEST = "706079e4b542f200a5fcf20671278bd4512b7793d302da05a6544f89ec17919f"
 
 
 def test_the_default_chain_of_seed_0_has_its_pinned_fingerprint() -> None:

@@ -6,7 +6,10 @@ and an event handle. Table handles are derived, not random:
 the same handles. ``set_score`` emits ``ScoreChanged`` to the board's handle;
 ``add_score`` emits the same event type as a module event, as does ``set_cell`` with
 ``CellChanged``; ``fail_if`` aborts with the code it is given, to make failing
-transactions on purpose.
+transactions on purpose. ``echo`` and ``echo_signed`` (views) answer their arguments, and
+``record`` and ``record_signed`` (entry functions) take them and change nothing: one
+parameter of every kind an argument can be, so that a client's encoding of each is
+checked by the node's own reading.
 """
 
 from __future__ import annotations
@@ -138,3 +141,23 @@ def _profile_view(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> li
         return [{"vec": []}]
     value = ctx.table_get(_handle(board, "names"), STRING, args[1])
     return [{"vec": [] if value is None else [value]}]
+
+
+@native("ledger_demo", "echo")
+def _echo(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
+    return list(args)
+
+
+@native("ledger_demo", "echo_signed")
+def _echo_signed(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
+    return list(args)
+
+
+@native("ledger_demo", "record")
+def _record(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
+    return None
+
+
+@native("ledger_demo", "record_signed")
+def _record_signed(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
+    return None

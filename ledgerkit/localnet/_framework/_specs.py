@@ -368,6 +368,27 @@ TRANSACTION_FEE = ModuleSpec(
     functions=(view("burned", (), "u64"),),
 )
 
+#: One parameter of every kind a transaction or view argument can be, the last generic.
+EVERY_KIND: Final = (
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "u128",
+    "u256",
+    "bool",
+    "address",
+    "vector<u8>",
+    "0x1::string::String",
+    "0x1::option::Option<u64>",
+    "vector<vector<u64>>",
+    "0x1::object::Object<0x1::fungible_asset::Metadata>",
+    "0x1::ledger_demo::Point",
+    "T0",
+)
+#: The signed integers of Move 2.
+SIGNED_KINDS: Final = ("i8", "i16", "i32", "i64", "i128", "i256")
+
 LEDGER_DEMO = ModuleSpec(
     "ledger_demo",
     structs=(
@@ -407,6 +428,8 @@ LEDGER_DEMO = ModuleSpec(
     functions=(
         entry("add_score", "&signer", "address", "u64"),
         view("board_exists", ("address",), "bool"),
+        F("echo", EVERY_KIND, EVERY_KIND, generics=ANY, view=True),
+        F("echo_signed", SIGNED_KINDS, SIGNED_KINDS, view=True),
         view("cell", ("address", "u64", "u64"), "u64"),
         entry("fail_if", "&signer", "u64"),
         view(
@@ -415,6 +438,8 @@ LEDGER_DEMO = ModuleSpec(
             "0x1::option::Option<0x1::ledger_demo::Profile>",
         ),
         view("score", ("address", "address"), "u64"),
+        entry("record", "&signer", *EVERY_KIND, generics=ANY),
+        entry("record_signed", "&signer", *SIGNED_KINDS),
         entry("set_cell", "&signer", "u64", "u64", "u64"),
         entry("set_profile", "&signer", "0x1::string::String", "u8", "vector<0x1::string::String>"),
         entry("set_score", "&signer", "address", "u64"),
