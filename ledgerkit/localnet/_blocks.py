@@ -375,9 +375,11 @@ class BlockBuilder:
                 output,
                 fields,
                 sender=bytes(raw.sender),
-                sequence_number=raw.sequence_number,
+                # An orderless transaction has no place among its sender's numbered ones.
+                sequence_number=raw.sequence_number if pending.nonce is None else None,
             )
-            sequences[pending.sender] = raw.sequence_number + 1
+            if pending.nonce is None:
+                sequences[pending.sender] = raw.sequence_number + 1
             included.append(pending)
             gas += output.gas_used
             size += sum(len(c.bcs or b"") for c in output.changes)

@@ -23,7 +23,20 @@ code    status
 15      GAS_UNIT_PRICE_BELOW_MIN_BOUND
 16      GAS_UNIT_PRICE_ABOVE_MAX_BOUND
 23      BAD_CHAIN_ID
+42      NONCE_ALREADY_USED (an orderless transaction's nonce ran already)
+44      TRANSACTION_EXPIRATION_TOO_FAR_IN_FUTURE (an orderless one expiring more than
+        100 s after the ledger's time)
 ======  ================================================
+
+An *orderless* transaction (a ``TransactionPayloadV1`` with a ``replay_protection_nonce``;
+its sequence number, ``2^64 - 1`` by convention, is not read) skips the sequence-number
+checks and leaves the sender's sequence number alone; its nonce is recorded when it runs
+(:mod:`._framework._nonces`) so that it runs once.
+
+A fee-payer transaction may come from an account that does not exist yet when its
+sequence number is 0 and the address is the one its key derives: the account is created
+as it runs, the fee payer paying. A simulation with the fee payer ``0x0`` (not known yet)
+checks no fee payer and charges no fee, as public nodes simulate it.
 
 *Execution* (:func:`execute`) runs the entry function's Python body in a
 :class:`~ledgerkit.localnet._framework.Context`, charges gas by :mod:`._gas`, then runs
@@ -70,10 +83,12 @@ from ledgerkit.localnet._framework import FRAMEWORK, Context, MoveAbortError, Re
 from ledgerkit.localnet._framework._assets import (
     APT_METADATA,
     charge_fee,
+    create_account,
     store_balance,
 )
 from ledgerkit.localnet._framework._context import ACCOUNT, Write
 from ledgerkit.localnet._framework._keys import MODULE, RESOURCE, state_key_hash
+from ledgerkit.localnet._framework._nonces import nonce_used, record_nonce
 from ledgerkit.types import Address, EntryFunctionId, MoveType
 
 __all__ = [
@@ -84,6 +99,7 @@ __all__ = [
     "entry_function_of",
     "execute",
     "finalize",
+    "replay_nonce",
     "run_view",
     "validate",
 ]
@@ -102,7 +118,12 @@ STATUS_CODES: Final = {
     "GAS_UNIT_PRICE_BELOW_MIN_BOUND": 15,
     "GAS_UNIT_PRICE_ABOVE_MAX_BOUND": 16,
     "BAD_CHAIN_ID": 23,
+    "NONCE_ALREADY_USED": 42,
+    "TRANSACTION_EXPIRATION_TOO_FAR_IN_FUTURE": 44,
 }
+#: How far ahead of the ledger's time an orderless transaction may expire, in seconds.
+ORDERLESS_EXPIRY_WINDOW: Final = 100
+_NO_FEE_PAYER: Final = Address(bytes(32))
 SUCCESS: Final = "Executed successfully"
 _CANT_PAY: Final = MoveAbortError(
     "transaction_validation",
@@ -199,10 +220,39 @@ def entry_function_of(signed: SignedTransaction) -> EntryFunction | None:
         isinstance(payload, TransactionPayloadV1)
         and isinstance(payload.executable, EntryFunction)
         and payload.multisig_address is None
-        and payload.replay_protection_nonce is None
     ):
         return payload.executable
     return None
+
+
+def replay_nonce(signed: SignedTransaction) -> int | None:
+    """The nonce of an orderless transaction; None for one ordered by sequence number."""
+    payload = signed.raw.payload
+    if isinstance(payload, TransactionPayloadV1):
+        return payload.replay_protection_nonce
+    return None
+
+
+def _fee_payer_unknown(signed: SignedTransaction, mode: str) -> bool:
+    """A simulation whose fee payer is ``0x0``: no payer is checked or charged."""
+    auth = signed.authenticator
+    return (
+        mode == "simulate"
+        and isinstance(auth, FeePayerAuthenticator)
+        and auth.fee_payer_address == _NO_FEE_PAYER
+    )
+
+
+def _created_by_fee_payer(signed: SignedTransaction, auth: AccountAuthenticator) -> bool:
+    """A sender without an account that a fee payer's transaction may create: its first
+    transaction, signed by the key its address derives from."""
+    raw = signed.raw
+    return (
+        isinstance(signed.authenticator, FeePayerAuthenticator)
+        and raw.sequence_number == 0
+        and replay_nonce(signed) is None
+        and _authentication_key(auth) == bytes(raw.sender)
+    )
 
 
 # -- validation -------------------------------------------------------------------------------
@@ -251,21 +301,37 @@ def validate(
             raise PrologueError("INVALID_SIGNATURE")
     if raw.expiration_timestamp_secs <= now_secs:
         raise PrologueError("TRANSACTION_EXPIRED")
+    nonce = replay_nonce(signed)
+    if nonce is not None and raw.expiration_timestamp_secs > now_secs + ORDERLESS_EXPIRY_WINDOW:
+        raise PrologueError("TRANSACTION_EXPIRATION_TOO_FAR_IN_FUTURE")
     _, payer, checks = signers_of(signed)
+    unknown_payer = _fee_payer_unknown(signed, mode)
+    new_sender = False
     for address, auth in checks:
+        if unknown_payer and address == payer:
+            continue
         account = ctx.resource(address, ACCOUNT)
         if account is None:
+            if address == raw.sender and _created_by_fee_payer(signed, auth):
+                new_sender = True
+                continue
             raise PrologueError("SENDING_ACCOUNT_DOES_NOT_EXIST")
         if mode == "simulate" and isinstance(auth, NoAccountAuthenticator):
             continue
         key = _authentication_key(auth)
         if key is None or "0x" + key.hex() != account["authentication_key"]:
             raise PrologueError("INVALID_AUTH_KEY")
-    on_chain = int(ctx.resource(raw.sender, ACCOUNT)["sequence_number"])
-    if raw.sequence_number < on_chain:
-        raise PrologueError("SEQUENCE_NUMBER_TOO_OLD")
-    if raw.sequence_number > on_chain and mode != "mempool":
-        raise PrologueError("SEQUENCE_NUMBER_TOO_NEW")
+    if nonce is not None:
+        if nonce_used(ctx, raw.sender, nonce, now_secs):
+            raise PrologueError("NONCE_ALREADY_USED")
+    elif not new_sender:
+        on_chain = int(ctx.resource(raw.sender, ACCOUNT)["sequence_number"])
+        if raw.sequence_number < on_chain:
+            raise PrologueError("SEQUENCE_NUMBER_TOO_OLD")
+        if raw.sequence_number > on_chain and mode != "mempool":
+            raise PrologueError("SEQUENCE_NUMBER_TOO_NEW")
+    if unknown_payer:
+        return
     if store_balance(ctx, payer, APT_METADATA) < raw.max_gas_amount * raw.gas_unit_price:
         raise PrologueError("INSUFFICIENT_BALANCE_FOR_TRANSACTION_FEE")
 
@@ -322,11 +388,22 @@ def _charge(ctx: Context, intrinsic: int, *, completed: bool) -> _gas.GasCharge:
     )
 
 
-def _epilogue(ctx: Context, sender: Address, payer: Address, fee: int) -> None:
-    account = ctx.resource(sender, ACCOUNT)
-    account["sequence_number"] = str(int(account["sequence_number"]) + 1)
-    ctx.put(sender, ACCOUNT, account)
-    charge_fee(ctx, payer, fee)
+def _epilogue(ctx: Context, signed: SignedTransaction, payer: Address, fee: int) -> None:
+    """Use the transaction's sequence number (or its nonce) and charge the fee."""
+    raw = signed.raw
+    nonce = replay_nonce(signed)
+    now_secs = ctx.timestamp_usec // 1_000_000
+    if nonce is not None:
+        record_nonce(ctx, raw.sender, nonce, raw.expiration_timestamp_secs, now_secs)
+    else:
+        account = ctx.resource(raw.sender, ACCOUNT)
+        if account is None:  # a fee payer's transaction creating its sender
+            create_account(ctx, raw.sender)
+            account = ctx.resource(raw.sender, ACCOUNT)
+        account["sequence_number"] = str(int(account["sequence_number"]) + 1)
+        ctx.put(raw.sender, ACCOUNT, account)
+    if payer != _NO_FEE_PAYER:
+        charge_fee(ctx, payer, fee)
 
 
 def execute(
@@ -357,10 +434,12 @@ def execute(
         gas = _charge(ctx, intrinsic, completed=True).total
         if gas > raw.max_gas_amount:
             status, gas = "Out of gas", raw.max_gas_amount
-        elif store_balance(ctx, payer, APT_METADATA) < gas * raw.gas_unit_price:
+        elif payer != _NO_FEE_PAYER and store_balance(ctx, payer, APT_METADATA) < (
+            gas * raw.gas_unit_price
+        ):
             status = _CANT_PAY.vm_status
         else:
-            _epilogue(ctx, raw.sender, payer, gas * raw.gas_unit_price)
+            _epilogue(ctx, signed, payer, gas * raw.gas_unit_price)
             return TxnOutput(True, SUCCESS, gas, finalize(ctx), ctx.events, ctx.handle_events)
     except MoveAbortError as abort:
         status = abort.vm_status
@@ -371,7 +450,7 @@ def execute(
     kept = Context(
         read, FRAMEWORK.codec, timestamp_usec=timestamp_usec, chain_id=chain_id, signers=signers
     )
-    _epilogue(kept, raw.sender, payer, gas * raw.gas_unit_price)
+    _epilogue(kept, signed, payer, gas * raw.gas_unit_price)
     return TxnOutput(False, status, gas, finalize(kept))
 
 

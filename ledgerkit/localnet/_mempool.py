@@ -12,6 +12,12 @@ it, unless the entry is already taken into the block being made; anything else i
 (any transaction paying more replaces the waiting one): the chains generated from a seed,
 which caches, notebooks and tests pin, are made under it.
 
+Orderless transactions (a nonce instead of a sequence number) wait per sender keyed by
+their nonce and are candidates at once: a block takes them by price among the heads of
+the ordered queues. The identical one again is the existing entry; another one with the
+nonce of a held one is ``invalid_transaction_update``. They count towards the sender's
+place limit as the others do.
+
 Expired transactions leave as soon as they are looked at (lookup, admission) and on the
 node's periodic sweep; an entry taken into a block stays until that block is committed
 (it commits with it) or abandoned (it waits again).
@@ -35,7 +41,7 @@ from typing import Any, Final, Protocol
 from ledgerkit._errors import ErrorCode
 from ledgerkit.bcs import SignedTransaction
 from ledgerkit.localnet._errors import NodeError
-from ledgerkit.localnet._executor import PrologueError, entry_function_of, validate
+from ledgerkit.localnet._executor import PrologueError, entry_function_of, replay_nonce, validate
 from ledgerkit.localnet._framework import FRAMEWORK, Context
 from ledgerkit.localnet._txjson import decode_arguments, pending_json
 
@@ -60,6 +66,8 @@ class Pending:
     json: dict[str, Any]
     #: The entry function's arguments in JSON form (None when they do not decode).
     arguments: list[Any] | None = None
+    #: The nonce of an orderless transaction (its sequence number is then not read).
+    nonce: int | None = None
     arrival: int = field(default=0)
     #: Taken into the block being made: it commits with that block.
     taken: bool = False
@@ -109,6 +117,8 @@ class Mempool:
         #: Every held transaction: waiting, or taken into the block being made.
         self._by_hash: dict[bytes, Pending] = {}
         self._by_sender: dict[bytes, dict[int, Pending]] = {}
+        #: Orderless transactions: sender -> nonce -> entry.
+        self._orderless: dict[bytes, dict[int, Pending]] = {}
         self._taken: dict[bytes, Pending] = {}
         #: No held transaction expires before this (a lower bound: sweeps are cheap).
         self._soonest = _NEVER
@@ -146,18 +156,23 @@ class Mempool:
         """
         with self._lock:
             self._expire(now_secs)
-            queue = self._by_sender.get(pending.sender, {})
-            existing = queue.get(pending.sequence_number)
+            queue = self._queue(pending)
+            existing = queue.get(_slot(pending))
             replaced = None
             if existing is not None:
                 if existing.hash == pending.hash:
                     return existing
+                if pending.nonce is not None:
+                    raise NodeError(
+                        ErrorCode.INVALID_TRANSACTION_UPDATE,
+                        "Transaction with this nonce already in mempool",
+                    )
                 _check_update(existing, pending, public=self.public_updates)
                 replaced = existing
             else:
                 if len(self._by_hash) >= self.capacity:
                     raise NodeError(ErrorCode.MEMPOOL_IS_FULL, "Mempool is full")
-                if len(queue) >= self.per_account:
+                if self._held_by(pending.sender) >= self.per_account:
                     raise NodeError(
                         ErrorCode.MEMPOOL_IS_FULL,
                         f"Mempool holds {self.per_account} transactions of this account already",
@@ -168,8 +183,8 @@ class Mempool:
                 self._remove(replaced)
             pending.arrival = next(self._arrivals)
             self._soonest = min(self._soonest, pending.expiration_secs)
-            queue = self._by_sender.setdefault(pending.sender, {})
-            queue[pending.sequence_number] = pending
+            queues = self._by_sender if pending.nonce is None else self._orderless
+            queues.setdefault(pending.sender, {})[_slot(pending)] = pending
             self._by_hash[pending.hash] = pending
             return pending
 
@@ -228,7 +243,7 @@ class Mempool:
 
     def waiting(self, sender: bytes) -> int:
         with self._lock:
-            return len(self._by_sender.get(sender, {}))
+            return self._held_by(sender)
 
     def held(self) -> list[Pending]:
         """Every held transaction in arrival order."""
@@ -246,12 +261,16 @@ class Mempool:
                         continue
                     if pending.sequence_number < on_chain or pending.expiration_secs <= now_secs:
                         gone.append(pending)
+            for queue in self._orderless.values():
+                gone += [p for p in queue.values() if not p.taken and p.expiration_secs <= now_secs]
             self._drop(gone)
 
     def has_ready(self, sequence_of: Callable[[bytes], int]) -> bool:
         """True when some sender's next sequence number is waiting."""
         with self._lock:
             senders = sorted(self._by_sender)
+            if any(not p.taken for q in self._orderless.values() for p in q.values()):
+                return True
         for sender in senders:
             with self._lock:
                 head = self._by_sender.get(sender, {}).get(sequence_of(sender))
@@ -272,10 +291,13 @@ class Mempool:
                 head = self._by_sender[sender].get(sequence_of(sender))
                 if head is not None and not head.taken:
                     heap.append(_key(head))
+            heap += [_key(p) for q in self._orderless.values() for p in q.values() if not p.taken]
         heapq.heapify(heap)
         while heap:
             _, _, pending = heapq.heappop(heap)
             yield pending
+            if pending.nonce is not None:
+                continue  # no transaction waits for an orderless one
             with self._lock:
                 follower = self._by_sender.get(pending.sender, {}).get(sequence_of(pending.sender))
             if follower is not None and follower is not pending and not follower.taken:
@@ -305,10 +327,18 @@ class Mempool:
         if self._by_hash.pop(pending.hash, None) is None:
             return
         self._taken.pop(pending.hash, None)
-        queue = self._by_sender[pending.sender]
-        del queue[pending.sequence_number]
+        queues = self._by_sender if pending.nonce is None else self._orderless
+        queue = queues[pending.sender]
+        del queue[_slot(pending)]
         if not queue:
-            del self._by_sender[pending.sender]
+            del queues[pending.sender]
+
+    def _queue(self, pending: Pending) -> dict[int, Pending]:
+        queues = self._by_sender if pending.nonce is None else self._orderless
+        return queues.get(pending.sender, {})
+
+    def _held_by(self, sender: bytes) -> int:
+        return len(self._by_sender.get(sender, {})) + len(self._orderless.get(sender, {}))
 
 
 def admit(
@@ -348,7 +378,7 @@ def pending_of(signed: SignedTransaction) -> Pending:
     if ef is None:
         raise NodeError(
             ErrorCode.INVALID_INPUT,
-            "this node runs entry function payloads only (no scripts, multisig or orderless)",
+            "this node runs entry function payloads only (no scripts or multisig)",
         )
     arguments = decode_arguments(ef)
     raw = signed.raw
@@ -363,6 +393,7 @@ def pending_of(signed: SignedTransaction) -> Pending:
         len(body),
         pending_json(signed, txn_hash, arguments),
         arguments,
+        replay_nonce(signed),
     )
 
 
@@ -400,6 +431,11 @@ def _check_update(existing: Pending, pending: Pending, *, public: bool) -> None:
             ErrorCode.INVALID_TRANSACTION_UPDATE,
             "Transaction already in mempool; a replacement must pay a higher gas unit price",
         )
+
+
+def _slot(pending: Pending) -> int:
+    """Where an entry waits in its sender's queue: its sequence number, or its nonce."""
+    return pending.sequence_number if pending.nonce is None else pending.nonce
 
 
 def _key(pending: Pending) -> tuple[int, int, Pending]:

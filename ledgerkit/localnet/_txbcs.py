@@ -85,7 +85,10 @@ def signed_of(txn: dict[str, Any], chain_id: int) -> SignedTransaction:
     """The signed transaction of a user (or pending) transaction's JSON, checked against
     its hash."""
     try:
-        signed = signed_from_json({k: txn[k] for k in _SIGNED_FIELDS}, chain_id, simulation=False)
+        request = {k: txn[k] for k in _SIGNED_FIELDS}
+        if "replay_protection_nonce" in txn:  # orderless: the nonce is part of the payload
+            request["replay_protection_nonce"] = txn["replay_protection_nonce"]
+        signed = signed_from_json(request, chain_id, simulation=False)
     except (KeyError, LedgerError) as exc:
         raise _internal(f"transaction {txn.get('hash')} does not rebuild: {exc}") from None
     if "0x" + bytes(signed.hash()).hex() != txn["hash"]:

@@ -239,7 +239,7 @@ def _signed_fields(
     signed: SignedTransaction, payload: dict[str, Any], signature: dict[str, Any]
 ) -> dict[str, Any]:
     raw = signed.raw
-    return {
+    body = {
         "sender": raw.sender.standard,
         "sequence_number": str(raw.sequence_number),
         "max_gas_amount": str(raw.max_gas_amount),
@@ -248,6 +248,12 @@ def _signed_fields(
         "payload": payload,
         "signature": signature,
     }
+    if (
+        isinstance(raw.payload, TransactionPayloadV1)
+        and raw.payload.replay_protection_nonce is not None
+    ):
+        body["replay_protection_nonce"] = str(raw.payload.replay_protection_nonce)
+    return body
 
 
 def pending_json(
@@ -466,12 +472,17 @@ def raw_from_json(request: Any, chain_id: int) -> RawTransaction:
     """The raw transaction of a submit, simulate or encode request."""
     if not isinstance(request, dict):
         raise _invalid("the request must be a JSON object")
+    payload = _payload_from_json(_field(request, "payload", "the request"))
     if request.get("replay_protection_nonce") is not None:
-        raise _invalid("orderless (nonce) transactions are not supported by this node")
+        # An orderless transaction: the versioned payload carries the nonce.
+        nonce = _u64(request, "replay_protection_nonce")
+        if not isinstance(payload, EntryFunction | Script):
+            raise _invalid("an orderless transaction runs an entry function or a script")
+        payload = TransactionPayloadV1(payload, replay_protection_nonce=nonce)
     return RawTransaction(
         sender=_address(_field(request, "sender", "the request"), "sender"),
         sequence_number=_u64(request, "sequence_number"),
-        payload=_payload_from_json(_field(request, "payload", "the request")),
+        payload=payload,
         max_gas_amount=_u64(request, "max_gas_amount"),
         gas_unit_price=_u64(request, "gas_unit_price"),
         expiration_timestamp_secs=_u64(request, "expiration_timestamp_secs"),

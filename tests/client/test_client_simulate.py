@@ -191,11 +191,6 @@ def test_a_fee_payer_pays_the_foretold_fee(client: Any, node: LocalNode) -> None
     }
 
 
-@pytest.mark.xfail(
-    reason="the embedded node looks up an account at fee payer 0x0 instead of skipping the "
-    "fee (SENDING_ACCOUNT_DOES_NOT_EXIST); fixed on the node separately",
-    strict=True,
-)
 def test_a_fee_payer_not_known_yet_is_simulated_without_fee(client: Any, node: LocalNode) -> None:
     sender, recipient = dev(node, SIGNER), dev(node, RECIPIENT)
     message = FeePayerRawTransaction(apt_transfer(client, node, 300), (), Address.from_int(0))

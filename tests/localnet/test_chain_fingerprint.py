@@ -25,9 +25,9 @@ BLOCK_180 = {
     "first_version": "734",
     "last_version": "742",
 }
-GENESIS_HASH = "0x962ac91e526779234496550b0b42c581fd983559135f928421ed4ca5065743c3"
+GENESIS_HASH = "0xc6311eb8618b6442fe1b474b1ef12c844ffd7fcb1192281f4ac29d409cd5febc"
 #: SHA-256 of every transaction's JSON (keys sorted), read in pages of 100.
-PAGES_DIGEST = "706079e4b542f200a5fcf20671278bd4512b7793d302da05a6544f89ec17919f"
+PAGES_DIGEST = "46b4b1ebbd4fa4b64b00c241b6b2803583e8cb96d152aac3eb0d34619490a243"
 
 
 def test_the_default_chain_of_seed_0_has_its_pinned_fingerprint() -> None:

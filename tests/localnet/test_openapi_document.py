@@ -1053,10 +1053,12 @@ def test_asset_type_is_a_struct_tag_or_an_address(
 def test_requests_describe_what_this_node_runs(
     doc: dict[str, Any], registry: Registry[Any], schema: str
 ) -> None:
-    """No nonce; submissions run entry functions only, while encode_submission also
-    encodes scripts and multisig payloads (but no module bundle)."""
+    """An optional nonce (orderless transactions, a u64 as text); submissions run entry
+    functions only, while encode_submission also encodes scripts and multisig payloads (but
+    no module bundle)."""
     found = doc["components"]["schemas"][schema]
-    assert "replay_protection_nonce" not in found["properties"]
+    assert "replay_protection_nonce" in found["properties"]
+    assert "replay_protection_nonce" not in found.get("required", [])
     request = {
         "sender": SENDER,
         "sequence_number": "3",
@@ -1071,6 +1073,10 @@ def test_requests_describe_what_this_node_runs(
         },
     }
     assert problems(registry, named(schema), request) == []
+    nonce = {**request, "sequence_number": "18446744073709551615"}
+    assert problems(registry, named(schema), {**nonce, "replay_protection_nonce": "7"}) == []
+    for bad in ("-1", "18446744073709551616", 7, "0x7"):
+        assert problems(registry, named(schema), {**nonce, "replay_protection_nonce": bad}), bad
     script = {
         "type": "script_payload",
         "code": {"bytecode": "0xa11ceb0b", "abi": {"params": ["&signer"]}},

@@ -25,7 +25,6 @@ from ledgerkit import (
     AsyncClient,
     Client,
     Ed25519PrivateKey,
-    InvalidInputError,
     Secp256k1PrivateKey,
     SequenceNumberTooOldError,
 )
@@ -403,11 +402,6 @@ def test_orderless_bytes(client: Client, http: httpx.Client, fund: Any) -> None:
     assert 0 <= random.payload.replay_protection_nonce <= U64_MAX
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=InvalidInputError,
-    reason="the embedded node does not run orderless transactions yet (invalid_input)",
-)
 def test_orderless_commits(client: Client, http: httpx.Client, fund: Any) -> None:
     key = fund(10**8)
     to = Ed25519PrivateKey.generate().address()

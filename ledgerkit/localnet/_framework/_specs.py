@@ -446,6 +446,18 @@ LEDGER_DEMO = ModuleSpec(
     ),
 )
 
+NONCE_VALIDATION = ModuleSpec(
+    "nonce_validation",
+    structs=(
+        S(
+            "AccountNonces",
+            KEY,
+            (("entries", "vector<0x1::nonce_validation::NonceEntry>"),),
+        ),
+        S("NonceEntry", COPY_DROP_STORE, (("nonce", "u64"), ("expiration_time", "u64"))),
+    ),
+)
+
 #: Every framework module, in the order genesis writes them.
 MODULES: Final = (
     ACCOUNT,
@@ -459,6 +471,7 @@ MODULES: Final = (
     FUNGIBLE_ASSET,
     GUID,
     LEDGER_DEMO,
+    NONCE_VALIDATION,
     OBJECT,
     OPTION,
     PRIMARY_FUNGIBLE_STORE,

@@ -84,9 +84,12 @@ _RECORDS: Final[dict[str, tuple[str, ...]]] = {
     ),
     "SubmitTransactionRequest": (
         "A signed transaction as JSON. To simulate, the signature must not verify: send the "
-        "real public key and an all-zero signature. This node runs entry functions only, "
-        "and no orderless (nonce) transactions.",
+        "real public key and an all-zero signature. This node runs entry functions only. "
+        "With `replay_protection_nonce` the transaction is orderless: its sequence number "
+        "(by convention 18446744073709551615) is not read, it runs once, and it must expire "
+        "within 100 s of the ledger's time.",
         _USER_REQUEST + "signature:TransactionSignature",
+        "replay_protection_nonce:U64",
     ),
     "TransactionsBatchSubmissionResult": (
         "The transactions of a batch the node refused; empty when it accepted them all.",
@@ -99,9 +102,10 @@ _RECORDS: Final[dict[str, tuple[str, ...]]] = {
     "EncodeSubmissionRequest": (
         "An unsigned transaction to turn into its signing message: an entry function, a "
         "script or a multisig payload; with `secondary_signers`, the multi-agent message "
-        "all signers sign (there is no fee-payer form). No nonce.",
+        "all signers sign (there is no fee-payer form); with `replay_protection_nonce`, an "
+        "orderless transaction's.",
         _USER_REQUEST.replace("payload:EntryFunctionRequest", "payload:EncodeSubmissionPayload"),
-        "secondary_signers:[Address]",
+        "secondary_signers:[Address] replay_protection_nonce:U64",
     ),
 }
 
