@@ -122,6 +122,8 @@ class BuildState:
         #: Seconds since the epoch of the newest ledger timestamp seen.
         self.ledger_seconds = 0
         self._next: dict[Address, int] = {}
+        #: (function, type arguments) -> what encoding a call needs, once its ABI is kept.
+        self.plans: dict[tuple[str, tuple[str, ...]], CallPlan] = {}
 
     def observe(self, ledger: LedgerMeta | None) -> None:
         """Note an answer's ledger: another chain id drops everything learnt."""
@@ -132,6 +134,7 @@ class BuildState:
                 for module_id in list(self.modules):
                     self.layouts.forget(module_id)
                 self.modules.clear()
+                self.plans.clear()
                 self._next.clear()
             self.chain_id = ledger.chain_id
             self.ledger_seconds = max(self.ledger_seconds, ledger.ledger_timestamp_usec // 10**6)
@@ -140,6 +143,7 @@ class BuildState:
         with self._lock:
             self.modules[module.module_id] = module
             self.layouts.add(module)
+            self.plans.clear()  # a module read again may have changed
 
     def reserve(self, sender: Address, on_chain: int | None = None) -> int | None:
         """The next sequence number of ``sender``, counted on; ``None`` when unknown.
@@ -243,17 +247,47 @@ def prepare_call(
     *,
     view: bool,
 ) -> Flow[tuple[EntryFunction, MoveFunction]]:
-    """The encoded call and the function's ABI; bad arguments raise ``ArgumentError``."""
-    fid = EntryFunctionId.parse(function)
-    abi = yield from function_abi(state, fid)
-    if view and not abi.is_view:
-        raise InputError(f"{fid} is not a view function")
-    if not view and not abi.is_entry:
-        raise InputError(f"{fid} is not an entry function: a transaction cannot call it")
-    type_args = type_arguments_of(fid, abi, type_arguments)
-    params = parameter_types(fid, abi, type_args)
-    yield from ensure_layouts(state, [t for _, t in params])
-    return encode_call(fid, type_args, params, arguments, state.codec), abi
+    """The encoded call and the function's ABI; bad arguments raise ``ArgumentError``.
+
+    What a call needs besides its arguments (the parsed id, the ABI, the type arguments,
+    the parameter types, their struct layouts) is worked out once per function and type
+    arguments and kept until a module is read again.
+    """
+    types = tuple(type_arguments)
+    key = (str(function), tuple(str(t) for t in types)) if _plain(function, types) else None
+    plan = None if key is None else state.plans.get(key)
+    if plan is None:
+        fid = EntryFunctionId.parse(function)
+        abi = yield from function_abi(state, fid)
+        type_args = type_arguments_of(fid, abi, types)
+        params = parameter_types(fid, abi, type_args)
+        yield from ensure_layouts(state, [t for _, t in params])
+        plan = CallPlan(fid, abi, type_args, params)
+        if key is not None:
+            state.plans[key] = plan
+    if view and not plan.abi.is_view:
+        raise InputError(f"{plan.function} is not a view function")
+    if not view and not plan.abi.is_entry:
+        raise InputError(f"{plan.function} is not an entry function: a transaction cannot call it")
+    call = encode_call(plan.function, plan.type_args, plan.params, arguments, state.codec)
+    return call, plan.abi
+
+
+def _plain(function: object, types: tuple[object, ...]) -> bool:
+    """Whether a call's function and type arguments make a dictionary key as they are."""
+    return isinstance(function, str | EntryFunctionId) and all(
+        isinstance(t, str | MoveType) for t in types
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CallPlan:
+    """What encoding a call of one function with given type arguments needs."""
+
+    function: EntryFunctionId
+    abi: MoveFunction
+    type_args: tuple[MoveType, ...]
+    params: Sequence[tuple[int, MoveType]]
 
 
 # -- view ------------------------------------------------------------------------------------

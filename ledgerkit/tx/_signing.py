@@ -37,6 +37,7 @@ from ledgerkit.bcs import (
     SingleSenderAuthenticator,
     TransactionAuthenticator,
 )
+from ledgerkit.keys import Ed25519PrivateKey, Secp256k1PrivateKey
 from ledgerkit.types import Address
 
 __all__ = [
@@ -141,6 +142,8 @@ class _PublicKeyBytes:
 def _signing_key(value: Any) -> SigningKey | None:
     """``value`` as a signing key: it signs and tells its public key (as bytes, or as
     an object ``bytes()`` reads); ``None`` when it cannot sign."""
+    if isinstance(value, _KEY_CLASSES):  # the common case, without a protocol check
+        return value
     if not callable(getattr(value, "sign", None)):
         return None
     if isinstance(value, SigningKey):
@@ -153,6 +156,9 @@ def _signing_key(value: Any) -> SigningKey | None:
     except TypeError:
         return None
     return _PublicKeyBytes(value, raw)
+
+
+_KEY_CLASSES: Final = (Ed25519PrivateKey, Secp256k1PrivateKey)
 
 
 def _address_of(attribute: Any, what: str) -> Address:
