@@ -41,6 +41,7 @@ from ledgerkit._errors import (
     SequenceNumberTooOldError,
 )
 from ledgerkit.bcs import (
+    AccountAuthenticator,
     Deserializer,
     EntryFunction,
     FeePayerAuthenticator,
@@ -59,6 +60,7 @@ from ledgerkit.tx import (
     NO_FEE_PAYER,
     AbiLayouts,
     SignerParts,
+    SigningKey,
     UnsignedTransaction,
     as_signer,
     encode_call,
@@ -66,8 +68,8 @@ from ledgerkit.tx import (
     parameter_types,
     sender_authenticator,
     sign_transaction,
-    simulation_authenticator,
     type_arguments_of,
+    zero_authenticator,
 )
 from ledgerkit.types import (
     U64_MAX,
@@ -343,6 +345,11 @@ def _nonce(value: int | bool | None) -> int | None:
     return _u64(value, "replay_protection_nonce")
 
 
+def _zeros(key: SigningKey | None) -> AccountAuthenticator:
+    """A signer's public key with a signature of zeros (none without a key)."""
+    return zero_authenticator(None if key is None else bytes(key.public_key_bytes))
+
+
 def _simulation(
     raw: RawTransaction,
     sender: SignerParts,
@@ -350,11 +357,11 @@ def _simulation(
     fee_payer: SignerParts | None,
 ) -> SignedTransaction:
     """The transaction as a simulation takes it: real public keys, zero signatures."""
-    auth = simulation_authenticator(sender.key)
+    auth = _zeros(sender.key)
     addresses = tuple(o.address for o in others)
-    second = tuple(simulation_authenticator(o.key) for o in others)
+    second = tuple(_zeros(o.key) for o in others)
     if fee_payer is not None:
-        payer_auth = simulation_authenticator(fee_payer.key)
+        payer_auth = _zeros(fee_payer.key)
         return SignedTransaction(
             raw, FeePayerAuthenticator(auth, addresses, second, fee_payer.address, payer_auth)
         )

@@ -49,7 +49,6 @@ from ledgerkit.tx._signing import (
     as_signer,
     sender_authenticator,
     sign_transaction,
-    simulation_authenticator,
 )
 from ledgerkit.tx._simulation import BALANCE_CHANGE_COLUMNS, Simulation
 from ledgerkit.tx._values import from_json_form, to_json_form
@@ -88,7 +87,6 @@ __all__ = [
     "sender_authenticator",
     "sign_transaction",
     "signed_with_zeros",
-    "simulation_authenticator",
     "stores_to_look_up",
     "submission_request",
     "to_json_form",

@@ -10,9 +10,8 @@ Ed25519 and a 65-byte one as secp256k1 (single key). Where only an address is ne
 secondary signer when building, a recipient) a bare address is taken too.
 
 :func:`sign_transaction` signs a built transaction (plain, multi-agent or fee-payer) with
-every signer it needs. :func:`simulation_authenticator` gives the authenticator a
-simulation carries: the real public key and an all-zero signature, which nodes require
-(a valid signature is refused there).
+every signer it needs. The authenticators a simulation carries (real public keys, zero
+signatures) are :func:`~ledgerkit.tx.zero_authenticator`'s.
 """
 
 from __future__ import annotations
@@ -30,7 +29,6 @@ from ledgerkit.bcs import (
     FeePayerRawTransaction,
     MultiAgentRawTransaction,
     MultiEd25519Authenticator,
-    NoAccountAuthenticator,
     RawTransaction,
     SignedTransaction,
     SingleKeyAuthenticator,
@@ -48,12 +46,10 @@ __all__ = [
     "as_signer",
     "sender_authenticator",
     "sign_transaction",
-    "simulation_authenticator",
 ]
 
 #: The fee payer address of a fee-payer transaction whose fee payer is not known yet.
 NO_FEE_PAYER: Final = Address(bytes(32))
-_ZERO_SIGNATURE: Final = bytes(64)
 _ED25519_KEY_LENGTH: Final = 32
 
 UnsignedTransaction = RawTransaction | MultiAgentRawTransaction | FeePayerRawTransaction
@@ -188,18 +184,6 @@ def sender_authenticator(auth: AccountAuthenticator) -> TransactionAuthenticator
     if isinstance(auth, Ed25519Authenticator | MultiEd25519Authenticator):
         return auth
     return SingleSenderAuthenticator(auth)
-
-
-def simulation_authenticator(key: SigningKey | None) -> AccountAuthenticator:
-    """The real public key with an all-zero signature (or no authenticator without a key)."""
-    if key is None:
-        return NoAccountAuthenticator()
-    public = bytes(key.public_key_bytes)
-    if len(public) == _ED25519_KEY_LENGTH:
-        return Ed25519Authenticator(public, _ZERO_SIGNATURE)
-    return SingleKeyAuthenticator(
-        AnyPublicKey("secp256k1_ecdsa", public), AnySignature("secp256k1_ecdsa", _ZERO_SIGNATURE)
-    )
 
 
 def sign_transaction(

@@ -37,7 +37,6 @@ EXPECTED: list[str] = [
     "sender_authenticator",
     "sign_transaction",
     "signed_with_zeros",
-    "simulation_authenticator",
     "stores_to_look_up",
     "submission_request",
     "to_json_form",
