@@ -9,9 +9,9 @@ ways and checks that the signed bytes agree, then times:
   client, so that no request is made while timing (a counting transport proves it), then
   ``Account.sign`` and the signed bytes. The arguments are checked against the ABI's Move
   types and encoded on every call;
-* aptos-sdk: ``EntryFunction.natural`` with typed ``TransactionArgument``s ->
-  ``RawTransaction`` -> ``sign_transaction`` -> ``SignedTransaction`` bytes (the caller
-  writes each argument's encoder by hand);
+* aptos-sdk: as in ``bench_sign.py``, ``EntryFunction.natural`` with typed
+  ``TransactionArgument``s -> ``RawTransaction`` -> ``sign_transaction`` ->
+  ``SignedTransaction`` bytes (the caller writes each argument's encoder by hand);
 * pynacl alone: signing the very same signing messages (the floor).
 
 Goal: ledgerkit at least 2x faster than aptos-sdk. Run with ``make bench`` or
@@ -28,18 +28,15 @@ import httpx
 import nacl.signing
 from aptos_sdk.account import Account as SdkAccount
 from aptos_sdk.account_address import AccountAddress
-from aptos_sdk.bcs import Serializer as SdkSerializer
-from aptos_sdk.transactions import EntryFunction as SdkEntryFunction
-from aptos_sdk.transactions import RawTransaction as SdkRawTransaction
-from aptos_sdk.transactions import SignedTransaction as SdkSignedTransaction
-from aptos_sdk.transactions import TransactionArgument, TransactionPayload
+from bench_sign import CHAIN_ID, EXPIRATION, Item, run_sdk, workload
 
 from ledgerkit import Account, Client, LocalNode
 from ledgerkit.types import Address
 
 FUNCTION = "0x1::aptos_account::transfer"
-NOW = 1_800_000_000.0  # the client's clock, fixed so both sides sign the same expiry
 EXPIRES_IN = 600
+#: The client's clock, fixed so that both sides sign the same expiration.
+NOW = float(EXPIRATION - EXPIRES_IN)
 GAS = {"max_gas_amount": 2_000, "gas_unit_price": 100}
 
 
@@ -66,14 +63,6 @@ class Counting(httpx.HTTPTransport):
         return super().handle_request(request)
 
 
-Item = tuple[object, int, int]
-
-
-def workload(n: int) -> list[tuple[str, int, int]]:
-    """(recipient hex, amount, sequence number) triples, deterministic."""
-    return [(f"0x{(i * 7919 + 1):064x}", 1_000 + i * 37, i) for i in range(n)]
-
-
 def run_ledgerkit(client: Client, account: Account, items: list[Item]) -> list[bytes]:
     out = []
     for recipient, amount, seq in items:
@@ -86,26 +75,6 @@ def run_ledgerkit(client: Client, account: Account, items: list[Item]) -> list[b
             **GAS,
         )
         out.append(account.sign(raw).to_bcs())
-    return out
-
-
-def run_sdk(account: SdkAccount, chain_id: int, items: list[Item]) -> list[bytes]:
-    sender = account.address()
-    out = []
-    for recipient, amount, seq in items:
-        payload = SdkEntryFunction.natural(
-            "0x1::aptos_account",
-            "transfer",
-            [],
-            [
-                TransactionArgument(recipient, SdkSerializer.struct),
-                TransactionArgument(amount, SdkSerializer.u64),
-            ],
-        )
-        raw = SdkRawTransaction(
-            sender, seq, TransactionPayload(payload), 2_000, 100, int(NOW) + EXPIRES_IN, chain_id
-        )
-        out.append(SdkSignedTransaction(raw, account.sign_transaction(raw)).bytes())
     return out
 
 
@@ -131,13 +100,14 @@ def main() -> None:
         LocalNode(seed=0, blocks=2) as node,
         Client(node.url, cache=False, transport=counting, clock=FixedClock()) as client,
     ):
-        chain_id = client.ledger_info().value.chain_id
+        if client.ledger_info().value.chain_id != CHAIN_ID:
+            raise SystemExit("the embedded node's chain id is not the one aptos-sdk signs for")
         run_ledgerkit(client, account, ours_items[:1])  # keeps the ABI and the chain id
         before = counting.requests
         ours = run_ledgerkit(client, account, ours_items)
         if counting.requests != before:
             raise SystemExit(f"the builder sent {counting.requests - before} requests")
-        theirs = run_sdk(sdk_account, chain_id, sdk_items)
+        theirs = run_sdk(sdk_account, sdk_items)
         if ours != theirs:
             raise SystemExit("ledgerkit and aptos-sdk disagree on the signed bytes")
         messages = [
@@ -153,7 +123,7 @@ def main() -> None:
                 signing_key.sign(message)
 
         lk = best_rate(lambda: run_ledgerkit(client, account, ours_items), n)
-        sdk = best_rate(lambda: run_sdk(sdk_account, chain_id, sdk_items), n)
+        sdk = best_rate(lambda: run_sdk(sdk_account, sdk_items), n)
         floor = best_rate(bare, n)
 
     print(
