@@ -476,9 +476,12 @@ def raw_from_json(request: Any, chain_id: int) -> RawTransaction:
     if request.get("replay_protection_nonce") is not None:
         # An orderless transaction: the versioned payload carries the nonce.
         nonce = _u64(request, "replay_protection_nonce")
-        if not isinstance(payload, EntryFunction | Script):
-            raise _invalid("an orderless transaction runs an entry function or a script")
-        payload = TransactionPayloadV1(payload, replay_protection_nonce=nonce)
+        if isinstance(payload, Multisig):
+            payload = TransactionPayloadV1(
+                payload.payload, payload.multisig_address, replay_protection_nonce=nonce
+            )
+        elif isinstance(payload, EntryFunction | Script):
+            payload = TransactionPayloadV1(payload, replay_protection_nonce=nonce)
     return RawTransaction(
         sender=_address(_field(request, "sender", "the request"), "sender"),
         sequence_number=_u64(request, "sequence_number"),

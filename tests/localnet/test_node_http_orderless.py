@@ -168,6 +168,9 @@ def test_ordered_and_orderless_transactions_of_one_sender_all_commit(
     committed = [wait(http, h) for h in hashes]
     assert all(txn["success"] for txn in committed)
     assert sequence_number(http, sender.address) == start + 4
+    # An account's transaction listing holds its sequence-numbered ones only.
+    listed = ok(http.get(f"/accounts/{sender.address}/transactions", params={"start": start}))
+    assert [t["hash"] for t in listed] == hashes[0::2]
 
 
 def simulate(http: httpx.Client, signed: SignedTransaction) -> dict[str, Any]:
@@ -260,3 +263,34 @@ def test_a_fee_payer_not_known_yet_is_simulated_without_a_fee(
         if c.get("data", {}).get("type", "").endswith("FungibleStore")
     ]
     assert deltas, simulated["changes"]
+
+
+def test_encode_submission_of_an_orderless_multisig_call(
+    http: httpx.Client, sender: Account
+) -> None:
+    """A multisig payload with a nonce is the versioned payload naming both."""
+    multisig = Address.parse("0x" + "ab" * 32)
+    inner = EntryFunction.build("0x1::aptos_account::transfer", [], [("address", TO), ("u64", 5)])
+    request = {
+        "sender": str(sender.address),
+        "sequence_number": str(U64_MAX),
+        "max_gas_amount": "2000",
+        "gas_unit_price": "100",
+        "expiration_timestamp_secs": "1800000000",
+        "payload": {
+            "type": "multisig_payload",
+            "multisig_address": multisig.standard,
+            "transaction_payload": {
+                "type": "entry_function_payload",
+                "function": "0x1::aptos_account::transfer",
+                "type_arguments": [],
+                "arguments": [TO.standard, "5"],
+            },
+        },
+        "replay_protection_nonce": "9",
+    }
+    chain_id = int(ok(http.get("/"))["chain_id"])
+    payload = TransactionPayloadV1(inner, multisig, replay_protection_nonce=9)
+    raw = RawTransaction(sender.address, U64_MAX, payload, 2000, 100, 1_800_000_000, chain_id)
+    encoded = ok(http.post("/transactions/encode_submission", json=request))
+    assert bytes.fromhex(encoded[2:]) == raw.signing_message()
