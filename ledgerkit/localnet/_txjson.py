@@ -482,7 +482,7 @@ def raw_from_json(request: Any, chain_id: int) -> RawTransaction:
             )
         elif isinstance(payload, EntryFunction | Script):
             payload = TransactionPayloadV1(payload, replay_protection_nonce=nonce)
-    return RawTransaction(
+    raw = RawTransaction(
         sender=_address(_field(request, "sender", "the request"), "sender"),
         sequence_number=_u64(request, "sequence_number"),
         payload=payload,
@@ -491,3 +491,8 @@ def raw_from_json(request: Any, chain_id: int) -> RawTransaction:
         expiration_timestamp_secs=_u64(request, "expiration_timestamp_secs"),
         chain_id=chain_id,
     )
+    try:
+        raw.to_bcs()  # kept: what cannot be written in BCS is refused here, not later
+    except BCSError as exc:
+        raise _invalid(f"the transaction cannot be encoded: {exc}") from None
+    return raw

@@ -294,3 +294,30 @@ def test_encode_submission_of_an_orderless_multisig_call(
     raw = RawTransaction(sender.address, U64_MAX, payload, 2000, 100, 1_800_000_000, chain_id)
     encoded = ok(http.post("/transactions/encode_submission", json=request))
     assert bytes.fromhex(encoded[2:]) == raw.signing_message()
+
+
+@pytest.mark.parametrize("endpoint", ["/transactions/encode_submission", "/transactions/simulate"])
+def test_a_type_argument_bcs_cannot_write_is_refused_not_a_server_error(
+    http: httpx.Client, endpoint: str
+) -> None:
+    """Signed integers have no TypeTag variant the node knows: a request naming one as a
+    type argument is refused as bad input (found by schemathesis)."""
+    request = {
+        "sender": "0x1",
+        "sequence_number": "1",
+        "max_gas_amount": "2000",
+        "gas_unit_price": "100",
+        "expiration_timestamp_secs": "1",
+        "payload": {
+            "type": "script_payload",
+            "code": {"bytecode": "0xa11ceb0b", "abi": {"params": []}},
+            "type_arguments": ["i32"],
+            "arguments": [],
+        },
+        "signature": {
+            "type": "ed25519_signature",
+            "public_key": "0x" + "00" * 32,
+            "signature": "0x" + "00" * 64,
+        },
+    }
+    assert_error(http.post(endpoint, json=request), 400, "invalid_input")
