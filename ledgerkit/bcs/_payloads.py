@@ -140,6 +140,18 @@ class ScriptArgument(BCSStruct):
         "u32",
         "u256",
     )
+    #: The Move type each kind stands for, as a script's ABI names it.
+    MOVE_TYPES: ClassVar[dict[str, str]] = {
+        "u8": "u8",
+        "u16": "u16",
+        "u32": "u32",
+        "u64": "u64",
+        "u128": "u128",
+        "u256": "u256",
+        "bool": "bool",
+        "address": "address",
+        "u8_vector": "vector<u8>",
+    }
 
     def __post_init__(self) -> None:
         if self.kind not in self.KINDS:

@@ -31,17 +31,7 @@ def _field(obj: Any, name: str, where: str) -> Any:
 _UNFIT: Final = "does not fit the script's ABI"
 
 #: Script argument kinds by the Move type an ABI gives them.
-_SCRIPT_KINDS: Final = {
-    "u8": "u8",
-    "u16": "u16",
-    "u32": "u32",
-    "u64": "u64",
-    "u128": "u128",
-    "u256": "u256",
-    "bool": "bool",
-    "address": "address",
-    "vector<u8>": "u8_vector",
-}
+_SCRIPT_KINDS: Final = {t: kind for kind, t in ScriptArgument.MOVE_TYPES.items()}
 
 
 def _script_argument(move_type: Any, value: Any, where: str) -> ScriptArgument:

@@ -24,6 +24,7 @@ from ledgerkit.bcs import (
     Multisig,
     RawTransaction,
     Script,
+    ScriptArgument,
     SignedTransaction,
     SingleKeyAuthenticator,
     SingleSenderAuthenticator,
@@ -36,18 +37,6 @@ from ledgerkit.types import Address, HexBytes, MoveType
 __all__ = ["EncodedSubmission", "submission_request"]
 
 _CODEC = MoveValueCodec()
-#: The Move type of each script argument kind, as a script's ABI names it.
-_SCRIPT_TYPES = {
-    "u8": "u8",
-    "u16": "u16",
-    "u32": "u32",
-    "u64": "u64",
-    "u128": "u128",
-    "u256": "u256",
-    "bool": "bool",
-    "address": "address",
-    "u8_vector": "vector<u8>",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +165,7 @@ def _script_json(script: Script) -> dict[str, Any]:
         "type": "script_payload",
         "code": {
             "bytecode": "0x" + script.code.hex(),
-            "abi": {"params": [_SCRIPT_TYPES[a.kind] for a in script.args]},
+            "abi": {"params": [ScriptArgument.MOVE_TYPES[a.kind] for a in script.args]},
         },
         "type_arguments": [str(t) for t in script.type_args],
         "arguments": [value(a.kind, a.value) for a in script.args],
