@@ -17,7 +17,9 @@ __all__ = [
     "type_tag_bytes",
 ]
 
-#: Variant index of each primitive in the TypeTag enum (vector is 6, struct is 7).
+#: Variant index of each primitive in the TypeTag enum (vector is 6, struct is 7). The
+#: enum's order is the chain's: 11 is the function type tag (not read or written here), and
+#: the signed integers follow it at 12 ... 17.
 PRIMITIVE_TAGS: Final = {
     "bool": 0,
     "u8": 1,
@@ -28,7 +30,14 @@ PRIMITIVE_TAGS: Final = {
     "u16": 8,
     "u32": 9,
     "u256": 10,
+    "i8": 12,
+    "i16": 13,
+    "i32": 14,
+    "i64": 15,
+    "i128": 16,
+    "i256": 17,
 }
+_FUNCTION: Final = 11
 _VECTOR: Final = 6
 _STRUCT: Final = 7
 _BY_TAG: Final = {tag: PrimitiveType(name) for name, tag in PRIMITIVE_TAGS.items()}
@@ -82,6 +91,8 @@ def deserialize_type_tag(d: Deserializer, _depth: int = 0) -> MoveType:
         return VectorType(deserialize_type_tag(d, _depth + 1))
     if tag == _STRUCT:
         return deserialize_struct_tag(d, _depth + 1)
+    if tag == _FUNCTION:
+        raise BCSDecodeError("function types (TypeTag variant 11) are not supported", offset=start)
     raise BCSDecodeError(f"unknown TypeTag variant {tag}", offset=start)
 
 

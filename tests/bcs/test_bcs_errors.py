@@ -260,8 +260,10 @@ def test_unknown_account_authenticator_and_key_variants() -> None:
     assert "script argument" in str(error)
 
 
-@pytest.mark.parametrize("variant", [11, 12, 0x7F])
+@pytest.mark.parametrize("variant", [11, 18, 0x7F])
 def test_unknown_type_tag_variant(variant: int) -> None:
+    """11 is the chain's function type tag, which the toolkit does not read; 18 and up are
+    no variant at all."""
     error = _decode_error(lambda: deserialize_type_tag(Deserializer(bytes([variant]))), offset=0)
     assert "TypeTag" in str(error)
     # Inside a vector tag, the offset points at the bad inner variant.
@@ -415,7 +417,7 @@ def test_structs_refuse_out_of_range_fields() -> None:
 
 
 def test_type_tags_refuse_non_concrete_types() -> None:
-    for text in ("T0", "&u64", "vector<T1>", "0x1::m::S<T0>", "i8", "vector<i256>"):
+    for text in ("T0", "&u64", "vector<T1>", "0x1::m::S<T0>", "&i256"):
         with pytest.raises(BCSEncodeError) as info:
             type_tag_bytes(text)
         assert isinstance(info.value, LedgerError)

@@ -389,7 +389,10 @@ ADDRESSES = st.one_of(
     st.binary(min_size=32, max_size=32).map(Address),
     st.integers(0, 0xFFFF).map(Address.from_int),
 )
-TAG_PRIMITIVES = ["bool", "u8", "u16", "u32", "u64", "u128", "u256", "address", "signer"]
+TAG_PRIMITIVES = [
+    *("bool", "u8", "u16", "u32", "u64", "u128", "u256", "address", "signer"),
+    *("i8", "i16", "i32", "i64", "i128", "i256"),
+]
 
 
 def _struct_tags(children: st.SearchStrategy[MoveType]) -> st.SearchStrategy[MoveType]:

@@ -233,6 +233,30 @@ def test_type_tag(case: dict[str, Any]) -> None:
     assert str(decoded) == text
 
 
+#: The signed integers, which aptos-sdk 0.11 cannot write: hand-computed from the chain's
+#: TypeTag enum (aptos-core's move-core-types), where they follow ``Function`` (11) in the
+#: order i8, i16, i32, i64, i128, i256.
+SIGNED_TYPE_TAGS = [
+    ("i8", "0c"),
+    ("i16", "0d"),
+    ("i32", "0e"),
+    ("i64", "0f"),
+    ("i128", "10"),
+    ("i256", "11"),
+    ("vector<i32>", "060e"),
+    ("0x1::m::S<i64, vector<i8>>", "07" + "00" * 31 + "01" + "016d" + "0153" + "02" + "0f" + "060c"),
+]
+
+
+@pytest.mark.parametrize(("text", "hex_bytes"), SIGNED_TYPE_TAGS)
+def test_signed_integer_type_tags(text: str, hex_bytes: str) -> None:
+    expected = bytes.fromhex(hex_bytes)
+    assert type_tag_bytes(text) == expected
+    d = Deserializer(expected)
+    assert str(deserialize_type_tag(d)) == text
+    d.finish()
+
+
 # -- entry functions ---------------------------------------------------------------------------
 
 
