@@ -244,7 +244,8 @@ SIGNED_TYPE_TAGS = [
     ("i128", "10"),
     ("i256", "11"),
     ("vector<i32>", "060e"),
-    ("0x1::m::S<i64, vector<i8>>", "07" + "00" * 31 + "01" + "016d" + "0153" + "02" + "0f" + "060c"),
+    # struct 7, address 0x1, "m", "S", two type arguments: i64, vector<i8>
+    ("0x1::m::S<i64, vector<i8>>", "07" + "00" * 31 + "01" + "016d0153" + "02" + "0f060c"),
 ]
 
 
