@@ -23,12 +23,15 @@ from typing import Final, NamedTuple
 
 __all__ = [
     "BCS",
+    "HTML",
     "JSON",
+    "MARKDOWN",
     "MAX_BATCH_TRANSACTIONS",
     "OPERATIONS",
     "PARAMETERS",
     "SERVICES",
     "SIGNED_TXN_BCS",
+    "TEXT",
     "VIEW_BCS",
     "Media",
     "Operation",
@@ -39,6 +42,9 @@ __all__ = [
 
 JSON: Final = "application/json"
 BCS: Final = "application/x-bcs"
+TEXT: Final = "text/plain"
+HTML: Final = "text/html"
+MARKDOWN: Final = "text/markdown"
 SIGNED_TXN_BCS: Final = "application/x.aptos.signed_transaction+bcs"
 VIEW_BCS: Final = "application/x.aptos.view_function+bcs"
 
@@ -60,12 +66,15 @@ class Service(NamedTuple):
         Type token of the body of every failure.
     errors : mapping of int to (str, str)
         Per documented error status: a component name and what the status means here.
+    error_media : str
+        Media type of a failure's body.
     """
 
     name: str
     base_path: str
     error_schema: str
     errors: Mapping[int, tuple[str, str]]
+    error_media: str = JSON
 
 
 class Param(NamedTuple):
@@ -117,7 +126,7 @@ class Operation(NamedTuple):
     params : tuple of str
         Keys of :data:`PARAMETERS`, in the order documented.
     answer : str
-        Type token of the JSON answer; ``""`` when the answer is never JSON.
+        Type token of the answer in ``media``; ``""`` when there is no such answer.
     errors : tuple of int
         Documented error statuses.
     answer_bcs : str
@@ -135,6 +144,9 @@ class Operation(NamedTuple):
         ``TxnEncryptionKey``.
     service : str
         Key of :data:`SERVICES`.
+    media : tuple of str
+        Media types ``answer`` comes in (JSON unless the row says otherwise: the faucet's
+        health is plain text, a docs page HTML or Markdown).
     """
 
     id: str
@@ -152,11 +164,12 @@ class Operation(NamedTuple):
     success: tuple[tuple[int, str], ...] = ((200, ""),)
     headers: tuple[str, ...] = ()
     service: str = "node"
+    media: tuple[str, ...] = (JSON,)
 
     @property
     def answer_types(self) -> tuple[str, ...]:
         """Media types the answer comes in."""
-        return (JSON,) * bool(self.answer) + (BCS,) * bool(self.answer_bcs)
+        return self.media * bool(self.answer) + (BCS,) * bool(self.answer_bcs)
 
     @property
     def body_types(self) -> tuple[str, ...]:
@@ -216,10 +229,33 @@ _NODE_ERRORS: Final = {
     507: ("InsufficientStorage", "`mempool_is_full`: the mempool takes no more transactions."),
 }
 
+_FAUCET_ERRORS: Final = {
+    400: ("FaucetBadRequest", "`InvalidRequest` (a body or address that does not parse), "
+          "`AccountDoesNotExist`, `EndpointNotEnabled` (`/mint` on a token faucet)."),
+    403: ("FaucetForbidden", "`AuthTokenInvalid` (no, or a refused, ID token), `Rejected`, "
+          "`TransactionFailed`."),
+    429: ("FaucetRateLimited", "`Rejected` with reason `UsageLimitExhausted`: the user's "
+          "daily quota is spent; `Retry-After` says when the next UTC day starts."),
+    500: ("FaucetInternalError", "The faucet failed; its log says why."),
+    503: ("FaucetUnavailable", "`FunderAccountProblem`: the funding account cannot pay; "
+          "`ServerOverloaded`."),
+}
+_IDENTITY_ERRORS: Final = {
+    400: ("OAuthBadRequest", "`invalid_request`: a sign-in that does not parse."),
+    404: ("OAuthNotFound", "`invalid_request`: no such issuer."),
+}
+_DOCS_ERRORS: Final = {404: ("DocsNotFound", "`Not found`: no such page or document.")}
+
 #: Every service, by name. The node API's failures are its error record
-#: (``message``, ``error_code``, ``vm_error_code``).
+#: (``message``, ``error_code``, ``vm_error_code``); the faucet's are its own record
+#: (``message``, ``error_code``, ``rejection_reasons``, ``txn_hashes``); the identity
+#: provider answers as OAuth servers do (``error``, ``error_description``); the docs host
+#: answers a plain-text ``Not found``.
 SERVICES: Final = {
     "node": Service("node", "/v1", "Error", _NODE_ERRORS),
+    "faucet": Service("faucet", "", "FaucetError", _FAUCET_ERRORS),
+    "identity": Service("identity", "", "OAuthError", _IDENTITY_ERRORS),
+    "docs": Service("docs", "", "str", _DOCS_ERRORS, error_media=TEXT),
 }
 
 
@@ -280,6 +316,17 @@ PARAMETERS: Final = {
         "flag",
         "Use the prioritized estimate; wins over `estimate_gas_unit_price`.",
     ),
+    # -- the faucet
+    "asset": _query("asset", "str", "The asset to fund with (the faucet's default when omitted)."),
+    "mint_address": _query("address", "address", "Account to fund, `0x` optional."),
+    "mint_auth_key": _query("auth_key", "hash", "Authentication key of the account to fund."),
+    "mint_pub_key": _query("pub_key", "hash", "Ed25519 public key of the account to fund."),
+    "mint_amount": _query("amount", "u64", "Octas; the faucet's maximum when omitted."),
+    "return_txns": _query("return_txns", "flag", "Answer the signed transactions, hex BCS."),
+    # -- the identity provider
+    "issuer": _path("issuer", "str", "Which issuer: `project` or `accounts`."),
+    # -- the docs host
+    "page": _path("page", "pagepath", "A page path; `.md` asks for the Markdown source."),
 }
 
 
@@ -413,6 +460,51 @@ _ROWS: Final = (
     Operation("get_block_by_version", "GET", "/blocks/by_version/{version}", "Blocks",
               "Get the block that holds a version", ("block_version", "with_transactions"),
               "Block", _READ),
+    # == the faucet (its own host): funds an address for a verified ID token
+    Operation("faucet_status", "GET", "/", "Faucet", "Is the faucet up (`tap:ok`)", (),
+              "str", (503,), service="faucet", media=(TEXT,)),
+    Operation("fund", "POST", "/fund", "Faucet",
+              "Fund an account (`Authorization: Bearer <ID token>`, `x-is-jwt: true`)",
+              ("asset",), "FundResponse", (400, 403, 429, 500, 503), body="FundRequest",
+              headers=("RetryAfter",), service="faucet"),
+    Operation("is_eligible", "POST", "/is_eligible", "Faucet",
+              "Would `/fund` fund this request (nothing is sent)", ("asset",), "",
+              (400, 403, 429, 500, 503), body="FundRequest",
+              success=((200, "Eligible: an empty answer."),), headers=("RetryAfter",),
+              service="faucet"),
+    Operation("mint", "POST", "/mint", "Faucet",
+              "Fund without a token (a devnet faucet only)",
+              ("mint_address", "mint_auth_key", "mint_pub_key", "mint_amount", "return_txns"),
+              "[str]", (400, 500, 503), service="faucet"),
+    # == the identity provider (its own host): two OpenID Connect issuers
+    Operation("get_openid_configuration", "GET", "/{issuer}/.well-known/openid-configuration",
+              "Identity", "The issuer's OpenID Connect discovery document", ("issuer",),
+              "OpenIDConfiguration", (404,), service="identity"),
+    Operation("get_jwks", "GET", "/{issuer}/jwks", "Identity",
+              "The issuer's signing keys (JWK set)", ("issuer",), "JWKSet", (404,),
+              service="identity"),
+    Operation("sign_in", "POST", "/{issuer}/sign_in", "Identity",
+              "Sign a person in locally: an ID token for the email", ("issuer",),
+              "SignInResponse", (400, 404), body="SignInRequest", service="identity"),
+    # == the docs host (its own host): pages, their index and the OAuth metadata
+    Operation("get_llms_txt", "GET", "/llms.txt", "Docs", "The index of the pages", (),
+              "str", (), service="docs", media=(TEXT,)),
+    Operation("get_llms_full_txt", "GET", "/llms-full.txt", "Docs",
+              "Every page's Markdown, one after another", (), "str", (), service="docs",
+              media=(TEXT,)),
+    Operation("get_oauth_protected_resource", "GET", "/.well-known/oauth-protected-resource",
+              "Docs", "Protected-resource metadata (RFC 9728)", (), "ProtectedResource", (),
+              service="docs"),
+    Operation("get_oauth_authorization_server", "GET",
+              "/.well-known/oauth-authorization-server", "Docs",
+              "Authorization-server metadata (RFC 8414)", (), "OpenIDConfiguration", (),
+              service="docs"),
+    Operation("get_docs_openid_configuration", "GET", "/.well-known/openid-configuration",
+              "Docs", "OpenID Connect discovery of the project issuer", (),
+              "OpenIDConfiguration", (), service="docs"),
+    Operation("get_docs_page", "GET", "/{page}", "Docs",
+              "A page: HTML, or Markdown for `<page>.md` or `Accept: text/markdown`",
+              ("page",), "str", (404,), service="docs", media=(HTML, MARKDOWN)),
 )  # fmt: skip
 
 #: Every operation of every service, by id, in the order documented.

@@ -69,11 +69,18 @@ def _document(base_path: str) -> dict[str, Any]:
         "paths": _paths(),
         "components": {
             "schemas": _schemas(),
-            "parameters": {key: _parameter(key) for key in PARAMETERS},
+            "parameters": {key: _parameter(key) for key in _node_parameters()},
             "headers": _headers(),
             "responses": _error_responses(),
         },
     }
+
+
+def _node_parameters() -> list[str]:
+    """The parameter keys the node's operations use, in table order (the other services'
+    parameters belong to their own hosts)."""
+    used = {key for op in operations_of("node") for key in op.params}
+    return [key for key in PARAMETERS if key in used]
 
 
 _DESCRIPTION: Final = (
