@@ -25,6 +25,13 @@ notebook can catch the whole family with one ``except``. The tree::
     │   ├── RangeBeyondLedgerError            the range ends past the head of the ledger
     │   ├── ChainMismatchError                the dataset on disk is of another chain
     │   └── DatasetMismatchError              the dataset on disk is of another kind or layout
+    ├── FaucetError                           the faucet answered with its error record
+    │   ├── AuthTokenInvalidError             403 AuthTokenInvalid: no token, or one refused
+    │   ├── FaucetRejectedError               the request was refused (reasons listed)
+    │   │   └── FaucetRateLimitedError        429: the daily quota is spent (retry_after)
+    │   └── FaucetUnavailableError            503: the funder cannot pay, or overloaded
+    ├── DocsError                             the docs host could not give what was asked
+    │   └── PageNotFoundError                 404
     └── NodeAPIError                          the node answered with its error record
         ├── NotFoundError                     404
         │   ├── AccountNotFoundError, ResourceNotFoundError, MoveModuleNotFoundError,
@@ -65,6 +72,7 @@ __all__ = [
     "APIDisabledError",
     "AccountNotFoundError",
     "ArgumentError",
+    "AuthTokenInvalidError",
     "BCSDecodeError",
     "BCSEncodeError",
     "BCSError",
@@ -74,8 +82,13 @@ __all__ = [
     "ChainMismatchError",
     "DatasetMismatchError",
     "DecodingError",
+    "DocsError",
     "ErrorCode",
     "ExtractionError",
+    "FaucetError",
+    "FaucetRateLimitedError",
+    "FaucetRejectedError",
+    "FaucetUnavailableError",
     "HealthCheckFailedError",
     "IncompleteExtractionError",
     "InputError",
@@ -92,6 +105,7 @@ __all__ = [
     "MoveValueError",
     "NodeAPIError",
     "NotFoundError",
+    "PageNotFoundError",
     "PrunedError",
     "RangeBeyondLedgerError",
     "RateLimitedError",
@@ -380,6 +394,121 @@ class ChainMismatchError(ExtractionError):
 
 class DatasetMismatchError(ExtractionError):
     """The dataset on disk has another kind, stream, partition size or schema version."""
+
+
+# -- the faucet and the docs host ---------------------------------------------------------
+
+
+class FaucetError(LedgerError):
+    """The faucet answered with its error record (or an error it could not word as one).
+
+    Attributes
+    ----------
+    status : int
+        HTTP status.
+    error_code : str
+        The record's ``error_code`` (``AuthTokenInvalid``, ``Rejected``, ...), kept as sent.
+    message : str
+        The faucet's own message.
+    rejection_reasons : tuple of (str, str)
+        ``(reason, code)`` pairs the faucet listed.
+    request : str or None
+        ``METHOD url`` of the request (never its token), for the message.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int,
+        error_code: str,
+        rejection_reasons: tuple[tuple[str, str], ...] = (),
+        request: str | None = None,
+    ) -> None:
+        self.message = message
+        self.status = status
+        self.error_code = error_code
+        self.rejection_reasons = rejection_reasons
+        self.request = request
+        reasons = "; ".join(f"{code}: {reason}" for reason, code in rejection_reasons)
+        where = f" [{request}]" if request else ""
+        extra = f" ({reasons})" if reasons else ""
+        super().__init__(f"{status} {error_code}: {message}{extra}{where}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        state = (self.message, self.status, self.error_code, self.rejection_reasons, self.request)
+        return (_rebuild_faucet_error, (type(self), *state), self.__dict__)
+
+
+def _rebuild_faucet_error(
+    cls: type[FaucetError],
+    message: str,
+    status: int,
+    error_code: str,
+    rejection_reasons: tuple[tuple[str, str], ...],
+    request: str | None,
+) -> FaucetError:
+    return cls(
+        message,
+        status=status,
+        error_code=error_code,
+        rejection_reasons=rejection_reasons,
+        request=request,
+    )
+
+
+class AuthTokenInvalidError(FaucetError):
+    """403 ``AuthTokenInvalid``: the request carried no ID token, or one the faucet refused
+    (bad signature, wrong issuer or audience, expired, email not verified...)."""
+
+
+class FaucetRejectedError(FaucetError):
+    """The faucet refused the request; ``rejection_reasons`` say why."""
+
+
+class FaucetRateLimitedError(FaucetRejectedError):
+    """429: the user's daily quota is spent.
+
+    Attributes
+    ----------
+    retry_after : float or None
+        Seconds until the quota is renewed (the ``Retry-After`` header).
+    """
+
+    retry_after: float | None = None
+
+
+class FaucetUnavailableError(FaucetError):
+    """503: the funding account cannot pay, or the faucet is overloaded or down."""
+
+
+class DocsError(LedgerError):
+    """The docs host could not give what was asked.
+
+    Attributes
+    ----------
+    status : int
+        HTTP status (0 when no answer came).
+    url : str
+        What was asked.
+    """
+
+    def __init__(self, message: str, *, status: int, url: str) -> None:
+        self.message = message
+        self.status = status
+        self.url = url
+        super().__init__(f"{status} {message} [{url}]" if status else f"{message} [{url}]")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_docs_error, (type(self), self.message, self.status, self.url))
+
+
+def _rebuild_docs_error(cls: type[DocsError], message: str, status: int, url: str) -> DocsError:
+    return cls(message, status=status, url=url)
+
+
+class PageNotFoundError(DocsError):
+    """404: the docs host has no such page or document."""
 
 
 # -- node errors --------------------------------------------------------------------------
