@@ -99,6 +99,19 @@ def foreign_signed(issuer: Issuer, claims: Json) -> str:
     return rs256(header, claims, foreign_key())
 
 
+def signing_key(issuer: Issuer) -> rsa.RSAPrivateKey:
+    """The issuer's current private key (which the provider never shows): for tokens of the
+    issuer's own key with what ``Issuer.sign`` will not write, a header without ``kid``, a
+    claim PyJWT refuses to encode."""
+    key: rsa.RSAPrivateKey = issuer._keys[-1]._private
+    return key
+
+
+def own_signed(issuer: Issuer, header: Json, claims: Json) -> str:
+    """RS256 with the issuer's own current key, ``header`` as given."""
+    return rs256(header, claims, signing_key(issuer))
+
+
 def tamper(token: str, **changes: Any) -> str:
     """``token`` with its claims changed and re-encoded, the original signature kept."""
     head, _, signature = token.split(".")
