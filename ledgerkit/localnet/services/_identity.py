@@ -23,6 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from typing import Any, Final, NoReturn
+from urllib.parse import urlsplit
 
 import jwt
 import orjson
@@ -419,6 +420,7 @@ class IdentityProvider:
 
     async def _sign_in(self, request: Request) -> Response:
         issuer = self._issuer_of(request)
+        _check_host(request, issuer)
         body = await _read_sign_in(request)
         try:
             token = self.sign_in(
@@ -432,6 +434,23 @@ class IdentityProvider:
         answer = {"id_token": token, "token_type": "Bearer", "expires_in": self.lifetime}
         # A token answer is never cached (RFC 6749 section 5.1).
         return _json(answer, cache="no-store", pragma="no-cache")
+
+
+_LOOPBACK_NAMES: Final = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+def _check_host(request: Request, issuer: Issuer) -> None:
+    """Refuse a sign-in addressed to another host than the provider's (or a loopback name
+    on its port): a web page that rebinds its own name to this address gets no token."""
+    bound = urlsplit(issuer.url)
+    names = {bound.hostname} | (_LOOPBACK_NAMES if bound.hostname in _LOOPBACK_NAMES else set())
+    try:
+        asked = urlsplit(f"//{request.headers.get('host', '')}")
+        known = asked.port == bound.port and asked.hostname in names
+    except ValueError:
+        known = False
+    if not known:
+        _bad("the request is addressed to another host")
 
 
 async def _read_sign_in(request: Request) -> dict[str, Any]:

@@ -461,3 +461,30 @@ def test_the_app_refuses_to_build_when_the_table_and_the_handlers_disagree(
     monkeypatch.setattr(_identity, "operations_of", lambda service: rows[1:])
     with pytest.raises(RuntimeError, match="get_openid_configuration"):
         provider.app()
+
+
+@pytest.mark.parametrize(
+    ("bound", "host", "status"),
+    [
+        ("http://127.0.0.1:8090", "127.0.0.1:8090", 200),
+        ("http://127.0.0.1:8090", "localhost:8090", 200),
+        ("http://127.0.0.1:8090", "[::1]:8090", 200),
+        ("http://127.0.0.1:8090", "evil.example:8090", 400),
+        ("http://127.0.0.1:8090", "127.0.0.1:8091", 400),
+        ("http://127.0.0.1:8090", "127.0.0.1", 400),
+        ("http://127.0.0.1:8090", "[::1:8090", 400),
+        ("http://idp.test", "idp.test", 200),
+        ("http://idp.test", "localhost", 400),
+    ],
+)
+def test_a_sign_in_addressed_to_another_host_is_refused(bound: str, host: str, status: int) -> None:
+    """A page that rebinds its own name to the provider's address reaches it under that
+    name: it gets no token."""
+    provider = new_provider()
+    provider.bind(bound)
+    response = call(
+        provider, "POST", "/project/sign_in", json={"email": "a@corp.test"}, headers={"Host": host}
+    )
+    assert response.status_code == status
+    if status == 400:
+        assert response.json()["error_description"] == "the request is addressed to another host"
