@@ -9,41 +9,33 @@ the scopes ``openid email profile``: the provider serves on loopback only, and n
 the request's shape is checked. Tokens are signed and verify as real ones do; unlike some
 emulators, it never issues ``alg: none`` tokens.
 
-Its routes are the identity rows of the endpoint table (``ledgerkit._endpoints``); failures
-answer as OAuth servers do, ``{"error": "invalid_request", "error_description": ...}``.
+:meth:`IdentityProvider.app` is its HTTP app (``_identity_http``): the identity rows of the
+endpoint table, failures answered as OAuth servers answer them.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import re
 import threading
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, Final, NoReturn
-from urllib.parse import urlsplit
+from typing import Any, Final
 
 import jwt
-import orjson
 from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from jwt.algorithms import RSAAlgorithm
 from starlette.applications import Starlette
-from starlette.exceptions import HTTPException
-from starlette.requests import Request
-from starlette.responses import Response
-from starlette.routing import Route
 
-from ledgerkit._endpoints import JSON, operations_of
 from ledgerkit._errors import InputError
+from ledgerkit.localnet.services._identity_http import identity_app
 
 __all__ = [
     "ALGORITHM",
     "ISSUER_NAMES",
     "MAX_PUBLISHED_KEYS",
-    "MAX_SIGN_IN_BYTES",
     "IdentityProvider",
     "Issuer",
 ]
@@ -54,8 +46,6 @@ ALGORITHM: Final = "RS256"
 ISSUER_NAMES: Final = ("project", "accounts")
 #: Keys a JWKS publishes at most: the current one and the one before it.
 MAX_PUBLISHED_KEYS: Final = 2
-#: Largest sign-in body taken.
-MAX_SIGN_IN_BYTES: Final = 4096
 #: Longest email or name taken (an email address is at most 254 characters).
 MAX_TEXT_CHARS: Final = 254
 #: Longest token lifetime, in seconds (real ID tokens live an hour).
@@ -75,7 +65,6 @@ _LABEL: Final = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
 _EMAIL: Final = re.compile(rf"({_ATOM}(?:\.{_ATOM})*)@({_LABEL}(?:\.{_LABEL})+)", re.ASCII)
 _CONTROL: Final = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _BASE62: Final = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-_SIGN_IN_FIELDS: Final = frozenset({"email", "name", "email_verified"})
 
 _log = logging.getLogger("ledgerkit.localnet")
 
@@ -235,7 +224,7 @@ def _subject(issuer: str, audience: str, email: str) -> str:
     return "".join(letters)
 
 
-def check_email(email: object) -> str:
+def _check_email(email: object) -> str:
     """``email`` in lower case, or :class:`InputError` when it is not an address."""
     if not isinstance(email, str) or len(email) > MAX_TEXT_CHARS:
         raise InputError(f"email must be a string of at most {MAX_TEXT_CHARS} characters")
@@ -245,7 +234,7 @@ def check_email(email: object) -> str:
     return email.lower()
 
 
-def check_name(name: object) -> str:
+def _check_name(name: object) -> str:
     """``name`` as given, or :class:`InputError` when it is empty, long or has controls."""
     if (
         not isinstance(name, str)
@@ -357,8 +346,8 @@ class IdentityProvider:
             The signed token (compact JWS).
         """
         signer = self.issuer(issuer)
-        address = check_email(email)
-        shown = check_name(address.split("@")[0] if name is None else name)
+        address = _check_email(email)
+        shown = _check_name(address.split("@")[0] if name is None else name)
         if type(email_verified) is not bool:
             raise InputError("email_verified must be True or False")
         seconds = self.lifetime if lifetime is None else _check_lifetime(lifetime)
@@ -379,20 +368,7 @@ class IdentityProvider:
 
     def app(self) -> Starlette:
         """The provider's HTTP app: the identity rows of the endpoint table."""
-        by_id: dict[str, Callable[[Request], Any]] = {
-            "get_openid_configuration": self._discovery,
-            "get_jwks": self._jwks,
-            "sign_in": self._sign_in,
-        }
-        rows = operations_of("identity")
-        unpaired = sorted({op.id for op in rows} ^ set(by_id))
-        if unpaired:  # a row without a handler, or a handler without a row
-            raise RuntimeError(f"endpoint table and identity handlers disagree on {unpaired}")
-        routes = [Route(op.path, by_id[op.id], methods=[op.method]) for op in rows]
-        return Starlette(
-            routes=routes,
-            exception_handlers={_OAuthError: _refused, HTTPException: _http_error},
-        )
+        return identity_app(self)
 
     def __repr__(self) -> str:
         project, accounts = self.issuers["project"], self.issuers["accounts"]
@@ -400,135 +376,3 @@ class IdentityProvider:
             f"IdentityProvider(project_id={project.audience!r}, "
             f"client_id={accounts.audience!r}, kids={[*project.kids, *accounts.kids]})"
         )
-
-    # -- handlers -------------------------------------------------------------------------
-
-    def _issuer_of(self, request: Request) -> Issuer:
-        name = request.path_params["issuer"]
-        found = self.issuers.get(name)
-        if found is None:
-            raise _OAuthError(404, f"no such issuer; known: {', '.join(ISSUER_NAMES)}")
-        return found
-
-    async def _discovery(self, request: Request) -> Response:
-        document = self._issuer_of(request).discovery()
-        return _json(document, cache="public, max-age=3600")
-
-    async def _jwks(self, request: Request) -> Response:
-        keys = self._issuer_of(request).jwks()
-        return _json(keys, cache=f"public, max-age={self.jwks_max_age}")
-
-    async def _sign_in(self, request: Request) -> Response:
-        issuer = self._issuer_of(request)
-        _check_host(request, issuer)
-        body = await _read_sign_in(request)
-        try:
-            token = self.sign_in(
-                body["email"],
-                name=body.get("name"),
-                issuer=issuer.name,
-                email_verified=body.get("email_verified", True),
-            )
-        except InputError as error:
-            raise _OAuthError(400, str(error)) from None
-        answer = {"id_token": token, "token_type": "Bearer", "expires_in": self.lifetime}
-        # A token answer is never cached (RFC 6749 section 5.1).
-        return _json(answer, cache="no-store", pragma="no-cache")
-
-
-_LOOPBACK_NAMES: Final = frozenset({"localhost", "127.0.0.1", "::1"})
-
-
-def _check_host(request: Request, issuer: Issuer) -> None:
-    """Refuse a sign-in addressed to another host than the provider's (or a loopback name
-    on its port): a web page that rebinds its own name to this address gets no token."""
-    bound = urlsplit(issuer.url)
-    names = {bound.hostname} | (_LOOPBACK_NAMES if bound.hostname in _LOOPBACK_NAMES else set())
-    try:
-        asked = urlsplit(f"//{request.headers.get('host', '')}")
-        known = asked.port == bound.port and asked.hostname in names
-    except ValueError:
-        known = False
-    if not known:
-        _bad("the request is addressed to another host")
-
-
-async def _read_sign_in(request: Request) -> dict[str, Any]:
-    """The sign-in body: a JSON object of the known fields, at most 4 KiB."""
-    media = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if media != JSON:
-        _bad(f"the body must be {JSON}")
-    declared = request.headers.get("content-length", "0")
-    if not declared.isdigit() or int(declared) > MAX_SIGN_IN_BYTES:
-        _bad(f"the body must be at most {MAX_SIGN_IN_BYTES} bytes")
-    raw = bytearray()
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > MAX_SIGN_IN_BYTES:
-            _bad(f"the body must be at most {MAX_SIGN_IN_BYTES} bytes")
-    try:
-        body = json.loads(
-            raw.decode("utf-8"),
-            object_pairs_hook=_no_repeats,
-            parse_constant=_no_constant,
-        )
-    except (ValueError, RecursionError):
-        _bad("the body is not JSON")
-    if not isinstance(body, dict):
-        _bad("the body must be a JSON object")
-    unknown = set(body) - _SIGN_IN_FIELDS
-    if unknown:
-        _bad(f"the body takes only {', '.join(sorted(_SIGN_IN_FIELDS))}")
-    if "email" not in body:
-        _bad("email is required")
-    return body
-
-
-def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    found = dict(pairs)
-    if len(found) != len(pairs):
-        raise ValueError("a repeated key")
-    return found
-
-
-def _no_constant(word: str) -> NoReturn:
-    raise ValueError("NaN and Infinity are not JSON")
-
-
-class _OAuthError(Exception):
-    """A request answered with the OAuth error record."""
-
-    def __init__(self, status: int, description: str) -> None:
-        super().__init__(description)
-        self.status = status
-        self.description = description
-
-
-def _bad(description: str) -> NoReturn:
-    raise _OAuthError(400, description)
-
-
-def _json(body: Any, *, cache: str, pragma: str | None = None) -> Response:
-    headers = {"Cache-Control": cache}
-    if pragma is not None:
-        headers["Pragma"] = pragma
-    return Response(orjson.dumps(body), media_type=JSON, headers=headers)
-
-
-def _error(status: int, description: str, headers: Mapping[str, str] | None = None) -> Response:
-    record = {"error": "invalid_request", "error_description": description}
-    fields = {"Cache-Control": "no-store", **(headers or {})}
-    return Response(orjson.dumps(record), status_code=status, media_type=JSON, headers=fields)
-
-
-async def _refused(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, _OAuthError)
-    return _error(exc.status, exc.description)
-
-
-async def _http_error(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, HTTPException)
-    description = {404: "no such endpoint", 405: "method not allowed"}.get(
-        exc.status_code, "request refused"
-    )
-    return _error(exc.status_code, description, exc.headers)

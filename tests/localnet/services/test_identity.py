@@ -17,7 +17,7 @@ from starlette.routing import Route
 
 from ledgerkit._endpoints import operations_of
 from ledgerkit._errors import InputError
-from ledgerkit.localnet.services import _identity
+from ledgerkit.localnet.services import _identity_http
 from ledgerkit.localnet.services._identity import IdentityProvider
 
 BASE: Final = "http://idp.test"
@@ -455,10 +455,10 @@ def test_the_app_refuses_to_build_when_the_table_and_the_handlers_disagree(
 ) -> None:
     rows = operations_of("identity")
     extra = rows[0]._replace(id="get_userinfo", path="/{issuer}/userinfo")
-    monkeypatch.setattr(_identity, "operations_of", lambda service: (*rows, extra))
+    monkeypatch.setattr(_identity_http, "operations_of", lambda service: (*rows, extra))
     with pytest.raises(RuntimeError, match="get_userinfo"):
         provider.app()
-    monkeypatch.setattr(_identity, "operations_of", lambda service: rows[1:])
+    monkeypatch.setattr(_identity_http, "operations_of", lambda service: rows[1:])
     with pytest.raises(RuntimeError, match="get_openid_configuration"):
         provider.app()
 
