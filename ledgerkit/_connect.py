@@ -12,8 +12,10 @@ import logging
 import os
 from typing import TYPE_CHECKING, Any, Final
 
+from ledgerkit._errors import InputError
 from ledgerkit._public import publish as _publish
 from ledgerkit.client import Client
+from ledgerkit.faucet import FaucetClient, TokenProvider
 
 if TYPE_CHECKING:
     from ledgerkit.localnet import LocalNode
@@ -47,6 +49,28 @@ class ConnectedClient(Client):
 
     def __enter__(self) -> ConnectedClient:
         return self
+
+    def faucet(
+        self, email: str = "learner@example.com", *, name: str | None = None
+    ) -> FaucetClient:
+        """A :class:`~ledgerkit.FaucetClient` of the embedded node's faucet, signed in to
+        its identity provider as ``email`` (a token refreshed before it expires), waiting
+        on this client.
+
+        Raises
+        ------
+        InputError
+            This client talks to a node it did not start: build a
+            :class:`~ledgerkit.FaucetClient` with that network's faucet URL and a token.
+        """
+        node = self.node
+        if node is None or not node.faucet_url:
+            raise InputError(
+                "this client did not start the embedded node; use "
+                "ledgerkit.FaucetClient(<faucet url>, token=..., node=client)"
+            )
+        tokens = TokenProvider(lambda: node.sign_in(email, name=name))
+        return FaucetClient(node.faucet_url, token=tokens, node=self)
 
     def close(self) -> None:
         """Close the connections and the cache, and stop the embedded node it started."""

@@ -230,15 +230,25 @@ _NODE_ERRORS: Final = {
 }
 
 _FAUCET_ERRORS: Final = {
-    400: ("FaucetBadRequest", "`InvalidRequest` (a body or address that does not parse), "
-          "`AccountDoesNotExist`, `EndpointNotEnabled` (`/mint` on a token faucet)."),
-    403: ("FaucetForbidden", "`AuthTokenInvalid` (no, or a refused, ID token), `Rejected`, "
-          "`TransactionFailed`."),
-    429: ("FaucetRateLimited", "`Rejected` with reason `UsageLimitExhausted`: the user's "
-          "daily quota is spent; `Retry-After` says when the next UTC day starts."),
+    400: (
+        "FaucetBadRequest",
+        "`InvalidRequest` (a body or address that does not parse), "
+        "`AccountDoesNotExist`, `EndpointNotEnabled` (`/mint` on a token faucet).",
+    ),
+    403: (
+        "FaucetForbidden",
+        "`AuthTokenInvalid` (no, or a refused, ID token), `Rejected`, `TransactionFailed`.",
+    ),
+    429: (
+        "FaucetRateLimited",
+        "`Rejected` with reason `UsageLimitExhausted`: the user's "
+        "daily quota is spent; `Retry-After` says when the next UTC day starts.",
+    ),
     500: ("FaucetInternalError", "The faucet failed; its log says why."),
-    503: ("FaucetUnavailable", "`FunderAccountProblem`: the funding account cannot pay; "
-          "`ServerOverloaded`."),
+    503: (
+        "FaucetUnavailable",
+        "`FunderAccountProblem`: the funding account cannot pay; `ServerOverloaded`.",
+    ),
 }
 _IDENTITY_ERRORS: Final = {
     400: ("OAuthBadRequest", "`invalid_request`: a sign-in that does not parse."),

@@ -44,7 +44,7 @@ from ledgerkit.localnet._store import BlockRecord, Store
 from ledgerkit.localnet._txbcs import transaction_data
 from ledgerkit.localnet._views import LedgerViews
 from ledgerkit.localnet._workload import Workload
-from ledgerkit.types import LedgerMeta
+from ledgerkit.types import Address, LedgerMeta
 
 __all__ = ["Ledger", "Module", "Page", "Resource", "ViewResult"]
 
@@ -235,6 +235,12 @@ class Ledger(LedgerViews):
         answer = dict(pending.json)
         answer.pop("type", None)
         return answer
+
+    def next_sequence_number(self, address: Address) -> int:
+        """The sequence number the sender's next transaction takes: after its committed
+        ones and those waiting in the mempool without a gap."""
+        sender = bytes(address)
+        return self.mempool.next_sequence(sender, self._sequence_of(sender))
 
     def expire_pending(self) -> int:
         """Drop the waiting transactions expired by the chain's time; how many left."""

@@ -1,6 +1,10 @@
 """Running the embedded node: ``LocalNode`` (a background server for Python and Jupyter)
 and ``serve`` (the foreground server behind ``ledgerkit node``).
 
+Beside the node API, each on its own loopback port, run its neighbours: the faucet, the
+identity provider whose ID tokens the faucet asks for, and the docs host
+(``ledgerkit.localnet.services``). All the servers share one thread and one event loop.
+
 The HTTP server is uvicorn; a block producer thread makes a block shortly after each
 submission, or every ``block_interval`` seconds with a background workload in live mode,
 and drops expired transactions from the mempool every :data:`SWEEP_SECONDS` in any mode.
@@ -10,6 +14,7 @@ node's error record and ledger headers rather than uvicorn's plain-text page.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import shutil
@@ -34,6 +39,15 @@ from ledgerkit.localnet._ledger import Ledger
 from ledgerkit.localnet.app import create_app
 from ledgerkit.localnet.app._http import meta_headers
 from ledgerkit.localnet.app._limits import MAX_ECHO_CHARS
+from ledgerkit.localnet.services import (
+    FaucetSettings,
+    IdentityProvider,
+    LedgerFunder,
+    TokenVerifier,
+    TrustedIssuer,
+    create_docs_app,
+    create_faucet_app,
+)
 
 __all__ = ["LocalNode", "serve"]
 
@@ -148,6 +162,17 @@ class NodeHttpProtocol(HttpToolsProtocol):
         self.transport.close()
 
 
+def _serve_together(plan: list[tuple[uvicorn.Server, socket.socket]]) -> None:
+    """Run every server of ``plan`` on its socket, in this thread's one event loop."""
+
+    async def all_of() -> None:
+        await asyncio.gather(*(server.serve(sockets=[sock]) for server, sock in plan))
+
+    loop_factory = plan[0][0].config.get_loop_factory()
+    with asyncio.Runner(loop_factory=loop_factory) as runner:
+        runner.run(all_of())
+
+
 def protocol_for(ledger: Ledger) -> type[NodeHttpProtocol]:
     """A :class:`NodeHttpProtocol` whose refusals carry ``ledger``'s position."""
     return type("NodeHttpProtocol", (NodeHttpProtocol,), {"ledger": ledger})
@@ -194,15 +219,24 @@ class LocalNode:
         host: str = "127.0.0.1",
         port: int = 0,
         log_level: str = "warning",
+        services: bool = True,
+        faucet: FaucetSettings | None = None,
         **options: Any,
     ) -> None:
         self.config = NodeConfig(**options)
+        self._services = services
+        self._faucet_settings = faucet or FaucetSettings()
+        #: The identity provider (its issuers sign ID tokens); ``None`` without services.
+        self.identity: IdentityProvider | None = None
+        #: Root URLs of the faucet and the docs host ("" until started, or without services).
+        self.faucet_url = ""
+        self.docs_url = ""
         self._db = Path(db) if db is not None else None
         self._host = host
         self._port = port
         self._log_level = log_level
         self._tmpdir: str | None = None
-        self._server: uvicorn.Server | None = None
+        self._servers: list[uvicorn.Server] = []
         self._thread: threading.Thread | None = None
         self._producer: BlockProducer | None = None
         self.ledger: Ledger | None = None
@@ -210,7 +244,7 @@ class LocalNode:
 
     def start(self) -> LocalNode:
         """Open (or generate) the ledger and serve it; returns when ``url`` answers."""
-        if self._server is not None:
+        if self._servers:
             return self
         if self._db is None:
             self._tmpdir = tempfile.mkdtemp(prefix="ledgerkit-node-")
@@ -223,9 +257,33 @@ class LocalNode:
         app = create_app(self.ledger, on_submit=self._producer.nudge)
         sock = _bind(self._host, self._port)
         port = sock.getsockname()[1]
+        plan = [(self._uvicorn(app, protocol_for(self.ledger)), sock)]
+        if self._services:
+            plan += self._service_plan(self.ledger)
+        self._servers = [server for server, _ in plan]
+        self._thread = threading.Thread(
+            target=_serve_together, args=(plan,), name="ledgerkit-node", daemon=True
+        )
+        self._thread.start()
+        deadline = time.monotonic() + START_TIMEOUT_SECONDS
+        while not all(server.started for server in self._servers):
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError("the local node did not start; see the ledgerkit log")
+            time.sleep(0.01)
+        self._producer.start()
+        self.url = f"{self._origin(port)}/v1"
+        _log.info("local node at %s (ledger %s)", self.url, path)
+        return self
+
+    def _origin(self, port: int) -> str:
+        host = f"[{self._host}]" if ":" in self._host else self._host
+        return f"http://{host}:{port}"
+
+    def _uvicorn(self, app: Any, protocol: Any = "auto") -> uvicorn.Server:
         config = uvicorn.Config(
             app,
-            http=protocol_for(self.ledger),
+            http=protocol,
             log_level=self._log_level,
             access_log=False,
             lifespan="off",
@@ -235,34 +293,75 @@ class LocalNode:
             # answer a request with a reset instead of a response.
             timeout_keep_alive=KEEP_ALIVE_SECONDS,
         )
-        self._server = uvicorn.Server(config)
-        server = self._server
-        self._thread = threading.Thread(
-            target=lambda: server.run(sockets=[sock]), name="ledgerkit-node", daemon=True
+        return uvicorn.Server(config)
+
+    def _service_plan(self, ledger: Ledger) -> list[tuple[uvicorn.Server, socket.socket]]:
+        """The faucet, the identity provider and the docs host, each on a free port."""
+        socks = [_bind(self._host, 0) for _ in range(3)]
+        faucet_origin, identity_origin, docs_origin = (
+            self._origin(sock.getsockname()[1]) for sock in socks
         )
-        self._thread.start()
-        deadline = time.monotonic() + START_TIMEOUT_SECONDS
-        while not server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError("the local node did not start; see the ledgerkit log")
-            time.sleep(0.01)
-        self._producer.start()
-        host = f"[{self._host}]" if ":" in self._host else self._host
-        self.url = f"http://{host}:{port}/v1"
-        _log.info("local node at %s (ledger %s)", self.url, path)
-        return self
+        identity = IdentityProvider()
+        identity.bind(identity_origin)
+        issuers = identity.issuers
+        verifier = TokenVerifier(
+            [
+                TrustedIssuer(issuer.url, issuer.audience, issuer.url + "/jwks")
+                for issuer in issuers.values()
+            ]
+        )
+        assert self._producer is not None
+        funder = LedgerFunder(ledger, on_submit=self._producer.nudge)
+        faucet = create_faucet_app(funder, verifier, settings=self._faucet_settings)
+        docs = create_docs_app(
+            authorization_servers=[issuer.url for issuer in issuers.values()],
+            project_issuer_metadata=issuers["project"].discovery,
+        )
+        self.identity = identity
+        self.faucet_url, self.docs_url = faucet_origin, docs_origin
+        apps = (faucet, identity.app(), docs)
+        return [(self._uvicorn(app), sock) for app, sock in zip(apps, socks, strict=True)]
+
+    @property
+    def issuers(self) -> dict[str, str]:
+        """The identity provider's issuer URLs: ``project`` and ``accounts``."""
+        if self.identity is None:
+            return {}
+        return {name: issuer.url for name, issuer in self.identity.issuers.items()}
+
+    def sign_in(
+        self,
+        email: str,
+        *,
+        name: str | None = None,
+        issuer: str = "project",
+        email_verified: bool = True,
+    ) -> str:
+        """A person signs in (scopes openid, email, profile): a signed ID token of the
+        issuer, carrying the claims the real ones carry. Keep it out of notebook outputs.
+
+        Raises
+        ------
+        RuntimeError
+            The node runs without its services, or is not running.
+        """
+        if self.identity is None:
+            raise RuntimeError("this node runs without its identity provider (services=False)")
+        return self.identity.sign_in(email, name=name, issuer=issuer, email_verified=email_verified)
 
     def stop(self) -> None:
         """Stop serving, finish the block in progress, close the ledger."""
         if self._producer is not None:
             self._producer.stop()
             self._producer = None
-        if self._server is not None:
-            self._server.should_exit = True
+        if self._servers:
+            for server in self._servers:
+                server.should_exit = True
             if self._thread is not None:
                 self._thread.join(timeout=10)
-            self._server = None
+            self._servers = []
+            self.identity = None
+            self.faucet_url = self.docs_url = ""
         if self.ledger is not None:
             self.ledger.close()
             self.ledger = None
@@ -365,6 +464,11 @@ def serve(
         node.start()
         print(f"ledgerkit local node: {node.url}", flush=True)
         print(f"  chain id {node.config.chain_id}, seed {node.config.seed}", flush=True)
+        if node.faucet_url:
+            print(f"  faucet      {node.faucet_url}  (an ID token of an issuer below)", flush=True)
+            for name, url in node.issuers.items():
+                print(f"  issuer      {url}  ({name}; sign in: POST {url}/sign_in)", flush=True)
+            print(f"  docs        {node.docs_url}", flush=True)
         print("  dev accounts (funded; keep these keys to this machine):", flush=True)
         for account in node.dev_accounts:
             # AIP-80 text: what the SDKs, the CLI and wallets import without a warning.

@@ -2,21 +2,44 @@
 docs host, each an ASGI app the local node serves on its own loopback port.
 
 Their routes are their services' rows of the endpoint table (``ledgerkit._endpoints``).
-The docs host (``create_docs_app``) serves ledgerkit's own pages (``PageStore``).
+
+* the identity provider (:class:`IdentityProvider`): two OpenID Connect issuers whose
+  local sign-in gives signed ID tokens;
+* the faucet (:func:`create_faucet_app`): funds an address through real transactions on
+  the node for a token its :class:`TokenVerifier` accepts;
+* the docs host (:func:`create_docs_app`): ledgerkit's own pages (:class:`PageStore`) as
+  HTML and Markdown, ``llms.txt`` and the OAuth discovery documents.
 """
 
 from __future__ import annotations
 
 from ledgerkit._public import publish as _publish
 from ledgerkit.localnet.services._docs_host import CACHE_CONTROL, create_docs_app, wants_markdown
+from ledgerkit.localnet.services._faucet import FaucetSettings, LedgerFunder, create_faucet_app
+from ledgerkit.localnet.services._identity import IdentityProvider, Issuer
 from ledgerkit.localnet.services._pages import Page, PageStore, bundled_pages
+from ledgerkit.localnet.services._tokens import (
+    TokenRejected,
+    TokenVerifier,
+    TrustedIssuer,
+    bearer_token,
+)
 
 __all__ = [
     "CACHE_CONTROL",
+    "FaucetSettings",
+    "IdentityProvider",
+    "Issuer",
+    "LedgerFunder",
     "Page",
     "PageStore",
+    "TokenRejected",
+    "TokenVerifier",
+    "TrustedIssuer",
+    "bearer_token",
     "bundled_pages",
     "create_docs_app",
+    "create_faucet_app",
     "wants_markdown",
 ]
 

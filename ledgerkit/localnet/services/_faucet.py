@@ -1,0 +1,422 @@
+"""The local faucet: funds an address through real transactions on the node, for a
+verified ID token.
+
+It answers as the real testnet faucet does: ``POST /fund`` with ``Authorization: Bearer
+<ID token>`` and ``x-is-jwt: true`` and a JSON body naming the account (``address``,
+``auth_key`` or ``pub_key``, an optional ``amount`` cut to the maximum) answers
+``{"txn_hashes": [...]}`` (hex without ``0x``) without waiting for the transaction;
+``POST /is_eligible`` makes the same checks and sends nothing; ``GET /`` is ``tap:ok``.
+A faucet configured as a devnet faucet also takes the tokenless ``POST /mint?address=``.
+
+Failures are the faucet's own record (``message``, ``error_code``,
+``rejection_reasons``, ``txn_hashes``) with the real statuses: 403 ``AuthTokenInvalid``,
+400 ``InvalidRequest``, 429 with ``Retry-After`` when the user's daily quota is spent
+(a ``Rejected`` with reason code ``UsageLimitExhausted``), 503 ``FunderAccountProblem``
+when the funding account cannot pay. Requests that fail on the faucet's side are not
+counted against the quota.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final, Protocol
+
+import orjson
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import Route
+
+from ledgerkit._endpoints import operations_of
+from ledgerkit._errors import InputError
+from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
+from ledgerkit.keys import Account, Ed25519PublicKey
+from ledgerkit.localnet.services._tokens import TokenRejected, TokenVerifier, bearer_token
+from ledgerkit.types import Address, StructTag
+
+__all__ = [
+    "FaucetSettings",
+    "Funder",
+    "FundingError",
+    "LedgerFunder",
+    "create_faucet_app",
+]
+
+_log = logging.getLogger("ledgerkit.localnet.faucet")
+
+OCTAS_PER_APT: Final = 100_000_000
+#: Largest request body the faucet reads.
+MAX_BODY_BYTES: Final = 4096
+#: Gas a funding transfer may use (creating the recipient's account included).
+FUND_MAX_GAS: Final = 10_000
+#: How long a funding transaction stays valid.
+FUND_EXPIRY_SECONDS: Final = 60
+_APT: Final = StructTag.parse("0x1::aptos_coin::AptosCoin")
+
+
+@dataclass(frozen=True)
+class FaucetSettings:
+    """How the local faucet funds.
+
+    Attributes
+    ----------
+    max_amount : int
+        Octas per request: a missing or larger ``amount`` becomes this (1 APT, as the
+        testnet faucet gives).
+    requests_per_day : int
+        Fundings per user (the token's ``sub``) per UTC day; the next one is a 429.
+    devnet : bool
+        Also serve the tokenless ``POST /mint`` of a devnet faucet.
+    """
+
+    max_amount: int = OCTAS_PER_APT
+    requests_per_day: int = 20
+    devnet: bool = False
+
+
+class FundingError(Exception):
+    """The funding account cannot pay (or the node refused its transaction)."""
+
+
+class Funder(Protocol):
+    """What pays: the faucet's account on the node."""
+
+    def can_pay(self, amount: int) -> bool:
+        """Whether a funding of ``amount`` octas (and its gas) can be paid now."""
+        ...
+
+    def fund(self, address: Address, amount: int) -> SignedTransaction:
+        """Submit a transfer of ``amount`` octas to ``address``; the accepted transaction.
+
+        Raises :class:`FundingError` when the node refuses it.
+        """
+        ...
+
+
+class LedgerFunder:
+    """Funds from the ledger's faucet account with ``0x1::aptos_account::transfer`` (which
+    creates the recipient's account when it has none), one transaction at a time so that
+    sequence numbers never collide. ``on_submit`` is told of each accepted transaction
+    (the node's block producer, as for a submission over HTTP)."""
+
+    def __init__(self, ledger: Any, *, on_submit: Callable[[], None] | None = None) -> None:
+        self._ledger = ledger
+        self._account: Account = ledger.faucet
+        self._on_submit = on_submit
+        self._lock = threading.Lock()
+
+    @property
+    def address(self) -> Address:
+        """The funding account."""
+        return self._account.address
+
+    def _price(self) -> int:
+        return int(self._ledger.estimate_gas_price()["gas_estimate"])
+
+    def can_pay(self, amount: int) -> bool:
+        balance = self._ledger.balance(self._account.address, _APT, None)
+        return bool(balance >= amount + FUND_MAX_GAS * self._price())
+
+    def fund(self, address: Address, amount: int) -> SignedTransaction:
+        function = "0x1::aptos_account::transfer"
+        payload = EntryFunction.build(function, (), [("address", address), ("u64", amount)])
+        with self._lock:
+            now = self._ledger.now_usec() // 1_000_000
+            raw = RawTransaction(
+                self._account.address,
+                self._ledger.next_sequence_number(self._account.address),
+                payload,
+                FUND_MAX_GAS,
+                self._price(),
+                now + FUND_EXPIRY_SECONDS,
+                self._ledger.config.chain_id,
+            )
+            signed = self._account.sign(raw)
+            try:
+                self._ledger.submit(signed)
+            except Exception as exc:  # the node's refusal, kept for the log only
+                _log.warning("the faucet's transfer was refused: %s", exc)
+                raise FundingError("the funding transaction was refused") from None
+        if self._on_submit is not None:
+            self._on_submit()  # make the block that commits it
+        return signed
+
+
+# -- the faucet's answers ----------------------------------------------------------------------
+
+
+class RefusalError(Exception):
+    """A failure the faucet answers with its record."""
+
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        reasons: tuple[tuple[str, str], ...] = (),
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.reasons = reasons
+        self.headers = dict(headers or {})
+
+    def response(self) -> Response:
+        record = {
+            "message": self.message,
+            "error_code": self.code,
+            "rejection_reasons": [{"reason": r, "code": c} for r, c in self.reasons],
+            "txn_hashes": [],
+        }
+        return Response(
+            orjson.dumps(record), self.status, self.headers, media_type="application/json"
+        )
+
+
+def _invalid(message: str) -> RefusalError:
+    return RefusalError(400, "InvalidRequest", message)
+
+
+def _json(value: object, status: int = 200) -> Response:
+    return Response(orjson.dumps(value), status, media_type="application/json")
+
+
+# -- the daily quota ------------------------------------------------------------------------
+
+
+class DailyQuota:
+    """Fundings per user per UTC day, in memory (a restart forgets them, as a test faucet
+    may)."""
+
+    def __init__(self, per_day: int, clock: Callable[[], float]) -> None:
+        self._per_day = per_day
+        self._clock = clock
+        self._used: dict[str, int] = {}
+        self._day = -1
+        self._lock = threading.Lock()
+
+    def _roll(self) -> float:
+        now = self._clock()
+        day = int(now // 86_400)
+        if day != self._day:
+            self._day, self._used = day, {}
+        return now
+
+    def check(self, user: str) -> None:
+        """Raise the 429 refusal when ``user`` has no funding left today."""
+        with self._lock:
+            now = self._roll()
+            if self._used.get(user, 0) >= self._per_day:
+                retry = seconds_to_next_utc_day(now)
+                reason = f"you have used all {self._per_day} fundings of today (UTC)"
+                raise RefusalError(
+                    429,
+                    "Rejected",
+                    "Request rejected by the faucet's checks",
+                    ((reason, "UsageLimitExhausted"),),
+                    {"Retry-After": str(retry)},
+                )
+
+    def spend(self, user: str) -> None:
+        with self._lock:
+            self._roll()
+            self._used[user] = self._used.get(user, 0) + 1
+
+
+# -- reading a request ----------------------------------------------------------------------
+
+
+def _account_of(fields: Mapping[str, Any]) -> Address:
+    """The account a fund request names: ``address``, else ``auth_key``, else ``pub_key``."""
+    try:
+        if isinstance(fields.get("address"), str):
+            return Address.parse(fields["address"])
+        if isinstance(fields.get("auth_key"), str):
+            key = bytes.fromhex(fields["auth_key"].removeprefix("0x"))
+            if len(key) != 32:
+                raise ValueError("an authentication key is 32 bytes")
+            return Address(key)
+        if isinstance(fields.get("pub_key"), str):
+            return Ed25519PublicKey(fields["pub_key"]).address()
+    except (InputError, ValueError) as exc:
+        raise _invalid(f"the account to fund does not parse: {str(exc)[:200]}") from None
+    raise _invalid("name the account to fund: `address`, `auth_key` or `pub_key`")
+
+
+def _amount(raw: object, maximum: int) -> int:
+    if raw is None:
+        return maximum
+    if isinstance(raw, str) and raw.isdigit() and len(raw) <= 40:
+        raw = int(raw)
+    if not isinstance(raw, int) or isinstance(raw, bool) or raw <= 0:
+        raise _invalid("`amount` must be a positive integer of octas")
+    return min(raw, maximum)
+
+
+async def _fund_body(request: Request) -> dict[str, Any]:
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY_BYTES:
+            raise RefusalError(400, "InvalidRequest", f"the body is over {MAX_BODY_BYTES} bytes")
+    try:
+        fields = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        raise _invalid("the body is not JSON") from None
+    if not isinstance(fields, dict):
+        raise _invalid("the body must be a JSON object")
+    return fields
+
+
+def _asset(request: Request) -> None:
+    asset = request.query_params.get("asset")
+    if asset not in (None, "", "apt", "APT"):
+        raise _invalid("this faucet funds APT only")
+
+
+# -- the app ----------------------------------------------------------------------------------
+
+
+class _Faucet:
+    def __init__(
+        self,
+        funder: Funder,
+        verifier: TokenVerifier,
+        settings: FaucetSettings,
+        clock: Callable[[], float],
+    ) -> None:
+        self.funder = funder
+        self.verifier = verifier
+        self.settings = settings
+        self.quota = DailyQuota(settings.requests_per_day, clock)
+
+    async def user(self, request: Request) -> str:
+        """The verified user (``sub``) of the request's ID token."""
+        try:
+            token = bearer_token(request.headers, request.query_params)
+            claims = await self.verifier.verify(token)
+        except TokenRejected as exc:
+            _log.info("refused a token: %s", exc.reason)
+            raise RefusalError(403, "AuthTokenInvalid", exc.message) from None
+        return str(claims["sub"])
+
+    async def checked(self, request: Request) -> tuple[str, Address, int]:
+        user = await self.user(request)
+        _asset(request)
+        fields = await _fund_body(request)
+        address = _account_of(fields)
+        amount = _amount(fields.get("amount"), self.settings.max_amount)
+        self.quota.check(user)
+        if not await asyncio.to_thread(self.funder.can_pay, amount):
+            raise RefusalError(
+                503, "FunderAccountProblem", "the faucet's account cannot pay this funding"
+            )
+        return user, address, amount
+
+    async def pay(self, address: Address, amount: int) -> SignedTransaction:
+        try:
+            return await asyncio.to_thread(self.funder.fund, address, amount)
+        except FundingError as exc:
+            raise RefusalError(503, "FunderAccountProblem", str(exc)) from None
+
+    async def status(self, request: Request) -> Response:
+        return PlainTextResponse("tap:ok")
+
+    async def fund(self, request: Request) -> Response:
+        user, address, amount = await self.checked(request)
+        signed = await self.pay(address, amount)
+        self.quota.spend(user)
+        _log.info("funded %s with %d octas", address, amount)
+        return _json({"txn_hashes": [signed.hash().hex()]})
+
+    async def is_eligible(self, request: Request) -> Response:
+        await self.checked(request)
+        return Response(b"", 200)
+
+    async def mint(self, request: Request) -> Response:
+        if not self.settings.devnet:
+            raise RefusalError(400, "EndpointNotEnabled", "/mint is served by a devnet faucet only")
+        query = request.query_params
+        try:
+            address = _account_of(query)
+            amount = _amount(query.get("amount"), self.settings.max_amount)
+        except RefusalError as exc:
+            return PlainTextResponse(exc.message, 400)
+        if not await asyncio.to_thread(self.funder.can_pay, amount):
+            return PlainTextResponse("the faucet's account cannot pay this funding", 503)
+        try:
+            signed = await asyncio.to_thread(self.funder.fund, address, amount)
+        except FundingError as exc:
+            return PlainTextResponse(str(exc), 503)
+        if query.get("return_txns", "").lower() == "true":
+            return _json([signed.to_bcs().hex()])
+        return _json([signed.hash().hex()])
+
+
+def create_faucet_app(
+    funder: Funder,
+    verifier: TokenVerifier,
+    *,
+    settings: FaucetSettings | None = None,
+    clock: Callable[[], float] = time.time,
+) -> Starlette:
+    """The faucet over ``funder``, for ID tokens ``verifier`` accepts.
+
+    Its routes are the faucet's rows of the endpoint table. Cross-origin requests are
+    answered as the real faucet answers them: the origin echoed, credentials allowed,
+    ``Authorization`` and ``x-is-jwt`` allowed.
+    """
+    faucet = _Faucet(funder, verifier, settings or FaucetSettings(), clock)
+    handlers = {
+        "faucet_status": faucet.status,
+        "fund": faucet.fund,
+        "is_eligible": faucet.is_eligible,
+        "mint": faucet.mint,
+    }
+    rows = operations_of("faucet")
+    unpaired = sorted({op.id for op in rows} ^ set(handlers))
+    if unpaired:
+        raise RuntimeError(f"endpoint table and faucet handlers disagree on {unpaired}")
+    routes = [Route(op.path, handlers[op.id], methods=[op.method]) for op in rows]
+
+    async def refused(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RefusalError)
+        return exc.response()
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        status = int(getattr(exc, "status_code", 500))
+        message = "no such endpoint" if status == 404 else str(getattr(exc, "detail", ""))
+        return RefusalError(status, "InvalidRequest", message or "request refused").response()
+
+    return Starlette(
+        routes=routes,
+        exception_handlers={RefusalError: refused, HTTPException: http_error},
+        middleware=[
+            Middleware(
+                CORSMiddleware,
+                allow_origin_regex=".*",
+                allow_credentials=True,
+                allow_methods=["GET", "POST", "OPTIONS"],
+                allow_headers=["authorization", "content-type", "x-is-jwt"],
+                max_age=3600,
+            )
+        ],
+    )
+
+
+def seconds_to_next_utc_day(now: float) -> int:
+    """Seconds from ``now`` (a Unix time) to the next UTC midnight."""
+    today = dt.datetime.fromtimestamp(now, dt.UTC).date()
+    tomorrow = dt.datetime.combine(today + dt.timedelta(days=1), dt.time(), dt.UTC)
+    return max(1, int(tomorrow.timestamp() - now))
