@@ -16,7 +16,7 @@ import pytest
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 #: The pages whose every block runs as written.
-RUNNABLE = ["transactions.md"]
+RUNNABLE = ["transactions.md", "faucet.md"]
 
 
 def blocks(page: str) -> list[str]:
@@ -69,3 +69,22 @@ def test_transactions_page_shows_what_it_says(transactions_page: list[str]) -> N
     assert transactions_page[9].strip() == "True True"  # orderless: committed, seq = u64 max
     assert transactions_page[10].strip() == "True"
     assert "arg[1] = u64 25000" in text
+
+
+@pytest.fixture(scope="module")
+def faucet_page() -> list[str]:
+    return run("faucet.md")
+
+
+def test_faucet_page_shows_what_it_says(faucet_page: list[str]) -> None:
+    assert len(faucet_page) == len(blocks("faucet.md"))
+    first = faucet_page[0].splitlines()
+    assert first[0].startswith("FaucetClient('http://127.0.0.1:")
+    assert "token set" in first[0]
+    assert first[1:] == ["received 100000000 octas", "committed: True 0x", "100000000"]
+    assert faucet_page[1].splitlines() == ["True", "True", "100000000"]
+    grace = faucet_page[2].splitlines()
+    assert grace[0] == "100000000"
+    assert grace[1].startswith("TokenProvider(<lambda>, expires in ")
+    assert faucet_page[3] == "AuthTokenInvalidError 403 Failed to verify JWT token\n"
+    assert "eyJ" not in "".join(faucet_page)  # no token was ever printed

@@ -9,15 +9,18 @@ an error.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import threading
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
+import httpx
 import jwt
 
-from ledgerkit._errors import AuthTokenInvalidError
+from ledgerkit._endpoints import OPERATIONS
+from ledgerkit._errors import AuthTokenInvalidError, RequestTimeoutError, TransportError
 
 __all__ = ["TokenProvider", "TokenSource"]
 
@@ -128,6 +131,58 @@ class TokenProvider:
             value = await asyncio.to_thread(source)
         with self._lock:
             return self._keep(value)
+
+    @classmethod
+    def sign_in(
+        cls,
+        issuer: str,
+        email: str,
+        *,
+        name: str | None = None,
+        email_verified: bool = True,
+        timeout: float = 10.0,
+        transport: httpx.BaseTransport | None = None,
+    ) -> TokenProvider:
+        """A provider whose tokens come from signing in to a local identity provider's
+        ``issuer`` (``ledgerkit node`` prints their URLs; ``LocalNode.issuers`` holds
+        them), as ``email``: for code running beside a node in another process.
+
+        Raises (when a token is asked for)
+        ------
+        AuthTokenInvalidError
+            The provider refused the sign-in.
+        TransportError
+            It could not be reached.
+        """
+        base, _, which = issuer.rstrip("/").rpartition("/")
+        url = base + OPERATIONS["sign_in"].url_path(issuer=which)
+        body: dict[str, Any] = {"email": email, "email_verified": email_verified}
+        if name is not None:
+            body["name"] = name
+
+        def fetch() -> str:
+            try:
+                with httpx.Client(timeout=timeout, transport=transport) as http:
+                    answer = http.post(url, json=body)
+            except httpx.HTTPError as exc:
+                kind = RequestTimeoutError if isinstance(exc, httpx.TimeoutException) else None
+                message = f"the identity provider could not be reached [POST {url}]"
+                raise (kind or TransportError)(message) from None
+            record: Any = None
+            with contextlib.suppress(ValueError):
+                record = answer.json()
+            if answer.status_code == 200 and isinstance(record, dict):
+                return str(record.get("id_token", ""))
+            said = record.get("error_description") if isinstance(record, dict) else None
+            raise AuthTokenInvalidError(
+                f"the sign-in was refused: {str(said or answer.reason_phrase)[:300]}",
+                status=answer.status_code,
+                error_code=str(record.get("error", "")) if isinstance(record, dict) else "",
+                request=f"POST {url}",
+            )
+
+        fetch.__qualname__ = f"sign_in({email!r} at {issuer})"
+        return cls(fetch)
 
     def forget(self) -> None:
         """Drop the current token (the faucet refused it): the next request asks the source
