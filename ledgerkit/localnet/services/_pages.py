@@ -251,23 +251,31 @@ class PageStore:
 def bundled_pages() -> Traversable:
     """Where ledgerkit's own pages are: the package data ``ledgerkit._docs``.
 
-    An installed ledgerkit (a wheel, or an editable install) has it. A source checkout
-    imported in place, with nothing installed, does not: its pages are the checkout's
-    ``docs/`` directory, beside the package, which is what ``ledgerkit._docs`` is built
-    from.
+    An installed ledgerkit has it: a wheel beside the package (``ledgerkit/_docs``), an
+    editable install as the checkout's ``docs/`` directory, which is what the package data
+    is built from. A source checkout imported in place, with nothing installed, has the
+    same ``docs/`` beside the package, and so does one imported in place while another
+    ledgerkit is installed (whose ``ledgerkit._docs`` are not this ledgerkit's pages).
 
     Raises
     ------
     FileNotFoundError
         Neither is there.
     """
+    package = Path(__file__).resolve().parents[2]
+    checkout = package.parent / "docs"
     try:
-        return resources.files("ledgerkit._docs")
+        found: Traversable | None = resources.files("ledgerkit._docs")
     except ModuleNotFoundError:
-        checkout = Path(__file__).resolve().parents[3] / "docs"
-        if (checkout / "__init__.py").is_file():
-            return checkout
-        raise FileNotFoundError("ledgerkit's pages (ledgerkit._docs) are not installed") from None
+        found = None
+    mine = (package / "_docs", checkout)
+    if found is not None and (not isinstance(found, Path) or found.resolve() in mine):
+        return found  # this ledgerkit's own (or inside an archive: trusted)
+    if (checkout / "__init__.py").is_file():
+        return checkout
+    if found is not None:
+        return found
+    raise FileNotFoundError("ledgerkit's pages (ledgerkit._docs) are not installed")
 
 
 # -- reading Markdown ------------------------------------------------------------------------

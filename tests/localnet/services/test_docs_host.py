@@ -314,7 +314,7 @@ def test_ledgerkits_own_llms_txt_has_the_real_format() -> None:
     urls = [m["url"] for m in matched if m and m["url"]]
     assert urls == [
         f"{ORIGIN}/{name}.md"
-        for name in ("client", "transactions", "frames", "extract", "localnet")
+        for name in ("client", "transactions", "frames", "extract", "localnet", "docsite")
     ] + [f"{ORIGIN}/contributing.md"]
     assert all(m["description"] for m in matched if m and m["url"])
 
@@ -463,3 +463,12 @@ def test_a_row_without_a_handler_or_a_handler_without_a_row_is_refused() -> None
 def test_authorization_servers_must_be_urls() -> None:
     with pytest.raises(ValueError, match="authorization servers must be URLs"):
         make_app(authorization_servers=[""])
+
+
+def test_ledgerkits_own_pages_link_to_each_other_in_html() -> None:
+    app = create_docs_app(authorization_servers=[ISSUER], project_issuer_metadata=lambda: METADATA)
+    docsite = ask(app, "GET", "/docsite").text
+    assert '<a href="/localnet#the-docs-host">' in docsite
+    assert '<h2 id="the-docs-host">The docs host</h2>' in ask(app, "GET", "/localnet").text
+    home = ask(app, "GET", "/").text
+    assert '<a href="/docsite">The docs client</a>' in home

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ledgerkit.localnet.services import Page, PageStore, bundled_pages
+from ledgerkit.localnet.services import Page, PageStore, _pages, bundled_pages
 
 ROOT = Path(__file__).resolve().parents[3]
 DOCS = ROOT / "docs"
@@ -87,8 +87,24 @@ def _page_files() -> list[str]:
 def test_the_bundled_pages_are_the_docs_directory() -> None:
     store = PageStore.bundled()
     assert sorted(f"{page.name}.md" for page in store) == _page_files()
-    assert store.get("index") is not None
-    assert {entry.name for entry in bundled_pages().iterdir()} >= set(_page_files())
+    assert "docsite.md" in _page_files()
+    for page in store:  # this checkout's pages, not those of another ledgerkit installed
+        assert page.markdown == (DOCS / f"{page.name}.md").read_text("utf-8"), page.name
+
+
+def test_another_ledgerkits_pages_are_not_this_checkouts(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Imported in place from this checkout while another ledgerkit is installed, whose
+    # ``ledgerkit._docs`` is some other directory: this checkout's pages win.
+    monkeypatch.setattr(_pages.resources, "files", lambda name: tmp_path)
+    assert bundled_pages() == DOCS
+
+    def missing(name: str) -> Path:
+        raise ModuleNotFoundError(name)
+
+    monkeypatch.setattr(_pages.resources, "files", missing)
+    assert bundled_pages() == DOCS
 
 
 def _checkout_copy(into: Path) -> Path:

@@ -1,0 +1,181 @@
+"""``DocsClient``: the docs client that blocks, over ``httpx.Client``.
+
+It only sends and waits: each method drives a flow of the core (``_core``), which says
+what to fetch and reads what came back.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import httpx
+
+from ledgerkit._errors import LedgerError
+from ledgerkit.docsite._core import (
+    DEFAULT_TIMEOUT,
+    Answer,
+    BodyLimit,
+    DocsCore,
+    Fetch,
+    Flow,
+    index_flow,
+    page_flow,
+    search_flow,
+    transport_error,
+)
+from ledgerkit.docsite._discovery import Discovery, discovery_flow
+from ledgerkit.docsite._text import index_frame, search_frame
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["DocsClient"]
+
+T = TypeVar("T")
+
+
+class DocsClient(DocsCore):
+    """A client of a docs host: its pages as Markdown, its index, a local search, and its
+    OAuth discovery documents, checked.
+
+    Parameters
+    ----------
+    url : str
+        The docs host's origin, ``http(s)://host[:port]`` (``https://aptos.dev``, or the
+        URL of the local docs host).
+    timeout : float or None
+        Seconds to wait for each request (None: no limit).
+    transport : httpx.BaseTransport, optional
+        The transport to send through (``httpx.MockTransport`` in tests).
+    headers : mapping of str to str, optional
+        Sent with every request.
+    cache : bool
+        Keep answers in memory, per client, for their ``Cache-Control: max-age``.
+
+    Notes
+    -----
+    A request that gets no answer raises :class:`~ledgerkit.TransportError`
+    (:class:`~ledgerkit.RequestTimeoutError` when it timed out); an answer that is not
+    what was asked raises :class:`~ledgerkit.DocsError` (:class:`~ledgerkit.PageNotFoundError`
+    for a 404), as does one larger than 8 MiB. No raw httpx error leaves the client.
+
+    Examples
+    --------
+    >>> with DocsClient("https://aptos.dev") as docs:  # doctest: +SKIP
+    ...     print(docs.page("/network/faucet")[:40])
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        transport: httpx.BaseTransport | None = None,
+        headers: Mapping[str, str] | None = None,
+        cache: bool = True,
+    ) -> None:
+        super().__init__(url, headers=headers, cache=cache)
+        self._http = httpx.Client(
+            transport=transport, timeout=httpx.Timeout(timeout), follow_redirects=True
+        )
+
+    # -- the API -------------------------------------------------------------------------
+
+    def page(self, path: str) -> str:
+        """A page's Markdown.
+
+        Parameters
+        ----------
+        path : str
+            The page's path (``/network/faucet``), its ``.md`` path, ``/`` for the home
+            page, or its full URL on this host.
+
+        Raises
+        ------
+        PageNotFoundError
+            The host has no such page.
+        DocsError
+            Any other answer but the page's Markdown.
+        """
+        return self._run(page_flow(self.origin, path))
+
+    def show(self, path: str) -> Any:
+        """A page rendered in a notebook: ``IPython.display.Markdown`` of :meth:`page`."""
+        from IPython.display import Markdown
+
+        return Markdown(self.page(path))  # type: ignore[no-untyped-call]
+
+    def index(self) -> pd.DataFrame:
+        """The host's ``llms.txt`` as a DataFrame, one row per link, in file order.
+
+        Columns ``section, title, url, path, description`` (strings): ``path`` is the
+        page's path on this host (what :meth:`page` takes), ``""`` for a link elsewhere.
+        """
+        return index_frame(self._run(index_flow(self.origin)))
+
+    def search(self, query: str, *, limit: int = 10) -> pd.DataFrame:
+        """Search the host's pages here, locally (docs hosts have no search API).
+
+        The texts are the host's ``llms-full.txt``, or, when it has none, the pages its
+        ``llms.txt`` lists (at most 200). The scoring is a plain TF-IDF sum, title words
+        weighted up, the same every time (``ledgerkit.docsite`` says how).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``title, url, score, snippet``, best first, at most ``limit`` rows.
+        """
+        return search_frame(self._run(search_flow(self.origin, query, limit)))
+
+    def discovery(self) -> Discovery:
+        """The host's OAuth metadata documents and a report of what holds of them."""
+        return self._run(discovery_flow(self.origin))
+
+    # -- plumbing ------------------------------------------------------------------------
+
+    def _run(self, flow: Flow[T]) -> T:
+        try:
+            fetch = next(flow)
+            while True:
+                try:
+                    answer = self._fetch(fetch)
+                except LedgerError as error:
+                    fetch = flow.throw(error)
+                else:
+                    fetch = flow.send(answer)
+        except StopIteration as done:
+            result: T = done.value
+            return result
+
+    def _fetch(self, fetch: Fetch) -> Answer:
+        hit = self._cached(fetch, time.monotonic())
+        if hit is not None:
+            return hit
+        try:
+            with self._http.stream("GET", fetch.url, headers=self._headers_for(fetch)) as response:
+                limit = BodyLimit(fetch, response)
+                for chunk in response.iter_bytes():
+                    limit.add(chunk)
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:
+            raise transport_error(fetch, exc) from exc
+        answer = Answer(str(response.url), response.status_code, response.headers, limit.body())
+        self._keep(fetch, answer, time.monotonic())
+        return answer
+
+    def close(self) -> None:
+        """Close the connections."""
+        self._http.close()
+
+    def __enter__(self) -> DocsClient:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
