@@ -364,3 +364,98 @@ def test_the_node_refuses_a_row_without_handler_and_a_handler_without_row() -> N
         _routes({k: v for k, v in every.items() if k != "get_account"})
     with pytest.raises(RuntimeError, match="no_such_row"):
         _routes({**every, "no_such_row": every["get_account"]})
+
+
+# -- the faucet, the identity provider and the docs host --------------------------------------
+
+SERVICE_ROWS: Final = tuple(
+    op for service in ("faucet", "identity", "docs") for op in operations_of(service)
+)
+#: Path segments of the other services' rows.
+SERVICE_SEGMENTS: Final = {"issuer": "project", "page": "client"}
+#: What each row answers a plain request (no token, a small valid body): its handler's
+#: answer, not the router's. ``fund`` and ``is_eligible`` refuse the missing token.
+SERVICE_ANSWERS: Final = {
+    "faucet_status": 200,
+    "fund": 403,
+    "is_eligible": 403,
+    "mint": 400,
+    "get_openid_configuration": 200,
+    "get_jwks": 200,
+    "sign_in": 200,
+    "get_llms_txt": 200,
+    "get_llms_full_txt": 200,
+    "get_oauth_protected_resource": 200,
+    "get_oauth_authorization_server": 200,
+    "get_docs_openid_configuration": 200,
+    "get_docs_page": 200,
+}
+#: Rows of these services no client asks, and why.
+SERVICE_ROWS_NOT_IN_CLIENTS: Final = {
+    "mint": "the devnet faucet's legacy tokenless mint of command-line tools; "
+    "FaucetClient funds through /fund, with or without a token",
+}
+
+
+def _service_origin(node: LocalNode, service: str) -> str:
+    if service == "identity":
+        return node.issuers["project"].rsplit("/", 1)[0]
+    return {"faucet": node.faucet_url, "docs": node.docs_url}[service]
+
+
+def _service_row_of(service: str, method: str, path: str) -> str | None:
+    """The row of ``service`` a request's method and path match."""
+    for op in operations_of(service):
+        pattern = re.sub(
+            r"\{page\}", ".+", re.escape(op.path).replace(r"\{", "{").replace(r"\}", "}")
+        )
+        pattern = re.sub(r"\{[a-z_]+\}", "[^/]+", pattern)
+        if op.method == method and re.fullmatch(pattern, path):
+            return op.id
+    return None
+
+
+@pytest.mark.parametrize("op", SERVICE_ROWS, ids=lambda op: op.id)
+def test_a_request_per_service_row_reaches_its_handler(op: Operation, node: LocalNode) -> None:
+    assert set(SERVICE_ANSWERS) == {row.id for row in SERVICE_ROWS}
+    path = op.url_path(**{name: SERVICE_SEGMENTS[name] for name in op.path_params})
+    body = {"address": "0x1"} if op.service == "faucet" else {"email": "row@example.com"}
+    url = _service_origin(node, op.service) + path
+    response = httpx.request(op.method, url, json=body if op.body else None, timeout=30.0)
+    assert response.status_code == SERVICE_ANSWERS[op.id], (op.id, response.text)
+    media = response.headers["content-type"].split(";")[0]
+    if response.status_code == 200:
+        assert media in op.answer_types or not op.answer_types, (op.id, media)
+    else:  # the service's own error shape, as its row says
+        assert media == SERVICES[op.service].error_media
+        assert set(response.json()) == {"message", "error_code", "rejection_reasons", "txn_hashes"}
+
+
+def test_every_service_row_is_asked_by_a_client(node: LocalNode) -> None:
+    from ledgerkit import DocsClient, FaucetClient, TokenProvider
+
+    log: list[tuple[httpx.Request, httpx.Response]] = []
+    issuer = node.issuers["project"]
+    tokens = TokenProvider.sign_in(issuer, "rows@example.com", transport=_Recording(log))
+    with FaucetClient(node.faucet_url, token=tokens, transport=_Recording(log)) as faucet:
+        faucet.healthy()
+        faucet.is_eligible("0x1")
+        faucet.fund("0x1", 1, wait=False)
+    with DocsClient(node.docs_url, transport=_Recording(log)) as docs:
+        docs.page("/client")
+        docs.index()
+        docs.search("faucet")
+        docs.discovery()
+    origins = {
+        _service_origin(node, service).split("//")[1]: service
+        for service in ("faucet", "identity", "docs")
+    }
+    asked = set()
+    for request, _ in log:
+        service = origins[f"{request.url.host}:{request.url.port}"]
+        row = _service_row_of(service, request.method, request.url.path)
+        assert row is not None, (request.method, str(request.url))
+        asked.add(row)
+    rows = {op.id for op in SERVICE_ROWS}
+    assert asked | set(SERVICE_ROWS_NOT_IN_CLIENTS) == rows
+    assert not asked & set(SERVICE_ROWS_NOT_IN_CLIENTS)

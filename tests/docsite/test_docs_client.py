@@ -685,6 +685,7 @@ def test_the_async_client_maps_failures_too() -> None:
 LOCAL_TITLES = [
     "The client",
     "Transactions",
+    "The faucet",
     "Frames: exact pandas DataFrames from ledger records",
     "Bulk extraction",
     "The embedded local node",
@@ -694,6 +695,7 @@ LOCAL_TITLES = [
 LOCAL_PATHS = [
     "/client",
     "/transactions",
+    "/faucet",
     "/frames",
     "/extract",
     "/localnet",
