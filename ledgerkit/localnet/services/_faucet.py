@@ -399,9 +399,13 @@ def create_faucet_app(
         message = "no such endpoint" if status == 404 else str(getattr(exc, "detail", ""))
         return RefusalError(status, "InvalidRequest", message or "request refused").response()
 
+    async def failed(request: Request, exc: Exception) -> Response:
+        _log.exception("the faucet failed on %s %s", request.method, request.url.path)
+        return RefusalError(500, "InternalError", "the faucet failed; its log says why").response()
+
     return Starlette(
         routes=routes,
-        exception_handlers={RefusalError: refused, HTTPException: http_error},
+        exception_handlers={RefusalError: refused, HTTPException: http_error, Exception: failed},
         middleware=[
             Middleware(
                 CORSMiddleware,

@@ -10,6 +10,7 @@ email); 429 with ``Retry-After`` when a quota is spent.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -30,7 +31,7 @@ from forge import (
 
 from ledgerkit import Account, Client, FaucetClient, FaucetRateLimitedError
 from ledgerkit.localnet import LocalNode
-from ledgerkit.localnet.services import FaucetSettings
+from ledgerkit.localnet.services import FaucetSettings, create_faucet_app
 
 APT: Final = "0x1::aptos_coin::AptosCoin"
 #: The local faucet's default amount: 1 APT.
@@ -360,3 +361,28 @@ def test_a_devnet_faucet_mints_without_a_token_and_says_when_it_cannot_pay() -> 
                           headers=auth(devnet.sign_in("rich@example.com")))  # fmt: skip
         assert_record(broke, 503, "FunderAccountProblem")
         http.close()
+
+
+def test_a_failure_of_the_faucet_is_its_500_record() -> None:
+
+    class Verifier:
+        async def verify(self, token: str) -> dict[str, Any]:
+            return {"sub": "someone", "email": "someone@example.com", "email_verified": True}
+
+    class BrokenFunder:
+        def can_pay(self, amount: int) -> bool:
+            return True
+
+        def fund(self, address: Any, amount: int) -> Any:
+            raise RuntimeError("the disk is on fire")
+
+    app = create_faucet_app(BrokenFunder(), Verifier())  # type: ignore[arg-type]
+
+    async def ask() -> httpx.Response:
+        transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+        async with httpx.AsyncClient(transport=transport, base_url="http://faucet") as http:
+            return await http.post("/fund", json={"address": "0x1"}, headers=auth("t"))
+
+    answer = asyncio.run(ask())
+    record = assert_record(answer, 500, "InternalError")
+    assert "fire" not in record["message"]  # the cause stays in the log
