@@ -135,7 +135,8 @@ def _pages_seen_by(path_entries: list[str], site_dir: str = "") -> dict[str, obj
     dependencies, but no ``.pth`` file of an install of ledgerkit) finds as the pages."""
     script = (
         "import json, site, sys\n"
-        f"if {site_dir!r}: site.addsitedir({site_dir!r})\n"
+        # The install's own finder module first: the suite's venv holds one of the same name.
+        f"if {site_dir!r}: sys.path.insert(0, {site_dir!r}); site.addsitedir({site_dir!r})\n"
         "import ledgerkit\n"
         "from ledgerkit.localnet.services import PageStore, bundled_pages\n"
         "root = bundled_pages()\n"
@@ -179,7 +180,9 @@ def test_a_wheel_ships_the_pages_and_serves_them_from_its_resources(tmp_path: Pa
 def test_an_editable_install_finds_the_pages_through_its_resources(tmp_path: Path) -> None:
     source = _checkout_copy(tmp_path)
     prefix = tmp_path / "prefix"
-    _pip("install", "--prefix", str(prefix), "-e", str(source))
+    # --ignore-installed: pip would otherwise uninstall the ledgerkit this suite runs from
+    # before installing the copy under the prefix.
+    _pip("install", "--ignore-installed", "--prefix", str(prefix), "-e", str(source))
     (site_dir,) = prefix.glob("lib/python*/site-packages")
     empty = tmp_path / "elsewhere"  # run from a directory without ledgerkit in it
     empty.mkdir()
