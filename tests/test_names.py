@@ -27,6 +27,7 @@ PUBLIC_PACKAGES = [
     "ledgerkit.client",
     "ledgerkit.docsite",
     "ledgerkit.extract",
+    "ledgerkit.faucet",
     "ledgerkit.frames",
     "ledgerkit.localnet",
     "ledgerkit.models",

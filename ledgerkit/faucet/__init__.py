@@ -11,9 +11,9 @@ from __future__ import annotations
 from ledgerkit._public import publish as _publish
 from ledgerkit.faucet._clients import AsyncFaucetClient, FaucetClient
 from ledgerkit.faucet._core import Funding
-from ledgerkit.faucet._tokens import TokenProvider
+from ledgerkit.faucet._tokens import TokenProvider, TokenSource
 
-__all__ = ["AsyncFaucetClient", "FaucetClient", "Funding", "TokenProvider"]
+__all__ = ["AsyncFaucetClient", "FaucetClient", "Funding", "TokenProvider", "TokenSource"]
 
 _publish(globals(), __all__, __name__)
 _publish(globals(), ("AsyncFaucetClient", "FaucetClient", "TokenProvider"), "ledgerkit")

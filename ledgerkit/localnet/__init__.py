@@ -12,9 +12,11 @@ from ledgerkit._public import publish as _publish
 from ledgerkit.localnet._config import ENDPOINT_GROUPS, NodeConfig
 from ledgerkit.localnet._errors import IncompleteChainError, NodeConfigError
 from ledgerkit.localnet._server import LocalNode, serve
+from ledgerkit.localnet.services import FaucetSettings
 
 __all__ = [
     "ENDPOINT_GROUPS",
+    "FaucetSettings",
     "IncompleteChainError",
     "LocalNode",
     "NodeConfig",
