@@ -99,6 +99,7 @@ from ledgerkit.types import (
 __version__ = "0.1.0.dev0"
 
 if _TYPE_CHECKING:
+    from ledgerkit._assets import account_balances
     from ledgerkit._connect import ConnectedClient, connect
     from ledgerkit._explain import explain
     from ledgerkit.client import AsyncClient, Client
@@ -127,6 +128,7 @@ _LAZY = {
     "ConnectedClient": "ledgerkit._connect",
     "connect": "ledgerkit._connect",
     "explain": "ledgerkit._explain",
+    "account_balances": "ledgerkit._assets",
     "FaucetClient": "ledgerkit.faucet",
     "AsyncFaucetClient": "ledgerkit.faucet",
     "TokenProvider": "ledgerkit.faucet",
@@ -249,6 +251,7 @@ __all__ = [
     "VersionPrunedError",
     "WebFrameworkError",
     "__version__",
+    "account_balances",
     "balances_to_frame",
     "blocks_to_frame",
     "changes_to_frame",

@@ -104,6 +104,7 @@ EXPECTED_PUBLIC_NAMES = [
     "VersionPrunedError",
     "WebFrameworkError",
     "__version__",
+    "account_balances",
     "balances_to_frame",
     "blocks_to_frame",
     "changes_to_frame",

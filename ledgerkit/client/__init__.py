@@ -23,6 +23,7 @@ from ledgerkit.client import calls
 from ledgerkit.client._async import AsyncClient
 from ledgerkit.client._base import Call, Result
 from ledgerkit.client._config import ClientConfig
+from ledgerkit.client._holdings import Holding
 from ledgerkit.client._identity import ChainIdentity
 from ledgerkit.client._limits import AsyncClock, Clock
 from ledgerkit.client._retry import Retry
@@ -41,6 +42,7 @@ __all__ = [
     "Client",
     "ClientConfig",
     "Clock",
+    "Holding",
     "Result",
     "Retry",
     "calls",

@@ -23,6 +23,7 @@ from ledgerkit.client._building import AsyncBuilding
 from ledgerkit.client._cache import open_cache
 from ledgerkit.client._declare import twin_doc
 from ledgerkit.client._flows import Flow, Pause
+from ledgerkit.client._holdings import AsyncHoldings
 from ledgerkit.client._identity import ChainIdentity
 from ledgerkit.client._limits import AsyncClock, AsyncLimiter, AsyncSystemClock
 from ledgerkit.client._methods import Endpoints
@@ -39,7 +40,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 _log = logging.getLogger("ledgerkit.client")
 
 
-class AsyncClient(AsyncBuilding, AsyncSimulating, Endpoints, BaseClient):
+class AsyncClient(AsyncBuilding, AsyncSimulating, AsyncHoldings, Endpoints, BaseClient):
     """An asyncio client of the node REST API; see :class:`~ledgerkit.Client`.
 
     Same parameters, except that ``transport`` is an ``httpx.AsyncBaseTransport`` and

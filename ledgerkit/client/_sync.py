@@ -23,6 +23,7 @@ from ledgerkit.client._base import DEFAULT_TIMEOUT, BaseClient, Call, Result, re
 from ledgerkit.client._building import SyncBuilding
 from ledgerkit.client._cache import open_cache
 from ledgerkit.client._flows import Flow, Pause
+from ledgerkit.client._holdings import SyncHoldings
 from ledgerkit.client._identity import ChainIdentity
 from ledgerkit.client._limits import Clock, Limiter, SystemClock
 from ledgerkit.client._methods import Endpoints
@@ -37,7 +38,7 @@ U = TypeVar("U")
 _log = logging.getLogger("ledgerkit.client")
 
 
-class Client(SyncBuilding, SyncSimulating, Endpoints, BaseClient):
+class Client(SyncBuilding, SyncSimulating, SyncHoldings, Endpoints, BaseClient):
     """A client of the node REST API.
 
     Every method answers a :class:`~ledgerkit.client.Result`: ``.value`` (the decoded

@@ -23,10 +23,12 @@ if TYPE_CHECKING:
 __all__ = [
     "BALANCE_COLUMNS",
     "GAS_ESTIMATE_COLUMNS",
+    "HOLDING_COLUMNS",
     "RESOURCE_COLUMNS",
     "balances_to_frame",
     "expand_event_data",
     "gas_estimates_to_frame",
+    "holdings_to_frame",
     "move_column",
     "move_dtype",
     "resources_to_frame",
@@ -48,6 +50,19 @@ BALANCE_COLUMNS: Final = {
     "asset": d.CATEGORY,
     "amount": d.UINT64,
     "version": d.UINT64,
+}
+
+#: One row per asset an account holds (``Client.account_assets``): the exact ``balance``
+#: in the smallest unit and ``amount``, the same in display units as exact decimal text.
+HOLDING_COLUMNS: Final = {
+    "asset": d.STRING,
+    "kind": d.CATEGORY,
+    "symbol": d.STRING,
+    "name": d.STRING,
+    "decimals": d.COUNT,
+    "balance": d.UINT64,
+    "amount": d.STRING,
+    "metadata": d.STRING,
 }
 
 GAS_ESTIMATE_COLUMNS: Final = {
@@ -244,6 +259,49 @@ def balances_to_frame(
         "version": [version] * len(items),
     }
     return _build(BALANCE_COLUMNS, cols)
+
+
+def _display(balance: int, decimals: int | None) -> str | None:
+    """``balance`` in display units, exact: ``123456789`` with 8 decimals is ``1.23456789``."""
+    if decimals is None:
+        return None
+    whole, part = divmod(balance, 10**decimals)
+    text = f"{whole:,}"
+    if decimals and part:
+        text += "." + f"{part:0{decimals}d}".rstrip("0")
+    return text
+
+
+def holdings_to_frame(holdings: Iterable[Any]) -> pd.DataFrame:
+    """The assets of an account (:data:`HOLDING_COLUMNS`), as ``Client.account_assets``
+    returns them.
+
+    ``amount`` is the balance in display units (thousands separated, trailing zeros
+    dropped), computed exactly; ``None`` when the asset's decimals are unknown.
+    """
+    if is_result(holdings):
+        holdings = holdings[0]
+    if isinstance(holdings, str | bytes) or not isinstance(holdings, Iterable):
+        raise InputError(
+            f"holdings_to_frame expects Client.account_assets(), got {describe(holdings)}"
+        )
+    items = list(holdings)
+    for position, item in enumerate(items):
+        if not all(hasattr(item, name) for name in ("asset", "kind", "balance", "decimals")):
+            raise InputError(
+                f"holdings_to_frame expects Holding records, got {describe(item)} at {position}"
+            )
+    cols: dict[str, list[Any]] = {
+        "asset": [h.asset for h in items],
+        "kind": [h.kind for h in items],
+        "symbol": [h.symbol for h in items],
+        "name": [h.name for h in items],
+        "decimals": [h.decimals for h in items],
+        "balance": [int(h.balance) for h in items],
+        "amount": [_display(int(h.balance), h.decimals) for h in items],
+        "metadata": [h.metadata for h in items],
+    }
+    return _build(HOLDING_COLUMNS, cols)
 
 
 def _micros(value: Any) -> int:

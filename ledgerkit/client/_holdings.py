@@ -1,0 +1,285 @@
+"""Every asset an account holds, from the node API alone (no indexer). No I/O here: a flow.
+
+Discovery, all at one ledger version (the first answer's, unless one is given):
+
+1. the account's resources, every page: each ``0x1::coin::CoinStore<T>`` is a coin held;
+2. fungible-asset candidates: APT's metadata (``0xa``), the metadata paired with each coin
+   (the ``0x1::coin::paired_metadata<T>`` view), the ``0x1::fungible_asset::Metadata``
+   objects the genesis transaction created (when the node still holds it), and any the
+   caller names;
+3. balances: ``GET /accounts/{a}/balance/{asset}`` (the coin type for a coin, which counts
+   its paired fungible asset too; the metadata address for a fungible asset without a
+   coin held), kept when not zero;
+4. names, symbols and decimals: ``0x1::coin::CoinInfo<T>`` for coins, the ``Metadata``
+   resource for fungible assets.
+
+Only primary stores are read; secondary stores and dispatchable assets' derived balances
+are not.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, TypeVar
+
+from ledgerkit._errors import InputError, LedgerError, NotFoundError
+from ledgerkit.client import _calls as calls
+from ledgerkit.client._declare import twin_doc
+from ledgerkit.client._flows import Flow, send
+from ledgerkit.models import WriteResource
+from ledgerkit.types import Address
+
+__all__ = ["AsyncHoldings", "Holding", "SyncHoldings", "holdings"]
+
+T = TypeVar("T")
+
+#: APT's fungible-asset metadata.
+APT_METADATA: Final = Address.from_int(0xA)
+#: Most pages of resources read (200 each).
+MAX_RESOURCE_PAGES: Final = 50
+_COIN_STORE: Final = re.compile(r"^0x0*1::coin::CoinStore<(.+)>$")
+_METADATA: Final = "0x1::fungible_asset::Metadata"
+
+
+@dataclass(frozen=True)
+class Holding:
+    """One asset an account holds.
+
+    Attributes
+    ----------
+    asset : str
+        The coin type (``0x1::aptos_coin::AptosCoin``) or, for a fungible asset with no
+        coin, its metadata address (long form).
+    kind : {"coin", "fungible_asset"}
+        How it is held: a coin type (its paired fungible asset counted in) or a fungible
+        asset only.
+    balance : int
+        Exact, in the asset's smallest unit.
+    decimals : int or None
+        Display decimals (``None`` when its metadata could not be read).
+    symbol, name : str or None
+        From ``CoinInfo`` or ``Metadata``.
+    metadata : str or None
+        The fungible asset's metadata address (a coin's paired one), long form.
+    """
+
+    asset: str
+    kind: str
+    balance: int
+    decimals: int | None = None
+    symbol: str | None = None
+    name: str | None = None
+    metadata: str | None = None
+
+
+def _option_inner(value: Any) -> str | None:
+    """The address inside ``Option<Object<T>>`` JSON (``{"vec": [{"inner": "0x..."}]}``)."""
+    if isinstance(value, dict):
+        vec = value.get("vec")
+        if isinstance(vec, list) and vec and isinstance(vec[0], dict):
+            inner = vec[0].get("inner")
+            return inner if isinstance(inner, str) else None
+    return None
+
+
+def _coin_of(value: Any) -> str | None:
+    """The coin type inside ``Option<TypeInfo>`` JSON (hex-encoded module and struct names)."""
+    if not isinstance(value, dict):
+        return None
+    vec = value.get("vec")
+    if not (isinstance(vec, list) and vec and isinstance(vec[0], dict)):
+        return None
+    info = vec[0]
+    try:
+        module = bytes.fromhex(str(info["module_name"]).removeprefix("0x")).decode()
+        struct = bytes.fromhex(str(info["struct_name"]).removeprefix("0x")).decode()
+        return f"{Address.parse(str(info['account_address'])).standard}::{module}::{struct}"
+    except (KeyError, ValueError, UnicodeDecodeError, InputError):
+        return None
+
+
+def _coin_address(coin: str) -> str:
+    return coin.split("::", 1)[0]
+
+
+def _int_or_none(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _read_resource(address: str, tag: str, version: int) -> Flow[dict[str, Any] | None]:
+    try:
+        found = yield from send(calls.account_resource(address, tag, version))
+    except LedgerError:
+        return None
+    data = found.value.data
+    return data if isinstance(data, dict) else None
+
+
+def _view(function: str, types: Sequence[str], args: Sequence[Any], version: int) -> Flow[Any]:
+    try:
+        result = yield from send(calls.view(function, types, args, version))
+    except LedgerError:
+        return None
+    return result.value[0] if result.value else None
+
+
+def _genesis_metadata() -> Flow[list[str]]:
+    """Fungible-asset metadata objects the genesis transaction created."""
+    try:
+        genesis = yield from send(calls.transaction_by_version(0))
+    except LedgerError:  # pruned, or a node that does not serve it
+        return []
+    found = []
+    for change in getattr(genesis.value, "changes", None) or ():
+        if isinstance(change, WriteResource) and change.data.type == _METADATA:
+            found.append(Address.parse(change.address).long)
+    return found
+
+
+def holdings(
+    address: str | Address, ledger_version: int | None, assets: Iterable[str | Address] = ()
+) -> Flow[list[Holding]]:
+    """Every asset ``address`` holds (see the module docstring), coins first, then
+    fungible assets, each in the order found."""
+    owner = address if isinstance(address, Address) else Address.parse(address)
+    resources: list[Any] = []
+    start: str | None = None
+    version = ledger_version
+    for _ in range(MAX_RESOURCE_PAGES):
+        try:
+            page = yield from send(calls.account_resources(owner, version, start, 200))
+        except NotFoundError:  # no account: it may still hold fungible assets
+            break
+        version = page.ledger.ledger_version if version is None else version
+        resources += page.value
+        start = page.ledger.cursor
+        if not start:
+            break
+    if version is None:
+        latest = yield from send(calls.ledger_info())
+        version = latest.value.ledger_version
+
+    out: list[Holding] = []
+    counted: set[str] = set()  # metadata addresses already counted through a coin
+    for resource in resources:
+        match = _COIN_STORE.match(resource.type)
+        if match is None:
+            continue
+        coin = match.group(1)
+        paired = _option_inner(
+            (yield from _view("0x1::coin::paired_metadata", [coin], [], version))
+        )
+        paired_long = Address.parse(paired).long if paired else None
+        if paired_long:
+            counted.add(paired_long)
+        balance = (yield from send(calls.account_balance(owner, coin, version))).value
+        coin_info = yield from _read_resource(
+            _coin_address(coin), f"0x1::coin::CoinInfo<{coin}>", version
+        )
+        facts = coin_info or {}
+        out.append(
+            Holding(
+                coin,
+                "coin",
+                int(balance),
+                _int_or_none(facts.get("decimals")),
+                facts.get("symbol"),
+                facts.get("name"),
+                paired_long,
+            )
+        )
+
+    candidates: list[str] = [APT_METADATA.long]
+    for extra in assets:
+        candidates.append(
+            Address.parse(str(extra)).long if not isinstance(extra, Address) else extra.long
+        )
+    candidates += yield from _genesis_metadata()
+    seen: set[str] = set()
+    for metadata in candidates:
+        if metadata in seen or metadata in counted:
+            continue
+        seen.add(metadata)
+        try:
+            balance = (yield from send(calls.account_balance(owner, metadata, version))).value
+        except LedgerError:
+            continue
+        if not balance:
+            continue
+        meta = (yield from _read_resource(metadata, _METADATA, version)) or {}
+        coin = _coin_of((yield from _view("0x1::coin::paired_coin", [], [metadata], version)))
+        if coin is not None:  # held as a fungible asset, known by its coin type
+            out.append(Holding(coin, "coin", int(balance), _int_or_none(meta.get("decimals")),
+                               meta.get("symbol"), meta.get("name"), metadata))  # fmt: skip
+            continue
+        out.append(
+            Holding(
+                metadata,
+                "fungible_asset",
+                int(balance),
+                _int_or_none(meta.get("decimals")),
+                meta.get("symbol"),
+                meta.get("name"),
+                metadata,
+            )
+        )
+    return out
+
+
+class SyncHoldings:
+    """``account_assets`` of :class:`~ledgerkit.Client`."""
+
+    if TYPE_CHECKING:
+
+        def _drive(self, flow: Flow[T]) -> T: ...
+
+    def account_assets(
+        self,
+        address: str | Address,
+        *,
+        ledger_version: int | None = None,
+        assets: Iterable[str | Address] = (),
+    ) -> list[Holding]:
+        """Every asset the account holds, coins and fungible assets, with exact balances,
+        decimals, symbols and names, read from the node alone at one ledger version.
+
+        Parameters
+        ----------
+        address : str or Address
+            The account.
+        ledger_version : int, optional
+            Read at this version (default: the latest, pinned by the first answer).
+        assets : iterable of str or Address
+            More fungible assets to look for (metadata addresses): discovery finds APT,
+            coins' paired assets and those created at genesis, not every asset on chain.
+
+        Returns
+        -------
+        list of Holding
+            Coins first, then fungible assets; ``ledgerkit.account_balances`` gives the
+            same as a frame.
+        """
+        return self._drive(holdings(address, ledger_version, assets))
+
+
+class AsyncHoldings:
+    """``account_assets`` of :class:`~ledgerkit.AsyncClient`."""
+
+    if TYPE_CHECKING:
+
+        async def _drive(self, flow: Flow[T]) -> T: ...
+
+    @twin_doc(SyncHoldings.account_assets)
+    async def account_assets(
+        self,
+        address: str | Address,
+        *,
+        ledger_version: int | None = None,
+        assets: Iterable[str | Address] = (),
+    ) -> list[Holding]:
+        return await self._drive(holdings(address, ledger_version, assets))
