@@ -1,0 +1,221 @@
+"""The table explorer: look an item up by a typed key (checked against the key type
+before anything is sent) or by the key's BCS bytes, and list the items the ledger's
+write sets wrote to the table, newest first, with the version that wrote each.
+
+The node has no endpoint listing a table's keys: the list comes from scanning committed
+transactions backwards from the newest, a bounded number of versions per page asked.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final
+
+import ipywidgets as w
+
+from ledgerkit._errors import InputError, LedgerError
+from ledgerkit.bcs import MoveValueCodec
+from ledgerkit.models import DeleteTableItem, WriteTableItem
+from ledgerkit.types import Address, MoveType
+from ledgerkit.widgets._grid import Column, GridPage, LedgerGrid
+from ledgerkit.widgets._shell import Navigator, View, short
+from ledgerkit.widgets._sources import ListSource, Row
+from ledgerkit.widgets._values import StructLayouts, flatten_value
+
+__all__ = ["MAX_SCAN_VERSIONS", "TableExplorer", "WriteSetScan", "parse_key", "table_view"]
+
+#: Most versions one page of the item list scans.
+MAX_SCAN_VERSIONS: Final = 20_000
+_SCAN_PAGE: Final = 100
+_ITEM_COLUMNS = [
+    Column("version", "Version", "version"),
+    Column("op", "Change"),
+    Column("key", "Key", "json"),
+    Column("value", "Value", "json"),
+]
+_VALUE_COLUMNS = [
+    Column("path", "Field"),
+    Column("value", "Value"),
+    Column("type", "Move type"),
+    Column("points_to", "Opens"),
+]
+
+
+def parse_key(text: str, key_type: MoveType, codec: MoveValueCodec) -> Any:
+    """The key typed in, in JSON form, checked against ``key_type`` by encoding it.
+
+    JSON is read first (``"alice"``, ``42``, ``{"x": "1", "y": "2"}``); text that is not
+    JSON is taken as a string (an address, a ``String`` key). Integers of every width go
+    as decimal strings, as the node reads them.
+
+    Raises
+    ------
+    InputError
+        The key does not fit the type.
+    """
+    text = text.strip()
+    if not text:
+        raise InputError("type a key")
+    try:
+        value: Any = json.loads(text)
+    except ValueError:
+        value = text
+    if isinstance(value, int) and not isinstance(value, bool) and str(key_type) in (
+        "u64", "u128", "u256"
+    ):  # fmt: skip
+        value = str(value)
+    try:
+        codec.encode(key_type, value)
+    except (LedgerError, ValueError, TypeError) as exc:
+        raise InputError(f"the key does not fit {key_type}: {str(exc)[:200]}") from None
+    return value
+
+
+class WriteSetScan:
+    """Pages of the items written to one table, newest first, from the transactions'
+    write sets (see the module docstring)."""
+
+    def __init__(self, client: Any, handle: str, newest: int) -> None:
+        self._client = client
+        self._handle = Address.parse(handle).long
+        self._next = newest  # the newest version not yet scanned
+        self._found: list[Row] = []
+        self.key_type: str | None = None
+        self.value_type: str | None = None
+
+    @property
+    def exhausted(self) -> bool:
+        return self._next < 0
+
+    def _scan(self, budget: int) -> None:
+        while budget > 0 and self._next >= 0:
+            start = max(0, self._next - _SCAN_PAGE + 1)
+            txns = self._client.transactions(start=start, limit=self._next - start + 1).value
+            for txn in reversed(txns):
+                self._collect(txn)
+            budget -= self._next - start + 1
+            self._next = start - 1
+
+    def _collect(self, txn: Any) -> None:
+        for change in getattr(txn, "changes", None) or ():
+            if not isinstance(change, WriteTableItem | DeleteTableItem):
+                continue
+            if Address.parse(change.handle).long != self._handle:
+                continue
+            data = change.data
+            written = isinstance(change, WriteTableItem)
+            key = getattr(data, "key", None) if data is not None else None
+            value = getattr(data, "value", None) if data is not None and written else None
+            if data is not None and written and self.key_type is None:
+                self.key_type, self.value_type = data.key_type, data.value_type  # type: ignore[union-attr]
+            self._found.append({
+                "version": txn.version,
+                "op": "write" if written else "delete",
+                "key": key if key is not None else change.key,
+                "value": value if value is not None else (change.value if written else None),
+            })  # fmt: skip
+
+    def __call__(self, page: int, size: int, query: str) -> GridPage:
+        want = (page + 1) * size
+        budget = MAX_SCAN_VERSIONS
+        while len(self._found) < want and not self.exhausted and budget > 0:
+            before = self._next
+            self._scan(min(budget, MAX_SCAN_VERSIONS))
+            budget -= before - self._next
+        rows = self._found[page * size : want]
+        return GridPage(rows, total=len(self._found) if self.exhausted else None,
+                        more=not self.exhausted or len(self._found) > want)  # fmt: skip
+
+
+def table_view(nav: Navigator, handle: str, key_type: Any = None, value_type: Any = None) -> View:
+    """A table: typed and raw look-ups, and the items its write sets wrote."""
+    client = nav.client
+    handle = Address.parse(handle).long
+    newest = client.ledger_info().value.ledger_version
+    scan = WriteSetScan(client, handle, newest)
+    items = LedgerGrid(scan, _ITEM_COLUMNS, title="Items written (newest first)", searchable=False)
+    items.go(0)  # the first page also tells the key and value types when given none
+    layouts = StructLayouts(lambda a, m: client.account_module(a, m).value.abi)
+    codec = MoveValueCodec(layouts)
+
+    key_type_box = w.Text(value=str(key_type or scan.key_type or ""), description="key type")
+    value_type_box = w.Text(value=str(value_type or scan.value_type or ""), description="value type")
+    key_box = w.Text(placeholder='key as JSON: 42, "alice", {"x": "1", "y": "2"}', description="key")
+    look_up = w.Button(description="Look up")
+    raw_box = w.Text(placeholder="0x… (the key's BCS bytes)", description="raw key")
+    raw_look_up = w.Button(description="Look up raw")
+    value_source = ListSource([])
+    value_grid = LedgerGrid(value_source, _VALUE_COLUMNS, title="Item", searchable=False)
+    value_grid.on_activate(nav.follow)
+    items.on_activate(lambda row, column: nav.follow(row, column))
+
+    def show(value: Any, move_type: MoveType | None, title: str) -> None:
+        value_source.rows = flatten_value(value, move_type, layouts)
+        value_grid.title = title
+        value_grid.go(0)
+
+    def typed(_button: Any) -> None:
+        nav.say("")
+        try:
+            k_type = MoveType.parse(key_type_box.value)
+            v_type = MoveType.parse(value_type_box.value)
+            key = parse_key(key_box.value, k_type, codec)
+        except InputError as exc:
+            nav.say(str(exc))
+            return
+        found = nav.guard("look-up", lambda: client.table_item(handle, k_type, v_type, key).value)
+        if found is not None:
+            show(found, v_type, f"{key_box.value.strip()} → {v_type}")
+
+    def raw(_button: Any) -> None:
+        nav.say("")
+        found = nav.guard("raw look-up", lambda: client.raw_table_item(handle, raw_box.value.strip()).value)
+        if found is None:
+            return
+        decoded: Any = "0x" + bytes(found).hex()
+        move_type = None
+        if value_type_box.value:
+            try:
+                move_type = MoveType.parse(value_type_box.value)
+                decoded = codec.decode(move_type, bytes(found))
+            except (LedgerError, ValueError):
+                move_type = None
+        show(decoded, move_type, f"raw {short(raw_box.value.strip())}")
+
+    look_up.on_click(typed)
+    raw_look_up.on_click(raw)
+    form = w.VBox([
+        w.HTML(f"<b>Table</b> <code>{handle}</code>"),
+        w.HBox([key_type_box, value_type_box]),
+        w.HBox([key_box, look_up]),
+        w.HBox([raw_box, raw_look_up]),
+    ])  # fmt: skip
+    return View(f"table {short(handle)}", [form, value_grid, items], [items, value_grid])
+
+
+class TableExplorer(Navigator):
+    """A table, explored: look up an item by a typed key (checked against the key type
+    before it is sent) or by its key's BCS bytes, and page through the items the ledger's
+    write sets wrote, newest first.
+
+    Parameters
+    ----------
+    client : Client
+        The node to read from.
+    handle : str
+        The table's handle (a ``Table<K, V>``'s ``handle`` field).
+    key_type, value_type : str or MoveType, optional
+        ``K`` and ``V``; read from the first item written when not given.
+    """
+
+    def __init__(
+        self, client: Any, handle: str, *, key_type: Any = None, value_type: Any = None
+    ) -> None:
+        super().__init__(client)
+        self.handle = handle
+        view = self.guard("table", lambda: table_view(self, handle, key_type, value_type))
+        if view is not None:
+            self.push(view)
+
+    def __repr__(self) -> str:
+        return f"TableExplorer({short(self.handle)})"

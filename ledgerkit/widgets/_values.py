@@ -1,0 +1,136 @@
+"""Move values as rows the grid can show and drill into.
+
+A resource's JSON value becomes one row per leaf (``path``, ``type``, ``value``), typed by
+the struct layouts of the modules' ABIs where the node has them. A row points somewhere
+when its value is an address (an account), a table (``Table<K, V>``, with ``K`` and ``V``
+from the enclosing struct's field type) or an event handle (a stream of the account):
+``target`` holds what to open. Integers stay the exact decimal text the node sent.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any, Final
+
+from ledgerkit._errors import InputError, LedgerError
+from ledgerkit.types import MoveType, StructTag, VectorType
+
+__all__ = ["MAX_VALUE_ROWS", "StructLayouts", "flatten_value"]
+
+#: Most rows one value is flattened into, and how deep.
+MAX_VALUE_ROWS: Final = 2_000
+MAX_DEPTH: Final = 32
+_ADDRESS: Final = re.compile(r"^0x[0-9a-fA-F]{1,64}$")
+_TABLES: Final = {("table", "Table"), ("table_with_length", "TableWithLength")}
+
+
+class StructLayouts:
+    """Field types of structs, read from their modules' ABIs (fetched once per module).
+
+    ``module_abi(address, name)`` returns the module's ABI (a ``MoveModule``) or raises.
+    """
+
+    def __init__(self, module_abi: Callable[[str, str], Any]) -> None:
+        self._module_abi = module_abi
+        self._modules: dict[tuple[str, str], Any] = {}
+
+    def fields(self, tag: StructTag) -> dict[str, MoveType] | None:
+        """The fields of ``tag`` with its type arguments put in; ``None`` when unknown."""
+        key = (tag.address.long, tag.module)
+        if key not in self._modules:
+            try:
+                self._modules[key] = self._module_abi(tag.address.long, tag.module)
+            except LedgerError:
+                self._modules[key] = None
+        module = self._modules[key]
+        if module is None:
+            return None
+        for struct in module.structs:
+            if struct.name == tag.name:
+                try:
+                    return {
+                        f.name: MoveType.parse(f.type).substitute(tag.type_args)
+                        for f in struct.fields
+                    }
+                except InputError:
+                    return None
+        return None
+
+    def struct_fields(self, tag: StructTag) -> list[tuple[str, MoveType]] | None:
+        """The fields in declaration order: a layout source for ``MoveValueCodec``."""
+        found = self.fields(tag)
+        return None if found is None else list(found.items())
+
+
+#: Field names that hold an account address when the field's type is unknown.
+_ADDRESS_FIELDS: Final = frozenset({"addr", "address", "owner", "account", "sender", "creator"})
+
+
+def _is_table(t: MoveType | None) -> bool:
+    return isinstance(t, StructTag) and t.address.short == "0x1" and (t.module, t.name) in _TABLES
+
+
+def _names_an_account(path: str, t: MoveType | None) -> bool:
+    if t is not None:
+        return str(t) in ("address", "signer")
+    return path.rsplit(".", 1)[-1] in _ADDRESS_FIELDS
+
+
+def flatten_value(
+    value: Any, move_type: MoveType | None, layouts: StructLayouts | None
+) -> list[dict[str, Any]]:
+    """The rows of ``value`` (see the module docstring): ``path``, ``type``, ``value``,
+    ``points_to`` (``"account"``, ``"table"``, ``"events"`` or ``""``) and ``target``
+    (what to open: an address, ``(handle, key_type, value_type)``, or an event stream's
+    ``(address, creation_number, count)``)."""
+    rows: list[dict[str, Any]] = []
+
+    def add(path: str, t: MoveType | None, shown: str, points_to: str = "", target: Any = None) -> None:
+        if len(rows) < MAX_VALUE_ROWS:
+            rows.append({"path": path or "(value)", "type": "" if t is None else str(t),
+                         "value": shown, "points_to": points_to, "target": target})  # fmt: skip
+
+    def walk(path: str, node: Any, t: MoveType | None, depth: int) -> None:
+        if len(rows) >= MAX_VALUE_ROWS:
+            return
+        if depth > MAX_DEPTH:
+            add(path, t, "…")
+            return
+        if isinstance(node, dict):
+            if _is_table(t) and isinstance(node.get("handle"), str):
+                assert isinstance(t, StructTag)
+                key, val = (t.type_args + (None, None))[:2]
+                add(path, t, node["handle"], "table", (node["handle"], key, val))
+                return
+            if "handle" in node and isinstance(node.get("handle"), str) and len(node) == 1:
+                add(path, t, node["handle"], "table", (node["handle"], None, None))
+                return
+            guid = node.get("guid")
+            if "counter" in node and isinstance(guid, dict):
+                ident = guid.get("id", {}) if isinstance(guid.get("id"), dict) else {}
+                count = str(node.get("counter"))
+                target = (ident.get("addr"), ident.get("creation_num"), count)
+                add(path, t, f"{count} events", "events", target)
+                return
+            fields = layouts.fields(t) if layouts is not None and isinstance(t, StructTag) else None
+            if not node:
+                add(path, t, "{}")
+            for name, child in node.items():
+                walk(f"{path}.{name}" if path else name, child, (fields or {}).get(name), depth + 1)
+            return
+        if isinstance(node, list):
+            element = t.element if isinstance(t, VectorType) else None
+            if not node:
+                add(path, t, "[]")
+            for index, child in enumerate(node):
+                walk(f"{path}[{index}]", child, element, depth + 1)
+            return
+        text = "null" if node is None else str(node).lower() if isinstance(node, bool) else str(node)
+        if isinstance(node, str) and _ADDRESS.match(node) and _names_an_account(path, t):
+            add(path, t, text, "account", node)
+            return
+        add(path, t, text)
+
+    walk("", value, move_type, 0)
+    return rows

@@ -1,0 +1,126 @@
+"""The explorers, headless, against the local node: what each shows, drilling from one
+into another and back, exact values, errors shown in the widget, deterministic reprs.
+
+A dev account of a fresh chain plays with ``0x1::ledger_demo`` first, so it holds a
+``Board`` whose three tables (``Table<address, u64>``, ``Table<String, Profile>``,
+``Table<Point, u64>``) and event stream the explorers can open.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from ledgerkit import Client
+from ledgerkit.localnet import LocalNode
+from ledgerkit.widgets import AccountExplorer, TableExplorer, TransactionInspector
+from ledgerkit.widgets._table import parse_key
+
+PLAYER = "0x" + "5a" * 32
+
+
+@pytest.fixture(scope="module")
+def chain() -> Iterator[tuple[LocalNode, Client, Any, dict[str, int]]]:
+    with LocalNode(seed=31, blocks=4, services=False) as node, Client(node.url) as client:
+        alice = node.dev_accounts[0]
+        versions = {}
+        for name, args in [
+            ("set_score", [PLAYER, 2**64 - 1]),
+            ("set_cell", [3, 4, 99]),
+            ("set_profile", ["ada", 7, ["move", "python"]]),
+        ]:
+            raw = client.build_transaction(alice, f"0x1::ledger_demo::{name}", args)
+            committed = client.submit_and_wait(alice.sign(raw)).value
+            assert committed.success, committed.vm_status
+            versions[name] = committed.version
+        yield node, client, alice, versions
+
+
+def _grid(explorer: Any, title_part: str) -> Any:
+    view = explorer.view
+    assert view is not None
+    for grid in view.grids:
+        if title_part in grid.title:
+            return grid
+    raise AssertionError(f"no grid titled {title_part!r} in {[g.title for g in view.grids]}")
+
+
+def test_the_account_overview_shows_every_asset_exactly(chain: Any) -> None:
+    node, client, alice, _ = chain
+    explorer = AccountExplorer(client, alice.address)
+    assert repr(explorer) == f"AccountExplorer({alice.address.short})"
+    assets = _grid(explorer, "Assets")
+    shown = {row["symbol"]: (row["amount"], row["balance"]) for row in assets.rows}
+    assert shown["LDT"] == ("1,000,000", 1_000_000 * 10**6)
+    assert shown["APT"][0].startswith("999,99")  # a million APT less the gas just paid
+    frame = assets.to_frame()
+    assert str(frame["balance"].dtype) == "UInt64"
+
+
+def test_a_resource_opens_as_typed_rows_and_a_table_handle_drills_in(chain: Any) -> None:
+    _, client, alice, _ = chain
+    explorer = AccountExplorer(client, alice.address)
+    resources = _grid(explorer, "Resources")
+    types = [row["type"] for row in resources.rows]
+    board = types.index("0x1::ledger_demo::Board")
+    resources.selected_index = board
+    value = _grid(explorer, "0x1::ledger_demo::Board")
+    rows = {row["path"]: row for row in value.rows}
+    assert rows["scores"]["points_to"] == "table"
+    assert rows["scores"]["type"] == "0x1::table::Table<address, u64>"
+    assert rows["score_events"]["points_to"] == "events"
+    # Activating the scores table opens the table explorer with K and V from the ABI.
+    explorer.follow(rows["scores"], "value")
+    assert explorer.view is not None
+    assert explorer.view.title.startswith("table ")
+    items = _grid(explorer, "Items written")
+    assert [(r["op"], r["key"], r["value"]) for r in items.rows] == [("write", PLAYER, str(2**64 - 1))]
+    explorer.back()
+    assert explorer.view.title.startswith("account ")
+
+
+def test_the_table_explorer_looks_up_typed_and_refuses_a_key_that_does_not_fit(
+    chain: Any,
+) -> None:
+    _, client, alice, _ = chain
+    board = client.account_resource(alice.address, "0x1::ledger_demo::Board").value.data
+    explorer = TableExplorer(client, board["cells"]["handle"])
+    assert repr(explorer).startswith("TableExplorer(0x")
+    items = _grid(explorer, "Items written")
+    assert [(r["key"], r["value"]) for r in items.rows] == [({"x": "3", "y": "4"}, "99")]
+    from ledgerkit.bcs import MoveValueCodec
+
+    codec = MoveValueCodec({"0x1::ledger_demo::Point": [("x", "u64"), ("y", "u64")]})
+    assert parse_key('{"x": "3", "y": "4"}', "0x1::ledger_demo::Point", codec) == {"x": "3", "y": "4"}  # type: ignore[arg-type]
+    with pytest.raises(Exception, match="does not fit"):
+        parse_key('{"x": "-1", "y": "4"}', "0x1::ledger_demo::Point", codec)  # type: ignore[arg-type]
+
+
+def test_the_transaction_inspector_types_the_arguments_by_the_abi(chain: Any) -> None:
+    _, client, _, versions = chain
+    inspector = TransactionInspector(client, versions["set_score"])
+    assert repr(inspector) == f"TransactionInspector({versions['set_score']})"
+    payload = _grid(inspector, "0x1::ledger_demo::set_score")
+    assert [(r["type"], r["value"]) for r in payload.rows] == [
+        ("address", PLAYER),
+        ("u64", str(2**64 - 1)),
+    ]
+    events = _grid(inspector, "Events")
+    assert any("ScoreChanged" in r["type"] for r in events.rows)
+
+
+def test_an_unknown_transaction_is_a_message_not_a_traceback(chain: Any) -> None:
+    _, client, _, _ = chain
+    inspector = TransactionInspector(client, 10**12)
+    assert inspector.view is None
+    assert "transaction" in inspector._message.value
+    assert "Traceback" not in inspector._message.value
+
+
+def test_an_unreachable_node_is_a_message(chain: Any) -> None:
+    with Client("http://127.0.0.1:9/v1", retries=0, timeout=2) as nowhere:
+        explorer = AccountExplorer(nowhere, "0x1")
+    assert explorer.view is None
+    assert "could not" in explorer._message.value.lower() or "account" in explorer._message.value
