@@ -104,6 +104,9 @@ function render({ model, el }) {
   let selected = model.get("selected_index");
   let focusColumn = 0;
   let searchTimer = null;
+  // The page last asked for, until the kernel answers: keys pressed quickly in a row
+  // move on from it rather than asking for the page shown again.
+  let pendingPage = null;
 
   const columns = () => model.get("columns") || [];
   const rows = () => model.get("rows") || [];
@@ -113,10 +116,14 @@ function render({ model, el }) {
     return Math.max(1, Math.ceil(model.get("total") / model.get("page_size")));
   }
 
+  function currentPage() {
+    return pendingPage === null ? model.get("page") : pendingPage;
+  }
+
   function hasNext() {
     const total = model.get("total");
-    if (!known(total)) return Boolean(model.get("more"));
-    return (model.get("page") + 1) * model.get("page_size") < total;
+    if (!known(total)) return pendingPage === null && Boolean(model.get("more"));
+    return (currentPage() + 1) * model.get("page_size") < total;
   }
 
   // -- drawing ---------------------------------------------------------------------------
@@ -250,7 +257,8 @@ function render({ model, el }) {
   }
 
   function goTo(page, where) {
-    if (model.get("loading") || page < 0) return;
+    if (page < 0) return;
+    pendingPage = page;
     const message = { type: "page", page };
     if (where !== undefined) message.select = where;
     model.send(message);
@@ -315,7 +323,7 @@ function render({ model, el }) {
     if (event.altKey || event.metaKey || isTextField(event.target)) return;
     if (event.ctrlKey && event.key !== "Home" && event.key !== "End") return;
     const list = rows();
-    const page = model.get("page");
+    const page = currentPage();
     const keep = selected >= 0 ? selected : undefined;
     switch (event.key) {
       case "ArrowDown":
@@ -389,30 +397,36 @@ function render({ model, el }) {
     event.stopPropagation();
   });
 
-  prev.addEventListener("click", () => goTo(model.get("page") - 1));
+  prev.addEventListener("click", () => goTo(currentPage() - 1));
   next.addEventListener("click", () => {
-    if (hasNext()) goTo(model.get("page") + 1);
+    if (hasNext()) goTo(currentPage() + 1);
   });
   size.addEventListener("change", () => {
     model.send({ type: "size", page_size: Number(size.value) });
   });
+
+  // Whatever the kernel answers (a page, or an error) settles the page asked for.
+  const settle = (draw) => () => {
+    if (!model.get("loading")) pendingPage = null;
+    draw();
+  };
 
   const listeners = [
     ["change:columns", () => {
       drawHead();
       drawBody();
     }],
-    ["change:rows", drawBody],
+    ["change:rows", settle(drawBody)],
     ["change:selected_index", () => {
       selected = model.get("selected_index");
       drawSelection();
     }],
-    ["change:page", drawPager],
+    ["change:page", settle(drawPager)],
     ["change:page_size", drawPager],
     ["change:total", drawPager],
     ["change:more", drawPager],
-    ["change:loading", drawPager],
-    ["change:error", drawError],
+    ["change:loading", settle(drawPager)],
+    ["change:error", settle(drawError)],
     ["change:title", drawTitle],
     ["change:searchable", drawSearch],
     ["change:query", drawSearch],
