@@ -6,7 +6,9 @@ back (its state updates) is read from the comm, as JSON, the way the browser rea
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import io
 import json
 import re
 import uuid
@@ -621,3 +623,34 @@ def test_the_module_loads_nothing_from_anywhere() -> None:
     style = (STATIC / "grid.css").read_text("utf-8")
     for banned in ("@import", "url(", "http://", "https://"):
         assert banned not in style, banned
+
+
+# -- the docs ----------------------------------------------------------------------------------
+
+
+def test_the_grid_section_of_the_docs_runs_as_written(comms: list[RecordingComm]) -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "widgets.md").read_text("utf-8")
+    section = page.split("\n## The grid\n", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert len(blocks) == 2
+    namespace: dict[str, Any] = {"__name__": "__docs__"}
+    printed = []
+    try:
+        for number, source in enumerate(blocks):
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                exec(compile(source, f"widgets.md block {number}", "exec"), namespace)
+            printed.append(out.getvalue())
+    finally:
+        for value in namespace.values():
+            if isinstance(value, LedgerGrid):
+                value.layout.close()
+                value.close()
+        if "client" in namespace:
+            namespace["client"].close()
+    assert printed[0] == "LedgerGrid('Accounts', 3 columns, page 1 of 5, 20 rows)\n"
+    assert "LedgerGrid('Accounts', 3 columns, page 1 of 5, 20 rows)" in section
+    lines = printed[1].splitlines()
+    assert lines[0].split() == ["version", "type", "success"]
+    assert len(lines) == 4
+    assert namespace["transactions"].error == ""
