@@ -360,6 +360,22 @@ def test_a_page_message_can_say_which_row_to_select(make: Any) -> None:
     assert grid.selected_index == -1
 
 
+def test_the_browser_hears_of_the_loading_before_the_source_is_asked(make: Any) -> None:
+    seen: list[Any] = []
+
+    def watching(page: int, size: int, query: str) -> GridPage:
+        if channels:
+            seen.append(channels[0].states()[-1])
+        return GridPage([], total=0)
+
+    channels: list[RecordingComm] = []
+    grid, channel = make(watching)
+    channels.append(channel)
+    grid.refresh()
+    assert seen == [{"loading": True}]
+    assert channel.states()[-1]["loading"] is False
+
+
 def test_an_unknown_total_pages_by_more(make: Any) -> None:
     grid, channel = make(Listing(numbered(25), known_total=False))
     assert (grid.total, grid.more) == (None, True)

@@ -428,3 +428,12 @@ def test_the_guard_sees_a_request_away_from_this_host(chromium: Any, origin: str
     finally:
         context.close()
     assert blocked == ["https://cdn.example.invalid/x.js"]
+
+
+def test_a_grid_without_search_hides_the_box_and_ignores_the_slash(session: Session) -> None:
+    page = session.page
+    page.evaluate("window.update({searchable: false})")
+    assert not page.locator(".lk-grid-search").is_visible()
+    page.locator("table.lk-grid").focus()
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.tagName") == "TABLE"
