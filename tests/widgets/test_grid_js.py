@@ -1,0 +1,439 @@
+"""The grid's ES module in a real browser, without Jupyter.
+
+A page served from 127.0.0.1 imports ``grid.js`` and renders it with a stub model
+(``get``/``set``/``on``/``off``/``send``/``save_changes``). The kernel's side is a real
+:class:`LedgerGrid`: what the view sends is handed to it, and its state is set back on
+the stub model, as the widget manager would. Every request that does not go to
+127.0.0.1 is blocked and recorded; none may be attempted.
+
+Needs Debian's chromium at ``/usr/bin/chromium``: skipped without it, except in CI
+(``CI=true``), where a missing browser fails.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+import ledgerkit.widgets
+from ledgerkit import Address, TransportError
+from ledgerkit.widgets import Column, GridPage, LedgerGrid
+
+CHROMIUM = Path("/usr/bin/chromium")
+STATIC = Path(ledgerkit.widgets.__file__).parent / "static"
+LAUNCH_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+#: The traits the view reads (the rest of the state is the widget manager's business).
+SYNCED = (
+    "columns",
+    "rows",
+    "page",
+    "page_size",
+    "total",
+    "more",
+    "query",
+    "selected_index",
+    "loading",
+    "error",
+    "title",
+    "searchable",
+)
+
+PAGE = """<!doctype html>
+<html>
+<head><meta charset="utf-8"><title>grid</title><link rel="stylesheet" href="grid.css"></head>
+<body>
+<div id="host"></div>
+<script type="module">
+import widget from "./grid.js";
+
+const state = {};
+const listeners = {};
+window.sent = [];
+const fire = (name) => (listeners["change:" + name] || []).slice().forEach((f) => f());
+const model = {
+  get: (name) => state[name],
+  set: (name, value) => { state[name] = value; fire(name); },
+  on: (name, f) => { (listeners[name] = listeners[name] || []).push(f); },
+  off: (name, f) => { listeners[name] = (listeners[name] || []).filter((g) => g !== f); },
+  send: (message) => { window.sent.push(JSON.parse(JSON.stringify(message))); },
+  save_changes: () => {},
+};
+// As a widget manager applies a state update: every value first, then the events.
+window.update = (changes) => {
+  const changed = Object.keys(changes).filter(
+    (name) => JSON.stringify(state[name]) !== JSON.stringify(changes[name]));
+  Object.assign(state, changes);
+  changed.forEach(fire);
+};
+window.start = (initial) => {
+  Object.assign(state, initial);
+  window.cleanup = widget.render({ model, el: document.getElementById("host") });
+};
+window.loaded = true;
+</script>
+</body>
+</html>
+"""
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        if _in_ci():
+            pytest.fail(f"CI=true but {CHROMIUM} is missing: apt-get install chromium")
+        pytest.skip(f"{CHROMIUM} is not installed (Debian's chromium package)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture(scope="module")
+def origin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """An HTTP server on 127.0.0.1 serving the test page, grid.js and grid.css."""
+    root = tmp_path_factory.mktemp("grid-page")
+    (root / "index.html").write_text(PAGE, "utf-8")
+    for name in ("grid.js", "grid.css"):
+        shutil.copy(STATIC / name, root / name)
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    handler = functools.partial(Quiet, directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+ROWS = [
+    {
+        "n": n,
+        "name": f"item{n}",
+        "owner": Address.from_int(0xABCDEF << 200 | n),
+        "balance": 2**64 - 1 - n,
+    }
+    for n in range(45)
+]
+COLUMNS = [
+    Column("n", "No.", "int"),
+    Column("name"),
+    Column("owner", kind="address"),
+    Column("balance", kind="int"),
+]
+
+
+class Listing:
+    def __init__(self) -> None:
+        self.fail: Exception | None = None
+
+    def __call__(self, page: int, size: int, query: str) -> GridPage:
+        if self.fail is not None:
+            raise self.fail
+        matching = [row for row in ROWS if query in str(row["name"])]
+        return GridPage(matching[page * size : (page + 1) * size], total=len(matching))
+
+
+class Session:
+    """The page in the browser and the grid in the kernel, joined by :meth:`pump`."""
+
+    def __init__(self, page: Any, grid: LedgerGrid, source: Listing) -> None:
+        self.page = page
+        self.grid = grid
+        self.source = source
+
+    def state(self) -> dict[str, Any]:
+        return {name: getattr(self.grid, name) for name in SYNCED}
+
+    def sent(self) -> list[dict[str, Any]]:
+        """What the view has sent so far."""
+        messages: list[dict[str, Any]] = self.page.evaluate("window.sent")
+        return messages
+
+    def pump(self) -> list[dict[str, Any]]:
+        """Deliver what the view sent to the grid, then show the grid's state in the view."""
+        messages: list[dict[str, Any]] = self.page.evaluate("window.sent.splice(0)")
+        for message in messages:
+            self.grid._handle_custom_msg(message, [])
+        self.page.evaluate("(state) => window.update(state)", json.loads(json.dumps(self.state())))
+        return messages
+
+    def rows(self) -> Any:
+        return self.page.locator("table.lk-grid tbody tr.lk-row")
+
+    def selected(self) -> Any:
+        return self.page.locator("table.lk-grid tbody tr.lk-selected")
+
+    def status(self) -> str:
+        text: str = self.page.locator(".lk-grid-status").inner_text()
+        return text
+
+
+def guarded_context(browser: Any) -> tuple[Any, list[str]]:
+    """A browser context whose requests away from 127.0.0.1 are blocked, and their list."""
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    blocked: list[str] = []
+
+    def only_here(route: Any) -> None:
+        if urlsplit(route.request.url).hostname == "127.0.0.1":
+            route.continue_()
+        else:
+            blocked.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", only_here)
+    return context, blocked
+
+
+@pytest.fixture
+def session(chromium: Any, origin: str) -> Iterator[Session]:
+    context, blocked = guarded_context(chromium)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{origin}/index.html")
+    page.wait_for_function("window.loaded === true")
+    source = Listing()
+    grid = LedgerGrid(source, COLUMNS, title="Items", page_size=20)
+    session = Session(page, grid, source)
+    page.evaluate("(state) => window.start(state)", json.loads(json.dumps(session.state())))
+    try:
+        yield session
+    finally:
+        grid.layout.close()
+        grid.close()
+        context.close()
+    assert not errors, errors
+    assert not blocked, f"requests away from 127.0.0.1: {blocked}"
+
+
+def test_the_page_renders_with_title_header_rows_and_pager(session: Session) -> None:
+    page = session.page
+    assert page.locator(".lk-grid-title").inner_text() == "Items"
+    headers = page.locator("table.lk-grid thead th").all_inner_texts()
+    assert headers == ["No.", "name", "owner", "balance"]
+    assert session.rows().count() == 20
+    first = session.rows().nth(0).locator("td")
+    assert first.nth(0).inner_text() == "0"
+    assert first.nth(3).inner_text() == str(2**64 - 1)  # exact: it came as text
+    owner = first.nth(2).locator(".lk-value")
+    full = ROWS[0]["owner"].long
+    assert owner.inner_text() == f"{full[:6]}…{full[-4:]}"
+    assert owner.get_attribute("title") == full
+    assert session.status() == "page 1 of 3 · 45 rows"
+    assert page.locator(".lk-grid-prev").is_disabled()
+    assert page.locator(".lk-grid-next").is_enabled()
+    assert page.locator(".lk-grid-size").input_value() == "20"
+    assert not page.locator(".lk-grid-error").is_visible()
+    assert session.selected().count() == 0
+
+
+def test_a_click_selects_and_the_selection_comes_back_from_the_kernel(session: Session) -> None:
+    session.rows().nth(3).locator("td").nth(1).click()
+    assert session.sent() == [{"type": "select", "index": 3}]
+    assert session.selected().get_attribute("data-index") == "3"
+    assert session.rows().nth(3).get_attribute("aria-selected") == "true"
+    session.pump()
+    assert session.grid.selected is ROWS[3]
+    assert session.selected().get_attribute("data-index") == "3"
+
+
+def test_arrow_keys_move_the_selection_and_enter_activates(session: Session) -> None:
+    activated: list[tuple[Any, str]] = []
+    session.grid.on_activate(lambda row, column: activated.append((row, column)))
+    table = session.page.locator("table.lk-grid")
+    table.focus()
+    keyboard = session.page.keyboard
+    keyboard.press("ArrowDown")
+    keyboard.press("ArrowDown")
+    keyboard.press("ArrowDown")
+    keyboard.press("ArrowUp")
+    keyboard.press("ArrowRight")
+    keyboard.press("ArrowRight")
+    keyboard.press("Enter")
+    assert session.sent() == [
+        {"type": "select", "index": 0},
+        {"type": "select", "index": 1},
+        {"type": "select", "index": 2},
+        {"type": "select", "index": 1},
+        {"type": "activate", "index": 1, "column": "owner"},
+    ]
+    assert session.selected().get_attribute("data-index") == "1"
+    assert session.selected().locator("td.lk-focus").count() == 1
+    session.pump()
+    assert activated == [(ROWS[1], "owner")]
+    keyboard.press("End")
+    assert session.selected().get_attribute("data-index") == "19"
+    keyboard.press("Home")
+    assert session.selected().get_attribute("data-index") == "0"
+
+
+def test_a_double_click_activates_the_cell_clicked(session: Session) -> None:
+    session.rows().nth(5).locator("td").nth(3).dblclick()
+    assert session.sent() == [
+        {"type": "select", "index": 5},
+        {"type": "activate", "index": 5, "column": "balance"},
+    ]
+
+
+def test_arrows_at_the_edges_and_page_keys_turn_pages(session: Session) -> None:
+    session.page.locator("table.lk-grid").focus()
+    keyboard = session.page.keyboard
+    keyboard.press("End")
+    session.pump()
+    keyboard.press("ArrowDown")  # past the last row: the next page, its first row
+    assert session.pump() == [{"type": "page", "page": 1, "select": "first"}]
+    assert session.status() == "page 2 of 3 · 45 rows"
+    assert session.selected().get_attribute("data-index") == "0"
+    assert session.rows().nth(0).locator("td").nth(0).inner_text() == "20"
+    keyboard.press("ArrowUp")  # above the first row: the previous page, its last row
+    assert session.pump() == [{"type": "page", "page": 0, "select": "last"}]
+    assert session.selected().get_attribute("data-index") == "19"
+    keyboard.press("PageDown")
+    keyboard.press("PageDown")
+    session.pump()
+    assert session.grid.page == 2
+    assert session.selected().get_attribute("data-index") == "4"  # 5 rows on the last page
+    assert session.page.locator(".lk-grid-next").is_disabled()
+    keyboard.press("PageDown")  # no next page: nothing sent
+    keyboard.press("PageUp")
+    assert session.pump() == [{"type": "page", "page": 1, "select": 4}]
+
+
+def test_the_pager_sends_page_and_size_messages(session: Session) -> None:
+    page = session.page
+    page.locator(".lk-grid-next").click()
+    assert session.pump() == [{"type": "page", "page": 1}]
+    assert session.status() == "page 2 of 3 · 45 rows"
+    assert page.locator(".lk-grid-prev").is_enabled()
+    page.locator(".lk-grid-prev").click()
+    assert session.pump() == [{"type": "page", "page": 0}]
+    page.locator(".lk-grid-size").select_option("50")
+    assert session.pump() == [{"type": "size", "page_size": 50}]
+    assert session.rows().count() == 45
+    assert session.status() == "page 1 of 1 · 45 rows"
+    assert page.locator(".lk-grid-next").is_disabled()
+
+
+def test_typing_in_the_search_box_sends_one_search_after_a_pause(session: Session) -> None:
+    page = session.page
+    page.locator("table.lk-grid").focus()
+    page.keyboard.press("/")  # focuses the search box
+    assert page.evaluate("document.activeElement.className") == "lk-grid-search"
+    page.keyboard.type("item1", delay=20)
+    page.wait_for_function("window.sent.some((m) => m.type === 'search')")
+    page.wait_for_timeout(400)
+    assert session.pump() == [{"type": "search", "query": "item1"}]
+    assert session.rows().count() == 11
+    assert session.status() == "page 1 of 1 · 11 rows"
+    page.keyboard.press("Escape")  # back to the table
+    assert page.evaluate("document.activeElement.tagName") == "TABLE"
+
+
+def test_an_error_is_shown_and_the_rows_stay(session: Session) -> None:
+    session.source.fail = TransportError("connection refused")
+    session.page.locator(".lk-grid-next").click()
+    session.pump()
+    error = session.page.locator(".lk-grid-error")
+    assert error.is_visible()
+    assert error.inner_text() == "⚠ Could not load page 2: TransportError: connection refused"
+    assert error.get_attribute("role") == "alert"
+    assert session.rows().count() == 20
+    assert session.status() == "page 1 of 3 · 45 rows"
+    session.source.fail = None
+    session.page.locator(".lk-grid-next").click()
+    session.pump()
+    assert not error.is_visible()
+
+
+def test_loading_disables_the_pager(session: Session) -> None:
+    page = session.page
+    page.evaluate("window.update({loading: true})")
+    assert page.locator(".lk-grid-loading").is_visible()
+    assert page.locator(".lk-grid-next").is_disabled()
+    assert page.locator("table.lk-grid").get_attribute("aria-busy") == "true"
+    page.evaluate("window.update({loading: false})")
+    assert not page.locator(".lk-grid-loading").is_visible()
+    assert page.locator(".lk-grid-next").is_enabled()
+
+
+def test_the_copy_button_copies_the_full_value(session: Session) -> None:
+    cell = session.rows().nth(2).locator("td").nth(2)
+    cell.hover()
+    cell.locator("button.lk-copy").click()
+    assert session.page.evaluate("navigator.clipboard.readText()") == ROWS[2]["owner"].long
+    assert cell.locator("button.lk-copy").inner_text() == "✓"
+    assert session.sent() == []  # copying is not selecting
+
+
+def test_colours_follow_the_notebook_theme_then_the_system(session: Session) -> None:
+    page = session.page
+    background = "getComputedStyle(document.querySelector('.lk-grid-root')).backgroundColor"
+    page.emulate_media(color_scheme="light")
+    assert page.evaluate(background) == "rgb(255, 255, 255)"
+    page.emulate_media(color_scheme="dark")
+    assert page.evaluate(background) == "rgb(13, 17, 23)"
+    page.evaluate("document.body.style.setProperty('--jp-layout-color1', 'rgb(1, 2, 3)')")
+    assert page.evaluate(background) == "rgb(1, 2, 3)"
+
+
+def test_the_view_cleans_up_its_listeners(session: Session) -> None:
+    page = session.page
+    page.evaluate("window.cleanup()")
+    page.evaluate("window.update({error: 'after cleanup'})")
+    assert not page.locator(".lk-grid-error").is_visible()
+
+
+def test_the_guard_sees_a_request_away_from_this_host(chromium: Any, origin: str) -> None:
+    context, blocked = guarded_context(chromium)
+    try:
+        page = context.new_page()
+        page.goto(f"{origin}/index.html")
+        page.evaluate("fetch('https://cdn.example.invalid/x.js').catch(() => null)")
+        page.wait_for_function("true")
+    finally:
+        context.close()
+    assert blocked == ["https://cdn.example.invalid/x.js"]
+
+
+def test_a_grid_without_search_hides_the_box_and_ignores_the_slash(session: Session) -> None:
+    page = session.page
+    page.evaluate("window.update({searchable: false})")
+    assert not page.locator(".lk-grid-search").is_visible()
+    page.locator("table.lk-grid").focus()
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.tagName") == "TABLE"
