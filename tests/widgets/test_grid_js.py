@@ -437,3 +437,8 @@ def test_a_grid_without_search_hides_the_box_and_ignores_the_slash(session: Sess
     page.locator("table.lk-grid").focus()
     page.keyboard.press("/")
     assert page.evaluate("document.activeElement.tagName") == "TABLE"
+
+
+def test_a_double_click_selects_no_text(session: Session) -> None:
+    session.rows().nth(1).locator("td").nth(3).dblclick()
+    assert session.page.evaluate("String(window.getSelection())") == ""

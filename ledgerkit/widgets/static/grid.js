@@ -9,7 +9,8 @@ const NUMERIC = new Set(["int", "version"]);
 const PAGE_SIZES = [10, 20, 50, 100, 200];
 const MAX_QUERY = 200;
 const SEARCH_DELAY_MS = 250;
-const COPY_GLYPH = "⧉";
+// In DejaVu Sans and the other fonts notebooks fall back to, unlike most "copy" symbols.
+const COPY_GLYPH = "❐";
 
 function element(tag, className, text) {
   const node = document.createElement(tag);
@@ -311,6 +312,11 @@ function render({ model, el }) {
     if (index === null) return;
     select(index);
     table.focus({ preventScroll: true });
+  });
+
+  // A double-click activates: it should not also select the word under the pointer.
+  tbody.addEventListener("mousedown", (event) => {
+    if (event.detail > 1) event.preventDefault();
   });
 
   tbody.addEventListener("dblclick", (event) => {
