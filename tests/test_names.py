@@ -33,6 +33,7 @@ PUBLIC_PACKAGES = [
     "ledgerkit.models",
     "ledgerkit.tx",
     "ledgerkit.types",
+    "ledgerkit.widgets",
 ]
 
 

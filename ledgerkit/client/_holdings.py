@@ -214,8 +214,17 @@ def holdings(
         meta = (yield from _read_resource(metadata, _METADATA, version)) or {}
         coin = _coin_of((yield from _view("0x1::coin::paired_coin", [], [metadata], version)))
         if coin is not None:  # held as a fungible asset, known by its coin type
-            out.append(Holding(coin, "coin", int(balance), _int_or_none(meta.get("decimals")),
-                               meta.get("symbol"), meta.get("name"), metadata))  # fmt: skip
+            out.append(
+                Holding(
+                    coin,
+                    "coin",
+                    int(balance),
+                    _int_or_none(meta.get("decimals")),
+                    meta.get("symbol"),
+                    meta.get("name"),
+                    metadata,
+                )
+            )
             continue
         out.append(
             Holding(

@@ -7,8 +7,10 @@ so the tabs agree with each other.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as w
@@ -71,8 +73,10 @@ def _overview_html(address: Address, account: Any, version: int) -> str:
 
 
 def _resource_rows(resources: list[Any]) -> list[Row]:
-    return [{"type": r.type, "fields": len(r.data) if isinstance(r.data, dict) else 1,
-             "resource": r} for r in resources]  # fmt: skip
+    return [
+        {"type": r.type, "fields": len(r.data) if isinstance(r.data, dict) else 1, "resource": r}
+        for r in resources
+    ]
 
 
 def _transaction_row(txn: Any) -> Row:
@@ -103,7 +107,11 @@ def _event_streams(address: Address, resources: list[Any]) -> list[tuple[str, st
     for resource in resources:
         data = resource.data if isinstance(resource.data, dict) else {}
         for field, value in data.items():
-            if isinstance(value, dict) and "counter" in value and isinstance(value.get("guid"), dict):
+            if (
+                isinstance(value, dict)
+                and "counter" in value
+                and isinstance(value.get("guid"), dict)
+            ):
                 ident = value["guid"].get("id", {})
                 try:
                     number, count = int(ident["creation_num"]), int(value["counter"])
@@ -128,8 +136,9 @@ def events_view(
         page = client.events_by_creation_number(address, creation_number, start=start, limit=limit)
         return [_event_row(e) for e in page.value]
 
-    grid = LedgerGrid(CountedSource(fetch, count), _EVENT_COLUMNS, title=f"{count:,} events",
-                      searchable=False)  # fmt: skip
+    grid = LedgerGrid(
+        CountedSource(fetch, count), _EVENT_COLUMNS, title=f"{count:,} events", searchable=False
+    )
     grid.on_activate(nav.follow)
     label = title or f"events {short(str(address))}/{creation_number}"
     return View(label, [grid], [grid])
@@ -139,7 +148,9 @@ def _stream_length(client: Any, address: str, creation_number: int) -> int:
     """How many events a stream holds: doubling, then bisecting on single reads."""
 
     def exists(n: int) -> bool:
-        return bool(client.events_by_creation_number(address, creation_number, start=n, limit=1).value)
+        return bool(
+            client.events_by_creation_number(address, creation_number, start=n, limit=1).value
+        )
 
     high = 1
     while exists(high) and high < 1 << 40:
@@ -164,27 +175,38 @@ def account_view(nav: Navigator, address: Address, ledger_version: int | None = 
         account, version = answer.value, answer.ledger.ledger_version
     except AccountNotFoundError:
         account = None
-        version = ledger_version if ledger_version is not None else client.ledger_info().value.ledger_version
+        version = (
+            ledger_version
+            if ledger_version is not None
+            else client.ledger_info().value.ledger_version
+        )
     layouts = StructLayouts(lambda a, m: client.account_module(a, m).value.abi)
 
     # -- overview and assets
     holdings = nav.guard("assets", lambda: client.account_assets(address, ledger_version=version))
     assets = holdings_to_frame(holdings or [])
     asset_rows = assets.astype(object).where(assets.notna(), None).to_dict("records")
-    assets_grid = LedgerGrid(ListSource(asset_rows, ["symbol", "name", "asset"]), _ASSET_COLUMNS,
-                             title="Assets", frame=lambda rows: holdings_to_frame(  # fmt: skip
-                                 [h for h in holdings or [] if h.asset in {r["asset"] for r in rows}]))
+    assets_grid = LedgerGrid(
+        ListSource(asset_rows, ["symbol", "name", "asset"]),
+        _ASSET_COLUMNS,
+        title="Assets",
+        frame=lambda rows: holdings_to_frame(
+            [h for h in holdings or [] if h.asset in {r["asset"] for r in rows}]
+        ),
+    )
     assets_grid.on_activate(nav.follow)
     overview = w.VBox([w.HTML(_overview_html(address, account, version)), assets_grid])
 
     # -- resources: the list, and the selected one's value as rows
-    def resources_page(cursor: str | None, limit: int) -> tuple[list[Row], str | None]:
+    def resources_page(cursor: str | None, limit: int) -> tuple[Sequence[Row], str | None]:
         page = client.account_resources(address, ledger_version=version, start=cursor, limit=limit)
         return _resource_rows(page.value), page.ledger.cursor
 
-    resources_grid = LedgerGrid(CursorSource(resources_page, ["type"]),
-                                [Column("type", "Resource type"), Column("fields", "Fields", "int")],
-                                title="Resources")  # fmt: skip
+    resources_grid = LedgerGrid(
+        CursorSource(resources_page, ["type"]),
+        [Column("type", "Resource type"), Column("fields", "Fields", "int")],
+        title="Resources",
+    )
     value_source = ListSource([], ["path", "value", "type"])
     value_grid = LedgerGrid(value_source, _VALUE_COLUMNS, title="Value", searchable=True)
     value_grid.on_activate(nav.follow)
@@ -204,25 +226,51 @@ def account_view(nav: Navigator, address: Address, ledger_version: int | None = 
     resources_tab = w.VBox([resources_grid, value_grid])
 
     # -- modules and their ABI
-    def modules_page(cursor: str | None, limit: int) -> tuple[list[Row], str | None]:
+    def modules_page(cursor: str | None, limit: int) -> tuple[Sequence[Row], str | None]:
         page = client.account_modules(address, ledger_version=version, start=cursor, limit=limit)
-        rows = [{"name": m.abi.name if m.abi else "?", "functions": len(m.abi.exposed_functions)
-                 if m.abi else 0, "structs": len(m.abi.structs) if m.abi else 0, "module": m}
-                for m in page.value]  # fmt: skip
+        rows = [
+            {
+                "name": m.abi.name if m.abi else "?",
+                "functions": len(m.abi.exposed_functions) if m.abi else 0,
+                "structs": len(m.abi.structs) if m.abi else 0,
+                "module": m,
+            }
+            for m in page.value
+        ]
         return rows, page.ledger.cursor
 
-    modules_grid = LedgerGrid(CursorSource(modules_page, ["name"]),
-                              [Column("name", "Module"), Column("functions", "Functions", "int"),
-                               Column("structs", "Structs", "int")], title="Modules")  # fmt: skip
+    modules_grid = LedgerGrid(
+        CursorSource(modules_page, ["name"]),
+        [
+            Column("name", "Module"),
+            Column("functions", "Functions", "int"),
+            Column("structs", "Structs", "int"),
+        ],
+        title="Modules",
+    )
     function_source, struct_source = ListSource([], ["name"]), ListSource([], ["name"])
-    functions_grid = LedgerGrid(function_source, [Column("name", "Function"),
-        Column("visibility", "Visibility"), Column("is_entry", "Entry", "bool"),
-        Column("is_view", "View", "bool"), Column("type_param_count", "Generics", "int"),
-        Column("params", "Parameters", "json"), Column("returns", "Returns", "json")],
-        title="Functions")  # fmt: skip
-    structs_grid = LedgerGrid(struct_source, [Column("name", "Struct"),
-        Column("abilities", "Abilities", "json"), Column("fields", "Fields", "json")],
-        title="Structs")  # fmt: skip
+    functions_grid = LedgerGrid(
+        function_source,
+        [
+            Column("name", "Function"),
+            Column("visibility", "Visibility"),
+            Column("is_entry", "Entry", "bool"),
+            Column("is_view", "View", "bool"),
+            Column("type_param_count", "Generics", "int"),
+            Column("params", "Parameters", "json"),
+            Column("returns", "Returns", "json"),
+        ],
+        title="Functions",
+    )
+    structs_grid = LedgerGrid(
+        struct_source,
+        [
+            Column("name", "Struct"),
+            Column("abilities", "Abilities", "json"),
+            Column("fields", "Fields", "json"),
+        ],
+        title="Structs",
+    )
 
     def show_module(row: Row | None) -> None:
         if row is None or row["module"].abi is None:
@@ -239,16 +287,28 @@ def account_view(nav: Navigator, address: Address, ledger_version: int | None = 
     modules_tab = w.VBox([modules_grid, functions_grid, structs_grid])
 
     # -- event streams
-    everything = nav.guard("resources", lambda: list(client.iter_account_resources(
-        address, ledger_version=version)))  # fmt: skip
+    everything = nav.guard(
+        "resources", lambda: list(client.iter_account_resources(address, ledger_version=version))
+    )
     streams = _event_streams(address, [r.value for r in everything or []])
-    stream_rows = [{"stream": label, "address": where, "creation_number": number,
-                    "events": count} for label, where, number, count in streams]  # fmt: skip
-    streams_grid = LedgerGrid(ListSource(stream_rows, ["stream"]), [Column("stream", "Stream"),
-        Column("creation_number", "Creation number", "int"), Column("events", "Events", "int")],
-        title="Event streams")  # fmt: skip
-    streams_grid.on_activate(lambda row, _c: nav.open_events(
-        row["address"], row["creation_number"], row["stream"], row["events"]))  # fmt: skip
+    stream_rows = [
+        {"stream": label, "address": where, "creation_number": number, "events": count}
+        for label, where, number, count in streams
+    ]
+    streams_grid = LedgerGrid(
+        ListSource(stream_rows, ["stream"]),
+        [
+            Column("stream", "Stream"),
+            Column("creation_number", "Creation number", "int"),
+            Column("events", "Events", "int"),
+        ],
+        title="Event streams",
+    )
+    streams_grid.on_activate(
+        lambda row, _c: nav.open_events(
+            row["address"], row["creation_number"], row["stream"], row["events"]
+        )
+    )
 
     # -- transactions, newest first
     sent = int(account.sequence_number) if account is not None else 0
@@ -257,15 +317,27 @@ def account_view(nav: Navigator, address: Address, ledger_version: int | None = 
         page = client.account_transactions(address, start=start, limit=limit)
         return [_transaction_row(t) for t in page.value]
 
-    txn_grid = LedgerGrid(CountedSource(transactions_page, sent), _TXN_COLUMNS,
-                          title=f"{sent:,} transactions sent", searchable=False)  # fmt: skip
+    txn_grid = LedgerGrid(
+        CountedSource(transactions_page, sent),
+        _TXN_COLUMNS,
+        title=f"{sent:,} transactions sent",
+        searchable=False,
+    )
     txn_grid.on_activate(nav.follow)
 
     tabs = w.Tab(children=[overview, resources_tab, modules_tab, streams_grid, txn_grid])
     for index, name in enumerate(["Overview", "Resources", "Modules", "Events", "Transactions"]):
         tabs.set_title(index, name)
-    grids = [assets_grid, resources_grid, value_grid, modules_grid, functions_grid,
-             structs_grid, streams_grid, txn_grid]  # fmt: skip
+    grids = [
+        assets_grid,
+        resources_grid,
+        value_grid,
+        modules_grid,
+        functions_grid,
+        structs_grid,
+        streams_grid,
+        txn_grid,
+    ]
     return View(f"account {short(address.long)}", [tabs], grids)
 
 
@@ -274,10 +346,8 @@ def _records(frame: Any) -> list[Row]:
     for row in rows:
         for key, value in list(row.items()):
             if isinstance(value, str) and value[:1] in "[{":
-                try:
+                with contextlib.suppress(ValueError):
                     row[key] = json.loads(value)  # type: ignore[index]
-                except ValueError:
-                    pass
     return rows
 
 
@@ -301,7 +371,9 @@ class AccountExplorer(Navigator):
     >>> AccountExplorer(client, "0x1")  # doctest: +SKIP
     """
 
-    def __init__(self, client: Any, address: str | Address, *, ledger_version: int | None = None) -> None:
+    def __init__(
+        self, client: Any, address: str | Address, *, ledger_version: int | None = None
+    ) -> None:
         super().__init__(client)
         self.address = Address.parse(str(address))
         view = self.guard("account", lambda: account_view(self, self.address, ledger_version))

@@ -3,6 +3,7 @@ ABI, events, changes, gas and fee, and the byte-level explanation of its BCS."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import html
 from typing import Any
@@ -40,14 +41,21 @@ def _apt(octas: int) -> str:
 
 def _summary(txn: Any) -> str:
     def row(name: str, value: Any) -> str:
-        return (f"<tr><th style='text-align:left;padding-right:1em'>{html.escape(name)}</th>"
-                f"<td><code>{html.escape(str(value))}</code></td></tr>")  # fmt: skip
+        return (
+            f"<tr><th style='text-align:left;padding-right:1em'>{html.escape(name)}</th>"
+            f"<td><code>{html.escape(str(value))}</code></td></tr>"
+        )
 
-    rows = [row("Version", f"{txn.version:,}"), row("Hash", txn.hash),
-            row("Type", type(txn).__name__)]  # fmt: skip
+    rows = [
+        row("Version", f"{txn.version:,}"),
+        row("Hash", txn.hash),
+        row("Type", type(txn).__name__),
+    ]
     if hasattr(txn, "success"):
-        rows += [row("Status", "success" if txn.success else "failed"),
-                 row("VM status", txn.vm_status)]  # fmt: skip
+        rows += [
+            row("Status", "success" if txn.success else "failed"),
+            row("VM status", txn.vm_status),
+        ]
     if hasattr(txn, "sender"):
         rows += [row("Sender", txn.sender), row("Sequence number", txn.sequence_number)]
     timestamp = getattr(txn, "timestamp", None)
@@ -79,19 +87,21 @@ def _arguments(nav: Navigator, txn: Any) -> tuple[str, list[dict[str, Any]]]:
             {"index": i, "type": "", "value": a} for i, a in enumerate(arguments)
         ]
     address, module, name = function.split("::")
-    abi = nav.guard("the function's ABI", lambda: nav.client.account_module(address, module).value.abi)
+    abi = nav.guard(
+        "the function's ABI", lambda: nav.client.account_module(address, module).value.abi
+    )
     params: list[str] = []
     if abi is not None:
         found = abi.function(name)
         if found is not None:
             params = [p for p in found.params if p not in ("signer", "&signer")]
             type_args = [MoveType.parse(t) for t in getattr(payload, "type_arguments", [])]
-            try:
+            with contextlib.suppress(InputError):
                 params = [str(MoveType.parse(p).substitute(tuple(type_args))) for p in params]
-            except InputError:
-                pass
-    rows = [{"index": i, "type": params[i] if i < len(params) else "", "value": value}
-            for i, value in enumerate(arguments)]  # fmt: skip
+    rows = [
+        {"index": i, "type": params[i] if i < len(params) else "", "value": value}
+        for i, value in enumerate(arguments)
+    ]
     return function, rows
 
 
@@ -107,11 +117,14 @@ def transaction_view(nav: Navigator, ref: int | str) -> View:
     events = _records(events_to_frame([txn]))
     events_grid = LedgerGrid(ListSource(events, ["type"]), _EVENT_COLUMNS, title="Events")
     changes = _records(changes_to_frame([txn]))
-    change_columns = [Column(name, name.replace("_", " "), _change_kind(name))
-                      for name in (list(changes[0]) if changes else ["type"])
-                      if name not in ("version", "change_index")]  # fmt: skip
-    changes_grid = LedgerGrid(ListSource(changes, ["type", "address", "resource"]),
-                              change_columns, title="Changes")  # fmt: skip
+    change_columns = [
+        Column(name, name.replace("_", " "), _change_kind(name))
+        for name in (list(changes[0]) if changes else ["type"])
+        if name not in ("version", "change_index")
+    ]
+    changes_grid = LedgerGrid(
+        ListSource(changes, ["type", "address", "resource"]), change_columns, title="Changes"
+    )
     changes_grid.on_activate(nav.follow)
     bytes_out = w.Output()
 
@@ -124,14 +137,16 @@ def transaction_view(nav: Navigator, ref: int | str) -> View:
 
     explain_button = w.Button(description="Explain the bytes")
     explain_button.on_click(explain)
-    tabs = w.Tab(children=[
-        w.HTML(_summary(txn)),
-        args_grid,
-        events_grid,
-        changes_grid,
-        w.HTML(_gas(txn)),
-        w.VBox([explain_button, bytes_out]),
-    ])  # fmt: skip
+    tabs = w.Tab(
+        children=[
+            w.HTML(_summary(txn)),
+            args_grid,
+            events_grid,
+            changes_grid,
+            w.HTML(_gas(txn)),
+            w.VBox([explain_button, bytes_out]),
+        ]
+    )
     for index, name in enumerate(["Summary", "Payload", "Events", "Changes", "Gas", "Bytes"]):
         tabs.set_title(index, name)
     return View(f"txn {txn.version}", [tabs], [args_grid, events_grid, changes_grid])

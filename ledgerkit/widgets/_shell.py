@@ -30,7 +30,7 @@ def short(text: str, keep: int = 6) -> str:
     """``0x1234…abcd`` for a long address or hash; anything short as it is."""
     if len(text) <= 2 * keep + 3:
         return text
-    return f"{text[: keep]}…{text[-4:]}"
+    return f"{text[:keep]}…{text[-4:]}"
 
 
 class View(w.VBox):  # type: ignore[misc]
@@ -43,10 +43,13 @@ class View(w.VBox):  # type: ignore[misc]
         self.grids = grids
         self.focused: LedgerGrid | None = grids[0] if grids else None
         for grid in grids:
-            grid.on_select(lambda _row, grid=grid: self._focus(grid))
+            grid.on_select(self._focuser(grid))
 
-    def _focus(self, grid: LedgerGrid) -> None:
-        self.focused = grid
+    def _focuser(self, grid: LedgerGrid) -> Callable[[Any], None]:
+        def focus(_row: Any) -> None:
+            self.focused = grid
+
+        return focus
 
     def __repr__(self) -> str:
         return f"View({self.title!r})"
@@ -61,9 +64,9 @@ class Navigator(w.VBox):  # type: ignore[misc]
         self._back.on_click(lambda _b: self.back())
         self._crumbs = w.HTML()
         self._message = w.HTML()
+        self._header = w.HBox([self._back, self._crumbs], layout=w.Layout(align_items="center"))
         self._history: list[View] = []
-        header = w.HBox([self._back, self._crumbs], layout=w.Layout(align_items="center"))
-        super().__init__(children=[header, self._message])
+        super().__init__(children=[self._header, self._message])
         self.add_class("lk-explorer")
         self._render()
 
@@ -89,10 +92,10 @@ class Navigator(w.VBox):  # type: ignore[misc]
 
     def _render(self) -> None:
         self._back.disabled = len(self._history) < 2
-        trail = " › ".join(html.escape(v.title) for v in self._history[-4:])
+        trail = " \u203a ".join(html.escape(v.title) for v in self._history[-4:])
         self._crumbs.value = f"<span class='lk-crumbs'>{trail}</span>"
         current = [self.view] if self.view is not None else []
-        self.children = [self.children[0], self._message, *current]
+        self.children = [self._header, self._message, *current]
 
     # -- messages ---------------------------------------------------------------------------
 
@@ -196,5 +199,5 @@ class Navigator(w.VBox):  # type: ignore[misc]
             self.open_transaction(row["version"])
 
     def __repr__(self) -> str:
-        where = " › ".join(v.title for v in self._history) or "nothing"
+        where = " \u203a ".join(v.title for v in self._history) or "nothing"
         return f"{type(self).__name__}({where})"

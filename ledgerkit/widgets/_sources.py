@@ -21,7 +21,7 @@ from ledgerkit.widgets._grid import GridPage
 
 __all__ = ["MAX_SEARCHED_ROWS", "CountedSource", "CursorSource", "ListSource", "Row"]
 
-Row = Mapping[str, Any]
+Row = Mapping[str, Any]  # a row of exact Python values
 #: Most rows a search reads through (a whole resource list, say).
 MAX_SEARCHED_ROWS: Final = 10_000
 
@@ -35,7 +35,7 @@ class ListSource:
     """Pages of ``rows``; a query keeps the rows whose ``search_keys`` contain it."""
 
     def __init__(self, rows: Sequence[Row], search_keys: Sequence[str] = ()) -> None:
-        self.rows = list(rows)
+        self.rows: Sequence[Row] = list(rows)
         self.search_keys = tuple(search_keys)
 
     def __call__(self, page: int, size: int, query: str) -> GridPage:
@@ -52,13 +52,13 @@ class CursorSource:
 
     def __init__(
         self,
-        fetch: Callable[[str | None, int], tuple[list[Row], str | None]],
+        fetch: Callable[[str | None, int], tuple[Sequence[Row], str | None]],
         search_keys: Sequence[str] = (),
     ) -> None:
         self._fetch = fetch
         self.search_keys = tuple(search_keys)
         self._size = 0
-        self._pages: list[list[Row]] = []
+        self._pages: list[Sequence[Row]] = []
         self._next: str | None = None
         self._done = False
 
@@ -77,7 +77,9 @@ class CursorSource:
         if query and self.search_keys:
             while not self._done and len(self._pages) * size < MAX_SEARCHED_ROWS:
                 self._load_next()
-            found = [r for rows in self._pages for r in rows if _matches(r, self.search_keys, query)]
+            found = [
+                r for rows in self._pages for r in rows if _matches(r, self.search_keys, query)
+            ]
             start = page * size
             return GridPage(found[start : start + size], total=len(found))
         while len(self._pages) <= page and not self._done:
@@ -93,7 +95,7 @@ class CountedSource:
     """A numbered list of ``count`` items, newest first: ``fetch(start, limit)`` gives the
     items ``start .. start + limit - 1`` (oldest first, as the node pages them)."""
 
-    def __init__(self, fetch: Callable[[int, int], list[Row]], count: int) -> None:
+    def __init__(self, fetch: Callable[[int, int], Sequence[Row]], count: int) -> None:
         self._fetch = fetch
         self.count = count
 

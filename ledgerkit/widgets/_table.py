@@ -60,9 +60,11 @@ def parse_key(text: str, key_type: MoveType, codec: MoveValueCodec) -> Any:
         value: Any = json.loads(text)
     except ValueError:
         value = text
-    if isinstance(value, int) and not isinstance(value, bool) and str(key_type) in (
-        "u64", "u128", "u256"
-    ):  # fmt: skip
+    if (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and str(key_type) in ("u64", "u128", "u256")
+    ):
         value = str(value)
     try:
         codec.encode(key_type, value)
@@ -105,15 +107,17 @@ class WriteSetScan:
             data = change.data
             written = isinstance(change, WriteTableItem)
             key = getattr(data, "key", None) if data is not None else None
-            value = getattr(data, "value", None) if data is not None and written else None
+            value = getattr(data, "value", None) if written else None
             if data is not None and written and self.key_type is None:
                 self.key_type, self.value_type = data.key_type, data.value_type  # type: ignore[union-attr]
-            self._found.append({
-                "version": txn.version,
-                "op": "write" if written else "delete",
-                "key": key if key is not None else change.key,
-                "value": value if value is not None else (change.value if written else None),
-            })  # fmt: skip
+            self._found.append(
+                {
+                    "version": txn.version,
+                    "op": "write" if written else "delete",
+                    "key": key if key is not None else change.key,
+                    "value": value if value is not None else getattr(change, "value", None),
+                }
+            )
 
     def __call__(self, page: int, size: int, query: str) -> GridPage:
         want = (page + 1) * size
@@ -123,8 +127,11 @@ class WriteSetScan:
             self._scan(min(budget, MAX_SCAN_VERSIONS))
             budget -= before - self._next
         rows = self._found[page * size : want]
-        return GridPage(rows, total=len(self._found) if self.exhausted else None,
-                        more=not self.exhausted or len(self._found) > want)  # fmt: skip
+        return GridPage(
+            rows,
+            total=len(self._found) if self.exhausted else None,
+            more=not self.exhausted or len(self._found) > want,
+        )
 
 
 def table_view(nav: Navigator, handle: str, key_type: Any = None, value_type: Any = None) -> View:
@@ -139,8 +146,12 @@ def table_view(nav: Navigator, handle: str, key_type: Any = None, value_type: An
     codec = MoveValueCodec(layouts)
 
     key_type_box = w.Text(value=str(key_type or scan.key_type or ""), description="key type")
-    value_type_box = w.Text(value=str(value_type or scan.value_type or ""), description="value type")
-    key_box = w.Text(placeholder='key as JSON: 42, "alice", {"x": "1", "y": "2"}', description="key")
+    value_type_box = w.Text(
+        value=str(value_type or scan.value_type or ""), description="value type"
+    )
+    key_box = w.Text(
+        placeholder='key as JSON: 42, "alice", {"x": "1", "y": "2"}', description="key"
+    )
     look_up = w.Button(description="Look up")
     raw_box = w.Text(placeholder="0x… (the key's BCS bytes)", description="raw key")
     raw_look_up = w.Button(description="Look up raw")
@@ -169,7 +180,9 @@ def table_view(nav: Navigator, handle: str, key_type: Any = None, value_type: An
 
     def raw(_button: Any) -> None:
         nav.say("")
-        found = nav.guard("raw look-up", lambda: client.raw_table_item(handle, raw_box.value.strip()).value)
+        found = nav.guard(
+            "raw look-up", lambda: client.raw_table_item(handle, raw_box.value.strip()).value
+        )
         if found is None:
             return
         decoded: Any = "0x" + bytes(found).hex()
@@ -184,12 +197,14 @@ def table_view(nav: Navigator, handle: str, key_type: Any = None, value_type: An
 
     look_up.on_click(typed)
     raw_look_up.on_click(raw)
-    form = w.VBox([
-        w.HTML(f"<b>Table</b> <code>{handle}</code>"),
-        w.HBox([key_type_box, value_type_box]),
-        w.HBox([key_box, look_up]),
-        w.HBox([raw_box, raw_look_up]),
-    ])  # fmt: skip
+    form = w.VBox(
+        [
+            w.HTML(f"<b>Table</b> <code>{handle}</code>"),
+            w.HBox([key_type_box, value_type_box]),
+            w.HBox([key_box, look_up]),
+            w.HBox([raw_box, raw_look_up]),
+        ]
+    )
     return View(f"table {short(handle)}", [form, value_grid, items], [items, value_grid])
 
 

@@ -86,10 +86,19 @@ def flatten_value(
     ``(address, creation_number, count)``)."""
     rows: list[dict[str, Any]] = []
 
-    def add(path: str, t: MoveType | None, shown: str, points_to: str = "", target: Any = None) -> None:
+    def add(
+        path: str, t: MoveType | None, shown: str, points_to: str = "", target: Any = None
+    ) -> None:
         if len(rows) < MAX_VALUE_ROWS:
-            rows.append({"path": path or "(value)", "type": "" if t is None else str(t),
-                         "value": shown, "points_to": points_to, "target": target})  # fmt: skip
+            rows.append(
+                {
+                    "path": path or "(value)",
+                    "type": "" if t is None else str(t),
+                    "value": shown,
+                    "points_to": points_to,
+                    "target": target,
+                }
+            )
 
     def walk(path: str, node: Any, t: MoveType | None, depth: int) -> None:
         if len(rows) >= MAX_VALUE_ROWS:
@@ -100,7 +109,7 @@ def flatten_value(
         if isinstance(node, dict):
             if _is_table(t) and isinstance(node.get("handle"), str):
                 assert isinstance(t, StructTag)
-                key, val = (t.type_args + (None, None))[:2]
+                key, val = (*t.type_args, None, None)[:2]
                 add(path, t, node["handle"], "table", (node["handle"], key, val))
                 return
             if "handle" in node and isinstance(node.get("handle"), str) and len(node) == 1:
@@ -126,7 +135,9 @@ def flatten_value(
             for index, child in enumerate(node):
                 walk(f"{path}[{index}]", child, element, depth + 1)
             return
-        text = "null" if node is None else str(node).lower() if isinstance(node, bool) else str(node)
+        text = (
+            "null" if node is None else str(node).lower() if isinstance(node, bool) else str(node)
+        )
         if isinstance(node, str) and _ADDRESS.match(node) and _names_an_account(path, t):
             add(path, t, text, "account", node)
             return
