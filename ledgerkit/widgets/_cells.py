@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ledgerkit.frames import BOOL, STRING, TIMESTAMP, UINT64
-from ledgerkit.types import Address
+from ledgerkit.types import U64_MAX, Address
 
 __all__ = ["KINDS", "display_row", "exact_frame", "json_safe"]
 
@@ -35,7 +35,6 @@ CELL_LIMIT: Final = 2000
 
 _INT64_MIN: Final = -(1 << 63)
 _INT64_MAX: Final = (1 << 63) - 1
-_U64_MAX: Final = (1 << 64) - 1
 _EPOCH: Final = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 _Scalar = str | int | float | bool | None
 
@@ -159,7 +158,7 @@ def _series(values: list[Any], kind: str) -> pd.Series:
             return times
     if all(isinstance(value, int) and not isinstance(value, bool) for value in present):
         low, high = min(present), max(present)
-        if low >= 0 and high <= _U64_MAX:
+        if low >= 0 and high <= U64_MAX:
             return pd.Series(pd.array(values, dtype=UINT64))
         if low >= _INT64_MIN and high <= _INT64_MAX:
             return pd.Series(pd.array(values, dtype=pd.Int64Dtype()))
