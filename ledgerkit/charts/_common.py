@@ -41,13 +41,12 @@ __all__ = [
     "user_transactions",
 ]
 
-#: Bucket widths, finest first. Consecutive steps differ by at most 2.5 times, so the
-#: chosen width always gives between 48 and 120 buckets (fewer only for spans under
-#: two minutes).
+#: Bucket widths, finest first, then multiples of seven days. Consecutive steps differ
+#: by at most 2.5 times, so any span over two minutes gets between 47 and 120 buckets.
 BUCKET_LADDER: Final = (
     "1s", "2s", "5s", "10s", "15s", "30s",
     "1min", "2min", "5min", "10min", "15min", "30min",
-    "1h", "2h", "3h", "6h", "12h", "1D", "2D", "7D",
+    "1h", "2h", "3h", "6h", "12h", "1D", "2D", "3D", "7D",
 )  # fmt: skip
 #: Most buckets a chosen width gives.
 TARGET_BUCKETS: Final = 120
@@ -197,9 +196,10 @@ def time_text(value: Any) -> str:
     return text + " UTC"
 
 
-def time_x(title: str = "block time (UTC)", *, field: str = "time") -> alt.X:
-    """The time axis every chart shares: a UTC scale, so it reads the same anywhere."""
-    return alt.X(f"{field}:T", title=title, scale=alt.Scale(type="utc"))
+def time_x(title: str = "block time (UTC)") -> alt.X:
+    """The time axis every chart shares (field ``time``): a UTC scale, so it reads the
+    same in every time zone."""
+    return alt.X("time:T", title=title, scale=alt.Scale(type="utc"))
 
 
 def title(text: str, subtitle: str | None = None, **options: Any) -> alt.TitleParams:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ledgerkit import InputError
 from ledgerkit.charts import BUCKET_LADDER, bucket_freq
@@ -35,6 +37,18 @@ def test_the_bucket_width_follows_the_span(start: str, end: str, freq: str) -> N
         finer_count = (last.floor(finer) - first.floor(finer)) // pd.Timedelta(finer) + 1
         assert finer_count > 120  # the finest that fits
     assert chosen == freq
+
+
+@given(
+    start=st.integers(0, 2 * 10**9),
+    span=st.floats(121, 3 * 10**9),
+)
+def test_any_span_over_two_minutes_gets_47_to_120_buckets(start: int, span: float) -> None:
+    first = pd.Timestamp(start, unit="s", tz="UTC")
+    last = first + pd.Timedelta(seconds=span)
+    width = pd.Timedelta(bucket_freq(first, last))
+    count = (last.floor(width) - first.floor(width)) // width + 1
+    assert 47 <= count <= 120
 
 
 def test_buckets_keep_empty_ones_and_refuse_too_many() -> None:
