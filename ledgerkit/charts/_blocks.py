@@ -11,6 +11,7 @@ import pandas as pd
 from ledgerkit._errors import InputError
 from ledgerkit.charts import _common as c
 from ledgerkit.frames import BOOL, TIMESTAMP, UINT64, empty_frame
+from ledgerkit.types import U64_MAX
 
 __all__ = [
     "BLOCK_GAS_LIMIT",
@@ -41,13 +42,12 @@ UTILISATION_COLUMNS: Final = {
 _STARTS: Final = ("block_metadata_transaction", "genesis_transaction")
 # A block is known to be whole once its closing transaction is in the frame.
 _ENDS: Final = ("block_epilogue_transaction", "state_checkpoint_transaction")
-_U64_MAX: Final = (1 << 64) - 1
 
 
 def _check_limit(block_gas_limit: int) -> int:
     if isinstance(block_gas_limit, bool) or not isinstance(block_gas_limit, int):
         raise InputError(f"block_gas_limit must be an int, not {block_gas_limit!r}")
-    if not 0 < block_gas_limit <= _U64_MAX:
+    if not 0 < block_gas_limit <= U64_MAX:
         raise InputError(f"block_gas_limit must be a positive u64, not {block_gas_limit}")
     return block_gas_limit
 
@@ -120,7 +120,7 @@ def blocks_with_members(
     prices = c.u64_array(user_frame["gas_unit_price"][priced])
     lowest = c.group_percentiles(codes[priced], prices, count + 1, (0,))[0][:count]
     users = np.bincount(codes, minlength=count + 1)[:count]
-    if any(g > _U64_MAX for g in gas):
+    if any(g > U64_MAX for g in gas):
         raise OverflowError("a block's gas used does not fit in a u64")
     out = pd.DataFrame(
         {

@@ -314,7 +314,16 @@ def test_ledgerkits_own_llms_txt_has_the_real_format() -> None:
     urls = [m["url"] for m in matched if m and m["url"]]
     assert urls == [
         f"{ORIGIN}/{name}.md"
-        for name in ("client", "transactions", "faucet", "frames", "extract", "localnet", "docsite")
+        for name in (
+            "client",
+            "transactions",
+            "faucet",
+            "frames",
+            "charts",
+            "extract",
+            "localnet",
+            "docsite",
+        )
     ] + [f"{ORIGIN}/contributing.md"]
     assert all(m["description"] for m in matched if m and m["url"])
 
