@@ -29,9 +29,8 @@ def use_offline_renderer(kind: str = "svg") -> None:
 def enable_offline_widgets() -> None:
     """Make ``alt.JupyterChart`` load Vega from vl-convert's bundle, not from a CDN.
 
-    Done once per process, when the first interactive chart is made: bundling takes
-    about two seconds.
+    Called when an interactive chart is made: the first call bundles (about two
+    seconds), later ones return at once.
     """
     with _LOCK:
-        if not alt.JupyterChart._is_offline:
-            alt.JupyterChart.enable_offline()
+        alt.JupyterChart.enable_offline()
