@@ -16,7 +16,7 @@ import pytest
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 #: The pages whose every block runs as written.
-RUNNABLE = ["transactions.md", "faucet.md"]
+RUNNABLE = ["transactions.md", "faucet.md", "charts.md"]
 
 
 def blocks(page: str) -> list[str]:
@@ -88,3 +88,23 @@ def test_faucet_page_shows_what_it_says(faucet_page: list[str]) -> None:
     assert grace[1].startswith("TokenProvider(<lambda>, expires in ")
     assert faucet_page[3] == "AuthTokenInvalidError 403 Failed to verify JWT token\n"
     assert "eyJ" not in "".join(faucet_page)  # no token was ever printed
+
+
+@pytest.fixture(scope="module")
+def charts_page() -> list[str]:
+    return run("charts.md")
+
+
+def test_charts_page_shows_what_it_says(charts_page: list[str]) -> None:
+    assert len(charts_page) == len(blocks("charts.md"))
+    assert charts_page[0].endswith(" transactions in 361 blocks\n")
+    assert charts_page[1].splitlines() == [
+        "True True",
+        "user transactions per 15min bucket; utilisation is block gas over the block gas "
+        "limit of 1,500 gas units",
+    ]
+    assert charts_page[2].startswith("14 full blocks; fullest 10")
+    assert charts_page[3] == ""  # the interactive chart displays nothing when run as a script
+    brushed = charts_page[4].split()
+    assert int(brushed[0]) > 100
+    assert brushed[3:] == ["2025-06-01", "14:00:00+00:00"]  # a run of blocks ends on the hour

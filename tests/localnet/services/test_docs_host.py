@@ -315,8 +315,8 @@ def test_ledgerkits_own_llms_txt_has_the_real_format() -> None:
     assert urls == [
         f"{ORIGIN}/{name}.md"
         for name in (
-            *("client", "transactions", "faucet", "widgets"),
-            *("frames", "extract", "localnet", "docsite"),
+            *("client", "transactions", "faucet", "widgets", "frames"),
+            *("charts", "extract", "localnet", "docsite"),
         )
     ] + [f"{ORIGIN}/contributing.md"]
     assert all(m["description"] for m in matched if m and m["url"])
