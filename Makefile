@@ -15,16 +15,21 @@ EXTRAS := test,dask
 # Touched after `npm ci`; older than the lock file means it must be reinstalled.
 TS_INTEROP := tests/interop/ts
 TS_STAMP := $(TS_INTEROP)/node_modules/.installed
+# Debian's chromium, which the browser tests (tests/browser) drive through Playwright;
+# Playwright never downloads a browser of its own here.
+CHROMIUM := /usr/bin/chromium
+BROWSER_PACKAGES := chromium fonts-liberation
 
 BENCHES := $(sort $(wildcard bench/bench_*.py))
 
 .DEFAULT_GOAL := help
-.PHONY: help venv demo test lint format bench lock clean notebooks
+.PHONY: help venv demo test lint format bench lock clean notebooks chromium
 
 help:
 	@echo "make demo    build, sign and hash a transfer and print its bytes annotated"
 	@echo "make test    ruff, mypy, then pytest (PYTEST_ARGS='...' passes extra options);"
-	@echo "             installs the TypeScript SDK of the interop tests with npm ci when node is there"
+	@echo "             installs the TypeScript SDK of the interop tests with npm ci when node is there,"
+	@echo "             and Debian's chromium for the browser tests with apt-get when it is missing"
 	@echo "make lint    ruff check, ruff format --check, mypy"
 	@echo "make format  ruff format, then ruff check --fix"
 	@echo "make bench   run every bench/bench_*.py"
@@ -51,7 +56,7 @@ venv: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/ledgerkit demo
 
-test: lint $(TS_STAMP)
+test: lint $(TS_STAMP) chromium
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 # Without node the TypeScript interop tests skip (they fail in CI instead), so a machine
@@ -62,6 +67,31 @@ $(TS_STAMP): $(TS_INTEROP)/package.json $(TS_INTEROP)/package-lock.json
 	  (cd $(TS_INTEROP) && npm ci --no-audit --no-fund) && touch $@; \
 	else \
 	  echo "node or npm not found: the TypeScript SDK interop tests will be skipped"; \
+	fi
+
+# Without chromium the browser tests skip (they fail in CI instead), so a machine without
+# apt-get can still run the rest. Phony, as the check is one test of a file: `make -n test`
+# shows it. apt-get runs as root, through sudo otherwise.
+chromium:
+	@if [ -x $(CHROMIUM) ]; then \
+	  :; \
+	elif ! command -v apt-get >/dev/null 2>&1; then \
+	  echo "$(CHROMIUM) is missing and apt-get is not there: the browser tests will be skipped"; \
+	elif [ "$$(id -u)" != 0 ] && ! command -v sudo >/dev/null 2>&1; then \
+	  echo "$(CHROMIUM) is missing and sudo is not there: the browser tests will be skipped"; \
+	else \
+	  if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
+	  echo "$(CHROMIUM) is missing: $${sudo:+sudo }apt-get update"; \
+	  echo "  then $${sudo:+sudo }apt-get install -y --no-install-recommends $(BROWSER_PACKAGES)"; \
+	  if $$sudo apt-get update && \
+	     $$sudo env DEBIAN_FRONTEND=noninteractive \
+	       apt-get install -y --no-install-recommends $(BROWSER_PACKAGES); then \
+	    echo "installed: $$($(CHROMIUM) --version 2>/dev/null)"; \
+	  elif [ -n "$$CI" ]; then \
+	    echo "apt-get could not install $(BROWSER_PACKAGES)"; exit 1; \
+	  else \
+	    echo "apt-get could not install $(BROWSER_PACKAGES): the browser tests will be skipped"; \
+	  fi; \
 	fi
 
 lint: $(STAMP)
