@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ledgerkit._public import publish as _publish
 from ledgerkit.widgets._account import AccountExplorer
+from ledgerkit.widgets._gas import GasDashboard
 from ledgerkit.widgets._grid import Column, GridPage, LedgerGrid, PageSource
 from ledgerkit.widgets._inspector import TransactionInspector
 from ledgerkit.widgets._table import TableExplorer
@@ -19,6 +20,7 @@ from ledgerkit.widgets._table import TableExplorer
 __all__ = [
     "AccountExplorer",
     "Column",
+    "GasDashboard",
     "GridPage",
     "LedgerGrid",
     "PageSource",
