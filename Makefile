@@ -10,7 +10,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 # Every extra of pyproject.toml: the targets test and run all of ledgerkit.
-EXTRAS := test,dask
+EXTRAS := test,dask,docs
 # The official TypeScript SDK the interop tests run, pinned by its package-lock.json.
 # Touched after `npm ci`; older than the lock file means it must be reinstalled.
 TS_INTEROP := tests/interop/ts
