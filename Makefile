@@ -23,10 +23,12 @@ BROWSER_PACKAGES := chromium fonts-liberation
 BENCHES := $(sort $(wildcard bench/bench_*.py))
 
 .DEFAULT_GOAL := help
-.PHONY: help venv demo test lint format bench lock clean notebooks chromium
+.PHONY: help venv demo lab test lint format bench lock clean notebooks chromium
 
 help:
-	@echo "make demo    build, sign and hash a transfer and print its bytes annotated"
+	@echo "make demo    a transfer on the embedded node, byte by byte; then the quickstart"
+	@echo "             analysis executed into build/demo/quickstart.html"
+	@echo "make lab     JupyterLab on notebooks/, the embedded node's chain warm"
 	@echo "make test    ruff, mypy, then pytest (PYTEST_ARGS='...' passes extra options);"
 	@echo "             installs the TypeScript SDK of the interop tests with npm ci when node is there,"
 	@echo "             and Debian's chromium for the browser tests with apt-get when it is missing"
@@ -53,8 +55,23 @@ venv: $(STAMP)
 
 # --- the commands the README shows -----------------------------------------
 
+DEMO_DIR := build/demo
+# JupyterLab refuses to run as root unless told.
+ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
+
 demo: $(STAMP)
 	$(BIN)/ledgerkit demo
+	@mkdir -p $(DEMO_DIR)
+	@echo "== the quickstart analysis, executed against the embedded node"
+	$(BIN)/jupyter nbconvert --to html --execute --embed-images \
+	  --output-dir $(DEMO_DIR) --output quickstart notebooks/01-quickstart.ipynb
+	@echo
+	@echo "The quickstart analysis with its charts: $(DEMO_DIR)/quickstart.html (open it in a browser)."
+	@echo "The notebooks: make lab (JupyterLab on notebooks/, the embedded node warm)."
+
+lab: $(STAMP)
+	$(BIN)/python -c "import ledgerkit; ledgerkit.connect().close()"
+	cd notebooks && ../$(BIN)/jupyter lab $(ALLOW_ROOT)
 
 test: lint $(TS_STAMP) chromium
 	$(BIN)/pytest $(PYTEST_ARGS)
