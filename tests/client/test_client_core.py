@@ -136,6 +136,7 @@ def _public(cls: type) -> list[str]:
 
 #: Public methods of both clients that are not endpoint declarations, in either client.
 HAND_WRITTEN = {
+    "account_assets",
     "simulate",
     "submit_and_wait",
     "build_transaction",
