@@ -23,6 +23,7 @@ import socket
 import tempfile
 import threading
 import time
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from types import FrameType, TracebackType
 from typing import Any, ClassVar, Final
@@ -162,11 +163,19 @@ class NodeHttpProtocol(HttpToolsProtocol):
         self.transport.close()
 
 
-def _serve_together(plan: list[tuple[uvicorn.Server, socket.socket]]) -> None:
-    """Run every server of ``plan`` on its socket, in this thread's one event loop."""
+def _serve_together(
+    plan: list[tuple[uvicorn.Server, socket.socket]],
+    closers: Sequence[Callable[[], Awaitable[None]]] = (),
+) -> None:
+    """Run every server of ``plan`` on its socket, in this thread's one event loop; then
+    run ``closers`` in that loop (clients the apps opened in it)."""
 
     async def all_of() -> None:
-        await asyncio.gather(*(server.serve(sockets=[sock]) for server, sock in plan))
+        try:
+            await asyncio.gather(*(server.serve(sockets=[sock]) for server, sock in plan))
+        finally:
+            for close in closers:
+                await close()
 
     loop_factory = plan[0][0].config.get_loop_factory()
     with asyncio.Runner(loop_factory=loop_factory) as runner:
@@ -241,6 +250,8 @@ class LocalNode:
         self._producer: BlockProducer | None = None
         self.ledger: Ledger | None = None
         self.url = ""
+        #: Run in the servers' loop once they stop: the faucet's client of the issuers' keys.
+        self._closers: list[Callable[[], Awaitable[None]]] = []
 
     def start(self) -> LocalNode:
         """Open (or generate) the ledger and serve it; returns when ``url`` answers."""
@@ -262,7 +273,10 @@ class LocalNode:
             plan += self._service_plan(self.ledger)
         self._servers = [server for server, _ in plan]
         self._thread = threading.Thread(
-            target=_serve_together, args=(plan,), name="ledgerkit-node", daemon=True
+            target=_serve_together,
+            args=(plan, self._closers),
+            name="ledgerkit-node",
+            daemon=True,
         )
         self._thread.start()
         deadline = time.monotonic() + START_TIMEOUT_SECONDS
@@ -318,6 +332,7 @@ class LocalNode:
             project_issuer_metadata=issuers["project"].discovery,
         )
         self.identity = identity
+        self._closers = [verifier.aclose]
         self.faucet_url, self.docs_url = faucet_origin, docs_origin
         apps = (faucet, identity.app(), docs)
         return [(self._uvicorn(app), sock) for app, sock in zip(apps, socks, strict=True)]

@@ -11,8 +11,10 @@ email); 429 with ``Retry-After`` when a quota is spent.
 from __future__ import annotations
 
 import asyncio
+import gc
 import re
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from typing import Any, Final
 
@@ -386,3 +388,17 @@ def test_a_failure_of_the_faucet_is_its_500_record() -> None:
     answer = asyncio.run(ask())
     record = assert_record(answer, 500, "InternalError")
     assert "fire" not in record["message"]  # the cause stays in the log
+
+
+def test_a_stopped_node_leaves_no_connection_of_its_faucet_open() -> None:
+    """The faucet fetches the issuer's keys over HTTP; stopping the node closes that
+    client too, so closing the node's event loop finds no transport left open."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ResourceWarning)
+        with LocalNode(seed=13, blocks=2) as fresh, httpx.Client() as http:
+            token = fresh.sign_in("close@example.com")
+            body = {"address": str(Account.generate().address), "amount": 1}
+            funded = http.post(f"{fresh.faucet_url}/fund", json=body, headers=auth(token))
+            assert funded.status_code == 200
+        gc.collect()
+    assert [str(warning.message) for warning in caught if warning.category is ResourceWarning] == []
