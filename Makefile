@@ -21,7 +21,8 @@ CHROMIUM := /usr/bin/chromium
 BROWSER_PACKAGES := chromium fonts-liberation
 
 BENCHES := $(sort $(wildcard bench/bench_*.py))
-# The docs site: build/docs/html, rebuilt from scratch so every warning shows (and fails).
+# The docs site: build/docs/html, rebuilt from scratch so every warning shows (and fails);
+# build/docs/complete marks a build that succeeded (the browser test reuses it when fresh).
 DOCS_BUILD := build/docs
 SPHINX_OPTS := -W --keep-going -n -E -q
 
@@ -108,6 +109,7 @@ lint: $(STAMP)
 docs: $(STAMP)
 	rm -rf $(DOCS_BUILD)
 	$(BIN)/sphinx-build -b html $(SPHINX_OPTS) -d $(DOCS_BUILD)/doctrees docs $(DOCS_BUILD)/html
+	@touch $(DOCS_BUILD)/complete
 	@echo "the docs site: $(DOCS_BUILD)/html/index.html"
 
 # Re-run every notebook in place (their committed outputs are what nbval checks).

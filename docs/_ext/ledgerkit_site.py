@@ -178,7 +178,19 @@ def entry(module: str, name: str, obj: Any, homes: Homes) -> list[str]:
     if found == "module":
         return []
     if found in ("class", "exception", "function") and homes.home(obj) != full:
-        return []
+        home = homes.home(obj) or ""
+        if home.rpartition(".")[0] != module:
+            return []  # documented on the page of another module
+        # Another name for an object of the same module (``StructTag``).
+        role = "func" if found == "function" else "class"
+        directive = "py:function" if found == "function" else "py:class"
+        return [
+            f".. {directive}:: {name}",
+            f"   :module: {module}",
+            "",
+            f"   Another name for :{role}:`{home}`.",
+            "",
+        ]
     if found == "data":
         value = ["   :no-value:"] if len(repr(obj)) > SHORT_VALUE else []
         return [f".. autodata:: {full}", *value, ""]
