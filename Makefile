@@ -21,9 +21,13 @@ CHROMIUM := /usr/bin/chromium
 BROWSER_PACKAGES := chromium fonts-liberation
 
 BENCHES := $(sort $(wildcard bench/bench_*.py))
+# The docs site: build/docs/html, rebuilt from scratch so every warning shows (and fails);
+# build/docs/complete marks a build that succeeded (the browser test reuses it when fresh).
+DOCS_BUILD := build/docs
+SPHINX_OPTS := -W --keep-going -n -E -q
 
 .DEFAULT_GOAL := help
-.PHONY: help venv demo lab test lint format bench lock clean notebooks chromium
+.PHONY: help venv demo lab test lint docs format bench lock clean notebooks chromium
 
 help:
 	@echo "make demo    a transfer on the embedded node, byte by byte; then the quickstart"
@@ -33,6 +37,7 @@ help:
 	@echo "             installs the TypeScript SDK of the interop tests with npm ci when node is there,"
 	@echo "             and Debian's chromium for the browser tests with apt-get when it is missing"
 	@echo "make lint    ruff check, ruff format --check, mypy"
+	@echo "make docs    build the docs site into $(DOCS_BUILD)/html (warnings are errors)"
 	@echo "make format  ruff format, then ruff check --fix"
 	@echo "make bench   run every bench/bench_*.py"
 	@echo "make lock    regenerate constraints.txt from a fresh venv"
@@ -73,7 +78,7 @@ lab: $(STAMP)
 	$(BIN)/python -c "import ledgerkit; ledgerkit.connect().close()"
 	cd notebooks && ../$(BIN)/jupyter lab $(ALLOW_ROOT)
 
-test: lint $(TS_STAMP) chromium
+test: lint docs $(TS_STAMP) chromium
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 # Without node the TypeScript interop tests skip (they fail in CI instead), so a machine
@@ -115,6 +120,14 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+
+# Sphinx over docs/ (the Markdown guides, the notebooks as committed, the API reference):
+# offline, nitpicky, any warning an error.
+docs: $(STAMP)
+	rm -rf $(DOCS_BUILD)
+	$(BIN)/sphinx-build -b html $(SPHINX_OPTS) -d $(DOCS_BUILD)/doctrees docs $(DOCS_BUILD)/html
+	@touch $(DOCS_BUILD)/complete
+	@echo "the docs site: $(DOCS_BUILD)/html/index.html"
 
 # Re-run every notebook in place (their committed outputs are what nbval checks).
 # Widget state is not stored: an interactive chart's would add its ~1 MB Vega bundle.

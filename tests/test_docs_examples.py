@@ -16,7 +16,7 @@ import pytest
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 #: The pages whose every block runs as written.
-RUNNABLE = ["transactions.md", "faucet.md", "charts.md"]
+RUNNABLE = ["getting-started.md", "transactions.md", "faucet.md", "charts.md"]
 
 
 def blocks(page: str) -> list[str]:
@@ -108,3 +108,16 @@ def test_charts_page_shows_what_it_says(charts_page: list[str]) -> None:
     brushed = charts_page[4].split()
     assert int(brushed[0]) > 100
     assert brushed[3:] == ["2025-06-01", "14:00:00+00:00"]  # a run of blocks ends on the hour
+
+
+@pytest.fixture(scope="module")
+def getting_started_page() -> list[str]:
+    return run("getting-started.md")
+
+
+def test_getting_started_page_shows_what_it_says(getting_started_page: list[str]) -> None:
+    assert getting_started_page == [
+        "4 True\n",
+        "100 UInt64 datetime64[us, UTC]\nUInt64\n",
+        "0 100000000\n",
+    ]

@@ -147,12 +147,12 @@ class TokenProvider:
         ``issuer`` (``ledgerkit node`` prints their URLs; ``LocalNode.issuers`` holds
         them), as ``email``: for code running beside a node in another process.
 
-        Raises (when a token is asked for)
+        Raises
         ------
         AuthTokenInvalidError
-            The provider refused the sign-in.
+            The provider refused the sign-in (when a token is asked for).
         TransportError
-            It could not be reached.
+            It could not be reached (when a token is asked for).
         """
         base, _, which = issuer.rstrip("/").rpartition("/")
         url = base + OPERATIONS["sign_in"].url_path(issuer=which)

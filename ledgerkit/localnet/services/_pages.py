@@ -73,7 +73,7 @@ class Page(NamedTuple):
     name : str
         Its name: the file stem, and the path it is served at (``/client``).
     title : str
-        The text of its first ``# `` heading (the name when it has none).
+        The text of its first level-one (``#``) heading (the name when it has none).
     description : str
         The first sentence of its first paragraph of prose, links reduced to their text.
     markdown : str
@@ -101,7 +101,7 @@ class PageStore:
         page; its ``## `` sections, and the pages each links to, are the sections of
         ``llms.txt``.
     site_name : str
-        The ``# `` heading of ``llms.txt`` and the tail of every HTML title.
+        The level-one (``#``) heading of ``llms.txt`` and the tail of every HTML title.
 
     Raises
     ------
@@ -197,7 +197,7 @@ class PageStore:
         return "\n".join(lines) + "\n"
 
     def llms_full_txt(self) -> str:
-        """Every page's Markdown, the home page first, each starting at its ``# `` title."""
+        """Every page's Markdown, the home page first, each from its level-one (``#``) title."""
         return "\n\n".join(page.markdown.strip("\n") for page in self) + "\n"
 
     # -- helpers -------------------------------------------------------------------------

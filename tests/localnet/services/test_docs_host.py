@@ -315,7 +315,7 @@ def test_ledgerkits_own_llms_txt_has_the_real_format() -> None:
     assert urls == [
         f"{ORIGIN}/{name}.md"
         for name in (
-            *("client", "transactions", "faucet", "widgets", "frames"),
+            *("getting-started", "client", "transactions", "faucet", "widgets", "frames"),
             *("charts", "extract", "localnet", "docsite"),
         )
     ] + [f"{ORIGIN}/contributing.md"]

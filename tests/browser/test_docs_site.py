@@ -1,0 +1,237 @@
+"""The docs site in a real browser: every page opens in chromium without a console error,
+every link to a page or an anchor of the site lands, and nothing is asked of another host.
+
+The site is the one ``make docs`` built when it is newer than everything it is built from
+(``make test`` builds it just before); otherwise it is built here, once, into a temporary
+directory, with the same options (warnings are errors). A static server on 127.0.0.1
+serves it, as any static host would.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import importlib
+import os
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, Final
+from urllib.parse import unquote, urlsplit
+
+import pytest
+from browser_harness import REPO
+from playwright.sync_api import ConsoleMessage, Page
+
+DOCS: Final = REPO / "docs"
+BUILT: Final = REPO / "build" / "docs"
+#: What ``make docs`` touches once its build succeeded.
+COMPLETE: Final = BUILT / "complete"
+SPHINX_OPTIONS: Final = ("-b", "html", "-W", "--keep-going", "-n", "-E", "-q")
+BUILD_TIMEOUT_SECONDS: Final = 600
+PAGE_TIMEOUT_MS: Final = 30_000
+#: An element id in a page (what a ``#fragment`` lands on).
+ELEMENT_ID: Final = re.compile(r"""\sid=["']([^"']*)["']""")
+#: A resource from another host named by a script or a style sheet link.
+EXTERNAL_ASSET: Final = re.compile(r"""<(?:script|link)\b[^>]*\b(?:src|href)=["'](?:https?:)?//""")
+
+
+def _inputs() -> Iterator[Path]:
+    """Every file the site is built from: the docs, the notebooks, the package."""
+    for root in (DOCS, REPO / "notebooks", REPO / "ledgerkit"):
+        for folder, _, files in os.walk(root):
+            for name in files:
+                yield Path(folder, name)
+
+
+def _fresh_build() -> Path | None:
+    """``build/docs/html`` if ``make docs`` completed it after the last change of its inputs."""
+    if not COMPLETE.is_file():
+        return None
+    built_at = COMPLETE.stat().st_mtime
+    if any(path.stat().st_mtime > built_at for path in _inputs()):
+        return None
+    return BUILT / "html"
+
+
+@pytest.fixture(scope="session")
+def docs_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The built site: ``make docs``'s when fresh, else one built now."""
+    fresh = _fresh_build()
+    if fresh is not None:
+        return fresh
+    out = tmp_path_factory.mktemp("docs-site")
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
+    }
+    command = [sys.executable, "-m", "sphinx", *SPHINX_OPTIONS, "-d", str(out / "doctrees")]
+    done = subprocess.run(
+        [*command, str(DOCS), str(out / "html")],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=env,
+        timeout=BUILD_TIMEOUT_SECONDS,
+        check=False,
+    )
+    assert done.returncode == 0, f"sphinx-build failed:\n{done.stderr[-5000:]}"
+    return out / "html"
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    """Serves a directory without logging; records what it could not answer."""
+
+    failures: list[str]
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        self.failures.append(f"{code} {self.path}")
+        super().send_error(code, message, explain)
+
+
+@pytest.fixture(scope="session")
+def site_server(docs_site: Path) -> Iterator[tuple[str, list[str]]]:
+    """``(origin, failures)``: the site on a static server of 127.0.0.1, and the requests
+    it answered with an error."""
+    failures: list[str] = []
+    handler = type("Handler", (_Quiet,), {"failures": failures})
+    server = ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(handler, directory=str(docs_site))
+    )
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", failures
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+def site_pages(site: Path) -> list[str]:
+    """The site's pages, as paths from its root (``api/index.html``)."""
+    return sorted(
+        path.relative_to(site).as_posix()
+        for path in site.rglob("*.html")
+        if not path.relative_to(site).parts[0].startswith("_")  # _static: the theme's files
+    )
+
+
+@functools.cache
+def element_ids(page: Path) -> frozenset[str]:
+    return frozenset(html.unescape(found) for found in ELEMENT_ID.findall(page.read_text("utf-8")))
+
+
+def broken_link(site: Path, origin: str, href: str) -> str | None:
+    """Why a link of the site does not land (None when it does or leads elsewhere)."""
+    parts = urlsplit(href)
+    if f"{parts.scheme}://{parts.netloc}" != origin:
+        return None
+    path = unquote(parts.path).lstrip("/")
+    target = site / path
+    if not path or path.endswith("/"):
+        target = target / "index.html"
+    if not target.is_file():
+        return f"{href}: no file {target.relative_to(site)}"
+    fragment = unquote(parts.fragment)
+    if fragment and target.suffix == ".html" and fragment not in element_ids(target):
+        return f"{href}: no element #{fragment} in {target.relative_to(site)}"
+    return None
+
+
+# -- what the site holds ---------------------------------------------------------------------
+
+
+def test_the_site_has_every_part(docs_site: Path) -> None:
+    pages = set(site_pages(docs_site))
+    guides = {f"{path.stem}.html" for path in DOCS.glob("*.md")}
+    notebooks = {f"notebooks/{path.stem}.html" for path in (REPO / "notebooks").glob("*.ipynb")}
+    assert {"index.html", "getting-started.html", "contributing.html"} <= guides
+    assert notebooks
+    assert guides | notebooks | {"api/index.html", "api/dtypes.html", "search.html"} <= pages
+    for notebook in notebooks:  # shown with their committed outputs
+        assert 'class="cell_output' in (docs_site / notebook).read_text("utf-8"), notebook
+    shots = sorted(path.name for path in (DOCS / "_static" / "screenshots").glob("*.png"))
+    widgets = (docs_site / "widgets.html").read_text("utf-8")
+    assert shots
+    assert all(shot in widgets for shot in shots)
+
+
+def test_the_api_reference_documents_every_name_of_the_front_door(docs_site: Path) -> None:
+    ledgerkit = importlib.import_module("ledgerkit")
+    ids = element_ids(docs_site / "api" / "index.html")
+    missing = [name for name in ledgerkit.__all__ if f"ledgerkit.{name}" not in ids]
+    assert missing == ["__version__"]
+    # Shown by the names users import: ``class ledgerkit.Client``.
+    assert "ledgerkit.Client.transactions" in ids
+    assert "ledgerkit.frames.TRANSACTION_COLUMNS" in element_ids(docs_site / "api" / "frames.html")
+
+
+def test_the_dtype_page_lists_every_frames_columns(docs_site: Path) -> None:
+    frames = importlib.import_module("ledgerkit.frames")
+    text = (docs_site / "api" / "dtypes.html").read_text("utf-8")
+    constants = [name for name in frames.__all__ if name.endswith("_COLUMNS")]
+    assert constants
+    assert [name for name in constants if f'<span class="pre">{name}</span>' not in text] == []
+    assert "UInt64" in text
+    assert '<span class="pre">datetime64[us,</span>' in text
+
+
+def test_no_page_names_a_script_or_style_sheet_of_another_host(docs_site: Path) -> None:
+    offending = [
+        page
+        for page in site_pages(docs_site)
+        if EXTERNAL_ASSET.search((docs_site / page).read_text("utf-8"))
+    ]
+    assert offending == []
+
+
+# -- in the browser --------------------------------------------------------------------------
+
+
+def test_every_page_opens_cleanly_and_its_links_land(
+    chromium: Path,
+    docs_site: Path,
+    site_server: tuple[str, list[str]],
+    page: Page,
+    blocked_requests: list[str],
+    page_errors: list[str],
+) -> None:
+    origin, failures = site_server
+    console_errors: list[str] = []
+    current = [""]
+
+    def on_console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            console_errors.append(f"{current[0]}: {message.text}")
+
+    page.on("console", on_console)
+    broken: list[str] = []
+    pages = site_pages(docs_site)
+    for path in pages:
+        current[0] = path
+        answer = page.goto(f"{origin}/{path}", wait_until="load", timeout=PAGE_TIMEOUT_MS)
+        assert answer is not None
+        assert answer.status == 200, path
+        hrefs: list[str] = page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)")
+        sources: list[str] = page.eval_on_selector_all("img[src]", "imgs => imgs.map(i => i.src)")
+        for href in {*hrefs, *sources}:
+            why = broken_link(docs_site, origin, href)
+            if why:
+                broken.append(f"{path}: {why}")
+    assert len(pages) > 20
+    found = {
+        "broken links": broken,
+        "console errors": console_errors,
+        "uncaught errors": page_errors,
+        "failed requests": failures,  # any script, style sheet, font or image asked for
+        "requests to other hosts": blocked_requests,
+    }
+    assert found == {name: [] for name in found}
