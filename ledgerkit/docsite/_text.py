@@ -11,10 +11,12 @@ import math
 import re
 import urllib.parse
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 from ledgerkit._errors import InputError
+from ledgerkit._markdown import FENCE as _FENCE
+from ledgerkit._markdown import prose_lines
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -49,7 +51,6 @@ _SNIPPET: Final = 160
 _ENTRY: Final = re.compile(
     r"^\s*[-*+]\s+\[(?P<title>[^\]]*)\]\((?P<url>[^)\s]+)\)\s*(?::\s*(?P<description>.*))?$"
 )
-_FENCE: Final = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _WORD: Final = re.compile(r"\w+")
 
 
@@ -147,7 +148,7 @@ def parse_llms_txt(text: str, origin: str) -> list[IndexEntry]:
     """
     entries = []
     section = ""
-    for line in _prose_lines(text):
+    for line in prose_lines(text):
         if line.startswith("## "):
             section = line[3:].strip()
             continue
@@ -184,20 +185,6 @@ def split_full_text(text: str) -> list[tuple[str, str]]:
         if pages:
             pages[-1][1].append(line)
     return [(title, "\n".join(lines).strip("\n") + "\n") for title, lines in pages]
-
-
-def _prose_lines(text: str) -> Iterable[str]:
-    fence = ""
-    for line in text.splitlines():
-        found = _FENCE.match(line)
-        if fence:
-            if found and found.group(1)[0] == fence[0] and len(found.group(1)) >= len(fence):
-                fence = ""
-            continue
-        if found:
-            fence = found.group(1)
-            continue
-        yield line
 
 
 # -- search --------------------------------------------------------------------------------

@@ -25,6 +25,8 @@ from typing import Final, NamedTuple
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from ledgerkit._markdown import prose_lines
+
 __all__ = ["INDEX_PAGE", "MAX_PAGE_BYTES", "MAX_PAGE_PATH", "Page", "PageStore", "bundled_pages"]
 
 #: Name of the home page (``/`` and ``/index.md``).
@@ -40,7 +42,6 @@ _MAX_DESCRIPTION: Final = 200
 
 #: A page name: a file stem without dots, so that ``<name>.md`` is unambiguous.
 _NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}")
-_FENCE: Final = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _LINK: Final = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 #: The end of a sentence: a stop before a new sentence (a capital, code, a link) or the end.
 _SENTENCE_END: Final = re.compile(r"[.!?](?=\s+[A-Z`\[(]|$)")
@@ -207,7 +208,7 @@ class PageStore:
         sections: list[tuple[str, list[str]]] = []
         listed: set[str] = set()
         home = self._pages.get(INDEX_PAGE)
-        for line in _prose_lines(home.markdown if home else ""):
+        for line in prose_lines(home.markdown if home else ""):
             if line.startswith("## "):
                 sections.append((line[3:].strip(), []))
                 continue
@@ -281,25 +282,10 @@ def bundled_pages() -> Traversable:
 # -- reading Markdown ------------------------------------------------------------------------
 
 
-def _prose_lines(markdown: str) -> Iterator[str]:
-    """The lines of ``markdown`` outside fenced code blocks."""
-    fence = ""
-    for line in markdown.splitlines():
-        found = _FENCE.match(line)
-        if fence:
-            if found and found.group(1)[0] == fence[0] and len(found.group(1)) >= len(fence):
-                fence = ""
-            continue
-        if found:
-            fence = found.group(1)
-            continue
-        yield line
-
-
 def _page(name: str, markdown: str) -> Page:
     title = ""
     paragraph: list[str] = []
-    for line in _prose_lines(markdown):
+    for line in prose_lines(markdown):
         if not title:
             if line.startswith("# "):
                 title = line[2:].strip()
