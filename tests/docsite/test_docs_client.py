@@ -683,6 +683,7 @@ def test_the_async_client_maps_failures_too() -> None:
 
 #: The local docs host's pages as its index lists them.
 LOCAL_TITLES = [
+    "Getting started",
     "The client",
     "Transactions",
     "The faucet",
@@ -695,6 +696,7 @@ LOCAL_TITLES = [
     "Contributing",
 ]
 LOCAL_PATHS = [
+    "/getting-started",
     "/client",
     "/transactions",
     "/faucet",
