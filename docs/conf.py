@@ -55,6 +55,10 @@ myst_heading_anchors = 3
 myst_enable_extensions = ["colon_fence"]
 # The notebooks are committed executed (nbval checks their outputs): shown as they are.
 nb_execution_mode = "off"
+# A live widget in a static page needs ipywidgets' JavaScript from a CDN: none is loaded,
+# and a widget output shows its text form (the widgets guide shows them as screenshots).
+nb_ipywidgets_js: dict[str, dict[str, str]] = {}
+nb_mime_priority_overrides = [("html", "application/vnd.jupyter.widget-view+json", None)]
 
 # -- API reference -------------------------------------------------------------------------
 

@@ -513,7 +513,8 @@ _ROWS: Final = (
               "Docs", "OpenID Connect discovery of the project issuer", (),
               "OpenIDConfiguration", (), service="docs"),
     Operation("get_docs_page", "GET", "/{page}", "Docs",
-              "A page: HTML, or Markdown for `<page>.md` or `Accept: text/markdown`",
+              "A page: HTML, or Markdown for `<page>.md` or `Accept: text/markdown`; "
+              "with a built docs site, also its files",
               ("page",), "str", (404,), service="docs", media=(HTML, MARKDOWN)),
 )  # fmt: skip
 

@@ -16,7 +16,11 @@ too (with markdown-it-py). Everything Sphinx-only therefore happens here:
   ``*_COLUMNS`` constant of :mod:`ledgerkit.frames`: column and dtype.
 - **Cross-references by object.** A reference Sphinx cannot resolve (an annotation
   naming ``ledgerkit.client.Client``, or a private module's path) is looked up as a Python
-  object and sent to the public name it is documented under.
+  object and sent to the public name it is documented under; a real object with no page
+  (a private base class, a ``TypeVar``) stays text. A ledgerkit name that is not there
+  is still a warning.
+- **Constants** re-exported by a package get the ``#:`` comment of the module defining
+  them, never the docstring of their value's type.
 """
 
 from __future__ import annotations
@@ -35,7 +39,6 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.errors import ExtensionError, PycodeError
 from sphinx.pycode import ModuleAnalyzer
-from sphinx.util import logging
 from sphinx.util.nodes import make_refnode
 
 PACKAGE = "ledgerkit"
@@ -44,8 +47,6 @@ API_BLOCK = re.compile(r"^```\{ledgerkit-api\}[ \t]+(?P<modules>[^\n]+)\n```[ \t
 COLUMNS_BLOCK = re.compile(r"^```\{ledgerkit-frame-columns\}[ \t]*\n```[ \t]*$", re.M)
 #: A constant's value is shown when its ``repr`` is at most this long.
 SHORT_VALUE = 80
-
-logger = logging.getLogger(__name__)
 
 
 # -- what is public ------------------------------------------------------------------------

@@ -41,6 +41,7 @@ from ledgerkit.localnet.app import create_app
 from ledgerkit.localnet.app._http import meta_headers
 from ledgerkit.localnet.app._limits import MAX_ECHO_CHARS
 from ledgerkit.localnet.services import (
+    BuiltSite,
     FaucetSettings,
     IdentityProvider,
     LedgerFunder,
@@ -330,6 +331,7 @@ class LocalNode:
         docs = create_docs_app(
             authorization_servers=[issuer.url for issuer in issuers.values()],
             project_issuer_metadata=issuers["project"].discovery,
+            site=BuiltSite.found(),
         )
         self.identity = identity
         self._closers = [verifier.aclose]

@@ -1,5 +1,6 @@
 """The docs site in a real browser: every page opens in chromium without a console error,
-every link to a page or an anchor of the site lands, and nothing is asked of another host.
+every link to a page or an anchor of the site lands, and nothing is asked of another host;
+served by the local docs host too, at its page paths.
 
 The site is the one ``make docs`` built when it is newer than everything it is built from
 (``make test`` builds it just before); otherwise it is built here, once, into a temporary
@@ -14,9 +15,11 @@ import html
 import importlib
 import os
 import re
+import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -24,8 +27,11 @@ from typing import Any, Final
 from urllib.parse import unquote, urlsplit
 
 import pytest
+import uvicorn
 from browser_harness import REPO
 from playwright.sync_api import ConsoleMessage, Page
+
+from ledgerkit.localnet.services import BuiltSite, PageStore, create_docs_app
 
 DOCS: Final = REPO / "docs"
 BUILT: Final = REPO / "build" / "docs"
@@ -232,6 +238,71 @@ def test_every_page_opens_cleanly_and_its_links_land(
         "console errors": console_errors,
         "uncaught errors": page_errors,
         "failed requests": failures,  # any script, style sheet, font or image asked for
+        "requests to other hosts": blocked_requests,
+    }
+    assert found == {name: [] for name in found}
+
+
+@pytest.fixture(scope="module")
+def docs_host(docs_site: Path) -> Iterator[str]:
+    """The local docs host serving the built site, on a uvicorn server of 127.0.0.1."""
+    issuer = "http://127.0.0.1:9/project"
+    app = create_docs_app(
+        authorization_servers=[issuer],
+        project_issuer_metadata=lambda: {"issuer": issuer},
+        site=BuiltSite(docs_site),
+    )
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    origin = f"http://127.0.0.1:{listener.getsockname()[1]}"
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "the docs host did not start"
+        time.sleep(0.01)
+    yield origin
+    server.should_exit = True
+    thread.join(10)
+    listener.close()
+
+
+def test_the_docs_host_serves_the_site_at_its_page_paths(
+    chromium: Path,
+    docs_host: str,
+    page: Page,
+    blocked_requests: list[str],
+    page_errors: list[str],
+) -> None:
+    failed: list[str] = []
+    console_errors: list[str] = []
+    page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.on("console", lambda m: console_errors.append(m.text) if m.type == "error" else None)
+    names = [p.name for p in PageStore.bundled()]
+    visited = []
+    checked: set[str] = set()
+    for name in names:
+        path = "/" if name == "index" else f"/{name}"
+        answer = page.goto(f"{docs_host}{path}", wait_until="load", timeout=PAGE_TIMEOUT_MS)
+        assert answer is not None
+        assert answer.status == 200, path
+        assert page.locator(".bd-header").count() == 1, path  # the site's page, not the plain one
+        visited.append(path)
+        # Its relative links lead to the site's files through the host.
+        hrefs: list[str] = page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)")
+        for href in sorted({h.split("#")[0] for h in hrefs if h.startswith(docs_host)} - checked):
+            checked.add(href)
+            status = page.request.head(href).status
+            if status != 200:
+                failed.append(f"{status} {path}: {href}")
+    markdown = page.request.get(f"{docs_host}/client", headers={"Accept": "text/markdown"})
+    assert markdown.text() == (DOCS / "client.md").read_text("utf-8")
+    assert len(visited) == len(names)
+    found = {
+        "failed": failed,
+        "console errors": console_errors,
+        "uncaught errors": page_errors,
         "requests to other hosts": blocked_requests,
     }
     assert found == {name: [] for name in found}

@@ -8,7 +8,8 @@ Their routes are their services' rows of the endpoint table (``ledgerkit._endpoi
 * the faucet (:func:`create_faucet_app`): funds an address through real transactions on
   the node for a token its :class:`TokenVerifier` accepts;
 * the docs host (:func:`create_docs_app`): ledgerkit's own pages (:class:`PageStore`) as
-  HTML and Markdown, ``llms.txt`` and the OAuth discovery documents.
+  HTML and Markdown, ``llms.txt`` and the OAuth discovery documents, and the built docs
+  site (:class:`BuiltSite`) when there is one.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ledgerkit.localnet.services._docs_host import CACHE_CONTROL, create_docs_ap
 from ledgerkit.localnet.services._faucet import FaucetSettings, LedgerFunder, create_faucet_app
 from ledgerkit.localnet.services._identity import IdentityProvider, Issuer
 from ledgerkit.localnet.services._pages import Page, PageStore, bundled_pages
+from ledgerkit.localnet.services._site import SITE_ENV, BuiltSite, SiteFile
 from ledgerkit.localnet.services._tokens import (
     TokenRejected,
     TokenVerifier,
@@ -27,12 +29,15 @@ from ledgerkit.localnet.services._tokens import (
 
 __all__ = [
     "CACHE_CONTROL",
+    "SITE_ENV",
+    "BuiltSite",
     "FaucetSettings",
     "IdentityProvider",
     "Issuer",
     "LedgerFunder",
     "Page",
     "PageStore",
+    "SiteFile",
     "TokenRejected",
     "TokenVerifier",
     "TrustedIssuer",

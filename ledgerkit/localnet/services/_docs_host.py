@@ -13,6 +13,11 @@ handler here. What it serves, by plain GET or HEAD, never asking for a token (an
   carries ``Vary: Accept``. Paths under ``/.well-known/``, ``/api/``, ``/_``, the
   ``/rest-api`` reference and paths with a file extension are never negotiated.
 - ``/llms.txt`` and ``/llms-full.txt``: the index of the pages and all of them.
+- With a built docs site (``site=``, a :class:`BuiltSite`): a page's HTML is the site's
+  (``/client`` answers the site's ``client.html``; ``/client/`` redirects to ``/client``,
+  where the site's relative links resolve), and any other path names a file of the site
+  (``/_static/...``, ``/api/index.html``). Markdown and ``llms.txt`` are unchanged; a page
+  the site lacks keeps its rendered HTML.
 - ``/.well-known/oauth-protected-resource`` (RFC 9728): the docs origin as ``resource``
   and the given authorization servers;
   ``/.well-known/oauth-authorization-server`` (RFC 8414) and
@@ -32,11 +37,12 @@ from typing import Any, Final
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from ledgerkit._endpoints import HTML, MARKDOWN, PARAMETERS, TEXT, operations_of
 from ledgerkit.localnet.services._pages import INDEX_PAGE, MAX_PAGE_PATH, PageStore
+from ledgerkit.localnet.services._site import BuiltSite
 
 __all__ = ["CACHE_CONTROL", "PROTECTED_RESOURCE_SCOPES", "create_docs_app", "wants_markdown"]
 
@@ -60,6 +66,7 @@ def create_docs_app(
     authorization_servers: Sequence[str],
     project_issuer_metadata: Callable[[], Mapping[str, Any]],
     pages: PageStore | None = None,
+    site: BuiltSite | None = None,
 ) -> Starlette:
     """The docs host as an ASGI app.
 
@@ -76,6 +83,9 @@ def create_docs_app(
         documents follow the issuer.
     pages : PageStore, optional
         The pages to serve; ledgerkit's own (:meth:`PageStore.bundled`) by default.
+    site : BuiltSite, optional
+        A built docs site whose HTML browsers get instead of the pages rendered here, and
+        whose files are served at their paths. None (the default): no site.
 
     Returns
     -------
@@ -115,7 +125,7 @@ def create_docs_app(
         return _json(request, dict(project_issuer_metadata()))
 
     async def get_docs_page(request: Request) -> Response:
-        return _page_answer(request, store)
+        return _page_answer(request, store, site)
 
     handlers: dict[str, Endpoint] = {
         "get_llms_txt": get_llms_txt,
@@ -128,6 +138,7 @@ def create_docs_app(
     app = Starlette(routes=_routes(handlers), exception_handlers={HTTPException: _http_error})
     app.router.redirect_slashes = False
     app.state.pages = store
+    app.state.site = site
     return app
 
 
@@ -166,7 +177,12 @@ def _answer(
     request: Request, body: str, media: str, headers: Mapping[str, str] | None = None
 ) -> Response:
     """A cacheable answer; to HEAD, its headers alone (the length of the body it would be)."""
-    data = body.encode("utf-8")
+    return _answer_bytes(request, body.encode("utf-8"), media, headers)
+
+
+def _answer_bytes(
+    request: Request, data: bytes, media: str, headers: Mapping[str, str] | None = None
+) -> Response:
     all_headers = {"Cache-Control": CACHE_CONTROL, **(headers or {})}
     if request.method == "HEAD":
         all_headers["Content-Length"] = str(len(data))
@@ -183,7 +199,7 @@ def _not_found(headers: Mapping[str, str] | None = None) -> Response:
     return PlainTextResponse(_NOT_FOUND, status_code=404, headers=headers)
 
 
-def _page_answer(request: Request, store: PageStore) -> Response:
+def _page_answer(request: Request, store: PageStore, site: BuiltSite | None) -> Response:
     path = request.url.path
     if len(path) > MAX_PAGE_PATH:
         return _not_found()
@@ -192,10 +208,19 @@ def _page_answer(request: Request, store: PageStore) -> Response:
     name, markdown = _page_name(path)
     page = store.get(name) if name else None
     if page is None:
-        return _not_found(vary)
+        found = site.file(path[1:]) if site is not None else None
+        if found is None:
+            return _not_found(vary)
+        return _answer_bytes(request, found.path.read_bytes(), found.media_type, vary)
     if markdown or (negotiable and wants_markdown(request.headers.get("accept", ""))):
         return _answer(request, page.markdown, MARKDOWN, vary)
-    return _answer(request, store.html(page.name), HTML, vary)
+    built = site.page(page.name) if site is not None else None
+    if built is None:
+        return _answer(request, store.html(page.name), HTML, vary)
+    if path.endswith("/") and path != "/":
+        # The site's links are relative: from /client/ they would miss.
+        return RedirectResponse(path.rstrip("/"), status_code=308, headers=vary)
+    return _answer_bytes(request, built.path.read_bytes(), built.media_type, vary)
 
 
 def _negotiable(path: str) -> bool:
