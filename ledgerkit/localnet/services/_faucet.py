@@ -40,6 +40,7 @@ from ledgerkit._endpoints import operations_of
 from ledgerkit._errors import InputError
 from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
 from ledgerkit.keys import Account, Ed25519PublicKey
+from ledgerkit.localnet._accounts import OCTAS_PER_APT
 from ledgerkit.localnet.services._tokens import TokenRejected, TokenVerifier, bearer_token
 from ledgerkit.types import Address, StructTag
 
@@ -53,7 +54,6 @@ __all__ = [
 
 _log = logging.getLogger("ledgerkit.localnet.faucet")
 
-OCTAS_PER_APT: Final = 100_000_000
 #: Largest request body the faucet reads.
 MAX_BODY_BYTES: Final = 4096
 #: Gas a funding transfer may use (creating the recipient's account included).
