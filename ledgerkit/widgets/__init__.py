@@ -1,6 +1,7 @@
 """Notebook widgets for exploring a ledger: :class:`AccountExplorer`,
 :class:`TableExplorer` and :class:`TransactionInspector`, which drill into one another,
-over one grid.
+over one grid. They read through a :class:`ReadClient` (a :class:`ledgerkit.Client`, or
+a fake one in tests), each tab when it is first shown.
 
 :class:`LedgerGrid` is a paged table whose pages a :class:`PageSource` fetches one at a
 time in the kernel; only the page shown crosses to the browser. Its front end is an ES
@@ -11,11 +12,12 @@ works offline in JupyterLab, Notebook, Voilà and VS Code.
 from __future__ import annotations
 
 from ledgerkit._public import publish as _publish
-from ledgerkit.widgets._account import AccountExplorer
-from ledgerkit.widgets._gas import GasDashboard
+from ledgerkit.widgets._account_explorer import AccountExplorer
+from ledgerkit.widgets._gas_dashboard import GasDashboard
 from ledgerkit.widgets._grid import Column, GridPage, LedgerGrid, PageSource
-from ledgerkit.widgets._inspector import TransactionInspector
-from ledgerkit.widgets._table import TableExplorer
+from ledgerkit.widgets._read_client import ReadClient
+from ledgerkit.widgets._table_explorer import TableExplorer
+from ledgerkit.widgets._transaction_inspector import TransactionInspector
 
 __all__ = [
     "AccountExplorer",
@@ -24,6 +26,7 @@ __all__ = [
     "GridPage",
     "LedgerGrid",
     "PageSource",
+    "ReadClient",
     "TableExplorer",
     "TransactionInspector",
 ]

@@ -7,23 +7,48 @@ with exact Python values. Three shapes cover the explorers:
 * :class:`ListSource`: rows already at hand (an account's assets, a module's functions),
   searched in the kernel;
 * :class:`CursorSource`: lists the node pages by cursor (resources, modules): pages are
-  fetched as they are asked for and kept; a search reads the whole list once (bounded);
+  fetched as they are asked for and kept, never asked twice; a search reads the whole
+  list once (bounded);
 * :class:`CountedSource`: numbered lists whose length is known (an event stream, an
   account's transactions), newest first, each page one request.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
+import pandas as pd
+
 from ledgerkit.widgets._grid import GridPage
 
-__all__ = ["MAX_SEARCHED_ROWS", "CountedSource", "CursorSource", "ListSource", "Row"]
+__all__ = [
+    "MAX_SEARCHED_ROWS",
+    "CountedSource",
+    "CursorSource",
+    "ListSource",
+    "Row",
+    "frame_rows",
+]
 
 Row = Mapping[str, Any]  # a row of exact Python values
 #: Most rows a search reads through (a whole resource list, say).
 MAX_SEARCHED_ROWS: Final = 10_000
+
+
+def frame_rows(frame: pd.DataFrame) -> list[Row]:
+    """A frame's rows as dicts of Python values (missing: ``None``), its JSON text
+    columns (``arguments``, ``data``...) read back into values for the grid's ``json``
+    cells."""
+    rows: list[dict[str, Any]] = frame.astype(object).where(frame.notna(), None).to_dict("records")
+    for row in rows:
+        for key, value in list(row.items()):
+            if isinstance(value, str) and value[:1] in "[{":
+                with contextlib.suppress(ValueError):
+                    row[key] = json.loads(value)
+    return list(rows)
 
 
 def _matches(row: Row, keys: Sequence[str], query: str) -> bool:
@@ -48,7 +73,12 @@ class ListSource:
 
 class CursorSource:
     """A list the node pages by cursor: ``fetch(cursor, limit)`` gives a page of rows and
-    the next cursor (``None`` at the end). Pages are kept once fetched."""
+    the next cursor (``None`` at the end).
+
+    Every row fetched is kept, in order, and each page of the node is asked once: a
+    page of the grid, another page size, a search or :meth:`all_rows` read what is kept
+    and fetch only what lies beyond it.
+    """
 
     def __init__(
         self,
@@ -57,38 +87,41 @@ class CursorSource:
     ) -> None:
         self._fetch = fetch
         self.search_keys = tuple(search_keys)
-        self._size = 0
-        self._pages: list[Sequence[Row]] = []
+        self._rows: list[Row] = []
         self._next: str | None = None
         self._done = False
 
-    def _reset(self, size: int) -> None:
-        self._size, self._pages, self._next, self._done = size, [], None, False
+    @property
+    def complete(self) -> bool:
+        """Whether the whole list has been fetched."""
+        return self._done
 
-    def _load_next(self) -> None:
-        rows, cursor = self._fetch(self._next, self._size)
-        self._pages.append(rows)
-        self._next = cursor
-        self._done = cursor is None or not rows
+    def _fill(self, count: int, limit: int) -> None:
+        """Fetch pages of ``limit`` until ``count`` rows are kept or the list ends."""
+        while len(self._rows) < count and not self._done:
+            rows, cursor = self._fetch(self._next, limit)
+            self._rows.extend(rows)
+            self._next = cursor
+            self._done = cursor is None or not rows
+
+    def all_rows(self, limit: int = 100) -> list[Row]:
+        """Every row of the list (at most :data:`MAX_SEARCHED_ROWS`), fetching the pages
+        not yet fetched, ``limit`` rows a page."""
+        self._fill(MAX_SEARCHED_ROWS, limit)
+        return self._rows[:MAX_SEARCHED_ROWS]
 
     def __call__(self, page: int, size: int, query: str) -> GridPage:
-        if size != self._size:
-            self._reset(size)
         if query and self.search_keys:
-            while not self._done and len(self._pages) * size < MAX_SEARCHED_ROWS:
-                self._load_next()
-            found = [
-                r for rows in self._pages for r in rows if _matches(r, self.search_keys, query)
-            ]
+            found = [r for r in self.all_rows(size) if _matches(r, self.search_keys, query)]
             start = page * size
             return GridPage(found[start : start + size], total=len(found))
-        while len(self._pages) <= page and not self._done:
-            self._load_next()
-        if page >= len(self._pages):
-            return GridPage([], total=sum(len(rows) for rows in self._pages))
-        more = page + 1 < len(self._pages) or not self._done
-        total = sum(len(rows) for rows in self._pages) if self._done else None
-        return GridPage(self._pages[page], total=total, more=more)
+        start, end = page * size, (page + 1) * size
+        self._fill(end, size)
+        total = len(self._rows) if self._done else None
+        if start >= len(self._rows):
+            return GridPage([], total=len(self._rows))
+        more = len(self._rows) > end or not self._done
+        return GridPage(self._rows[start:end], total=total, more=more)
 
 
 class CountedSource:

@@ -17,7 +17,7 @@ from ledgerkit import Client, InputError
 from ledgerkit.localnet import LocalNode
 from ledgerkit.types import MoveType
 from ledgerkit.widgets import AccountExplorer, TableExplorer, TransactionInspector
-from ledgerkit.widgets._table import parse_key
+from ledgerkit.widgets._table_explorer import parse_key
 
 PLAYER = "0x" + "5a" * 32
 

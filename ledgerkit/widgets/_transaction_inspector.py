@@ -1,5 +1,9 @@
 """The transaction inspector: summary, payload with arguments typed by the function's
-ABI, events, changes, gas and fee, and the byte-level explanation of its BCS."""
+ABI, events, changes, gas and fee, and the byte-level explanation of its BCS.
+
+Opening a transaction reads the transaction alone (its summary is the first tab); the
+called function's ABI is asked when the Payload tab is first shown, once per module for
+the explorer, and the bytes when "Explain the bytes" is clicked."""
 
 from __future__ import annotations
 
@@ -13,10 +17,10 @@ import ipywidgets as w
 from ledgerkit._errors import InputError
 from ledgerkit.frames import changes_to_frame, events_to_frame
 from ledgerkit.types import MoveType
-from ledgerkit.widgets._account import _records
 from ledgerkit.widgets._grid import Column, LedgerGrid
-from ledgerkit.widgets._shell import Navigator, View, short
-from ledgerkit.widgets._sources import ListSource
+from ledgerkit.widgets._navigator import LazyTabs, Navigator, View, register_view, short
+from ledgerkit.widgets._read_client import ReadClient
+from ledgerkit.widgets._sources import ListSource, frame_rows
 
 __all__ = ["TransactionInspector", "transaction_view"]
 
@@ -87,8 +91,13 @@ def _arguments(nav: Navigator, txn: Any) -> tuple[str, list[dict[str, Any]]]:
             {"index": i, "type": "", "value": a} for i, a in enumerate(arguments)
         ]
     address, module, name = function.split("::")
+    client = nav.client
     abi = nav.guard(
-        "the function's ABI", lambda: nav.client.account_module(address, module).value.abi
+        "the function's ABI",
+        lambda: nav.memo(
+            ("module abi", address, module),
+            lambda: client.account_module(address, module).value.abi,
+        ),
     )
     params: list[str] = []
     if abi is not None:
@@ -106,50 +115,63 @@ def _arguments(nav: Navigator, txn: Any) -> tuple[str, list[dict[str, Any]]]:
 
 
 def transaction_view(nav: Navigator, ref: int | str) -> View:
-    """A transaction by version (int) or hash (str)."""
+    """A transaction by version (int) or hash (str); its tabs built when first shown."""
     client = nav.client
+    txn: Any  # a committed transaction: a pending one (by hash) has no version to show
     if isinstance(ref, int) or (isinstance(ref, str) and ref.isdigit()):
         txn = client.transaction_by_version(int(ref)).value
     else:
         txn = client.transaction_by_hash(str(ref)).value
-    function, args = _arguments(nav, txn)
-    args_grid = LedgerGrid(ListSource(args), _ARGUMENT_COLUMNS, title=function, searchable=False)
-    events = _records(events_to_frame([txn]))
-    events_grid = LedgerGrid(ListSource(events, ["type"]), _EVENT_COLUMNS, title="Events")
-    changes = _records(changes_to_frame([txn]))
-    change_columns = [
-        Column(name, name.replace("_", " "), _change_kind(name))
-        for name in (list(changes[0]) if changes else ["type"])
-        if name not in ("version", "change_index")
-    ]
-    changes_grid = LedgerGrid(
-        ListSource(changes, ["type", "address", "resource"]), change_columns, title="Changes"
-    )
-    changes_grid.on_activate(nav.follow)
-    bytes_out = w.Output()
 
-    def explain(_button: Any) -> None:
-        text = nav.guard("explain", lambda: str(client.explain(txn.version)))
-        if text is not None:
-            bytes_out.clear_output()
-            with bytes_out:
-                print(text)
+    def payload() -> tuple[Any, list[LedgerGrid]]:
+        function, args = _arguments(nav, txn)
+        grid = LedgerGrid(ListSource(args), _ARGUMENT_COLUMNS, title=function, searchable=False)
+        return grid, [grid]
 
-    explain_button = w.Button(description="Explain the bytes")
-    explain_button.on_click(explain)
-    tabs = w.Tab(
-        children=[
-            w.HTML(_summary(txn)),
-            args_grid,
-            events_grid,
-            changes_grid,
-            w.HTML(_gas(txn)),
-            w.VBox([explain_button, bytes_out]),
+    def events() -> tuple[Any, list[LedgerGrid]]:
+        rows = frame_rows(events_to_frame([txn]))
+        grid = LedgerGrid(ListSource(rows, ["type"]), _EVENT_COLUMNS, title="Events")
+        return grid, [grid]
+
+    def changes() -> tuple[Any, list[LedgerGrid]]:
+        rows = frame_rows(changes_to_frame([txn]))
+        columns = [
+            Column(name, name.replace("_", " "), _change_kind(name))
+            for name in (list(rows[0]) if rows else ["type"])
+            if name not in ("version", "change_index")
         ]
+        grid = LedgerGrid(
+            ListSource(rows, ["type", "address", "resource"]), columns, title="Changes"
+        )
+        grid.on_activate(nav.follow)
+        return grid, [grid]
+
+    def explained() -> tuple[Any, list[LedgerGrid]]:
+        bytes_out = w.Output()
+
+        def explain(_button: Any) -> None:
+            text = nav.guard("explain", lambda: str(client.explain(txn.version)))
+            if text is not None:
+                bytes_out.clear_output()
+                with bytes_out:
+                    print(text)
+
+        explain_button = w.Button(description="Explain the bytes")
+        explain_button.on_click(explain)
+        return w.VBox([explain_button, bytes_out]), []
+
+    tabs = LazyTabs(
+        [
+            ("Summary", lambda: (w.HTML(_summary(txn)), [])),
+            ("Payload", payload),
+            ("Events", events),
+            ("Changes", changes),
+            ("Gas", lambda: (w.HTML(_gas(txn)), [])),
+            ("Bytes", explained),
+        ],
+        guard=nav.guard,
     )
-    for index, name in enumerate(["Summary", "Payload", "Events", "Changes", "Gas", "Bytes"]):
-        tabs.set_title(index, name)
-    return View(f"txn {txn.version}", [tabs], [args_grid, events_grid, changes_grid])
+    return View(f"txn {txn.version}", [tabs], [], tabs=tabs)
 
 
 def _change_kind(name: str) -> str:
@@ -168,19 +190,26 @@ class TransactionInspector(Navigator):
 
     Parameters
     ----------
-    client : Client
-        The node to read from.
+    client : ReadClient
+        The node to read from: a :class:`ledgerkit.Client` (not an ``AsyncClient``), or
+        any object with the methods of :class:`ReadClient`.
     version_or_hash : int or str
         The transaction.
+
+    Raises
+    ------
+    InputError
+        ``client`` is an ``AsyncClient``: the inspector reads in the kernel's thread.
     """
 
-    def __init__(self, client: Any, version_or_hash: int | str) -> None:
+    def __init__(self, client: ReadClient, version_or_hash: int | str) -> None:
         super().__init__(client)
         self.ref = version_or_hash
-        view = self.guard("transaction", lambda: transaction_view(self, version_or_hash))
-        if view is not None:
-            self.push(view)
+        self.open("transaction", version_or_hash)
 
     def __repr__(self) -> str:
         ref = self.ref if isinstance(self.ref, int) else short(str(self.ref))
         return f"TransactionInspector({ref})"
+
+
+register_view("transaction", transaction_view)

@@ -2,25 +2,28 @@
 values, modules with their ABI, event streams and transactions, each paged from the node.
 
 Everything is read at one ledger version (the account's first answer, or the one given),
-so the tabs agree with each other.
+so the tabs agree with each other. Opening an account reads only its overview (the
+account and its assets); each other tab asks the node when it is first shown. The
+resources are paged through one source per account and version, which the Events tab
+reads too: no page of them is asked twice.
 """
 
 from __future__ import annotations
 
-import contextlib
 import html
-import json
 from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as w
 
+from ledgerkit._errors import AccountNotFoundError
 from ledgerkit.frames import functions_to_frame, holdings_to_frame, structs_to_frame
 from ledgerkit.types import Address, MoveType
 from ledgerkit.widgets._grid import Column, LedgerGrid
-from ledgerkit.widgets._shell import Navigator, View, short
-from ledgerkit.widgets._sources import CountedSource, CursorSource, ListSource, Row
-from ledgerkit.widgets._values import StructLayouts, flatten_value
+from ledgerkit.widgets._move_rows import flatten_value
+from ledgerkit.widgets._navigator import LazyTabs, Navigator, View, register_view, short
+from ledgerkit.widgets._read_client import ReadClient
+from ledgerkit.widgets._sources import CountedSource, CursorSource, ListSource, Row, frame_rows
 
 __all__ = ["AccountExplorer", "account_view", "events_view"]
 
@@ -53,6 +56,8 @@ _EVENT_COLUMNS = [
     Column("type", "Type"),
     Column("data", "Data", "json"),
 ]
+#: Rows a page of resources asks for when the whole list is read (the Events tab).
+_ALL_RESOURCES_PAGE = 100
 
 
 def _overview_html(address: Address, account: Any, version: int) -> str:
@@ -123,12 +128,17 @@ def _event_streams(address: Address, resources: list[Any]) -> list[tuple[str, st
 
 
 def events_view(
-    nav: Navigator, address: str, creation_number: int, title: str = "", count: int | None = None
+    nav: Navigator,
+    address: str,
+    creation_number: int | str,
+    title: str = "",
+    count: int | None = None,
 ) -> View:
     """One event stream, newest first. The node pages a stream by sequence number from the
     oldest: its length comes from the handle's counter when known, else it is found by
     single reads (doubling, then bisecting)."""
     client = nav.client
+    creation_number = int(creation_number)
     if count is None:
         count = _stream_length(client, address, creation_number)
 
@@ -144,7 +154,7 @@ def events_view(
     return View(label, [grid], [grid])
 
 
-def _stream_length(client: Any, address: str, creation_number: int) -> int:
+def _stream_length(client: ReadClient, address: str, creation_number: int) -> int:
     """How many events a stream holds: doubling, then bisecting on single reads."""
 
     def exists(n: int) -> bool:
@@ -165,11 +175,11 @@ def _stream_length(client: Any, address: str, creation_number: int) -> int:
     return low
 
 
-def account_view(nav: Navigator, address: Address, ledger_version: int | None = None) -> View:
-    """The account's tabs, read at one version."""
+def account_view(nav: Navigator, address: str | Address, ledger_version: int | None = None) -> View:
+    """The account's tabs, read at one version; only the overview is read now."""
     client = nav.client
-    from ledgerkit._errors import AccountNotFoundError
-
+    address = Address.parse(str(address))
+    account: Any
     try:
         answer = client.account(address, ledger_version=ledger_version)
         account, version = answer.value, answer.ledger.ledger_version
@@ -180,30 +190,56 @@ def account_view(nav: Navigator, address: Address, ledger_version: int | None = 
             if ledger_version is not None
             else client.ledger_info().value.ledger_version
         )
-    layouts = StructLayouts(lambda a, m: client.account_module(a, m).value.abi)
 
-    # -- overview and assets
+    def resources_page(cursor: str | None, limit: int) -> tuple[Sequence[Row], str | None]:
+        page = client.account_resources(address, ledger_version=version, start=cursor, limit=limit)
+        return _resource_rows(page.value), page.ledger.cursor
+
+    # One source of resources per account and version: the Resources and Events tabs
+    # read the same pages, and so does the account opened again at that version.
+    resources = nav.memo(
+        ("resources", address.long, version), lambda: CursorSource(resources_page, ["type"])
+    )
+    tabs = LazyTabs(
+        [
+            ("Overview", lambda: _overview_tab(nav, address, account, version)),
+            ("Resources", lambda: _resources_tab(nav, resources)),
+            ("Modules", lambda: _modules_tab(nav, address, version)),
+            ("Events", lambda: _events_tab(nav, address, resources)),
+            ("Transactions", lambda: _transactions_tab(nav, address, account)),
+        ],
+        guard=nav.guard,
+    )
+    return View(f"account {short(address.long)}", [tabs], [], tabs=tabs)
+
+
+def _overview_tab(
+    nav: Navigator, address: Address, account: Any, version: int
+) -> tuple[Any, list[LedgerGrid]]:
+    """The account's overview and every asset it holds."""
+    client = nav.client
     holdings = nav.guard("assets", lambda: client.account_assets(address, ledger_version=version))
-    assets = holdings_to_frame(holdings or [])
+    held = list(holdings or [])
+    assets = holdings_to_frame(held)
     asset_rows = assets.astype(object).where(assets.notna(), None).to_dict("records")
     assets_grid = LedgerGrid(
         ListSource(asset_rows, ["symbol", "name", "asset"]),
         _ASSET_COLUMNS,
         title="Assets",
         frame=lambda rows: holdings_to_frame(
-            [h for h in holdings or [] if h.asset in {r["asset"] for r in rows}]
+            [h for h in held if h.asset in {r["asset"] for r in rows}]
         ),
     )
     assets_grid.on_activate(nav.follow)
     overview = w.VBox([w.HTML(_overview_html(address, account, version)), assets_grid])
+    return overview, [assets_grid]
 
-    # -- resources: the list, and the selected one's value as rows
-    def resources_page(cursor: str | None, limit: int) -> tuple[Sequence[Row], str | None]:
-        page = client.account_resources(address, ledger_version=version, start=cursor, limit=limit)
-        return _resource_rows(page.value), page.ledger.cursor
 
+def _resources_tab(nav: Navigator, resources: CursorSource) -> tuple[Any, list[LedgerGrid]]:
+    """The resources, and the selected one's value as rows."""
+    layouts = nav.layouts
     resources_grid = LedgerGrid(
-        CursorSource(resources_page, ["type"]),
+        resources,
         [Column("type", "Resource type"), Column("fields", "Fields", "int")],
         title="Resources",
     )
@@ -223,9 +259,13 @@ def account_view(nav: Navigator, address: Address, ledger_version: int | None = 
 
     resources_grid.on_select(show_resource)
     resources_grid.on_activate(lambda row, _column: show_resource(row))
-    resources_tab = w.VBox([resources_grid, value_grid])
+    return w.VBox([resources_grid, value_grid]), [resources_grid, value_grid]
 
-    # -- modules and their ABI
+
+def _modules_tab(nav: Navigator, address: Address, version: int) -> tuple[Any, list[LedgerGrid]]:
+    """The modules, and the selected one's functions and structs."""
+    client = nav.client
+
     def modules_page(cursor: str | None, limit: int) -> tuple[Sequence[Row], str | None]:
         page = client.account_modules(address, ledger_version=version, start=cursor, limit=limit)
         rows = [
@@ -240,7 +280,7 @@ def account_view(nav: Navigator, address: Address, ledger_version: int | None = 
         return rows, page.ledger.cursor
 
     modules_grid = LedgerGrid(
-        CursorSource(modules_page, ["name"]),
+        nav.memo(("modules", address.long, version), lambda: CursorSource(modules_page, ["name"])),
         [
             Column("name", "Module"),
             Column("functions", "Functions", "int"),
@@ -276,21 +316,22 @@ def account_view(nav: Navigator, address: Address, ledger_version: int | None = 
         if row is None or row["module"].abi is None:
             return
         module = row["module"]
-        functions = functions_to_frame([module])
-        structs = structs_to_frame([module])
-        function_source.rows = _records(functions)
-        struct_source.rows = _records(structs)
+        function_source.rows = frame_rows(functions_to_frame([module]))
+        struct_source.rows = frame_rows(structs_to_frame([module]))
         functions_grid.go(0)
         structs_grid.go(0)
 
     modules_grid.on_select(show_module)
-    modules_tab = w.VBox([modules_grid, functions_grid, structs_grid])
+    grids = [modules_grid, functions_grid, structs_grid]
+    return w.VBox(grids), grids
 
-    # -- event streams
-    everything = nav.guard(
-        "resources", lambda: list(client.iter_account_resources(address, ledger_version=version))
-    )
-    streams = _event_streams(address, [r.value for r in everything or []])
+
+def _events_tab(
+    nav: Navigator, address: Address, resources: CursorSource
+) -> tuple[Any, list[LedgerGrid]]:
+    """The event streams found in the resources (read through the Resources tab's source)."""
+    everything = nav.guard("resources", lambda: resources.all_rows(_ALL_RESOURCES_PAGE))
+    streams = _event_streams(address, [row["resource"] for row in everything or []])
     stream_rows = [
         {"stream": label, "address": where, "creation_number": number, "events": count}
         for label, where, number, count in streams
@@ -309,8 +350,14 @@ def account_view(nav: Navigator, address: Address, ledger_version: int | None = 
             row["address"], row["creation_number"], row["stream"], row["events"]
         )
     )
+    return streams_grid, [streams_grid]
 
-    # -- transactions, newest first
+
+def _transactions_tab(
+    nav: Navigator, address: Address, account: Any
+) -> tuple[Any, list[LedgerGrid]]:
+    """The transactions the account sent, newest first."""
+    client = nav.client
     sent = int(account.sequence_number) if account is not None else 0
 
     def transactions_page(start: int, limit: int) -> list[Row]:
@@ -324,31 +371,7 @@ def account_view(nav: Navigator, address: Address, ledger_version: int | None = 
         searchable=False,
     )
     txn_grid.on_activate(nav.follow)
-
-    tabs = w.Tab(children=[overview, resources_tab, modules_tab, streams_grid, txn_grid])
-    for index, name in enumerate(["Overview", "Resources", "Modules", "Events", "Transactions"]):
-        tabs.set_title(index, name)
-    grids = [
-        assets_grid,
-        resources_grid,
-        value_grid,
-        modules_grid,
-        functions_grid,
-        structs_grid,
-        streams_grid,
-        txn_grid,
-    ]
-    return View(f"account {short(address.long)}", [tabs], grids)
-
-
-def _records(frame: Any) -> list[Row]:
-    rows: list[Row] = frame.astype(object).where(frame.notna(), None).to_dict("records")
-    for row in rows:
-        for key, value in list(row.items()):
-            if isinstance(value, str) and value[:1] in "[{":
-                with contextlib.suppress(ValueError):
-                    row[key] = json.loads(value)  # type: ignore[index]
-    return rows
+    return txn_grid, [txn_grid]
 
 
 class AccountExplorer(Navigator):
@@ -358,12 +381,18 @@ class AccountExplorer(Navigator):
 
     Parameters
     ----------
-    client : Client
-        The node to read from.
+    client : ReadClient
+        The node to read from: a :class:`ledgerkit.Client` (not an ``AsyncClient``), or
+        any object with the methods of :class:`ReadClient`.
     address : str or Address
         The account.
     ledger_version : int, optional
         Read everything at this version (default: the latest, pinned when opened).
+
+    Raises
+    ------
+    InputError
+        ``client`` is an ``AsyncClient``: the explorer reads in the kernel's thread.
 
     Examples
     --------
@@ -372,13 +401,15 @@ class AccountExplorer(Navigator):
     """
 
     def __init__(
-        self, client: Any, address: str | Address, *, ledger_version: int | None = None
+        self, client: ReadClient, address: str | Address, *, ledger_version: int | None = None
     ) -> None:
         super().__init__(client)
         self.address = Address.parse(str(address))
-        view = self.guard("account", lambda: account_view(self, self.address, ledger_version))
-        if view is not None:
-            self.push(view)
+        self.open("account", self.address, ledger_version)
 
     def __repr__(self) -> str:
         return f"AccountExplorer({self.address.short})"
+
+
+register_view("account", account_view)
+register_view("events", events_view)

@@ -18,9 +18,10 @@ from ledgerkit.bcs import MoveValueCodec
 from ledgerkit.models import DeleteTableItem, WriteTableItem
 from ledgerkit.types import Address, MoveType
 from ledgerkit.widgets._grid import Column, GridPage, LedgerGrid
-from ledgerkit.widgets._shell import Navigator, View, short
+from ledgerkit.widgets._move_rows import flatten_value
+from ledgerkit.widgets._navigator import Navigator, View, register_view, short
+from ledgerkit.widgets._read_client import ReadClient
 from ledgerkit.widgets._sources import ListSource, Row
-from ledgerkit.widgets._values import StructLayouts, flatten_value
 
 __all__ = ["MAX_SCAN_VERSIONS", "TableExplorer", "WriteSetScan", "parse_key", "table_view"]
 
@@ -77,7 +78,7 @@ class WriteSetScan:
     """Pages of the items written to one table, newest first, from the transactions'
     write sets (see the module docstring)."""
 
-    def __init__(self, client: Any, handle: str, newest: int) -> None:
+    def __init__(self, client: ReadClient, handle: str, newest: int) -> None:
         self._client = client
         self._handle = Address.parse(handle).long
         self._next = newest  # the newest version not yet scanned
@@ -142,7 +143,7 @@ def table_view(nav: Navigator, handle: str, key_type: Any = None, value_type: An
     scan = WriteSetScan(client, handle, newest)
     items = LedgerGrid(scan, _ITEM_COLUMNS, title="Items written (newest first)", searchable=False)
     items.go(0)  # the first page also tells the key and value types when given none
-    layouts = StructLayouts(lambda a, m: client.account_module(a, m).value.abi)
+    layouts = nav.layouts
     codec = MoveValueCodec(layouts)
 
     key_type_box = w.Text(value=str(key_type or scan.key_type or ""), description="key type")
@@ -215,22 +216,29 @@ class TableExplorer(Navigator):
 
     Parameters
     ----------
-    client : Client
-        The node to read from.
+    client : ReadClient
+        The node to read from: a :class:`ledgerkit.Client` (not an ``AsyncClient``), or
+        any object with the methods of :class:`ReadClient`.
     handle : str
         The table's handle (a ``Table<K, V>``'s ``handle`` field).
     key_type, value_type : str or MoveType, optional
         ``K`` and ``V``; read from the first item written when not given.
+
+    Raises
+    ------
+    InputError
+        ``client`` is an ``AsyncClient``: the explorer reads in the kernel's thread.
     """
 
     def __init__(
-        self, client: Any, handle: str, *, key_type: Any = None, value_type: Any = None
+        self, client: ReadClient, handle: str, *, key_type: Any = None, value_type: Any = None
     ) -> None:
         super().__init__(client)
         self.handle = handle
-        view = self.guard("table", lambda: table_view(self, handle, key_type, value_type))
-        if view is not None:
-            self.push(view)
+        self.open("table", handle, key_type, value_type)
 
     def __repr__(self) -> str:
         return f"TableExplorer({short(self.handle)})"
+
+
+register_view("table", table_view)
