@@ -405,7 +405,7 @@ class AccountExplorer(Navigator):
     ) -> None:
         super().__init__(client)
         self.address = Address.parse(str(address))
-        self.open("account", self.address, ledger_version)
+        self.open_view("account", self.address, ledger_version)
 
     def __repr__(self) -> str:
         return f"AccountExplorer({self.address.short})"

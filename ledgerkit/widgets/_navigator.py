@@ -284,7 +284,7 @@ class Navigator(w.VBox):  # type: ignore[misc]
 
     # -- drill-down -------------------------------------------------------------------------
 
-    def open(self, kind: str, *args: Any) -> None:
+    def open_view(self, kind: str, *args: Any) -> None:
         """Build a view of ``kind`` (see :data:`VIEWS`) from ``args`` and show it; a
         failure is said on the message line, and the current view stays."""
         factory = VIEWS.get(kind)
@@ -297,22 +297,22 @@ class Navigator(w.VBox):  # type: ignore[misc]
 
     def open_account(self, address: str | Address) -> None:
         """Show an account (its overview, resources, modules, events, transactions)."""
-        self.open("account", address)
+        self.open_view("account", address)
 
     def open_table(self, handle: str, key_type: Any = None, value_type: Any = None) -> None:
         """Show a table: typed look-up, raw look-up, and the items the ledger wrote."""
-        self.open("table", handle, key_type, value_type)
+        self.open_view("table", handle, key_type, value_type)
 
     def open_transaction(self, ref: int | str) -> None:
         """Show a transaction by version or hash."""
-        self.open("transaction", ref)
+        self.open_view("transaction", ref)
 
     def open_events(
         self, address: str, creation_number: int | str, title: str = "", count: int | None = None
     ) -> None:
         """Show an event stream of an account, newest first (``count``: its length, when
         known from its handle)."""
-        self.open("events", address, creation_number, title, count)
+        self.open_view("events", address, creation_number, title, count)
 
     def follow(self, row: Any, column: str = "") -> None:
         """Open what a row points to (``points_to`` / ``target``, or a version, hash or

@@ -147,7 +147,9 @@ class ReadClient(Protocol):
 
 #: The names of :class:`ReadClient`'s methods.
 READ_METHODS: Final = tuple(
-    name for name, member in vars(ReadClient).items() if inspect.isfunction(member)
+    name
+    for name, member in vars(ReadClient).items()
+    if inspect.isfunction(member) and not name.startswith("_")
 )
 
 

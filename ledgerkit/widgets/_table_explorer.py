@@ -235,7 +235,7 @@ class TableExplorer(Navigator):
     ) -> None:
         super().__init__(client)
         self.handle = handle
-        self.open("table", handle, key_type, value_type)
+        self.open_view("table", handle, key_type, value_type)
 
     def __repr__(self) -> str:
         return f"TableExplorer({short(self.handle)})"

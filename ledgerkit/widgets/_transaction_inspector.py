@@ -205,7 +205,7 @@ class TransactionInspector(Navigator):
     def __init__(self, client: ReadClient, version_or_hash: int | str) -> None:
         super().__init__(client)
         self.ref = version_or_hash
-        self.open("transaction", version_or_hash)
+        self.open_view("transaction", version_or_hash)
 
     def __repr__(self) -> str:
         ref = self.ref if isinstance(self.ref, int) else short(str(self.ref))

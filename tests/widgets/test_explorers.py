@@ -63,6 +63,7 @@ def test_the_account_overview_shows_every_asset_exactly(chain: Any) -> None:
 def test_a_resource_opens_as_typed_rows_and_a_table_handle_drills_in(chain: Any) -> None:
     _, client, alice, _ = chain
     explorer = AccountExplorer(client, alice.address)
+    explorer.view.show("Resources")  # a tab is read when first shown
     resources = _grid(explorer, "Resources")
     types = [row["type"] for row in resources.rows]
     board = types.index("0x1::ledger_demo::Board")
@@ -107,6 +108,8 @@ def test_the_transaction_inspector_types_the_arguments_by_the_abi(chain: Any) ->
     _, client, _, versions = chain
     inspector = TransactionInspector(client, versions["set_score"])
     assert repr(inspector) == f"TransactionInspector({versions['set_score']})"
+    inspector.view.show("Payload")  # a tab is read when first shown
+    inspector.view.show("Events")
     payload = _grid(inspector, "0x1::ledger_demo::set_score")
     assert [(r["type"], r["value"]) for r in payload.rows] == [
         ("address", PLAYER),

@@ -1,0 +1,417 @@
+"""A fake ``ReadClient`` for the explorers' headless tests: hand-written answers in the
+node's JSON shape, decoded by ``ledgerkit.models`` as the real client decodes them, and a
+log of every call made.
+
+The chain it describes, pinned at ledger version 25:
+
+* ``ALICE`` sent three transactions (sequence numbers 0, 1 and 2, versions 17, 20 and
+  23, the last one failed) and holds APT and a fungible asset of 2**64 - 1 base units;
+* her resources (five, two to a page of the node) include a ``0x1::ledger_demo::Board``
+  with a ``Table<address, u64>`` (``SCORES``) and an event handle of three events
+  (creation number 4);
+* version 17 called ``0x1::ledger_demo::set_score(PLAYER, 2**64 - 1)``, which wrote that
+  table.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from ledgerkit import (
+    AccountNotFoundError,
+    LedgerMeta,
+    MoveModuleNotFoundError,
+    Result,
+    TableItemNotFoundError,
+    TransactionNotFoundError,
+)
+from ledgerkit.client import Holding
+from ledgerkit.models import (
+    decode_account,
+    decode_events,
+    decode_ledger_info,
+    decode_module,
+    decode_modules,
+    decode_resources,
+    decode_transaction,
+    decode_transactions,
+)
+from ledgerkit.types import Address
+
+LEDGER_VERSION = 25
+ALICE = "0x" + "a1" * 32
+BOB = "0x" + "b0" * 32
+PLAYER = "0x" + "5a" * 32
+SCORES = "0x" + "5c" * 32
+LDT = "0x" + "e6" * 32
+U64_MAX = 2**64 - 1
+#: The node's page size for resources (small, so the explorers page through them).
+RESOURCES_PAGE = 2
+
+APT_HOLDING = Holding(
+    asset="0x1::aptos_coin::AptosCoin",
+    kind="coin",
+    balance=10_000_081_973_700,
+    decimals=8,
+    symbol="APT",
+    name="Aptos Coin",
+    metadata="0x" + "00" * 31 + "0a",
+)
+LDT_HOLDING = Holding(
+    asset=LDT,
+    kind="fungible_asset",
+    balance=U64_MAX,
+    decimals=6,
+    symbol="LDT",
+    name="Demo Token",
+    metadata=LDT,
+)
+
+
+def _meta(cursor: str | None = None) -> LedgerMeta:
+    return LedgerMeta(
+        chain_id=4,
+        ledger_version=LEDGER_VERSION,
+        oldest_ledger_version=0,
+        ledger_timestamp_usec=1_748_736_000_000_000,
+        epoch=1,
+        block_height=9,
+        oldest_block_height=0,
+        cursor=cursor,
+    )
+
+
+def _body(value: Any) -> bytes:
+    return json.dumps(value).encode()
+
+
+def _handle(number: int, counter: int, address: str = ALICE) -> dict[str, Any]:
+    return {
+        "counter": str(counter),
+        "guid": {"id": {"addr": address, "creation_num": str(number)}},
+    }
+
+
+RESOURCES = [
+    {
+        "type": "0x1::account::Account",
+        "data": {
+            "authentication_key": ALICE,
+            "coin_register_events": _handle(0, 0),
+            "sequence_number": "3",
+        },
+    },
+    {
+        "type": "0x1::coin::CoinStore<0x1::aptos_coin::AptosCoin>",
+        "data": {"coin": {"value": "10000081973700"}, "frozen": False},
+    },
+    {
+        "type": "0x1::ledger_demo::Board",
+        "data": {
+            "owner": ALICE,
+            "scores": {"handle": SCORES},
+            "score_events": _handle(4, 3),
+        },
+    },
+    {"type": "0x1::ledger_demo::Counter", "data": {"value": str(2**128 - 1)}},
+    {"type": "0x1::object::ObjectCore", "data": {"owner": BOB, "allow_ungated_transfer": True}},
+]
+
+
+def _function(name: str, params: list[str], *, entry: bool = True) -> dict[str, Any]:
+    return {
+        "name": name,
+        "visibility": "public",
+        "is_entry": entry,
+        "is_view": not entry,
+        "generic_type_params": [],
+        "params": params,
+        "return": [] if entry else ["u64"],
+    }
+
+
+LEDGER_DEMO = {
+    "bytecode": "0xa11ceb0b",
+    "abi": {
+        "address": "0x1",
+        "name": "ledger_demo",
+        "friends": [],
+        "exposed_functions": [
+            _function("set_score", ["&signer", "address", "u64"]),
+            _function("score_of", ["address", "address"], entry=False),
+        ],
+        "structs": [
+            {
+                "name": "Board",
+                "is_native": False,
+                "abilities": ["key"],
+                "generic_type_params": [],
+                "fields": [
+                    {"name": "owner", "type": "address"},
+                    {"name": "scores", "type": "0x1::table::Table<address, u64>"},
+                    {
+                        "name": "score_events",
+                        "type": "0x1::event::EventHandle<0x1::ledger_demo::ScoreChanged>",
+                    },
+                ],
+            },
+            {
+                "name": "Counter",
+                "is_native": False,
+                "abilities": ["key"],
+                "generic_type_params": [],
+                "fields": [{"name": "value", "type": "u128"}],
+            },
+        ],
+    },
+}
+
+EVENTS = [
+    {
+        "version": str(version),
+        "guid": {"creation_number": "4", "account_address": ALICE},
+        "sequence_number": str(number),
+        "type": "0x1::ledger_demo::ScoreChanged",
+        "data": {"player": PLAYER, "old": str(old), "new": str(new)},
+    }
+    for number, (version, old, new) in enumerate([(11, 0, 7), (14, 7, 9), (17, 9, U64_MAX)])
+]
+
+
+def _user_transaction(
+    version: int, sequence: int, arguments: list[Any], *, success: bool, changes: list[Any]
+) -> dict[str, Any]:
+    return {
+        "type": "user_transaction",
+        "version": str(version),
+        "hash": "0x" + f"{version:02x}" * 32,
+        "state_change_hash": "0x" + "22" * 32,
+        "event_root_hash": "0x" + "33" * 32,
+        "gas_used": "612",
+        "success": success,
+        "vm_status": "Executed successfully" if success else "Move abort in 0x1::ledger_demo: 1",
+        "accumulator_root_hash": "0x" + "44" * 32,
+        "changes": changes,
+        "sender": ALICE,
+        "sequence_number": str(sequence),
+        "max_gas_amount": "2000",
+        "gas_unit_price": "100",
+        "expiration_timestamp_secs": "1748739600",
+        "payload": {
+            "type": "entry_function_payload",
+            "function": "0x1::ledger_demo::set_score",
+            "type_arguments": [],
+            "arguments": arguments,
+        },
+        "events": [EVENTS[2]] if success else [],
+        "timestamp": str(1_748_736_000_000_000 + version * 1_000_000),
+    }
+
+
+SCORE_WRITE = {
+    "type": "write_table_item",
+    "state_key_hash": "0x" + "55" * 32,
+    "handle": SCORES,
+    "key": "0x" + "5a" * 32,
+    "value": "0xffffffffffffffff",
+    "data": {"key": PLAYER, "key_type": "address", "value": str(U64_MAX), "value_type": "u64"},
+}
+
+TRANSACTIONS = [
+    _user_transaction(17, 0, [PLAYER, str(U64_MAX)], success=True, changes=[SCORE_WRITE]),
+    _user_transaction(20, 1, [BOB, "3"], success=True, changes=[]),
+    _user_transaction(23, 2, [BOB, "4"], success=False, changes=[]),
+]
+
+
+class FakeExplanation:
+    """What ``explain`` answers: its text is the dump."""
+
+    def __init__(self, version: int) -> None:
+        self.version = version
+
+    def __str__(self) -> str:
+        return f"transaction {self.version}: 0x00 (fake bytes)"
+
+
+class FakeReadClient:
+    """Answers the reads of the explorers from the chain above; ``calls`` logs each
+    method called, with its arguments, in order."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = []
+
+    def _log(self, name: str, *args: Any, **kwargs: Any) -> None:
+        self.calls.append((name, args, kwargs))
+
+    def asked(self, name: str) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
+        """The arguments of every call of method ``name``."""
+        return [(args, kwargs) for called, args, kwargs in self.calls if called == name]
+
+    @property
+    def methods(self) -> list[str]:
+        """The methods called, in order."""
+        return [name for name, _, _ in self.calls]
+
+    # -- the reads ---------------------------------------------------------------------
+
+    def ledger_info(self) -> Result[Any]:
+        self._log("ledger_info")
+        info = {
+            "chain_id": 4,
+            "epoch": "1",
+            "ledger_version": str(LEDGER_VERSION),
+            "oldest_ledger_version": "0",
+            "ledger_timestamp": "1748736000000000",
+            "node_role": "full_node",
+            "oldest_block_height": "0",
+            "block_height": "9",
+        }
+        return Result(decode_ledger_info(_body(info)), _meta())
+
+    def account(self, address: str | Address, *, ledger_version: int | None = None) -> Result[Any]:
+        self._log("account", address, ledger_version=ledger_version)
+        if Address.parse(str(address)).long != ALICE:
+            raise AccountNotFoundError(
+                "Account not found", status=404, error_code="account_not_found", ledger=_meta()
+            )
+        body = {"sequence_number": "3", "authentication_key": ALICE}
+        return Result(decode_account(_body(body)), _meta())
+
+    def account_assets(
+        self,
+        address: str | Address,
+        *,
+        ledger_version: int | None = None,
+        assets: Iterable[str | Address] = (),
+    ) -> list[Holding]:
+        self._log("account_assets", address, ledger_version=ledger_version)
+        return [APT_HOLDING, LDT_HOLDING] if Address.parse(str(address)).long == ALICE else []
+
+    def account_resources(
+        self,
+        address: str | Address,
+        *,
+        ledger_version: int | None = None,
+        start: str | None = None,
+        limit: int | None = None,
+    ) -> Result[Any]:
+        self._log(
+            "account_resources", address, ledger_version=ledger_version, start=start, limit=limit
+        )
+        held = RESOURCES if Address.parse(str(address)).long == ALICE else []
+        first = int(start or 0)
+        last = first + min(limit or RESOURCES_PAGE, RESOURCES_PAGE)
+        cursor = str(last) if last < len(held) else None
+        return Result(decode_resources(_body(held[first:last])), _meta(cursor))
+
+    def account_modules(
+        self,
+        address: str | Address,
+        *,
+        ledger_version: int | None = None,
+        start: str | None = None,
+        limit: int | None = None,
+    ) -> Result[Any]:
+        self._log(
+            "account_modules", address, ledger_version=ledger_version, start=start, limit=limit
+        )
+        published = [LEDGER_DEMO] if Address.parse(str(address)).short == "0x1" else []
+        return Result(decode_modules(_body(published)), _meta())
+
+    def account_module(
+        self, address: str | Address, module_name: str, *, ledger_version: int | None = None
+    ) -> Result[Any]:
+        self._log("account_module", address, module_name)
+        if Address.parse(str(address)).short == "0x1" and module_name == "ledger_demo":
+            return Result(decode_module(_body(LEDGER_DEMO)), _meta())
+        raise MoveModuleNotFoundError(
+            f"Module not found: {address}::{module_name}",
+            status=404,
+            error_code="module_not_found",
+            ledger=_meta(),
+        )
+
+    def account_transactions(
+        self, address: str | Address, *, start: int | None = None, limit: int | None = None
+    ) -> Result[Any]:
+        self._log("account_transactions", address, start=start, limit=limit)
+        first = start or 0
+        sent = [t for t in TRANSACTIONS if first <= int(t["sequence_number"])]
+        return Result(decode_transactions(_body(sent[: limit or 25])), _meta())
+
+    def events_by_creation_number(
+        self,
+        address: str | Address,
+        creation_number: int,
+        *,
+        start: int | None = None,
+        limit: int | None = None,
+    ) -> Result[Any]:
+        self._log("events_by_creation_number", address, creation_number, start=start, limit=limit)
+        stream = EVENTS if creation_number == 4 else []
+        first = start or 0
+        return Result(decode_events(_body(stream[first : first + (limit or 25)])), _meta())
+
+    def transactions(self, *, start: int | None = None, limit: int | None = None) -> Result[Any]:
+        self._log("transactions", start=start, limit=limit)
+        first = start or 0
+        last = first + (limit or 25)
+        page = [t for t in TRANSACTIONS if first <= int(t["version"]) < last]
+        return Result(decode_transactions(_body(page)), _meta())
+
+    def transaction_by_version(self, version: int) -> Result[Any]:
+        self._log("transaction_by_version", version)
+        for txn in TRANSACTIONS:
+            if int(txn["version"]) == version:
+                return Result(decode_transaction(_body(txn)), _meta())
+        raise TransactionNotFoundError(
+            f"Transaction not found by version({version})",
+            status=404,
+            error_code="transaction_not_found",
+            ledger=_meta(),
+        )
+
+    def transaction_by_hash(self, txn_hash: str | bytes) -> Result[Any]:
+        self._log("transaction_by_hash", txn_hash)
+        for txn in TRANSACTIONS:
+            if txn["hash"] == txn_hash:
+                return Result(decode_transaction(_body(txn)), _meta())
+        raise TransactionNotFoundError(
+            f"Transaction not found by hash({txn_hash!r})",
+            status=404,
+            error_code="transaction_not_found",
+            ledger=_meta(),
+        )
+
+    def table_item(
+        self,
+        handle: str | Address,
+        key_type: Any,
+        value_type: Any,
+        key: Any,
+        *,
+        ledger_version: int | None = None,
+    ) -> Result[Any]:
+        self._log("table_item", handle, str(key_type), str(value_type), key)
+        if Address.parse(str(handle)).long == SCORES and key == PLAYER:
+            return Result(str(U64_MAX), _meta())
+        raise TableItemNotFoundError(
+            "Table item not found", status=404, error_code="table_item_not_found", ledger=_meta()
+        )
+
+    def raw_table_item(
+        self, handle: str | Address, key: bytes | str, *, ledger_version: int | None = None
+    ) -> Result[bytes]:
+        self._log("raw_table_item", handle, key)
+        if Address.parse(str(handle)).long == SCORES and str(key) == "0x" + "5a" * 32:
+            return Result(b"\xff" * 8, _meta())
+        raise TableItemNotFoundError(
+            "Table item not found", status=404, error_code="table_item_not_found", ledger=_meta()
+        )
+
+    def explain(self, txn: Any) -> FakeExplanation:
+        self._log("explain", txn)
+        return FakeExplanation(int(txn))

@@ -1,0 +1,523 @@
+"""The explorers without a node: a fake ``ReadClient`` (``fake_read_client``) answers
+hand-written, Aptos-shaped records, and each test drives an explorer the way a user does
+(showing tabs, selecting rows, following them, Back) and checks what is shown, exactly,
+and which reads were made: none for a tab before it is shown, none twice.
+
+No test here starts a node: constructing a ``LocalNode`` fails the test.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from fake_read_client import (
+    ALICE,
+    BOB,
+    LDT,
+    PLAYER,
+    SCORES,
+    TRANSACTIONS,
+    FakeReadClient,
+)
+
+import ledgerkit
+from ledgerkit import InputError, frames
+from ledgerkit.charts import BRUSH
+from ledgerkit.localnet import LocalNode
+from ledgerkit.models import decode_transactions
+from ledgerkit.widgets import (
+    AccountExplorer,
+    GasDashboard,
+    LedgerGrid,
+    TableExplorer,
+    TransactionInspector,
+)
+
+U64_MAX = 2**64 - 1
+U128_MAX = 2**128 - 1
+APT = "0x1::aptos_coin::AptosCoin"
+#: What separates the breadcrumb's steps (a single right-pointing angle quote).
+SEP = "\u203a"
+
+
+@pytest.fixture(autouse=True)
+def no_node(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail any test of this module that would start a node."""
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("a headless explorer test started a LocalNode")
+
+    monkeypatch.setattr(LocalNode, "__init__", refuse)
+
+
+@pytest.fixture
+def client() -> FakeReadClient:
+    return FakeReadClient()
+
+
+def _grid(explorer: Any, title_part: str) -> LedgerGrid:
+    view = explorer.view
+    assert view is not None
+    for grid in view.grids:
+        if title_part in grid.title:
+            return grid
+    raise AssertionError(f"no grid titled {title_part!r} in {[g.title for g in view.grids]}")
+
+
+def _crumbs(explorer: Any) -> str:
+    text: str = explorer._crumbs.value
+    return text.removeprefix("<span class='lk-crumbs'>").removesuffix("</span>")
+
+
+# -- the guard itself ----------------------------------------------------------------------
+
+
+def test_a_node_cannot_start_in_these_tests() -> None:
+    with pytest.raises(AssertionError, match="started a LocalNode"):
+        LocalNode(seed=1)
+
+
+# -- the account explorer -----------------------------------------------------------------
+
+
+def test_opening_an_account_reads_its_overview_and_nothing_else(client: FakeReadClient) -> None:
+    explorer = AccountExplorer(client, ALICE)
+    assert client.methods == ["account", "account_assets"]
+    assert client.asked("account_assets") == [((explorer.address,), {"ledger_version": 25})]
+    assert repr(explorer) == f"AccountExplorer({ALICE})"
+    assert _crumbs(explorer) == "account 0xa1a1…a1a1"
+    assert explorer._back.disabled
+    view = explorer.view
+    assert view is not None
+    assert view.tabs is not None
+    assert view.tabs.built == ["Overview"]
+    assert [g.title for g in view.grids] == ["Assets"]
+    assert "<code>3</code>" in view.tabs.children[0].children[0].children[0].value
+
+
+def test_the_assets_grid_and_its_frame_hold_every_asset_exactly(client: FakeReadClient) -> None:
+    explorer = AccountExplorer(client, ALICE)
+    assets = _grid(explorer, "Assets")
+    assert assets.rows == [
+        {
+            "symbol": "APT",
+            "name": "Aptos Coin",
+            "amount": "100,000.819737",
+            "balance": 10_000_081_973_700,
+            "kind": "coin",
+            "asset": APT,
+        },
+        {
+            "symbol": "LDT",
+            "name": "Demo Token",
+            "amount": "18,446,744,073,709.551615",
+            "balance": "18446744073709551615",  # beyond 2**53: text for the browser
+            "kind": "fungible_asset",
+            "asset": LDT,
+        },
+    ]
+    frame = explorer.to_frame()
+    assert list(frame["symbol"]) == ["APT", "LDT"]
+    assert list(frame["asset"]) == [APT, LDT]
+    assert list(frame["balance"]) == [10_000_081_973_700, 18_446_744_073_709_551_615]
+    assert str(frame["balance"].dtype) == "UInt64"
+    assert list(frame["amount"]) == ["100,000.819737", "18,446,744,073,709.551615"]
+    # Searched down to one asset, the frame holds that one.
+    assets.query = "LDT"
+    frame = explorer.to_frame()
+    assert list(frame["symbol"]) == ["LDT"]
+    assert list(frame["balance"]) == [18_446_744_073_709_551_615]
+
+
+def test_the_resources_tab_reads_its_pages_when_first_shown_and_never_again(
+    client: FakeReadClient,
+) -> None:
+    explorer = AccountExplorer(client, ALICE)
+    view = explorer.view
+    assert view is not None
+    assert client.asked("account_resources") == []
+    view.show("Resources")
+    # The node serves two resources a page: three pages for the grid's first page of 20.
+    assert [kw["start"] for _, kw in client.asked("account_resources")] == [None, "2", "4"]
+    assert {kw["ledger_version"] for _, kw in client.asked("account_resources")} == {25}
+    resources = _grid(explorer, "Resources")
+    assert [row["type"] for row in resources.rows] == [
+        "0x1::account::Account",
+        "0x1::coin::CoinStore<0x1::aptos_coin::AptosCoin>",
+        "0x1::ledger_demo::Board",
+        "0x1::ledger_demo::Counter",
+        "0x1::object::ObjectCore",
+    ]
+    assert [row["fields"] for row in resources.rows] == [3, 2, 3, 1, 2]
+    assert resources.total == 5
+    before = len(client.calls)
+    # Another page size, a search, the Events tab, the tab shown again: no page asked twice.
+    resources.page_size = 5
+    resources.query = "ledger_demo"
+    assert [row["type"] for row in resources.rows] == [
+        "0x1::ledger_demo::Board",
+        "0x1::ledger_demo::Counter",
+    ]
+    view.show("Events")
+    view.show("Resources")
+    assert client.calls[before:] == []
+
+
+def test_the_events_tab_reads_the_streams_from_the_resources_once(
+    client: FakeReadClient,
+) -> None:
+    explorer = AccountExplorer(client, ALICE)
+    assert explorer.view is not None
+    explorer.view.show("Events")
+    assert [kw["start"] for _, kw in client.asked("account_resources")] == [None, "2", "4"]
+    streams = _grid(explorer, "Event streams")
+    assert [(r["stream"], r["creation_number"], r["events"]) for r in streams.rows] == [
+        ("account::Account.coin_register_events (0)", 0, 0),
+        ("ledger_demo::Board.score_events (3)", 4, 3),
+    ]
+    explorer.view.show("Resources")
+    assert len(client.asked("account_resources")) == 3
+    # A stream opens newest first, one read for the page.
+    streams._activate(1, "stream")  # as Enter on the row does
+    assert _crumbs(explorer) == f"account 0xa1a1…a1a1 {SEP} ledger_demo::Board.score_events (3)"
+    events = _grid(explorer, "3 events")
+    assert [(r["sequence_number"], r["version"]) for r in events.rows] == [
+        (2, 17),
+        (1, 14),
+        (0, 11),
+    ]
+    assert events.rows[0]["data"] == (
+        '{"player":"' + PLAYER + '","old":"9","new":"18446744073709551615"}'
+    )
+    assert client.asked("events_by_creation_number") == [((ALICE, 4), {"start": 0, "limit": 3})]
+
+
+def test_a_resource_is_shown_as_typed_rows_and_each_module_abi_is_asked_once(
+    client: FakeReadClient,
+) -> None:
+    explorer = AccountExplorer(client, ALICE)
+    assert explorer.view is not None
+    explorer.view.show("Resources")
+    resources = _grid(explorer, "Resources")
+    resources.selected_index = 2  # the Board
+    value = _grid(explorer, "0x1::ledger_demo::Board")
+    assert [(r["path"], r["value"], r["type"], r["points_to"]) for r in value.rows] == [
+        ("owner", ALICE, "address", "account"),
+        ("scores", SCORES, "0x1::table::Table<address, u64>", "table"),
+        (
+            "score_events",
+            "3 events",
+            "0x1::event::EventHandle<0x1::ledger_demo::ScoreChanged>",
+            "events",
+        ),
+    ]
+    resources.selected_index = 3  # the Counter: a u128, exact
+    value = _grid(explorer, "0x1::ledger_demo::Counter")
+    assert [(r["path"], r["value"], r["type"]) for r in value.rows] == [
+        ("value", str(U128_MAX), "u128")
+    ]
+    resources.selected_index = 0  # 0x1::account: no such module on this node
+    framework = "0x" + "00" * 31 + "01"
+    assert [args for args, _ in client.asked("account_module")] == [
+        (framework, "ledger_demo"),
+        (framework, "account"),
+    ]
+    resources.selected_index = 2
+    assert len(client.asked("account_module")) == 2
+
+
+def test_a_table_opens_from_a_resource_and_back_returns_without_reading_again(
+    client: FakeReadClient,
+) -> None:
+    explorer = AccountExplorer(client, ALICE)
+    assert explorer.view is not None
+    explorer.view.show("Resources")
+    _grid(explorer, "Resources").selected_index = 2
+    value = _grid(explorer, "0x1::ledger_demo::Board")
+    value.selected_index = 1
+    explorer.follow(value.selected, "value")
+    assert _crumbs(explorer) == f"account 0xa1a1…a1a1 {SEP} table 0x5c5c…5c5c"
+    assert not explorer._back.disabled
+    items = _grid(explorer, "Items written")
+    assert [(r["version"], r["op"], r["key"], r["value"]) for r in items.rows] == [
+        (17, "write", PLAYER, str(U64_MAX))
+    ]
+    before = len(client.calls)
+    explorer.back()
+    assert _crumbs(explorer) == "account 0xa1a1…a1a1"
+    assert explorer.view.tabs is not None
+    assert explorer.view.tabs.built == ["Overview", "Resources"]
+    assert client.calls[before:] == []
+    # The account opened again at the same version reads its overview, not its resources.
+    explorer.open_account(ALICE)
+    explorer.view.show("Resources")
+    assert client.methods[before:] == ["account", "account_assets"]
+    assert [r["type"] for r in _grid(explorer, "Resources").rows][2] == "0x1::ledger_demo::Board"
+
+
+def test_an_address_in_a_resource_opens_that_account(client: FakeReadClient) -> None:
+    explorer = AccountExplorer(client, ALICE)
+    assert explorer.view is not None
+    explorer.view.show("Resources")
+    _grid(explorer, "Resources").selected_index = 4  # ObjectCore, owned by BOB
+    value = _grid(explorer, "0x1::object::ObjectCore")
+    owner = [r for r in value.rows if r["path"] == "owner"]
+    assert owner[0]["points_to"] == "account"
+    value.selected_index = value.rows.index(owner[0])
+    explorer.follow(value.selected, "value")
+    assert _crumbs(explorer) == f"account 0xa1a1…a1a1 {SEP} account 0xb0b0…b0b0"
+    assert repr(explorer.view) == "View('account 0xb0b0…b0b0')"
+    # Bob has no account resource: the overview says so, and nothing is held.
+    assert client.methods[-3:] == ["account", "ledger_info", "account_assets"]
+    assert _grid(explorer, "Assets").rows == []
+
+
+def test_the_modules_tab_lists_the_abi_when_first_shown(client: FakeReadClient) -> None:
+    explorer = AccountExplorer(client, "0x1")
+    assert explorer.view is not None
+    assert client.asked("account_modules") == []
+    explorer.view.show("Modules")
+    assert len(client.asked("account_modules")) == 1
+    modules = _grid(explorer, "Modules")
+    assert [(r["name"], r["functions"], r["structs"]) for r in modules.rows] == [
+        ("ledger_demo", 2, 2)
+    ]
+    modules.selected_index = 0
+    functions = _grid(explorer, "Functions")
+    assert [
+        (r["name"], r["is_entry"], r["is_view"], r["params"], r["returns"]) for r in functions.rows
+    ] == [
+        ("set_score", True, False, '["&signer","address","u64"]', "[]"),
+        ("score_of", False, True, '["address","address"]', '["u64"]'),
+    ]
+    structs = _grid(explorer, "Structs")
+    assert [r["name"] for r in structs.rows] == ["Board", "Counter"]
+    assert repr(explorer) == "AccountExplorer(0x1)"
+
+
+def test_the_transactions_tab_lists_newest_first_and_opens_the_inspector(
+    client: FakeReadClient,
+) -> None:
+    explorer = AccountExplorer(client, ALICE)
+    assert explorer.view is not None
+    assert client.asked("account_transactions") == []
+    explorer.view.show("Transactions")
+    assert client.asked("account_transactions") == [((explorer.address,), {"start": 0, "limit": 3})]
+    txns = _grid(explorer, "3 transactions sent")
+    assert [(r["version"], r["sequence_number"], r["success"]) for r in txns.rows] == [
+        (23, 2, False),
+        (20, 1, True),
+        (17, 0, True),
+    ]
+    txns._activate(1, "version")
+    assert _crumbs(explorer) == f"account 0xa1a1…a1a1 {SEP} txn 20"
+    assert client.methods[-1] == "transaction_by_version"
+    explorer.back()
+    assert _crumbs(explorer) == "account 0xa1a1…a1a1"
+
+
+# -- the transaction inspector ------------------------------------------------------------
+
+
+def test_the_inspector_reads_the_transaction_then_each_tab_when_shown(
+    client: FakeReadClient,
+) -> None:
+    inspector = TransactionInspector(client, 17)
+    assert client.methods == ["transaction_by_version"]
+    assert repr(inspector) == "TransactionInspector(17)"
+    assert _crumbs(inspector) == "txn 17"
+    view = inspector.view
+    assert view is not None
+    assert view.tabs is not None
+    assert view.tabs.built == ["Summary"]
+    summary = view.tabs.children[0].children[0].value
+    assert "<code>success</code>" in summary
+    assert f"<code>{ALICE}</code>" in summary
+    view.show("Payload")
+    assert client.methods == ["transaction_by_version", "account_module"]
+    payload = _grid(inspector, "0x1::ledger_demo::set_score")
+    assert [(r["index"], r["type"], r["value"]) for r in payload.rows] == [
+        (0, "address", PLAYER),
+        (1, "u64", str(U64_MAX)),
+    ]
+    view.show("Events")
+    events = _grid(inspector, "Events")
+    assert [(r["type"], r["sequence_number"]) for r in events.rows] == [
+        ("0x1::ledger_demo::ScoreChanged", 2)
+    ]
+    view.show("Changes")
+    changes = _grid(inspector, "Changes")
+    assert [(r["type"], r["handle"]) for r in changes.rows] == [("write_table_item", SCORES)]
+    view.show("Gas")
+    gas = view.tabs.children[4].children[0].value
+    assert gas == (
+        "<p>Gas used <b>612</b> units of at most 2,000 (30.6%), at 100 octas a unit: "
+        "fee <b>61,200</b> octas = 0.000612 APT.</p>"
+    )
+    view.show("Bytes")
+    assert client.asked("explain") == []
+    button = view.tabs.children[5].children[0].children[0]
+    button.click()
+    assert client.asked("explain") == [((17,), {})]
+    assert client.methods.count("account_module") == 1
+    # A change that names a table opens it.
+    changes._activate(0, "handle")
+    assert _crumbs(inspector) == f"txn 17 {SEP} table 0x5c5c…5c5c"
+
+
+def test_a_second_transaction_of_the_same_module_asks_no_abi_again(
+    client: FakeReadClient,
+) -> None:
+    inspector = TransactionInspector(client, 17)
+    assert inspector.view is not None
+    inspector.view.show("Payload")
+    inspector.open_transaction(TRANSACTIONS[1]["hash"])
+    assert inspector.view.title == "txn 20"
+    inspector.view.show("Payload")
+    assert [(r["type"], r["value"]) for r in _grid(inspector, "set_score").rows] == [
+        ("address", BOB),
+        ("u64", "3"),
+    ]
+    assert client.methods == [
+        "transaction_by_version",
+        "account_module",
+        "transaction_by_hash",
+    ]
+
+
+def test_an_unknown_transaction_is_a_message_not_a_traceback(client: FakeReadClient) -> None:
+    inspector = TransactionInspector(client, 10**12)
+    assert inspector.view is None
+    assert (
+        "transaction: 404 transaction_not_found: Transaction not found by version(1000000000000)"
+        in inspector._message.value
+    )
+    assert "Traceback" not in inspector._message.value
+
+
+# -- the table explorer -------------------------------------------------------------------
+
+
+def _form(explorer: TableExplorer) -> Any:
+    view = explorer.view
+    assert view is not None
+    form = view.children[0]
+    key_type, value_type = form.children[1].children
+    key, look_up = form.children[2].children
+    raw, raw_look_up = form.children[3].children
+    return key_type, value_type, key, look_up, raw, raw_look_up
+
+
+def test_the_table_explorer_lists_the_items_written_and_looks_them_up(
+    client: FakeReadClient,
+) -> None:
+    explorer = TableExplorer(client, SCORES)
+    assert client.methods == ["ledger_info", "transactions"]
+    assert client.asked("transactions") == [((), {"start": 0, "limit": 26})]
+    assert repr(explorer) == "TableExplorer(0x5c5c…5c5c)"
+    items = _grid(explorer, "Items written")
+    assert [(r["version"], r["op"], r["key"], r["value"]) for r in items.rows] == [
+        (17, "write", PLAYER, str(U64_MAX))
+    ]
+    key_type, value_type, key, look_up, raw, raw_look_up = _form(explorer)
+    assert (key_type.value, value_type.value) == ("address", "u64")
+    key.value = f'"{PLAYER}"'
+    look_up.click()
+    assert client.asked("table_item") == [((SCORES, "address", "u64", PLAYER), {})]
+    item = _grid(explorer, "→ u64")
+    assert [(r["path"], r["value"], r["type"]) for r in item.rows] == [
+        ("(value)", str(U64_MAX), "u64")
+    ]
+    raw.value = "0x" + "5a" * 32
+    raw_look_up.click()
+    item = _grid(explorer, "raw 0x5a5a")
+    assert [(r["value"], r["type"]) for r in item.rows] == [(str(U64_MAX), "u64")]
+
+
+def test_a_key_that_does_not_fit_is_refused_before_anything_is_sent(
+    client: FakeReadClient,
+) -> None:
+    explorer = TableExplorer(client, SCORES)
+    _, _, key, look_up, _, _ = _form(explorer)
+    key.value = "42"
+    look_up.click()
+    assert "the key does not fit address" in explorer._message.value
+    assert client.asked("table_item") == []
+    key.value = '"0x' + "99" * 32 + '"'
+    look_up.click()
+    assert "look-up: 404 table_item_not_found: Table item not found" in explorer._message.value
+
+
+# -- the clients the explorers accept -----------------------------------------------------
+
+
+EXPLORERS = [
+    (AccountExplorer, (ALICE,)),
+    (TableExplorer, (SCORES,)),
+    (TransactionInspector, (17,)),
+]
+
+
+@pytest.fixture
+def async_client() -> Iterator[ledgerkit.AsyncClient]:
+    sent: list[httpx.Request] = []
+
+    def record(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        return httpx.Response(500)
+
+    client = ledgerkit.AsyncClient(
+        "http://127.0.0.1:9/v1", transport=httpx.MockTransport(record), retries=0
+    )
+    yield client
+    asyncio.run(client.aclose())
+    assert sent == [], "a request was sent"
+
+
+@pytest.mark.parametrize(("explorer", "args"), EXPLORERS, ids=lambda v: getattr(v, "__name__", ""))
+def test_an_async_client_is_refused_when_the_explorer_is_built(
+    explorer: Any, args: tuple[Any, ...], async_client: ledgerkit.AsyncClient
+) -> None:
+    with pytest.raises(InputError) as refused:
+        explorer(async_client, *args)
+    message = str(refused.value)
+    assert message.startswith(f"{explorer.__name__} reads with a sync client (ledgerkit.Client")
+    assert "got ledgerkit.AsyncClient" in message
+    assert "return coroutines" in message
+
+
+def test_something_that_is_not_a_client_is_refused() -> None:
+    with pytest.raises(InputError, match=r"got builtins\.str, which has none of its methods"):
+        AccountExplorer("http://127.0.0.1:8080/v1", ALICE)  # type: ignore[arg-type]
+
+
+# -- the gas dashboard ------------------------------------------------------------------------
+
+
+def test_the_gas_dashboard_pages_brushes_and_searches_a_frame_headless() -> None:
+    txns = frames.transactions_to_frame(decode_transactions(json.dumps(TRANSACTIONS).encode()))
+    dashboard = GasDashboard(txns)
+    assert repr(dashboard) == "GasDashboard(3 transactions)"
+    grid = dashboard.grid
+    assert grid.title == "All 3 transactions"
+    assert [(r["version"], r["gas_used"], r["success"]) for r in grid.rows] == [
+        (17, 612, True),
+        (20, 612, True),
+        (23, 612, False),
+    ]
+    # The brush from 00:00:17 to 00:00:20 (epoch milliseconds) keeps two.
+    start, end = 1_748_736_017_000, 1_748_736_020_000
+    dashboard.chart._vl_selections = {BRUSH: {"value": {"time": [start, end]}, "store": []}}
+    assert grid.title == "2 of 3 transactions in the brushed range"
+    assert [r["version"] for r in grid.rows] == [17, 20]
+    dashboard.chart._vl_selections = {BRUSH: {"value": {}, "store": []}}
+    assert grid.title == "All 3 transactions"
+    grid.query = ALICE[:10]
+    assert grid.total == 3
+    grid.query = "coin::transfer"
+    assert grid.total == 0
