@@ -9,8 +9,12 @@ No test here starts a node: constructing a ``LocalNode`` fails the test.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import io
 import json
+import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -521,3 +525,20 @@ def test_the_gas_dashboard_pages_brushes_and_searches_a_frame_headless() -> None
     assert grid.total == 3
     grid.query = "coin::transfer"
     assert grid.total == 0
+
+
+# -- the docs ---------------------------------------------------------------------------------
+
+
+def test_the_docs_example_of_a_headless_test_runs_as_written() -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "widgets.md").read_text("utf-8")
+    section = page.split("\n### Testing an explorer without a node\n", 1)[1].split("\n## ", 1)[0]
+    (source,) = re.findall(r"```python\n(.*?)```", section, re.S)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(source, "widgets.md", "exec"), {"__name__": "__docs__"})
+    assert out.getvalue().splitlines() == [
+        "['account', 'account_assets']",
+        "[{'symbol': 'APT', 'balance': 18446744073709551615}]",
+        "account_resources",
+    ]
