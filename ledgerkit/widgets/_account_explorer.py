@@ -330,8 +330,9 @@ def _events_tab(
     nav: Navigator, address: Address, resources: CursorSource
 ) -> tuple[Any, list[LedgerGrid]]:
     """The event streams found in the resources (read through the Resources tab's source)."""
-    everything = nav.guard("resources", lambda: resources.all_rows(_ALL_RESOURCES_PAGE))
-    streams = _event_streams(address, [row["resource"] for row in everything or []])
+    # A failure to read them leaves the tab unbuilt, read again when next shown.
+    everything = resources.all_rows(_ALL_RESOURCES_PAGE)
+    streams = _event_streams(address, [row["resource"] for row in everything])
     stream_rows = [
         {"stream": label, "address": where, "creation_number": number, "events": count}
         for label, where, number, count in streams

@@ -116,7 +116,9 @@ class LazyTabs(w.Tab):  # type: ignore[misc]
     ``builders`` are ``(title, build)`` pairs; ``build()`` returns the tab's widget and
     the grids it holds. The first tab is built at once (it is shown); the others when
     selected, from the browser or from Python (``selected_index``, :meth:`show`).
-    A tab whose building fails shows nothing and says why on ``say``.
+    ``guard(what, build)`` runs each build (the navigator's: a failure is said on its
+    message line); a tab whose building failed stays empty and is built again when
+    next selected.
     """
 
     def __init__(
@@ -165,6 +167,7 @@ class LazyTabs(w.Tab):  # type: ignore[misc]
         title, build = self._builders[index]
         made = build() if self._guard is None else self._guard(title.lower(), build)
         if made is None:
+            self._built.discard(index)
             return
         content, grids = made
         self.children[index].children = [content]

@@ -30,7 +30,7 @@ from fake_read_client import (
 )
 
 import ledgerkit
-from ledgerkit import InputError, frames
+from ledgerkit import InputError, TransportError, frames
 from ledgerkit.charts import BRUSH
 from ledgerkit.localnet import LocalNode
 from ledgerkit.models import decode_transactions
@@ -542,3 +542,33 @@ def test_the_docs_example_of_a_headless_test_runs_as_written() -> None:
         "[{'symbol': 'APT', 'balance': 18446744073709551615}]",
         "account_resources",
     ]
+
+
+def test_a_tab_that_could_not_be_read_says_why_and_is_read_again_when_next_shown(
+    client: FakeReadClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    explorer = AccountExplorer(client, ALICE)
+    view = explorer.view
+    assert view is not None
+    assert view.tabs is not None
+
+    def unreachable(*args: Any, **kwargs: Any) -> Any:
+        raise TransportError("the node did not answer")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(client, "account_resources", unreachable)
+        view.show("Events")
+        assert "events: the node did not answer" in explorer._message.value
+        assert view.tabs.built == ["Overview"]
+        # A grid whose source fails says so in the grid, and keeps its place.
+        view.show("Modules")
+        view.show("Resources")
+        resources = _grid(explorer, "Resources")
+        assert resources.error == ("Could not load page 1: TransportError: the node did not answer")
+    resources.refresh()
+    assert resources.error == ""
+    assert len(resources.rows) == 5
+    view.show("Events")
+    assert view.tabs.built == ["Overview", "Resources", "Modules", "Events"]
+    assert len(_grid(explorer, "Event streams").rows) == 2
+    assert [kw["start"] for _, kw in client.asked("account_resources")] == [None, "2", "4"]
