@@ -145,6 +145,15 @@ class LazyTabs(w.Tab):  # type: ignore[misc]
         """The titles of the tabs built so far."""
         return [self.names[i] for i in sorted(self._built)]
 
+    def first_grid(self) -> LedgerGrid | None:
+        """The first grid of these tabs, building tabs in order (without showing them)
+        until one holds a grid; ``None`` when none does."""
+        for index in range(len(self._builders)):
+            if self.grids:
+                break
+            self._build(index)
+        return self.grids[0] if self.grids else None
+
     def on_built(self, callback: Callable[[list[LedgerGrid]], None]) -> None:
         """Call ``callback(grids)`` with the grids of each tab built from now on."""
         self._listeners.append(callback)
@@ -255,15 +264,26 @@ class Navigator(w.VBox):  # type: ignore[misc]
 
     # -- what the current view offers ---------------------------------------------------------
 
+    def _focused_grid(self) -> LedgerGrid | None:
+        # A view whose shown tab holds no grid (a transaction's summary) answers for its
+        # first tab that does, built now if it was not yet.
+        view = self.view
+        if view is None:
+            return None
+        if view.focused is None and view.tabs is not None:
+            view.tabs.first_grid()
+        return view.focused
+
     @property
     def selected(self) -> Any:
         """The row selected in the grid last used, with exact values (``None``: none)."""
-        grid = self.view.focused if self.view is not None else None
+        grid = self._focused_grid()
         return None if grid is None else grid.selected
 
     def to_frame(self) -> pd.DataFrame:
-        """The rows shown in the grid last used, as a frame with exact dtypes."""
-        grid = self.view.focused if self.view is not None else None
+        """The rows shown in the grid last used (or the view's first grid), as a frame
+        with exact dtypes."""
+        grid = self._focused_grid()
         if grid is None:
             return pd.DataFrame()
         return grid.to_frame()

@@ -572,3 +572,16 @@ def test_a_tab_that_could_not_be_read_says_why_and_is_read_again_when_next_shown
     assert view.tabs.built == ["Overview", "Resources", "Modules", "Events"]
     assert len(_grid(explorer, "Event streams").rows) == 2
     assert [kw["start"] for _, kw in client.asked("account_resources")] == [None, "2", "4"]
+
+
+def test_the_inspector_frame_is_the_payload_arguments_before_any_tab_is_shown(
+    client: FakeReadClient,
+) -> None:
+    inspector = TransactionInspector(client, 17)
+    frame = inspector.to_frame()
+    assert list(frame["type"]) == ["address", "u64"]
+    assert list(frame["value"]) == [PLAYER, str(U64_MAX)]
+    assert inspector.view is not None
+    assert inspector.view.tabs is not None
+    assert inspector.view.tabs.selected_index == 0  # the summary stays shown
+    assert client.methods == ["transaction_by_version", "account_module"]
