@@ -26,9 +26,11 @@ from typing import Any, Final
 import orjson
 
 from ledgerkit.bcs import TRANSACTION_PREFIX, Serializer
-from ledgerkit.localnet import _gas
 from ledgerkit.localnet._accounts import validator_addresses
-from ledgerkit.localnet._executor import (
+from ledgerkit.localnet._mempool import Mempool, Pending
+from ledgerkit.localnet._store import BlockRecord, BlockWrite, Store
+from ledgerkit.localnet._txjson import info_json, user_fields
+from ledgerkit.localnet.vm._executor import (
     SUCCESS,
     PrologueError,
     StateChange,
@@ -37,13 +39,11 @@ from ledgerkit.localnet._executor import (
     finalize,
     validate,
 )
-from ledgerkit.localnet._framework import FRAMEWORK, Context
-from ledgerkit.localnet._framework._context import ACCOUNT
-from ledgerkit.localnet._framework._keys import resource_key
-from ledgerkit.localnet._framework._system import block_prologue
-from ledgerkit.localnet._mempool import Mempool, Pending
-from ledgerkit.localnet._store import BlockRecord, BlockWrite, Store
-from ledgerkit.localnet._txjson import info_json, user_fields
+from ledgerkit.localnet.vm._gas_schedule import BLOCK_GAS_LIMIT, MAX_BLOCK_USER_TRANSACTIONS
+from ledgerkit.localnet.vm.framework import FRAMEWORK, Context
+from ledgerkit.localnet.vm.framework._context import ACCOUNT
+from ledgerkit.localnet.vm.framework._state_keys import resource_key
+from ledgerkit.localnet.vm.framework._system_modules import block_prologue
 from ledgerkit.types import Address
 
 __all__ = [
@@ -216,7 +216,7 @@ class BlockBuilder:
             rec, read, mempool, timestamp_usec
         )
         prices = [p.gas_unit_price for p in included]
-        limit_reached = full and gas >= _gas.BLOCK_GAS_LIMIT
+        limit_reached = full and gas >= BLOCK_GAS_LIMIT
         state_root = salted(b"StateCheckpoint", prev.state_root, *rec.change_hashes)
         self._epilogue_transaction(
             rec, block_id, timestamp_usec, gas, size, limit_reached, state_root
@@ -383,7 +383,7 @@ class BlockBuilder:
             included.append(pending)
             gas += output.gas_used
             size += sum(len(c.bcs or b"") for c in output.changes)
-            if gas >= _gas.BLOCK_GAS_LIMIT or len(included) >= _gas.MAX_BLOCK_USER_TRANSACTIONS:
+            if gas >= BLOCK_GAS_LIMIT or len(included) >= MAX_BLOCK_USER_TRANSACTIONS:
                 full = True
                 break
         return included, discarded, gas, size, full

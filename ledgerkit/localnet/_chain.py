@@ -56,9 +56,12 @@ from ledgerkit.localnet._blocks import (
 )
 from ledgerkit.localnet._config import NodeConfig, anchor_usec
 from ledgerkit.localnet._errors import IncompleteChainError, NodeError
-from ledgerkit.localnet._executor import SUCCESS, TxnOutput, finalize
-from ledgerkit.localnet._framework import FRAMEWORK, Context
-from ledgerkit.localnet._framework._assets import (
+from ledgerkit.localnet._mempool import Mempool, admit
+from ledgerkit.localnet._store import BlockRecord, BlockWrite, Store
+from ledgerkit.localnet._workload import Workload, unit
+from ledgerkit.localnet.vm._executor import SUCCESS, TxnOutput, finalize
+from ledgerkit.localnet.vm.framework import FRAMEWORK, Context
+from ledgerkit.localnet.vm.framework._asset_modules import (
     APT_METADATA,
     APT_TYPE,
     BURNED_FEES,
@@ -74,11 +77,8 @@ from ledgerkit.localnet._framework._assets import (
     object_core,
     type_info,
 )
-from ledgerkit.localnet._framework._context import ACCOUNT
-from ledgerkit.localnet._framework._system import BLOCK_RESOURCE, CHAIN_ID, CURRENT_TIME
-from ledgerkit.localnet._mempool import Mempool, admit
-from ledgerkit.localnet._store import BlockRecord, BlockWrite, Store
-from ledgerkit.localnet._workload import Workload, unit
+from ledgerkit.localnet.vm.framework._context import ACCOUNT
+from ledgerkit.localnet.vm.framework._system_modules import BLOCK_RESOURCE, CHAIN_ID, CURRENT_TIME
 from ledgerkit.types import Address
 
 __all__ = [

@@ -24,7 +24,6 @@ import orjson
 
 from ledgerkit._errors import ErrorCode
 from ledgerkit.bcs import Serializer, SignedTransaction, TransactionData
-from ledgerkit.localnet import _gas
 from ledgerkit.localnet._accounts import DevAccount, dev_accounts, faucet_account
 from ledgerkit.localnet._blocks import BlockBuilder
 from ledgerkit.localnet._chain import generate
@@ -32,8 +31,6 @@ from ledgerkit.localnet._chaincache import copy_cached_chain
 from ledgerkit.localnet._clock import ChainClock
 from ledgerkit.localnet._config import NodeConfig
 from ledgerkit.localnet._errors import NodeError
-from ledgerkit.localnet._framework._context import ACCOUNT
-from ledgerkit.localnet._framework._keys import resource_key
 from ledgerkit.localnet._identity import build_hash, check_identity
 from ledgerkit.localnet._mempool import Mempool, admit
 from ledgerkit.localnet._mempool_journal import restore_mempool
@@ -44,6 +41,13 @@ from ledgerkit.localnet._store import BlockRecord, Store
 from ledgerkit.localnet._txbcs import transaction_data
 from ledgerkit.localnet._views import LedgerViews
 from ledgerkit.localnet._workload import Workload
+from ledgerkit.localnet.vm._gas_schedule import (
+    AGGRESSIVE_BLOCK_HISTORY,
+    BlockGas,
+    estimate_gas_price,
+)
+from ledgerkit.localnet.vm.framework._context import ACCOUNT
+from ledgerkit.localnet.vm.framework._state_keys import resource_key
 from ledgerkit.types import Address, LedgerMeta
 
 __all__ = ["Ledger", "Module", "Page", "Resource", "ViewResult"]
@@ -349,10 +353,10 @@ class Ledger(LedgerViews):
         if cached is not None and cached[0] == height:
             return dict(cached[1])
         recent = [
-            _gas.BlockGas(full, price)
-            for full, price in self.store.recent_blocks(_gas.AGGRESSIVE_BLOCK_HISTORY)
+            BlockGas(full, price)
+            for full, price in self.store.recent_blocks(AGGRESSIVE_BLOCK_HISTORY)
         ]
-        estimate = _gas.estimate_gas_price(recent)
+        estimate = estimate_gas_price(recent)
         self._estimate = (height, estimate)
         return dict(estimate)
 

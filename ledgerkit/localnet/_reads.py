@@ -16,15 +16,16 @@ import orjson
 
 from ledgerkit._errors import BCSError, ErrorCode, InputError
 from ledgerkit.localnet._errors import NodeError
-from ledgerkit.localnet._framework import FRAMEWORK, render_type
-from ledgerkit.localnet._framework._assets import (
+from ledgerkit.localnet._store import BlockRecord, Store
+from ledgerkit.localnet.vm.framework import FRAMEWORK, render_type
+from ledgerkit.localnet.vm.framework._asset_modules import (
     APT_METADATA,
     APT_TYPE,
     FUNGIBLE_STORE,
     primary_store_address,
 )
-from ledgerkit.localnet._framework._context import ACCOUNT
-from ledgerkit.localnet._framework._keys import (
+from ledgerkit.localnet.vm.framework._context import ACCOUNT
+from ledgerkit.localnet.vm.framework._state_keys import (
     MODULE,
     RESOURCE,
     decode_cursor,
@@ -33,7 +34,6 @@ from ledgerkit.localnet._framework._keys import (
     resource_key,
     table_key,
 )
-from ledgerkit.localnet._store import BlockRecord, Store
 from ledgerkit.types import Address, MoveType, StructTag
 
 __all__ = [

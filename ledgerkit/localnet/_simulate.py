@@ -13,21 +13,21 @@ from typing import Any
 
 from ledgerkit._errors import ErrorCode, SigningError
 from ledgerkit.bcs import SignedTransaction
-from ledgerkit.localnet import _gas
 from ledgerkit.localnet._blocks import ZERO_HASH
 from ledgerkit.localnet._errors import NodeError
-from ledgerkit.localnet._executor import (
+from ledgerkit.localnet._reads import Head
+from ledgerkit.localnet._txjson import info_json, user_fields
+from ledgerkit.localnet.vm._executor import (
     PrologueError,
     TxnOutput,
     entry_function_of,
     execute,
     validate,
 )
-from ledgerkit.localnet._framework import FRAMEWORK, Context, ReadFn
-from ledgerkit.localnet._framework._assets import APT_METADATA, store_balance
-from ledgerkit.localnet._framework._context import ACCOUNT
-from ledgerkit.localnet._reads import Head
-from ledgerkit.localnet._txjson import info_json, user_fields
+from ledgerkit.localnet.vm._gas_schedule import MAX_GAS_AMOUNT, intrinsic_gas
+from ledgerkit.localnet.vm.framework import FRAMEWORK, Context, ReadFn
+from ledgerkit.localnet.vm.framework._asset_modules import APT_METADATA, store_balance
+from ledgerkit.localnet.vm.framework._context import ACCOUNT
 
 __all__ = ["simulate"]
 
@@ -85,7 +85,7 @@ def simulate(
             )
         balance = store_balance(check, raw.sender, APT_METADATA)
         size = len(signed.to_bcs())
-        max_gas = min(max(balance // price, _gas.intrinsic_gas(size)), _gas.MAX_GAS_AMOUNT)
+        max_gas = min(max(balance // price, intrinsic_gas(size)), MAX_GAS_AMOUNT)
     raw = dataclasses.replace(raw, gas_unit_price=price, max_gas_amount=max_gas)
     signed = SignedTransaction(raw, signed.authenticator)
     size = len(signed.to_bcs())

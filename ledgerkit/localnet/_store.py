@@ -3,7 +3,7 @@
 :class:`Store` is the file: its schema (:mod:`._schema`), its per-thread connections
 (:mod:`._sqlite`), its reads (:mod:`._store_reads`), its mempool table
 (:mod:`._store_mempool`), and here the block writes. State keys are the byte strings of
-:mod:`ledgerkit.localnet._framework._keys`. Writes are serialized by a lock and a block
+:mod:`ledgerkit.localnet.vm.framework._state_keys`. Writes are serialized by a lock and a block
 is one SQLite transaction, so a reader sees a block entirely or not at all, and a crash
 loses at most the block being written.
 """

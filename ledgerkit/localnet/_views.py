@@ -11,8 +11,8 @@ from typing import Any
 
 from ledgerkit.bcs import EntryFunction
 from ledgerkit.localnet._config import NodeConfig
-from ledgerkit.localnet._executor import run_view
 from ledgerkit.localnet._reads import LedgerReads, ViewResult
+from ledgerkit.localnet.vm._executor import run_view
 from ledgerkit.types import EntryFunctionId, MoveType
 
 __all__ = ["LedgerViews"]

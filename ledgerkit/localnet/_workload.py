@@ -33,12 +33,12 @@ import orjson
 from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
 from ledgerkit.keys import Ed25519PrivateKey
 from ledgerkit.localnet._accounts import workload_key
-from ledgerkit.localnet._framework import FRAMEWORK
-from ledgerkit.localnet._framework._assets import DEMO_TOKEN_METADATA
-from ledgerkit.localnet._framework._context import ACCOUNT
-from ledgerkit.localnet._framework._keys import resource_key
 from ledgerkit.localnet._mempool import Mempool
 from ledgerkit.localnet._store import Store
+from ledgerkit.localnet.vm.framework import FRAMEWORK
+from ledgerkit.localnet.vm.framework._asset_modules import DEMO_TOKEN_METADATA
+from ledgerkit.localnet.vm.framework._context import ACCOUNT
+from ledgerkit.localnet.vm.framework._state_keys import resource_key
 from ledgerkit.types import Address
 
 __all__ = ["Workload", "congestion", "demand", "unit"]

@@ -14,8 +14,8 @@ from ledgerkit.bcs import EntryFunction, RawTransaction, Serializer
 from ledgerkit.localnet._accounts import DevAccount
 from ledgerkit.localnet._config import NodeConfig
 from ledgerkit.localnet._errors import NodeError
-from ledgerkit.localnet._framework._assets import DEMO_TOKEN_METADATA
 from ledgerkit.localnet._ledger import Ledger
+from ledgerkit.localnet.vm.framework._asset_modules import DEMO_TOKEN_METADATA
 from ledgerkit.types import Address, EntryFunctionId, MoveType, StructTag
 
 BOARD = StructTag.parse("0x1::ledger_demo::Board")

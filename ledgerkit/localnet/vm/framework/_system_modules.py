@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ledgerkit.localnet._framework._assets import BURNED_FEES
-from ledgerkit.localnet._framework._context import Context, native
+from ledgerkit.localnet.vm.framework._asset_modules import BURNED_FEES
+from ledgerkit.localnet.vm.framework._context import Context, native
 from ledgerkit.types import Address, MoveType
 
 __all__ = ["BLOCK_RESOURCE", "CHAIN_ID", "CURRENT_TIME", "block_prologue"]

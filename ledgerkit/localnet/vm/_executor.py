@@ -31,7 +31,7 @@ code    status
 An *orderless* transaction (a ``TransactionPayloadV1`` with a ``replay_protection_nonce``;
 its sequence number, ``2^64 - 1`` by convention, is not read) skips the sequence-number
 checks and leaves the sender's sequence number alone; its nonce is recorded when it runs
-(:mod:`._framework._nonces`) so that it runs once.
+(:mod:`.framework._nonces`) so that it runs once.
 
 A fee-payer transaction may come from an account that does not exist yet when its
 sequence number is 0 and the address is the one its key derives: the account is created
@@ -39,7 +39,7 @@ as it runs, the fee payer paying. A simulation with the fee payer ``0x0`` (not k
 checks no fee payer and charges no fee, as public nodes simulate it.
 
 *Execution* (:func:`execute`) runs the entry function's Python body in a
-:class:`~ledgerkit.localnet._framework.Context`, charges gas by :mod:`._gas`, then runs
+:class:`~ledgerkit.localnet.vm.framework.Context`, charges gas by :mod:`._gas_schedule`, then runs
 the epilogue (sequence number bump, fee burned from the payer). A transaction that fails
 after validation is kept: it pays for its gas, its sequence number is used, and nothing
 else it did survives. Its ``vm_status`` is ``Move abort in 0x1::module: NAME(0xcode):
@@ -77,18 +77,31 @@ from ledgerkit.bcs import (
     SingleSenderAuthenticator,
     TransactionPayloadV1,
 )
-from ledgerkit.localnet import _gas
 from ledgerkit.localnet._errors import NodeError
-from ledgerkit.localnet._framework import FRAMEWORK, Context, MoveAbortError, ReadFn, VMStatusError
-from ledgerkit.localnet._framework._assets import (
+from ledgerkit.localnet.vm._gas_schedule import (
+    MAX_GAS_AMOUNT,
+    MAX_GAS_UNIT_PRICE,
+    MAX_TRANSACTION_SIZE,
+    MIN_GAS_UNIT_PRICE,
+    GasCharge,
+    intrinsic_gas,
+)
+from ledgerkit.localnet.vm.framework import (
+    FRAMEWORK,
+    Context,
+    MoveAbortError,
+    ReadFn,
+    VMStatusError,
+)
+from ledgerkit.localnet.vm.framework._asset_modules import (
     APT_METADATA,
     charge_fee,
     create_account,
     store_balance,
 )
-from ledgerkit.localnet._framework._context import ACCOUNT, Write
-from ledgerkit.localnet._framework._keys import MODULE, RESOURCE, state_key_hash
-from ledgerkit.localnet._framework._nonces import nonce_used, record_nonce
+from ledgerkit.localnet.vm.framework._context import ACCOUNT, Write
+from ledgerkit.localnet.vm.framework._nonces import nonce_used, record_nonce
+from ledgerkit.localnet.vm.framework._state_keys import MODULE, RESOURCE, state_key_hash
 from ledgerkit.types import Address, EntryFunctionId, MoveType
 
 __all__ = [
@@ -280,17 +293,17 @@ def validate(
         ``invalid_input`` for a signature scheme that cannot be checked here.
     """
     raw = signed.raw
-    if size > _gas.MAX_TRANSACTION_SIZE:
+    if size > MAX_TRANSACTION_SIZE:
         raise PrologueError("EXCEEDED_MAX_TRANSACTION_SIZE")
     if raw.chain_id != chain_id:
         raise PrologueError("BAD_CHAIN_ID")
-    if raw.max_gas_amount > _gas.MAX_GAS_AMOUNT:
+    if raw.max_gas_amount > MAX_GAS_AMOUNT:
         raise PrologueError("MAX_GAS_UNITS_EXCEEDS_MAX_GAS_UNITS_BOUND")
-    if raw.max_gas_amount < _gas.intrinsic_gas(size):
+    if raw.max_gas_amount < intrinsic_gas(size):
         raise PrologueError("MAX_GAS_UNITS_BELOW_MIN_TRANSACTION_GAS_UNITS")
-    if raw.gas_unit_price < _gas.MIN_GAS_UNIT_PRICE:
+    if raw.gas_unit_price < MIN_GAS_UNIT_PRICE:
         raise PrologueError("GAS_UNIT_PRICE_BELOW_MIN_BOUND")
-    if raw.gas_unit_price > _gas.MAX_GAS_UNIT_PRICE:
+    if raw.gas_unit_price > MAX_GAS_UNIT_PRICE:
         raise PrologueError("GAS_UNIT_PRICE_ABOVE_MAX_BOUND")
     if mode == "mempool":
         try:
@@ -375,9 +388,9 @@ def _run_entry(ctx: Context, ef: EntryFunction, arguments: list[Any] | None) -> 
     body(ctx, ef.type_args, args)
 
 
-def _charge(ctx: Context, intrinsic: int, *, completed: bool) -> _gas.GasCharge:
+def _charge(ctx: Context, intrinsic: int, *, completed: bool) -> GasCharge:
     writes = list(ctx.writes.values()) if completed else []
-    return _gas.GasCharge(
+    return GasCharge(
         intrinsic=intrinsic,
         calls=1,
         reads=ctx.reads,
@@ -421,7 +434,7 @@ def execute(
     """
     raw = signed.raw
     signers, payer, _ = signers_of(signed)
-    intrinsic = _gas.intrinsic_gas(size)
+    intrinsic = intrinsic_gas(size)
     ctx = Context(
         read, FRAMEWORK.codec, timestamp_usec=timestamp_usec, chain_id=chain_id, signers=signers
     )
@@ -576,5 +589,5 @@ def run_view(
     out.uleb128(len(results))
     for t, value in zip(returns, results, strict=True):
         out.fixed_bytes(codec.encode(t, value))
-    gas = _gas.GasCharge(intrinsic=0, calls=1, reads=ctx.reads, extra=ctx.extra_gas).total
+    gas = GasCharge(intrinsic=0, calls=1, reads=ctx.reads, extra=ctx.extra_gas).total
     return results, out.output(), gas

@@ -1,11 +1,12 @@
 """The framework at ``0x1``: module declarations with ABIs, and their Python bodies.
 
 * ``_abi``: declarations as data, their API JSON and the stand-in bytecode;
-* ``_specs``: the modules themselves;
-* ``_values``: type text, standard addresses, struct layouts for the BCS codec;
-* ``_keys``: state keys, their hashes and the pagination cursor;
+* ``_module_specs``: the modules themselves;
+* ``_move_values``: type text, standard addresses, struct layouts for the BCS codec;
+* ``_state_keys``: state keys, their hashes and the pagination cursor;
 * ``_context``: what a function body sees (state, tables, events, gas, aborts);
-* ``_assets``, ``_system``, ``_demo``: the bodies.
+* ``_nonces``: the orderless transactions' nonces an account has used;
+* ``_asset_modules``, ``_system_modules``, ``_demo_module``: the bodies.
 
 :data:`FRAMEWORK` gathers them: look up a module or a function, its body, the codec.
 """
@@ -18,14 +19,14 @@ from typing import Final
 import orjson
 
 from ledgerkit.bcs import MoveValueCodec
-from ledgerkit.localnet._framework import _assets, _demo, _system  # noqa: F401 - registers bodies
-from ledgerkit.localnet._framework._abi import (
+from ledgerkit.localnet.vm.framework import _asset_modules, _demo_module, _system_modules  # noqa: F401 - registers bodies
+from ledgerkit.localnet.vm.framework._abi import (
     FRAMEWORK_ADDRESS,
     FunctionSpec,
     ModuleSpec,
     StructSpec,
 )
-from ledgerkit.localnet._framework._context import (
+from ledgerkit.localnet.vm.framework._context import (
     NATIVES,
     Context,
     MoveAbortError,
@@ -34,8 +35,8 @@ from ledgerkit.localnet._framework._context import (
     VMStatusError,
     Write,
 )
-from ledgerkit.localnet._framework._specs import MODULES
-from ledgerkit.localnet._framework._values import (
+from ledgerkit.localnet.vm.framework._module_specs import MODULES
+from ledgerkit.localnet.vm.framework._move_values import (
     FrameworkLayouts,
     make_codec,
     render_type,

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ledgerkit.bcs import MoveValueCodec
-from ledgerkit.localnet._framework._abi import FRAMEWORK_ADDRESS, ModuleSpec, StructSpec
+from ledgerkit.localnet.vm.framework._abi import FRAMEWORK_ADDRESS, ModuleSpec, StructSpec
 from ledgerkit.types import Address, MoveType, PrimitiveType, StructTag, VectorType
 
 __all__ = ["FrameworkLayouts", "make_codec", "render_type", "standardizer"]

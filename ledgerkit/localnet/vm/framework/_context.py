@@ -20,9 +20,9 @@ from typing import Any, Final
 import orjson
 
 from ledgerkit.bcs import MoveValueCodec
-from ledgerkit.localnet._framework._keys import MODULE, RESOURCE, TABLE_ITEM, resource_key
-from ledgerkit.localnet._framework._keys import module_key as _module_key
-from ledgerkit.localnet._framework._keys import table_key as _table_key
+from ledgerkit.localnet.vm.framework._state_keys import MODULE, RESOURCE, TABLE_ITEM, resource_key
+from ledgerkit.localnet.vm.framework._state_keys import module_key as _module_key
+from ledgerkit.localnet.vm.framework._state_keys import table_key as _table_key
 from ledgerkit.types import Address, MoveType
 
 __all__ = [

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ledgerkit.localnet._framework._abi import FunctionSpec, ModuleSpec, StructSpec
+from ledgerkit.localnet.vm.framework._abi import FunctionSpec, ModuleSpec, StructSpec
 
 __all__ = ["MODULES"]
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Final
 
-from ledgerkit.localnet._framework._context import ACCOUNT, Context, native
-from ledgerkit.localnet._framework._values import render_type
+from ledgerkit.localnet.vm.framework._context import ACCOUNT, Context, native
+from ledgerkit.localnet.vm.framework._move_values import render_type
 from ledgerkit.types import U64_MAX, Address, MoveType, StructTag
 
 __all__ = [

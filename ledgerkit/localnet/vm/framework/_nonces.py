@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ledgerkit.localnet._framework._context import Context
+from ledgerkit.localnet.vm.framework._context import Context
 from ledgerkit.types import Address
 
 __all__ = ["ACCOUNT_NONCES", "nonce_used", "record_nonce"]

@@ -21,7 +21,7 @@ from typing import Final
 
 from ledgerkit._errors import BCSError, InputError
 from ledgerkit.bcs import Deserializer, Serializer, deserialize_struct_tag, serialize_struct_tag
-from ledgerkit.localnet._framework._values import render_type
+from ledgerkit.localnet.vm.framework._move_values import render_type
 from ledgerkit.types import Address, StructTag, is_identifier
 
 __all__ = [

@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Final
 
-from ledgerkit.localnet._framework._context import Context, native
+from ledgerkit.localnet.vm.framework._context import Context, native
 from ledgerkit.types import U64_MAX, Address, MoveType
 
 __all__ = ["BOARD", "table_handle"]
