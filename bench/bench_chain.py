@@ -21,8 +21,8 @@ import time
 from pathlib import Path
 
 from ledgerkit.localnet._chain import generate
-from ledgerkit.localnet._config import NodeConfig
-from ledgerkit.localnet._store import Store
+from ledgerkit.localnet._node_config import NodeConfig
+from ledgerkit.localnet.store._ledger_file import Store
 
 GOAL_SECONDS = 60.0
 GOAL_MB = 500.0

@@ -9,8 +9,8 @@ framework functions, so every notebook and test runs offline and reproducibly.
 from __future__ import annotations
 
 from ledgerkit._public import publish as _publish
-from ledgerkit.localnet._config import ENDPOINT_GROUPS, NodeConfig
-from ledgerkit.localnet._errors import IncompleteChainError, NodeConfigError
+from ledgerkit.localnet._node_config import ENDPOINT_GROUPS, NodeConfig
+from ledgerkit.localnet._node_errors import IncompleteChainError, NodeConfigError
 from ledgerkit.localnet._server import LocalNode, serve
 from ledgerkit.localnet.services import FaucetSettings
 

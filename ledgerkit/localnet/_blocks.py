@@ -28,8 +28,8 @@ import orjson
 from ledgerkit.bcs import TRANSACTION_PREFIX, Serializer
 from ledgerkit.localnet._accounts import validator_addresses
 from ledgerkit.localnet._mempool import Mempool, Pending
-from ledgerkit.localnet._store import BlockRecord, BlockWrite, Store
 from ledgerkit.localnet._txjson import info_json, user_fields
+from ledgerkit.localnet.store._ledger_file import BlockRecord, BlockWrite, Store
 from ledgerkit.localnet.vm._executor import (
     SUCCESS,
     PrologueError,
@@ -207,7 +207,7 @@ class BlockBuilder:
         def read(skey: bytes) -> tuple[bytes, bytes] | None:
             if skey in rec.overlay:
                 return rec.overlay[skey]
-            return store.state(skey)
+            return store.reads.state(skey)
 
         self._metadata_transaction(
             rec, read, block_id, epoch, round_, proposer, votes, failed, timestamp_usec

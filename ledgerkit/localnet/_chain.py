@@ -54,11 +54,11 @@ from ledgerkit.localnet._blocks import (
     change_hash,
     salted,
 )
-from ledgerkit.localnet._config import NodeConfig, anchor_usec
-from ledgerkit.localnet._errors import IncompleteChainError, NodeError
 from ledgerkit.localnet._mempool import Mempool, admit
-from ledgerkit.localnet._store import BlockRecord, BlockWrite, Store
+from ledgerkit.localnet._node_config import NodeConfig, anchor_usec
+from ledgerkit.localnet._node_errors import IncompleteChainError, NodeError
 from ledgerkit.localnet._workload import Workload, unit
+from ledgerkit.localnet.store._ledger_file import BlockRecord, BlockWrite, Store
 from ledgerkit.localnet.vm._executor import SUCCESS, TxnOutput, finalize
 from ledgerkit.localnet.vm.framework import FRAMEWORK, Context
 from ledgerkit.localnet.vm.framework._asset_modules import (
@@ -293,11 +293,11 @@ def generate(store: Store, config: NodeConfig) -> None:
         The file's generation stopped midway under another generator version.
     """
     started = time.perf_counter()
-    if store.last_block() is None:
+    if store.reads.last_block() is None:
         write_genesis(store, config, chain_anchor(config))
-    if store.meta("generation") in (None, "complete"):
+    if store.reads.meta("generation") in (None, "complete"):
         return
-    version = store.meta("generator_version")
+    version = store.reads.meta("generator_version")
     if version != str(GENERATOR_VERSION):
         raise IncompleteChainError(
             store.path,
@@ -305,9 +305,9 @@ def generate(store: Store, config: NodeConfig) -> None:
             f"ledgerkit's generator (version {GENERATOR_VERSION}) cannot finish it: remove "
             "the file to generate the chain anew",
         )
-    target = int(store.meta("generation_target") or 0)
-    anchor = int(store.meta("anchor_usec") or 0)
-    prev = store.last_block()
+    target = int(store.reads.meta("generation_target") or 0)
+    anchor = int(store.reads.meta("anchor_usec") or 0)
+    prev = store.reads.last_block()
     assert prev is not None
     if prev.height:
         _log.info("resuming the chain generation of %s at block %d", store.path, prev.height + 1)
@@ -327,7 +327,7 @@ def _generate_blocks(
     started: float,
 ) -> None:
     builder = BlockBuilder(store, chain_id=config.chain_id, seed=config.seed)
-    count = int(store.meta("workload_accounts") or GENESIS_WORKLOAD_ACCOUNTS)
+    count = int(store.reads.meta("workload_accounts") or GENESIS_WORKLOAD_ACCOUNTS)
     workload = Workload(store, None, config.seed, config.chain_id, count)
     every = max(1, target // 10)
     uncommitted = 0
@@ -339,7 +339,11 @@ def _generate_blocks(
         for signed in workload.transactions(height, sent):
             with contextlib.suppress(NodeError):  # a full mempool turns users away
                 admit(
-                    signed, store.state, mempool, chain_id=config.chain_id, now_secs=sent // 10**6
+                    signed,
+                    store.reads.state,
+                    mempool,
+                    chain_id=config.chain_id,
+                    now_secs=sent // 10**6,
                 )
         meta = {"workload_accounts": str(workload.count)}
         run_end = _run_ends(height, target)

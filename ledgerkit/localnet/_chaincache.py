@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Final
 
 from ledgerkit.localnet._chain import GENERATOR_VERSION, chain_anchor, generate
-from ledgerkit.localnet._config import NodeConfig
-from ledgerkit.localnet._store import Store
+from ledgerkit.localnet._node_config import NodeConfig
+from ledgerkit.localnet.store._ledger_file import Store
 
 __all__ = ["CHAIN_CACHE_ENV", "chain_cache_dir", "chain_key", "copy_cached_chain"]
 

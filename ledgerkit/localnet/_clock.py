@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from ledgerkit.localnet._store import Store
+from ledgerkit.localnet.store._ledger_file import Store
 
 __all__ = ["ChainClock"]
 
@@ -31,8 +31,8 @@ class ChainClock:
     @classmethod
     def of_store(cls, store: Store, last_timestamp: int) -> ChainClock:
         """The clock of the ledger in ``store`` whose last block has ``last_timestamp``."""
-        base = max(int(store.meta("anchor_usec") or 0), last_timestamp)
-        if store.meta("anchor") == "now":
+        base = max(int(store.reads.meta("anchor_usec") or 0), last_timestamp)
+        if store.reads.meta("anchor") == "now":
             base = max(base, time.time_ns() // 1000)
         return cls(base)
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import hashlib
 from importlib import metadata
 
-from ledgerkit.localnet._config import NodeConfig, anchor_usec
-from ledgerkit.localnet._errors import NodeConfigError
-from ledgerkit.localnet._store import Store
+from ledgerkit.localnet._node_config import NodeConfig, anchor_usec
+from ledgerkit.localnet._node_errors import NodeConfigError
+from ledgerkit.localnet.store._ledger_file import Store
 
 __all__ = ["build_hash", "check_identity"]
 
@@ -35,9 +35,9 @@ def check_identity(store: Store, config: NodeConfig) -> None:
         The file holds a chain of another seed, chain id or anchor.
     """
     expected = [("chain_id", str(config.chain_id)), ("seed", str(config.seed))]
-    if config.anchor not in (None, "now") and store.meta("anchor_usec") is not None:
+    if config.anchor not in (None, "now") and store.reads.meta("anchor_usec") is not None:
         expected.append(("anchor_usec", str(anchor_usec(config.anchor))))
     for key, value in expected:
-        if store.meta(key) != value:
-            found = store.meta(key)
+        if store.reads.meta(key) != value:
+            found = store.reads.meta(key)
             raise NodeConfigError(f"{store.path} holds the chain of {key} {found}, not {value}")

@@ -8,7 +8,7 @@ The chain has its own clock (:meth:`Ledger.now_usec`, see :mod:`._clock`). Block
 expiration checks and the live workload read it. Simulation, view functions, JSON requests
 and the mempool's record in the file live in modules of their own. Methods are synchronous
 and thread-safe: any thread may read while one block producer writes. Every documented
-failure is a :class:`~ledgerkit.localnet._errors.NodeError` with the node's error code.
+failure is a :class:`~ledgerkit.localnet._node_errors.NodeError` with the node's error code.
 """
 
 from __future__ import annotations
@@ -29,18 +29,18 @@ from ledgerkit.localnet._blocks import BlockBuilder
 from ledgerkit.localnet._chain import generate
 from ledgerkit.localnet._chaincache import copy_cached_chain
 from ledgerkit.localnet._clock import ChainClock
-from ledgerkit.localnet._config import NodeConfig
-from ledgerkit.localnet._errors import NodeError
 from ledgerkit.localnet._identity import build_hash, check_identity
 from ledgerkit.localnet._mempool import Mempool, admit
 from ledgerkit.localnet._mempool_journal import restore_mempool
+from ledgerkit.localnet._node_config import NodeConfig
+from ledgerkit.localnet._node_errors import NodeError
 from ledgerkit.localnet._reads import Head, Module, Page, Resource, ViewResult
 from ledgerkit.localnet._requests import signed_from_json, signing_message_of
 from ledgerkit.localnet._simulate import simulate
-from ledgerkit.localnet._store import BlockRecord, Store
 from ledgerkit.localnet._txbcs import transaction_data
 from ledgerkit.localnet._views import LedgerViews
 from ledgerkit.localnet._workload import Workload
+from ledgerkit.localnet.store._ledger_file import BlockRecord, Store
 from ledgerkit.localnet.vm._gas_schedule import (
     AGGRESSIVE_BLOCK_HISTORY,
     BlockGas,
@@ -86,14 +86,14 @@ class Ledger(LedgerViews):
         # accepts a sequence number that block uses.
         self._commit_lock = threading.Lock()
         self.dev_accounts: list[DevAccount] = dev_accounts(
-            config.seed, int(store.meta("dev_accounts") or config.dev_accounts)
+            config.seed, int(store.reads.meta("dev_accounts") or config.dev_accounts)
         )
         self.faucet: DevAccount = faucet_account(config.seed)
-        workload_count = int(store.meta("workload_accounts") or 0)
+        workload_count = int(store.reads.meta("workload_accounts") or 0)
         self._workload = Workload(store, self.mempool, config.seed, config.chain_id, workload_count)
         self._git_hash = build_hash()
         self._estimate: tuple[int, dict[str, int]] | None = None
-        last = store.last_block()
+        last = store.reads.last_block()
         assert last is not None
         self._head = self._make_head(last)
         self._clock = ChainClock.of_store(store, last.timestamp)
@@ -118,7 +118,7 @@ class Ledger(LedgerViews):
             copy_cached_chain(path, config)
         store = Store(path)
         try:
-            if store.last_block() is not None:
+            if store.reads.last_block() is not None:
                 check_identity(store, config)
             generate(store, config)  # a new chain, the rest of a half-made one, or nothing
             ledger = cls(store, config, temp_dir=temp_dir)
@@ -149,10 +149,10 @@ class Ledger(LedgerViews):
         if window is None:
             return Head(block, 0, 0)
         readable = max(0, block.last_version + 1 - window)
-        first = self.store.block_containing(readable)
+        first = self.store.reads.block_containing(readable)
         assert first is not None
         if first.first_version < readable:
-            following = self.store.block(first.height + 1)
+            following = self.store.reads.block(first.height + 1)
             if following is not None:
                 first = following
         return Head(block, first.first_version, first.height)
@@ -231,7 +231,7 @@ class Ledger(LedgerViews):
         with self._commit_lock:
             pending = admit(
                 signed,
-                self.store.state,
+                self.store.reads.state,
                 self.mempool,
                 chain_id=self.config.chain_id,
                 now_secs=self._now_secs(),
@@ -265,10 +265,10 @@ class Ledger(LedgerViews):
         # still being committed; until the head moves it answers as pending. A waiting
         # transaction past its expiration is gone (unless its block is being committed).
         for _ in range(2):
-            version = self.store.version_of(txn_hash)
+            version = self.store.reads.version_of(txn_hash)
             if version is not None and version <= self._head.version:
                 self._version(version)  # pruned: 410
-                found: dict[str, Any] = orjson.loads(self.store.transaction(version) or b"{}")
+                found: dict[str, Any] = orjson.loads(self.store.reads.transaction(version) or b"{}")
                 return found
             pending = self.mempool.get(txn_hash, self._now_secs())
             if pending is not None:
@@ -283,12 +283,12 @@ class Ledger(LedgerViews):
         return transaction_data(
             txn,
             chain_id=self.config.chain_id,
-            state_at=self.store.state,
+            state_at=self.store.reads.state,
             block_id=self._block_id,
         )
 
     def _block_id(self, version: int) -> bytes:
-        block = self.store.block_containing(version)
+        block = self.store.reads.block_containing(version)
         assert block is not None
         return block.hash
 
@@ -336,7 +336,7 @@ class Ledger(LedgerViews):
             price = self.estimate_gas_price()["gas_estimate"]
         return simulate(
             signed,
-            self.store.state,
+            self.store.reads.state,
             self._head,
             chain_id=self.config.chain_id,
             now_secs=self._now_secs(),
@@ -354,7 +354,7 @@ class Ledger(LedgerViews):
             return dict(cached[1])
         recent = [
             BlockGas(full, price)
-            for full, price in self.store.recent_blocks(AGGRESSIVE_BLOCK_HISTORY)
+            for full, price in self.store.reads.recent_blocks(AGGRESSIVE_BLOCK_HISTORY)
         ]
         estimate = estimate_gas_price(recent)
         self._estimate = (height, estimate)
@@ -363,7 +363,7 @@ class Ledger(LedgerViews):
     # -- block production ---------------------------------------------------------------
 
     def _sequence_of(self, sender: bytes) -> int:
-        found = self.store.state(resource_key(sender, ACCOUNT))
+        found = self.store.reads.state(resource_key(sender, ACCOUNT))
         return 0 if found is None else int(orjson.loads(found[0])["data"]["sequence_number"])
 
     def produce_block(self, now_usec: int | None = None, *, empty_ok: bool = False) -> int | None:

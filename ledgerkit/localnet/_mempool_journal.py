@@ -11,9 +11,9 @@ from collections.abc import Callable
 
 from ledgerkit._errors import BCSError
 from ledgerkit.bcs import SignedTransaction
-from ledgerkit.localnet._errors import NodeError
 from ledgerkit.localnet._mempool import Mempool, Pending, pending_of
-from ledgerkit.localnet._store import Store
+from ledgerkit.localnet._node_errors import NodeError
+from ledgerkit.localnet.store._ledger_file import Store
 
 __all__ = ["StoreJournal", "restore_mempool"]
 
@@ -25,12 +25,12 @@ class StoreJournal:
         self._store = store
 
     def admitted(self, pending: Pending, replaced: Pending | None) -> None:
-        self._store.mempool_admit(
+        self._store.mempool.admit(
             pending.hash, pending.signed.to_bcs(), None if replaced is None else replaced.hash
         )
 
     def dropped(self, hashes: list[bytes]) -> None:
-        self._store.mempool_drop(hashes)
+        self._store.mempool.drop(hashes)
 
 
 def restore_mempool(
@@ -42,7 +42,7 @@ def restore_mempool(
     an account's next one), or that no longer fit are dropped (from the file too).
     """
     dropped = []
-    for txn_hash, signed_bcs in store.mempool_transactions():
+    for txn_hash, signed_bcs in store.mempool.transactions():
         try:
             pending = pending_of(SignedTransaction.from_bcs(signed_bcs))
             if pending.expiration_secs > now_secs and pending.sequence_number >= (
@@ -53,5 +53,5 @@ def restore_mempool(
         except (NodeError, BCSError):
             pass
         dropped.append(txn_hash)
-    store.mempool_drop(dropped)
+    store.mempool.drop(dropped)
     mempool.journal = StoreJournal(store)

@@ -15,8 +15,8 @@ from typing import Any, Final
 import orjson
 
 from ledgerkit._errors import BCSError, ErrorCode, InputError
-from ledgerkit.localnet._errors import NodeError
-from ledgerkit.localnet._store import BlockRecord, Store
+from ledgerkit.localnet._node_errors import NodeError
+from ledgerkit.localnet.store._ledger_file import BlockRecord, Store
 from ledgerkit.localnet.vm.framework import FRAMEWORK, render_type
 from ledgerkit.localnet.vm.framework._asset_modules import (
     APT_METADATA,
@@ -144,7 +144,7 @@ class LedgerReads:
     def account(self, address: Address, version: int | None) -> dict[str, Any]:
         """``{sequence_number, authentication_key}`` of an account."""
         v = self._version(version)
-        found = self.store.state(resource_key(address, ACCOUNT), v)
+        found = self.store.reads.state(resource_key(address, ACCOUNT), v)
         if found is None:
             raise _error(
                 ErrorCode.ACCOUNT_NOT_FOUND,
@@ -169,8 +169,8 @@ class LedgerReads:
                 raise _error(ErrorCode.INVALID_INPUT, f"invalid start cursor: {exc}") from None
         items: list[Any] = []
         prefix = bytes([kind]) + bytes(address)
-        for skey in self.store.keys(prefix, start_key, v):
-            found = self.store.state(skey, v)
+        for skey in self.store.reads.keys(prefix, start_key, v):
+            found = self.store.reads.state(skey, v)
             if found is None:
                 continue
             if len(items) == limit:
@@ -193,7 +193,7 @@ class LedgerReads:
         return self._page(address, MODULE, version, start, limit)
 
     def _missing(self, address: Address, v: int, code: ErrorCode, message: str) -> NodeError:
-        if not self.store.has_keys(b"\x00" + bytes(address), v):
+        if not self.store.reads.has_keys(b"\x00" + bytes(address), v):
             return _error(
                 ErrorCode.ACCOUNT_NOT_FOUND,
                 f"Account not found by Address({address.standard}) and Ledger version({v})",
@@ -203,7 +203,7 @@ class LedgerReads:
     def resource(self, address: Address, tag: StructTag, version: int | None) -> Resource:
         v = self._version(version)
         text = render_type(tag)
-        found = self.store.state(resource_key(address, text), v)
+        found = self.store.reads.state(resource_key(address, text), v)
         if found is None:
             raise self._missing(
                 address,
@@ -216,7 +216,7 @@ class LedgerReads:
 
     def module(self, address: Address, name: str, version: int | None) -> Module:
         v = self._version(version)
-        found = self.store.state(module_key(address, name), v)
+        found = self.store.reads.state(module_key(address, name), v)
         if found is None:
             raise _error(
                 ErrorCode.MODULE_NOT_FOUND,
@@ -240,7 +240,7 @@ class LedgerReads:
         else:
             metadata = asset
         store = primary_store_address(address, metadata)
-        found = self.store.state(resource_key(store, FUNGIBLE_STORE), v)
+        found = self.store.reads.state(resource_key(store, FUNGIBLE_STORE), v)
         return 0 if found is None else int(orjson.loads(found[0])["data"]["balance"])
 
     # -- events -------------------------------------------------------------------------
@@ -252,11 +252,11 @@ class LedgerReads:
         limit = _limit(limit, MAX_EVENTS_PAGE)
         account = bytes(address)
         if start is None:
-            last = self.store.last_event_sequence(account, creation_number)
+            last = self.store.reads.last_event_sequence(account, creation_number)
             if last is None:
                 return []
             start = max(0, last - limit + 1)
-        rows = self.store.events(account, creation_number, start, limit)
+        rows = self.store.reads.events(account, creation_number, start, limit)
         head = self._head
         # Only what the node still holds: nothing pruned, nothing past the head.
         events = [orjson.loads(row) for row in rows]
@@ -272,7 +272,7 @@ class LedgerReads:
     ) -> list[dict[str, Any]]:
         """Events of the handle held in field ``field_name`` of resource ``handle_struct``."""
         text = render_type(handle_struct)
-        found = self.store.state(resource_key(address, text), self._head.version)
+        found = self.store.reads.state(resource_key(address, text), self._head.version)
         if found is None:
             raise _error(
                 ErrorCode.RESOURCE_NOT_FOUND,
@@ -299,7 +299,7 @@ class LedgerReads:
                 f"Transaction not found by Ledger version({version})",
             )
         self._version(version)
-        found = self.store.transaction(version)
+        found = self.store.reads.transaction(version)
         assert found is not None
         result: dict[str, Any] = orjson.loads(found)
         return result
@@ -326,7 +326,7 @@ class LedgerReads:
         else:
             self._version(start)
         end = min(start + limit, head.version + 1)
-        return list(self.store.transactions(start, end))
+        return list(self.store.reads.transactions(start, end))
 
     def account_transactions(
         self, address: Address, start: int | None, limit: int
@@ -335,7 +335,7 @@ class LedgerReads:
         limit = _limit(limit, MAX_TRANSACTIONS_PAGE)
         head = self._head
         self.account(address, head.version)
-        rows = self.store.account_transactions(
+        rows = self.store.reads.account_transactions(
             bytes(address), start or 0, limit, head.oldest_version
         )
         out = [orjson.loads(row) for row in rows]
@@ -354,7 +354,8 @@ class LedgerReads:
         self._version(start_version)
         end = min(start_version + limit, head.version + 1)
         return [
-            {"transaction_index": i} for i in self.store.transaction_indexes(start_version, end)
+            {"transaction_index": i}
+            for i in self.store.reads.transaction_indexes(start_version, end)
         ]
 
     # -- tables -------------------------------------------------------------------------
@@ -374,7 +375,7 @@ class LedgerReads:
             key_bcs = codec.encode(key_type, key)
         except (InputError, BCSError) as exc:
             raise _error(ErrorCode.INVALID_INPUT, f"key does not fit {key_type}: {exc}") from None
-        found = self.store.state(table_key(handle, key_bcs), v)
+        found = self.store.reads.state(table_key(handle, key_bcs), v)
         if found is None:
             raise _error(
                 ErrorCode.TABLE_ITEM_NOT_FOUND,
@@ -395,7 +396,7 @@ class LedgerReads:
     def raw_table_item(self, handle: Address, key: bytes, version: int | None) -> bytes:
         """The BCS of a table item, by BCS key."""
         v = self._version(version)
-        found = self.store.state(table_key(handle, key), v)
+        found = self.store.reads.state(table_key(handle, key), v)
         if found is None:
             raise _error(
                 ErrorCode.TABLE_ITEM_NOT_FOUND,
@@ -416,7 +417,7 @@ class LedgerReads:
         }
         if with_transactions:
             end = min(block.last_version + 1, block.first_version + MAX_BLOCK_TRANSACTIONS)
-            rows = self.store.transactions(block.first_version, end)
+            rows = self.store.reads.transactions(block.first_version, end)
             body["transactions"] = [orjson.loads(row) for row in rows]
         return body
 
@@ -429,7 +430,7 @@ class LedgerReads:
                 ErrorCode.BLOCK_PRUNED,
                 f"Block({height}) has been pruned: the oldest block is {head.oldest_block_height}",
             )
-        block = self.store.block(height)
+        block = self.store.reads.block(height)
         assert block is not None
         return self._block_json(block, with_transactions)
 
@@ -443,6 +444,6 @@ class LedgerReads:
                 f"The block of version {version} has been pruned: the oldest version is "
                 f"{head.oldest_version}",
             )
-        block = self.store.block_containing(version)
+        block = self.store.reads.block_containing(version)
         assert block is not None
         return self._block_json(block, with_transactions)

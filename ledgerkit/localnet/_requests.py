@@ -10,7 +10,7 @@ from typing import Any
 
 from ledgerkit._errors import ErrorCode
 from ledgerkit.bcs import MultiAgentRawTransaction, SignedTransaction
-from ledgerkit.localnet._errors import NodeError
+from ledgerkit.localnet._node_errors import NodeError
 from ledgerkit.localnet._txjson import authenticator_from_json, raw_from_json
 from ledgerkit.types import Address
 

@@ -10,7 +10,7 @@ from typing import Any, Final
 
 from ledgerkit._errors import BCSError, ErrorCode, InputError
 from ledgerkit.bcs import Script, ScriptArgument
-from ledgerkit.localnet._errors import NodeError
+from ledgerkit.localnet._node_errors import NodeError
 from ledgerkit.types import HexBytes, MoveType
 
 __all__ = ["script_from_json"]

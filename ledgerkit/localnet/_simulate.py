@@ -14,7 +14,7 @@ from typing import Any
 from ledgerkit._errors import ErrorCode, SigningError
 from ledgerkit.bcs import SignedTransaction
 from ledgerkit.localnet._blocks import ZERO_HASH
-from ledgerkit.localnet._errors import NodeError
+from ledgerkit.localnet._node_errors import NodeError
 from ledgerkit.localnet._reads import Head
 from ledgerkit.localnet._txjson import info_json, user_fields
 from ledgerkit.localnet.vm._executor import (

@@ -41,7 +41,7 @@ from ledgerkit.bcs import (
     WriteOp,
     WriteSet,
 )
-from ledgerkit.localnet._errors import NodeError
+from ledgerkit.localnet._node_errors import NodeError
 from ledgerkit.localnet._requests import signed_from_json
 from ledgerkit.localnet.vm.framework import FRAMEWORK
 from ledgerkit.localnet.vm.framework._state_keys import (

@@ -38,7 +38,7 @@ from ledgerkit.bcs import (
     TransactionPayload,
     TransactionPayloadV1,
 )
-from ledgerkit.localnet._errors import NodeError
+from ledgerkit.localnet._node_errors import NodeError
 from ledgerkit.localnet._script_json import script_from_json
 from ledgerkit.localnet.vm.framework import FRAMEWORK, render_type
 from ledgerkit.types import Address, EntryFunctionId, HexBytes, MoveType, parse_uint

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ledgerkit.bcs import EntryFunction
-from ledgerkit.localnet._config import NodeConfig
+from ledgerkit.localnet._node_config import NodeConfig
 from ledgerkit.localnet._reads import LedgerReads, ViewResult
 from ledgerkit.localnet.vm._executor import run_view
 from ledgerkit.types import EntryFunctionId, MoveType
@@ -36,7 +36,7 @@ class LedgerViews(LedgerReads):
         v = self._version(version)
         store = self.store
         values, encoded, gas = run_view(
-            lambda skey: store.state(skey, v),
+            lambda skey: store.reads.state(skey, v),
             function,
             type_arguments,
             arguments,

@@ -34,7 +34,7 @@ from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
 from ledgerkit.keys import Ed25519PrivateKey
 from ledgerkit.localnet._accounts import workload_key
 from ledgerkit.localnet._mempool import Mempool
-from ledgerkit.localnet._store import Store
+from ledgerkit.localnet.store._ledger_file import Store
 from ledgerkit.localnet.vm.framework import FRAMEWORK
 from ledgerkit.localnet.vm.framework._asset_modules import DEMO_TOKEN_METADATA
 from ledgerkit.localnet.vm.framework._context import ACCOUNT
@@ -176,7 +176,7 @@ class Workload:
         return found
 
     def _sequence(self, address: Address) -> int | None:
-        found = self.store.state(resource_key(address, ACCOUNT))
+        found = self.store.reads.state(resource_key(address, ACCOUNT))
         if found is None:
             return None
         return int(orjson.loads(found[0])["data"]["sequence_number"])

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from ledgerkit.localnet import _chain, _chaincache
-from ledgerkit.localnet._config import NodeConfig
 from ledgerkit.localnet._ledger import Ledger
+from ledgerkit.localnet._node_config import NodeConfig
 
 CONFIG = NodeConfig(seed=31, blocks=12)
 
@@ -90,7 +90,7 @@ def test_the_cache_can_be_switched_off(tmp_path: Path, monkeypatch: pytest.Monke
 CREATOR = textwrap.dedent(
     """
     import sys
-    from ledgerkit.localnet._config import NodeConfig
+    from ledgerkit.localnet._node_config import NodeConfig
     from ledgerkit.localnet._ledger import Ledger
 
     ledger = Ledger.open(sys.argv[1], NodeConfig(seed=33, blocks=60))

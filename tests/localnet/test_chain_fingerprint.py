@@ -12,8 +12,8 @@ import hashlib
 
 import orjson
 
-from ledgerkit.localnet._config import NodeConfig
 from ledgerkit.localnet._ledger import Ledger
+from ledgerkit.localnet._node_config import NodeConfig
 
 LEDGER_VERSION = 2373
 BLOCK_HEIGHT = 360

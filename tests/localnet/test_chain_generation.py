@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 
 from ledgerkit.localnet import IncompleteChainError
-from ledgerkit.localnet._config import NodeConfig
 from ledgerkit.localnet._ledger import Ledger
-from ledgerkit.localnet._store import Store
+from ledgerkit.localnet._node_config import NodeConfig
+from ledgerkit.localnet.store._ledger_file import Store
 
 #: 2025-06-01T00:00:00Z and 2025-06-02T00:00:00Z: the default chain's day.
 DAY_START_USEC = 1_748_736_000_000_000
@@ -108,7 +108,7 @@ def test_demand_follows_the_day(default_chain: Ledger) -> None:
 def test_a_congestion_episode_fills_blocks_and_prices_rise_then_fall_back(
     default_chain: Ledger,
 ) -> None:
-    rows = default_chain.store._all(
+    rows = default_chain.store.connections.fetch_all(
         "SELECT height, full, min_gas_price FROM blocks WHERE height > 0 ORDER BY height", ()
     )
     full = [height for height, is_full, _ in rows if is_full]
@@ -203,9 +203,9 @@ def whole(tmp_path: Path, no_cache: None) -> dict[str, list[tuple[object, ...]]]
 KILLED_CHILD = textwrap.dedent(
     """
     import os, signal, sys
-    from ledgerkit.localnet._config import NodeConfig
+    from ledgerkit.localnet._node_config import NodeConfig
     from ledgerkit.localnet._ledger import Ledger
-    from ledgerkit.localnet._store import Store
+    from ledgerkit.localnet.store._ledger_file import Store
 
     original = Store.write_block
 

@@ -12,8 +12,8 @@ import orjson
 import pytest
 
 from ledgerkit.bcs import EntryFunction, RawTransaction
-from ledgerkit.localnet._config import NodeConfig
 from ledgerkit.localnet._ledger import Ledger
+from ledgerkit.localnet._node_config import NodeConfig
 from ledgerkit.types import Address, StructTag
 
 BLOCKS = 30
@@ -87,7 +87,7 @@ def test_block_timestamps_advance(ledger: Ledger) -> None:
 def _apt_accounting(ledger: Ledger, version: int) -> tuple[int, int, int]:
     """(sum of APT balances, burned fees, supply) at ``version``, from state."""
     total = 0
-    for _, raw in ledger.store.resources_of_type(STORE, version):
+    for _, raw in ledger.store.reads.resources_of_type(STORE, version):
         data = orjson.loads(raw)["data"]
         if data["metadata"]["inner"] == "0xa":
             total += int(data["balance"])
@@ -98,7 +98,7 @@ def _apt_accounting(ledger: Ledger, version: int) -> tuple[int, int, int]:
 
 
 def test_apt_is_conserved_at_every_sampled_version(ledger: Ledger) -> None:
-    genesis_supply = int(ledger.store.meta("genesis_supply") or 0)
+    genesis_supply = int(ledger.store.reads.meta("genesis_supply") or 0)
     latest = ledger.meta().ledger_version
     versions = {0, 1, latest} | set(random.Random(5).sample(range(latest + 1), 25))
     burned_before = -1

@@ -14,9 +14,9 @@ from ledgerkit._errors import ErrorCode
 from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
 from ledgerkit.localnet import _blocks
 from ledgerkit.localnet._accounts import DevAccount
-from ledgerkit.localnet._config import NodeConfig
-from ledgerkit.localnet._errors import NodeError
 from ledgerkit.localnet._ledger import Ledger
+from ledgerkit.localnet._node_config import NodeConfig
+from ledgerkit.localnet._node_errors import NodeError
 from ledgerkit.types import Address
 
 SEED = 33

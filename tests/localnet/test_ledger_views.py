@@ -18,9 +18,9 @@ from ledgerkit.bcs import (
 )
 from ledgerkit.keys import Ed25519PrivateKey
 from ledgerkit.localnet._accounts import DevAccount
-from ledgerkit.localnet._config import NodeConfig
-from ledgerkit.localnet._errors import NodeError
 from ledgerkit.localnet._ledger import Ledger
+from ledgerkit.localnet._node_config import NodeConfig
+from ledgerkit.localnet._node_errors import NodeError
 from ledgerkit.types import Address, EntryFunctionId, MoveType, StructTag
 
 APT = "0x1::aptos_coin::AptosCoin"
@@ -107,7 +107,7 @@ def test_views_read_the_framework_state(ledger: Ledger) -> None:
     ) == [str(ledger.balance(dev, Address.from_int(0xA), None))]
     supply = view(ledger, "0x1::coin::supply", [APT], [])[0]["vec"][0]
     burned = view(ledger, "0x1::transaction_fee::burned", [], [])[0]
-    assert int(supply) + int(burned) == int(ledger.store.meta("genesis_supply") or 0)
+    assert int(supply) + int(burned) == int(ledger.store.reads.meta("genesis_supply") or 0)
 
 
 def test_views_answer_at_a_version(ledger: Ledger) -> None:

@@ -22,7 +22,7 @@ from starlette.routing import BaseRoute, Mount, Route, Router
 
 from ledgerkit._endpoints import SERVICES, operations_of
 from ledgerkit._errors import ErrorCode
-from ledgerkit.localnet._errors import NodeError
+from ledgerkit.localnet._node_errors import NodeError
 from ledgerkit.localnet.app import (
     _accounts,
     _blocks,

@@ -6,7 +6,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ledgerkit._errors import ErrorCode
-from ledgerkit.localnet._errors import NodeError
+from ledgerkit.localnet._node_errors import NodeError
 from ledgerkit.localnet.app._http import Endpoint, NodeState, endpoint, json_response, negotiate
 from ledgerkit.types import LedgerMeta, parse_uint
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from ledgerkit.bcs import SignedTransaction, TransactionData
-from ledgerkit.localnet._config import NodeConfig
+from ledgerkit.localnet._node_config import NodeConfig
 from ledgerkit.localnet._reads import Module, Page, Resource, ViewResult
 from ledgerkit.types import Address, EntryFunctionId, LedgerMeta, MoveType, StructTag
 

@@ -14,7 +14,7 @@ from starlette.responses import Response
 from ledgerkit._endpoints import MAX_BATCH_TRANSACTIONS
 from ledgerkit._errors import BCSError, ErrorCode
 from ledgerkit.bcs import Deserializer, SignedTransaction
-from ledgerkit.localnet._errors import NodeError
+from ledgerkit.localnet._node_errors import NodeError
 from ledgerkit.localnet.app._http import (
     SIGNED_TXN_BCS,
     Endpoint,

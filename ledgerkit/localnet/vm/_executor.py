@@ -77,7 +77,7 @@ from ledgerkit.bcs import (
     SingleSenderAuthenticator,
     TransactionPayloadV1,
 )
-from ledgerkit.localnet._errors import NodeError
+from ledgerkit.localnet._node_errors import NodeError
 from ledgerkit.localnet.vm._gas_schedule import (
     MAX_GAS_AMOUNT,
     MAX_GAS_UNIT_PRICE,

@@ -14,7 +14,7 @@ Tables:
                   order and looking each up, instead of grouping over all history;
 ``events``        events emitted to handles, by (account, creation number, sequence number);
 ``meta``          schema version, chain identity and generator bookkeeping;
-``mempool``       see :mod:`._store_mempool` (added to older files when opened).
+``mempool``       see :mod:`._mempool_table` (added to older files when opened).
 """
 
 from __future__ import annotations

@@ -27,17 +27,21 @@ def _clamped(params: tuple[object, ...]) -> tuple[object, ...]:
 
 
 class Connections:
-    """The per-thread connections to the SQLite file at ``path`` and its write lock."""
+    """The per-thread connections to the SQLite file at ``path`` and its write lock.
+
+    The store's parts (its reads, its mempool table, its block writer) share one of these.
+    """
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []
         self._connections_lock = threading.Lock()
-        self._write_lock = threading.Lock()
+        self.write_lock = threading.Lock()
         self._closed = False
 
-    def _conn(self) -> sqlite3.Connection:
+    def connection(self) -> sqlite3.Connection:
+        """This thread's connection, opened on first use."""
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
             if self._closed:
@@ -56,14 +60,16 @@ class Connections:
 
     def close(self) -> None:
         """Close every thread's connection (checkpointing the WAL into the file)."""
-        with self._write_lock, self._connections_lock:
+        with self.write_lock, self._connections_lock:
             self._closed = True
             for conn in self._connections:
                 conn.close()
             self._connections.clear()
 
-    def _one(self, sql: str, params: tuple[object, ...]) -> Any:
-        return self._conn().execute(sql, _clamped(params)).fetchone()
+    def fetch_one(self, sql: str, params: tuple[object, ...]) -> Any:
+        """The first row ``sql`` gives (None: none), u64 parameters clamped."""
+        return self.connection().execute(sql, _clamped(params)).fetchone()
 
-    def _all(self, sql: str, params: tuple[object, ...]) -> list[Any]:
-        return self._conn().execute(sql, _clamped(params)).fetchall()
+    def fetch_all(self, sql: str, params: tuple[object, ...]) -> list[Any]:
+        """Every row ``sql`` gives, u64 parameters clamped."""
+        return self.connection().execute(sql, _clamped(params)).fetchall()

@@ -11,10 +11,10 @@ import threading
 from collections.abc import Iterator
 from typing import Any, Final
 
-from ledgerkit.localnet._block_rows import BlockRecord
-from ledgerkit.localnet._sqlite import Connections
+from ledgerkit.localnet.store._block_rows import BlockRecord
+from ledgerkit.localnet.store._connections import Connections
 
-__all__ = ["LATEST_CACHE_SIZE", "StoreReads"]
+__all__ = ["LATEST_CACHE_SIZE", "LatestCache", "StoreReads"]
 
 #: Rows a state key walk fetches at a time.
 _KEY_BATCH: Final = 256
@@ -31,19 +31,40 @@ def _prefix_end(prefix: bytes) -> bytes | None:
     return stripped[:-1] + bytes([stripped[-1] + 1])
 
 
-class StoreReads(Connections):
-    """The read methods of :class:`~ledgerkit.localnet._store.Store`."""
+class LatestCache:
+    """Latest state values kept in memory, shared by a store's reads and its block writer.
 
-    #: Latest state values by key (None: deleted); see :meth:`state`.
-    _latest: dict[bytes, tuple[bytes, bytes] | None]
-    _cache_lock: threading.Lock
-    #: Odd while the block writer updates the cache.
-    _sequence: int
-    #: The version the cache holds the latest values of (-1: none).
-    _cached_version: int
+    The writer refreshes what it wrote under :attr:`sequence`, odd while it does, so a
+    reader never takes a value from a half-updated cache (see :meth:`StoreReads.state`).
+    """
+
+    def __init__(self) -> None:
+        #: Latest state values by key (None: deleted).
+        self.values: dict[bytes, tuple[bytes, bytes] | None] = {}
+        self.lock = threading.Lock()
+        #: Odd while the block writer updates the cache.
+        self.sequence = 0
+        #: The version the cache holds the latest values of (-1: none).
+        self.version = -1
+
+
+class StoreReads:
+    """The reads of a :class:`~ledgerkit.localnet.store.Store` (its ``reads``).
+
+    Parameters
+    ----------
+    connections : Connections
+        The store's connections to its file.
+    cache : LatestCache
+        The latest state values, which the store's block writer refreshes.
+    """
+
+    def __init__(self, connections: Connections, cache: LatestCache) -> None:
+        self._connections = connections
+        self._cache = cache
 
     def meta(self, key: str) -> str | None:
-        row = self._one("SELECT value FROM meta WHERE key=?", (key,))
+        row = self._connections.fetch_one("SELECT value FROM meta WHERE key=?", (key,))
         return None if row is None else str(row[0])
 
     # -- state --------------------------------------------------------------------------
@@ -55,27 +76,27 @@ class StoreReads(Connections):
         sequence counter (odd while it writes) so a reader never takes a value from a
         half-updated cache or caches one read before a newer block committed.
         """
-        start = self._sequence
-        if start % 2 == 0 and (version is None or version >= self._cached_version):
-            found = self._latest.get(skey, _MISSING)
-            if found is not _MISSING and self._sequence == start:
+        start = self._cache.sequence
+        if start % 2 == 0 and (version is None or version >= self._cache.version):
+            found = self._cache.values.get(skey, _MISSING)
+            if found is not _MISSING and self._cache.sequence == start:
                 return found  # type: ignore[return-value]
             value = self._read_state(skey, version)
-            with self._cache_lock:
-                if self._sequence == start:
-                    if len(self._latest) >= LATEST_CACHE_SIZE:
-                        self._latest.clear()
-                    self._latest[skey] = value
+            with self._cache.lock:
+                if self._cache.sequence == start:
+                    if len(self._cache.values) >= LATEST_CACHE_SIZE:
+                        self._cache.values.clear()
+                    self._cache.values[skey] = value
             return value
         return self._read_state(skey, version)
 
     def _read_state(self, skey: bytes, version: int | None) -> tuple[bytes, bytes] | None:
         if version is None:
-            row = self._one(
+            row = self._connections.fetch_one(
                 "SELECT json, bcs FROM state WHERE skey=? ORDER BY version DESC LIMIT 1", (skey,)
             )
         else:
-            row = self._one(
+            row = self._connections.fetch_one(
                 "SELECT json, bcs FROM state WHERE skey=? AND version<=? "
                 "ORDER BY version DESC LIMIT 1",
                 (skey, version),
@@ -92,13 +113,13 @@ class StoreReads(Connections):
         while True:
             op = ">=" if inclusive else ">"
             if high is None:
-                rows = self._all(
+                rows = self._connections.fetch_all(
                     f"SELECT skey, first_version FROM state_keys WHERE skey {op} ? "
                     "ORDER BY skey LIMIT ?",
                     (low, _KEY_BATCH),
                 )
             else:
-                rows = self._all(
+                rows = self._connections.fetch_all(
                     f"SELECT skey, first_version FROM state_keys WHERE skey {op} ? AND skey < ? "
                     "ORDER BY skey LIMIT ?",
                     (low, high, _KEY_BATCH),
@@ -117,26 +138,30 @@ class StoreReads(Connections):
     # -- transactions -------------------------------------------------------------------
 
     def transaction(self, version: int) -> bytes | None:
-        row = self._one("SELECT json FROM transactions WHERE version=?", (version,))
+        row = self._connections.fetch_one(
+            "SELECT json FROM transactions WHERE version=?", (version,)
+        )
         return None if row is None else bytes(row[0])
 
     def transactions(self, start: int, end: int) -> list[bytes]:
         """JSON of the transactions with ``start <= version < end``."""
-        rows = self._all(
+        rows = self._connections.fetch_all(
             "SELECT json FROM transactions WHERE version>=? AND version<? ORDER BY version",
             (start, end),
         )
         return [bytes(row[0]) for row in rows]
 
     def version_of(self, txn_hash: bytes) -> int | None:
-        row = self._one("SELECT version FROM transactions WHERE hash=?", (txn_hash,))
+        row = self._connections.fetch_one(
+            "SELECT version FROM transactions WHERE hash=?", (txn_hash,)
+        )
         return None if row is None else int(row[0])
 
     def account_transactions(
         self, sender: bytes, start: int, limit: int, min_version: int
     ) -> list[bytes]:
         """JSON of ``sender``'s transactions from sequence number ``start`` on."""
-        rows = self._all(
+        rows = self._connections.fetch_all(
             "SELECT json FROM transactions WHERE sender=? AND sequence_number>=? "
             "AND version>=? ORDER BY sequence_number LIMIT ?",
             (sender, start, min_version, limit),
@@ -145,7 +170,7 @@ class StoreReads(Connections):
 
     def transaction_indexes(self, start: int, end: int) -> list[int]:
         """Index in its block of each transaction with ``start <= version < end``."""
-        rows = self._all(
+        rows = self._connections.fetch_all(
             "SELECT txn_index FROM transactions WHERE version>=? AND version<? ORDER BY version",
             (start, end),
         )
@@ -154,7 +179,7 @@ class StoreReads(Connections):
     # -- events -------------------------------------------------------------------------
 
     def events(self, account: bytes, creation_number: int, start: int, limit: int) -> list[bytes]:
-        rows = self._all(
+        rows = self._connections.fetch_all(
             "SELECT json FROM events WHERE account=? AND creation_number=? "
             "AND sequence_number>=? ORDER BY sequence_number LIMIT ?",
             (account, creation_number, start, limit),
@@ -162,7 +187,7 @@ class StoreReads(Connections):
         return [bytes(row[0]) for row in rows]
 
     def last_event_sequence(self, account: bytes, creation_number: int) -> int | None:
-        row = self._one(
+        row = self._connections.fetch_one(
             "SELECT MAX(sequence_number) FROM events WHERE account=? AND creation_number=?",
             (account, creation_number),
         )
@@ -181,11 +206,13 @@ class StoreReads(Connections):
         return BlockRecord(*values)
 
     def block(self, height: int) -> BlockRecord | None:
-        return self._record(self._one("SELECT * FROM blocks WHERE height=?", (height,)))
+        return self._record(
+            self._connections.fetch_one("SELECT * FROM blocks WHERE height=?", (height,))
+        )
 
     def block_containing(self, version: int) -> BlockRecord | None:
         record = self._record(
-            self._one(
+            self._connections.fetch_one(
                 "SELECT * FROM blocks WHERE first_version<=? ORDER BY first_version DESC LIMIT 1",
                 (version,),
             )
@@ -193,11 +220,13 @@ class StoreReads(Connections):
         return record if record is not None and record.last_version >= version else None
 
     def last_block(self) -> BlockRecord | None:
-        return self._record(self._one("SELECT * FROM blocks ORDER BY height DESC LIMIT 1", ()))
+        return self._record(
+            self._connections.fetch_one("SELECT * FROM blocks ORDER BY height DESC LIMIT 1", ())
+        )
 
     def recent_blocks(self, count: int) -> list[tuple[bool, int | None]]:
         """``(full, lowest gas price)`` of the last ``count`` blocks, newest first."""
-        rows = self._all(
+        rows = self._connections.fetch_all(
             "SELECT full, min_gas_price FROM blocks ORDER BY height DESC LIMIT ?", (count,)
         )
         return [(bool(full), price) for full, price in rows]

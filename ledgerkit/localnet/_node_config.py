@@ -6,7 +6,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Final
 
-from ledgerkit.localnet._errors import NodeConfigError
+from ledgerkit.localnet._node_errors import NodeConfigError
 
 __all__ = ["DEFAULT_BLOCKS", "ENDPOINT_GROUPS", "NodeConfig", "anchor_usec"]
 

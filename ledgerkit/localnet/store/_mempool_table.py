@@ -13,9 +13,9 @@ import sqlite3
 from collections.abc import Callable
 from typing import Final
 
-from ledgerkit.localnet._sqlite import Connections
+from ledgerkit.localnet.store._connections import Connections
 
-__all__ = ["MEMPOOL_SCHEMA", "StoreMempool"]
+__all__ = ["MEMPOOL_SCHEMA", "MempoolTable"]
 
 #: Added without a schema version change: older files get it when opened.
 MEMPOOL_SCHEMA: Final = """
@@ -27,10 +27,19 @@ CREATE TABLE IF NOT EXISTS mempool (
 """
 
 
-class StoreMempool(Connections):
-    """The mempool methods of :class:`~ledgerkit.localnet._store.Store`."""
+class MempoolTable:
+    """The ``mempool`` table of a :class:`~ledgerkit.localnet.store.Store` (its ``mempool``).
 
-    def mempool_admit(self, txn_hash: bytes, signed_bcs: bytes, replaced: bytes | None) -> None:
+    Parameters
+    ----------
+    connections : Connections
+        The store's connections to its file.
+    """
+
+    def __init__(self, connections: Connections) -> None:
+        self._connections = connections
+
+    def admit(self, txn_hash: bytes, signed_bcs: bytes, replaced: bytes | None) -> None:
         """Record an accepted transaction (and forget the one it replaces), durably."""
 
         def work(conn: sqlite3.Connection) -> None:
@@ -40,25 +49,25 @@ class StoreMempool(Connections):
                 "INSERT OR REPLACE INTO mempool (hash, bcs) VALUES (?,?)", (txn_hash, signed_bcs)
             )
 
-        self._mempool_write(work)
+        self._write(work)
 
-    def mempool_drop(self, hashes: list[bytes]) -> None:
+    def drop(self, hashes: list[bytes]) -> None:
         """Forget transactions that left the mempool without a block."""
 
         def work(conn: sqlite3.Connection) -> None:
             conn.executemany("DELETE FROM mempool WHERE hash=?", [(h,) for h in hashes])
 
         if hashes:
-            self._mempool_write(work)
+            self._write(work)
 
-    def mempool_transactions(self) -> list[tuple[bytes, bytes]]:
+    def transactions(self) -> list[tuple[bytes, bytes]]:
         """``(hash, BCS)`` of the recorded transactions, in arrival order."""
-        rows = self._all("SELECT hash, bcs FROM mempool ORDER BY arrival", ())
+        rows = self._connections.fetch_all("SELECT hash, bcs FROM mempool ORDER BY arrival", ())
         return [(bytes(row[0]), bytes(row[1])) for row in rows]
 
-    def _mempool_write(self, work: Callable[[sqlite3.Connection], None]) -> None:
-        with self._write_lock:
-            conn = self._conn()
+    def _write(self, work: Callable[[sqlite3.Connection], None]) -> None:
+        with self._connections.write_lock:
+            conn = self._connections.connection()
             # A generator's open block batch is committed with it; otherwise this is its
             # own transaction, committed before the caller answers.
             own = not conn.in_transaction

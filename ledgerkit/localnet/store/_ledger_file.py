@@ -1,34 +1,45 @@
 """The ledger's storage: one SQLite file in WAL mode, written a whole block at a time.
 
-:class:`Store` is the file: its schema (:mod:`._schema`), its per-thread connections
-(:mod:`._sqlite`), its reads (:mod:`._store_reads`), its mempool table
-(:mod:`._store_mempool`), and here the block writes. State keys are the byte strings of
-:mod:`ledgerkit.localnet.vm.framework._state_keys`. Writes are serialized by a lock and a block
-is one SQLite transaction, so a reader sees a block entirely or not at all, and a crash
-loses at most the block being written.
+:class:`Store` is the file. It has its schema (:mod:`._sqlite_schema`), its per-thread
+connections (:mod:`._connections`), its reads (``store.reads``, :mod:`._row_reads`), its
+mempool table (``store.mempool``, :mod:`._mempool_table`), and here the block writes.
+State keys are the byte strings of :mod:`ledgerkit.localnet.vm.framework._state_keys`.
+Writes are serialized by a lock and a block is one SQLite transaction, so a reader sees
+a block entirely or not at all, and a crash loses at most the block being written.
 """
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
-from ledgerkit.localnet._block_rows import BlockRecord, BlockWrite
-from ledgerkit.localnet._errors import NodeConfigError
-from ledgerkit.localnet._schema import SCHEMA_VERSION, create_tables
-from ledgerkit.localnet._store_mempool import MEMPOOL_SCHEMA, StoreMempool
-from ledgerkit.localnet._store_reads import StoreReads
+from ledgerkit.localnet._node_errors import NodeConfigError
+from ledgerkit.localnet.store._block_rows import BlockRecord, BlockWrite
+from ledgerkit.localnet.store._connections import Connections
+from ledgerkit.localnet.store._mempool_table import MEMPOOL_SCHEMA, MempoolTable
+from ledgerkit.localnet.store._row_reads import LatestCache, StoreReads
+from ledgerkit.localnet.store._sqlite_schema import SCHEMA_VERSION, create_tables
 
 __all__ = ["SCHEMA_VERSION", "BlockRecord", "BlockWrite", "Store"]
 
 
-class Store(StoreReads, StoreMempool):
+class Store:
     """The SQLite file of one ledger.
 
     Parameters
     ----------
     path : str or Path
         The database file; created (with its schema) when missing.
+
+    Attributes
+    ----------
+    path : str
+        The database file.
+    connections : Connections
+        The per-thread connections to the file and its write lock, shared by the parts.
+    reads : StoreReads
+        Meta, state, state keys, transactions, events and blocks.
+    mempool : MempoolTable
+        The accepted transactions not yet committed.
 
     Raises
     ------
@@ -37,18 +48,18 @@ class Store(StoreReads, StoreMempool):
     """
 
     def __init__(self, path: str | Path) -> None:
-        super().__init__(path)
-        self._latest = {}
-        self._cache_lock = threading.Lock()
-        self._sequence = 0
-        self._cached_version = -1
+        self.connections = Connections(path)
+        self.path = self.connections.path
+        self._cache = LatestCache()
+        self.reads = StoreReads(self.connections, self._cache)
+        self.mempool = MempoolTable(self.connections)
         self._migrate()
-        last = self.last_block()
-        self._cached_version = -1 if last is None else last.last_version
+        last = self.reads.last_block()
+        self._cache.version = -1 if last is None else last.last_version
 
     def _migrate(self) -> None:
-        conn = self._conn()
-        with self._write_lock:
+        conn = self.connections.connection()
+        with self.connections.write_lock:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 create_tables(conn)
@@ -59,7 +70,7 @@ class Store(StoreReads, StoreMempool):
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 raise
-        found = self.meta("schema_version")
+        found = self.reads.meta("schema_version")
         if found != str(SCHEMA_VERSION):
             raise NodeConfigError(
                 f"{self.path} holds ledger schema version {found}, this ledgerkit reads "
@@ -76,8 +87,8 @@ class Store(StoreReads, StoreMempool):
         of inserts); :meth:`commit` ends it.
         """
         b = write.block
-        with self._write_lock:
-            conn = self._conn()
+        with self.connections.write_lock:
+            conn = self.connections.connection()
             if not conn.in_transaction:
                 conn.execute("BEGIN IMMEDIATE")
             try:
@@ -117,38 +128,42 @@ class Store(StoreReads, StoreMempool):
                 conn.executemany(
                     "DELETE FROM mempool WHERE hash=?", [(h,) for h in write.mempool_removed]
                 )
-                with self._cache_lock:
-                    self._sequence += 1
+                with self._cache.lock:
+                    self._cache.sequence += 1
                     if commit:
                         conn.execute("COMMIT")
                     for skey, _, json, bcs in write.state:
-                        self._latest[skey] = None if json is None else (json, bcs or b"")
-                    self._cached_version = b.last_version
-                    self._sequence += 1
+                        self._cache.values[skey] = None if json is None else (json, bcs or b"")
+                    self._cache.version = b.last_version
+                    self._cache.sequence += 1
             except BaseException:
-                with self._cache_lock:
-                    self._sequence += 2
-                    self._latest.clear()
-                    self._cached_version = -1
+                with self._cache.lock:
+                    self._cache.sequence += 2
+                    self._cache.values.clear()
+                    self._cache.version = -1
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 raise
 
     def commit(self) -> None:
         """Commit blocks written with ``commit=False``."""
-        with self._write_lock:
-            conn = self._conn()
+        with self.connections.write_lock:
+            conn = self.connections.connection()
             if conn.in_transaction:
                 conn.execute("COMMIT")
 
+    def close(self) -> None:
+        """Close every thread's connection (checkpointing the WAL into the file)."""
+        self.connections.close()
+
     def rollback(self) -> None:
         """Drop blocks written with ``commit=False`` and not committed yet."""
-        with self._write_lock:
-            conn = self._conn()
-            with self._cache_lock:
-                self._sequence += 2
-                self._latest.clear()
+        with self.connections.write_lock:
+            conn = self.connections.connection()
+            with self._cache.lock:
+                self._cache.sequence += 2
+                self._cache.values.clear()
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
-                last = self.last_block()
-                self._cached_version = -1 if last is None else last.last_version
+                last = self.reads.last_block()
+                self._cache.version = -1 if last is None else last.last_version
