@@ -12,8 +12,8 @@ import pytest
 
 from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
 from ledgerkit.cli import main
-from ledgerkit.localnet._ledger import Ledger
 from ledgerkit.localnet._node_config import NodeConfig
+from ledgerkit.localnet.ledger import Ledger
 
 #: 2025-06-02T00:00:00Z, where the default history ends.
 DEFAULT_ANCHOR_USEC = 1_748_822_400_000_000

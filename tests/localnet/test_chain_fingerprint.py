@@ -2,7 +2,7 @@
 
 Notebooks, tests, datasets and caches rely on a seed giving the same chain everywhere.
 Any change to what the generator makes changes these values: when the change is meant,
-bump the generator version (``ledgerkit.localnet._chain.GENERATOR_VERSION``) and write
+bump the generator version (``ledgerkit.localnet.chain._generator.GENERATOR_VERSION``) and write
 the new values here.
 """
 
@@ -12,8 +12,8 @@ import hashlib
 
 import orjson
 
-from ledgerkit.localnet._ledger import Ledger
 from ledgerkit.localnet._node_config import NodeConfig
+from ledgerkit.localnet.ledger import Ledger
 
 LEDGER_VERSION = 2373
 BLOCK_HEIGHT = 360

@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 
 from ledgerkit.localnet import IncompleteChainError
-from ledgerkit.localnet._ledger import Ledger
 from ledgerkit.localnet._node_config import NodeConfig
-from ledgerkit.localnet.store._ledger_file import Store
+from ledgerkit.localnet.ledger import Ledger
+from ledgerkit.localnet.store import Store
 
 #: 2025-06-01T00:00:00Z and 2025-06-02T00:00:00Z: the default chain's day.
 DAY_START_USEC = 1_748_736_000_000_000
@@ -204,7 +204,7 @@ KILLED_CHILD = textwrap.dedent(
     """
     import os, signal, sys
     from ledgerkit.localnet._node_config import NodeConfig
-    from ledgerkit.localnet._ledger import Ledger
+    from ledgerkit.localnet.ledger._node_ledger import Ledger
     from ledgerkit.localnet.store._ledger_file import Store
 
     original = Store.write_block

@@ -12,8 +12,8 @@ import orjson
 import pytest
 
 from ledgerkit.bcs import EntryFunction, RawTransaction
-from ledgerkit.localnet._ledger import Ledger
 from ledgerkit.localnet._node_config import NodeConfig
+from ledgerkit.localnet.ledger import Ledger
 from ledgerkit.types import Address, StructTag
 
 BLOCKS = 30

@@ -11,11 +11,11 @@ import pytest
 
 from ledgerkit._errors import ErrorCode
 from ledgerkit.bcs import EntryFunction, RawTransaction, Serializer
-from ledgerkit.localnet._accounts import DevAccount
-from ledgerkit.localnet._ledger import Ledger
 from ledgerkit.localnet._node_config import NodeConfig
 from ledgerkit.localnet._node_errors import NodeError
-from ledgerkit.localnet.vm.framework._asset_modules import DEMO_TOKEN_METADATA
+from ledgerkit.localnet.chain import DevAccount
+from ledgerkit.localnet.ledger import Ledger
+from ledgerkit.localnet.vm.framework import DEMO_TOKEN_METADATA
 from ledgerkit.types import Address, EntryFunctionId, MoveType, StructTag
 
 BOARD = StructTag.parse("0x1::ledger_demo::Board")

@@ -17,10 +17,10 @@ from ledgerkit.bcs import (
     SignedTransaction,
 )
 from ledgerkit.keys import Ed25519PrivateKey
-from ledgerkit.localnet._accounts import DevAccount
-from ledgerkit.localnet._ledger import Ledger
 from ledgerkit.localnet._node_config import NodeConfig
 from ledgerkit.localnet._node_errors import NodeError
+from ledgerkit.localnet.chain import DevAccount
+from ledgerkit.localnet.ledger import Ledger
 from ledgerkit.types import Address, EntryFunctionId, MoveType, StructTag
 
 APT = "0x1::aptos_coin::AptosCoin"

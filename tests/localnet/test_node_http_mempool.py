@@ -28,8 +28,8 @@ from node_http_helpers import (
 
 from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
 from ledgerkit.localnet import LocalNode
-from ledgerkit.localnet._ledger import Ledger
 from ledgerkit.localnet._node_config import NodeConfig
+from ledgerkit.localnet.ledger import Ledger
 from ledgerkit.types import Address
 
 SEED = 41

@@ -33,8 +33,8 @@ from ledgerkit.bcs import (
 )
 from ledgerkit.keys import Account as KeyAccount
 from ledgerkit.localnet import LocalNode
-from ledgerkit.localnet._ledger import Ledger
 from ledgerkit.localnet._node_config import NodeConfig
+from ledgerkit.localnet.ledger import Ledger
 from ledgerkit.tx import signed_with_zeros
 from ledgerkit.types import Address
 

@@ -4,7 +4,7 @@
 routes are the node's rows of the endpoint table (``ledgerkit._endpoints``), each paired
 by operation id with the handler a per-tag module offers (``handlers()``), so a path is
 written once, in the table. Handlers are small; the ledger
-(``ledgerkit.localnet._ledger.Ledger``) does the work, and every answer, errors
+(``ledgerkit.localnet.ledger._node_ledger.Ledger``) does the work, and every answer, errors
 included, carries the ``X-NODE-*`` headers and their ``X-APTOS-*`` twins.
 Cross-origin requests are answered as public nodes answer them (see ``_cors``).
 """

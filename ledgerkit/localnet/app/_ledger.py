@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from ledgerkit.bcs import SignedTransaction, TransactionData
 from ledgerkit.localnet._node_config import NodeConfig
-from ledgerkit.localnet._reads import Module, Page, Resource, ViewResult
+from ledgerkit.localnet.ledger import Module, Page, Resource, ViewResult
 from ledgerkit.types import Address, EntryFunctionId, LedgerMeta, MoveType, StructTag
 
 __all__ = ["AppLedger"]

@@ -21,4 +21,11 @@ from ledgerkit.localnet.store._mempool_table import MempoolTable
 from ledgerkit.localnet.store._row_reads import StoreReads
 from ledgerkit.localnet.store._sqlite_schema import SCHEMA_VERSION
 
-__all__ = ["SCHEMA_VERSION", "BlockRecord", "BlockWrite", "MempoolTable", "Store", "StoreReads"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "BlockRecord",
+    "BlockWrite",
+    "MempoolTable",
+    "Store",
+    "StoreReads",
+]

@@ -87,21 +87,23 @@ from ledgerkit.localnet.vm._gas_schedule import (
     intrinsic_gas,
 )
 from ledgerkit.localnet.vm.framework import (
+    ACCOUNT,
+    APT_METADATA,
     FRAMEWORK,
+    MODULE,
+    RESOURCE,
     Context,
     MoveAbortError,
     ReadFn,
     VMStatusError,
-)
-from ledgerkit.localnet.vm.framework._asset_modules import (
-    APT_METADATA,
+    Write,
     charge_fee,
     create_account,
+    nonce_used,
+    record_nonce,
+    state_key_hash,
     store_balance,
 )
-from ledgerkit.localnet.vm.framework._context import ACCOUNT, Write
-from ledgerkit.localnet.vm.framework._nonces import nonce_used, record_nonce
-from ledgerkit.localnet.vm.framework._state_keys import MODULE, RESOURCE, state_key_hash
 from ledgerkit.types import Address, EntryFunctionId, MoveType
 
 __all__ = [

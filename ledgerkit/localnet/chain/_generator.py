@@ -8,7 +8,7 @@ database rows:
   fees, APT's ``CoinInfo``), the APT metadata object at ``0xa`` with its concurrent
   supply, the demo token LDT, and funded accounts: the dev accounts, the faucet and
   :data:`GENESIS_WORKLOAD_ACCOUNTS` workload accounts.
-* **Blocks** go through the same :class:`~ledgerkit.localnet._blocks.BlockBuilder` and
+* **Blocks** go through the same :class:`~ledgerkit.localnet.chain._block_builder.BlockBuilder` and
   mempool as live blocks. Each block, the :class:`Workload` signs transactions with the
   workload accounts' Ed25519 keys (transfers, account creation by transfer, LDT
   transfers, ``ledger_demo`` table writes and events, and a few that abort or run out of
@@ -19,7 +19,7 @@ database rows:
   spread evenly over the day, so a few hundred blocks sample a whole day. Genesis carries
   the history's start time; the last block carries the anchor.
 * **Load** follows the day and its congestion episodes
-  (:func:`~ledgerkit.localnet._workload.demand`): in an episode users send more than
+  (:func:`~ledgerkit.localnet.chain._workload.demand`): in an episode users send more than
   blocks take and bid higher prices, blocks fill, a backlog builds in the mempool and the
   gas estimate rises, then falls back. Each run starts with an empty mempool (a run
   samples a few seconds; what was left waiting is not carried across the gap), which is
@@ -40,45 +40,48 @@ import time
 from typing import Any, Final
 
 from ledgerkit.bcs import TRANSACTION_PREFIX
-from ledgerkit.localnet._accounts import (
-    DEV_ACCOUNT_APT,
-    FAUCET_APT,
-    WORKLOAD_ACCOUNT_APT,
-    dev_accounts,
-    faucet_account,
-)
-from ledgerkit.localnet._blocks import (
+from ledgerkit.localnet._node_config import NodeConfig, anchor_usec
+from ledgerkit.localnet._node_errors import IncompleteChainError, NodeError
+from ledgerkit.localnet.chain._block_builder import (
     EPOCH_INTERVAL_USEC,
     BlockBuilder,
     TxnRecorder,
     change_hash,
     salted,
 )
-from ledgerkit.localnet._mempool import Mempool, admit
-from ledgerkit.localnet._node_config import NodeConfig, anchor_usec
-from ledgerkit.localnet._node_errors import IncompleteChainError, NodeError
-from ledgerkit.localnet._workload import Workload, unit
-from ledgerkit.localnet.store._ledger_file import BlockRecord, BlockWrite, Store
-from ledgerkit.localnet.vm._executor import SUCCESS, TxnOutput, finalize
-from ledgerkit.localnet.vm.framework import FRAMEWORK, Context
-from ledgerkit.localnet.vm.framework._asset_modules import (
+from ledgerkit.localnet.chain._seeded_accounts import (
+    DEV_ACCOUNT_APT,
+    FAUCET_APT,
+    WORKLOAD_ACCOUNT_APT,
+    dev_accounts,
+    faucet_account,
+)
+from ledgerkit.localnet.chain._workload import Workload, unit
+from ledgerkit.localnet.mempool import Mempool, admit
+from ledgerkit.localnet.store import BlockRecord, BlockWrite, Store
+from ledgerkit.localnet.vm import SUCCESS, TxnOutput, finalize
+from ledgerkit.localnet.vm.framework import (
+    ACCOUNT,
     APT_METADATA,
     APT_TYPE,
+    BLOCK_RESOURCE,
     BURNED_FEES,
+    CHAIN_ID,
     CONCURRENT_SUPPLY,
+    CURRENT_TIME,
     DEMO_TOKEN_METADATA,
+    FRAMEWORK,
     METADATA,
     OBJECT_CORE,
     ORIGINATING_ADDRESS,
     ORIGINATING_ADDRESS_TABLE,
     PAIRED_COIN_TYPE,
+    Context,
     account_data,
     deposit,
     object_core,
     type_info,
 )
-from ledgerkit.localnet.vm.framework._context import ACCOUNT
-from ledgerkit.localnet.vm.framework._system_modules import BLOCK_RESOURCE, CHAIN_ID, CURRENT_TIME
 from ledgerkit.types import Address
 
 __all__ = [

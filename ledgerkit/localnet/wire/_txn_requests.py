@@ -11,7 +11,7 @@ from typing import Any
 from ledgerkit._errors import ErrorCode
 from ledgerkit.bcs import MultiAgentRawTransaction, SignedTransaction
 from ledgerkit.localnet._node_errors import NodeError
-from ledgerkit.localnet._txjson import authenticator_from_json, raw_from_json
+from ledgerkit.localnet.wire._txn_json import authenticator_from_json, raw_from_json
 from ledgerkit.types import Address
 
 __all__ = ["signed_from_json", "signing_message_of"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from ledgerkit.localnet.store._ledger_file import Store
+from ledgerkit.localnet.store import Store
 
 __all__ = ["ChainClock"]
 

@@ -13,21 +13,27 @@ from typing import Any
 
 from ledgerkit._errors import ErrorCode, SigningError
 from ledgerkit.bcs import SignedTransaction
-from ledgerkit.localnet._blocks import ZERO_HASH
 from ledgerkit.localnet._node_errors import NodeError
-from ledgerkit.localnet._reads import Head
-from ledgerkit.localnet._txjson import info_json, user_fields
-from ledgerkit.localnet.vm._executor import (
+from ledgerkit.localnet.chain import ZERO_HASH
+from ledgerkit.localnet.ledger._ledger_reads import Head
+from ledgerkit.localnet.vm import (
+    MAX_GAS_AMOUNT,
     PrologueError,
     TxnOutput,
     entry_function_of,
     execute,
+    intrinsic_gas,
     validate,
 )
-from ledgerkit.localnet.vm._gas_schedule import MAX_GAS_AMOUNT, intrinsic_gas
-from ledgerkit.localnet.vm.framework import FRAMEWORK, Context, ReadFn
-from ledgerkit.localnet.vm.framework._asset_modules import APT_METADATA, store_balance
-from ledgerkit.localnet.vm.framework._context import ACCOUNT
+from ledgerkit.localnet.vm.framework import (
+    ACCOUNT,
+    APT_METADATA,
+    FRAMEWORK,
+    Context,
+    ReadFn,
+    store_balance,
+)
+from ledgerkit.localnet.wire import info_json, user_fields
 
 __all__ = ["simulate"]
 

@@ -16,21 +16,20 @@ import orjson
 
 from ledgerkit._errors import BCSError, ErrorCode, InputError
 from ledgerkit.localnet._node_errors import NodeError
-from ledgerkit.localnet.store._ledger_file import BlockRecord, Store
-from ledgerkit.localnet.vm.framework import FRAMEWORK, render_type
-from ledgerkit.localnet.vm.framework._asset_modules import (
+from ledgerkit.localnet.store import BlockRecord, Store
+from ledgerkit.localnet.vm.framework import (
+    ACCOUNT,
     APT_METADATA,
     APT_TYPE,
+    FRAMEWORK,
     FUNGIBLE_STORE,
-    primary_store_address,
-)
-from ledgerkit.localnet.vm.framework._context import ACCOUNT
-from ledgerkit.localnet.vm.framework._state_keys import (
     MODULE,
     RESOURCE,
     decode_cursor,
     encode_cursor,
     module_key,
+    primary_store_address,
+    render_type,
     resource_key,
     table_key,
 )
@@ -115,7 +114,7 @@ def _limit(limit: int, maximum: int) -> int:
 
 
 class LedgerReads:
-    """Read methods of :class:`~ledgerkit.localnet._ledger.Ledger`."""
+    """Read methods of :class:`~ledgerkit.localnet.ledger._node_ledger.Ledger`."""
 
     store: Store
     _head: Head

@@ -1,7 +1,7 @@
 """Simulated users: who sends what, how much, and at which gas price, block by block.
 
-The workload accounts' keys come from the seed (:func:`~._accounts.workload_key`); the
-first :data:`~._chain.GENESIS_WORKLOAD_ACCOUNTS` are funded at genesis and more are
+The workload accounts' keys come from the seed (:func:`~._seeded_accounts.workload_key`); the
+first :data:`~._generator.GENESIS_WORKLOAD_ACCOUNTS` are funded at genesis and more are
 created by transfers to the next unused key's address. Everything a block's users do is
 drawn from a random generator seeded by the chain seed and the block height, so the
 chain generator and the live workload of a restarted node make the same choices from the
@@ -32,13 +32,10 @@ import orjson
 
 from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
 from ledgerkit.keys import Ed25519PrivateKey
-from ledgerkit.localnet._accounts import workload_key
-from ledgerkit.localnet._mempool import Mempool
-from ledgerkit.localnet.store._ledger_file import Store
-from ledgerkit.localnet.vm.framework import FRAMEWORK
-from ledgerkit.localnet.vm.framework._asset_modules import DEMO_TOKEN_METADATA
-from ledgerkit.localnet.vm.framework._context import ACCOUNT
-from ledgerkit.localnet.vm.framework._state_keys import resource_key
+from ledgerkit.localnet.chain._seeded_accounts import workload_key
+from ledgerkit.localnet.mempool import Mempool
+from ledgerkit.localnet.store import Store
+from ledgerkit.localnet.vm.framework import ACCOUNT, DEMO_TOKEN_METADATA, FRAMEWORK, resource_key
 from ledgerkit.types import Address
 
 __all__ = ["Workload", "congestion", "demand", "unit"]

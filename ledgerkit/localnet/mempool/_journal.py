@@ -11,9 +11,9 @@ from collections.abc import Callable
 
 from ledgerkit._errors import BCSError
 from ledgerkit.bcs import SignedTransaction
-from ledgerkit.localnet._mempool import Mempool, Pending, pending_of
 from ledgerkit.localnet._node_errors import NodeError
-from ledgerkit.localnet.store._ledger_file import Store
+from ledgerkit.localnet.mempool._pool import Mempool, Pending, pending_of
+from ledgerkit.localnet.store import Store
 
 __all__ = ["StoreJournal", "restore_mempool"]
 

@@ -26,11 +26,12 @@ from typing import Any, Final
 import orjson
 
 from ledgerkit.bcs import TRANSACTION_PREFIX, Serializer
-from ledgerkit.localnet._accounts import validator_addresses
-from ledgerkit.localnet._mempool import Mempool, Pending
-from ledgerkit.localnet._txjson import info_json, user_fields
-from ledgerkit.localnet.store._ledger_file import BlockRecord, BlockWrite, Store
-from ledgerkit.localnet.vm._executor import (
+from ledgerkit.localnet.chain._seeded_accounts import validator_addresses
+from ledgerkit.localnet.mempool import Mempool, Pending
+from ledgerkit.localnet.store import BlockRecord, BlockWrite, Store
+from ledgerkit.localnet.vm import (
+    BLOCK_GAS_LIMIT,
+    MAX_BLOCK_USER_TRANSACTIONS,
     SUCCESS,
     PrologueError,
     StateChange,
@@ -39,11 +40,14 @@ from ledgerkit.localnet.vm._executor import (
     finalize,
     validate,
 )
-from ledgerkit.localnet.vm._gas_schedule import BLOCK_GAS_LIMIT, MAX_BLOCK_USER_TRANSACTIONS
-from ledgerkit.localnet.vm.framework import FRAMEWORK, Context
-from ledgerkit.localnet.vm.framework._context import ACCOUNT
-from ledgerkit.localnet.vm.framework._state_keys import resource_key
-from ledgerkit.localnet.vm.framework._system_modules import block_prologue
+from ledgerkit.localnet.vm.framework import (
+    ACCOUNT,
+    FRAMEWORK,
+    Context,
+    block_prologue,
+    resource_key,
+)
+from ledgerkit.localnet.wire import info_json, user_fields
 from ledgerkit.types import Address
 
 __all__ = [

@@ -39,8 +39,8 @@ from ledgerkit.bcs import (
     TransactionPayloadV1,
 )
 from ledgerkit.localnet._node_errors import NodeError
-from ledgerkit.localnet._script_json import script_from_json
 from ledgerkit.localnet.vm.framework import FRAMEWORK, render_type
+from ledgerkit.localnet.wire._script_json import script_from_json
 from ledgerkit.types import Address, EntryFunctionId, HexBytes, MoveType, parse_uint
 
 __all__ = [

@@ -25,9 +25,9 @@ import uuid
 from pathlib import Path
 from typing import Final
 
-from ledgerkit.localnet._chain import GENERATOR_VERSION, chain_anchor, generate
 from ledgerkit.localnet._node_config import NodeConfig
-from ledgerkit.localnet.store._ledger_file import Store
+from ledgerkit.localnet.chain._generator import GENERATOR_VERSION, chain_anchor, generate
+from ledgerkit.localnet.store import Store
 
 __all__ = ["CHAIN_CACHE_ENV", "chain_cache_dir", "chain_key", "copy_cached_chain"]
 

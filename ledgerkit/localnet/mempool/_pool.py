@@ -41,9 +41,9 @@ from typing import Any, Final, Protocol
 from ledgerkit._errors import ErrorCode
 from ledgerkit.bcs import SignedTransaction
 from ledgerkit.localnet._node_errors import NodeError
-from ledgerkit.localnet._txjson import decode_arguments, pending_json
-from ledgerkit.localnet.vm._executor import PrologueError, entry_function_of, replay_nonce, validate
+from ledgerkit.localnet.vm import PrologueError, entry_function_of, replay_nonce, validate
 from ledgerkit.localnet.vm.framework import FRAMEWORK, Context
+from ledgerkit.localnet.wire import decode_arguments, pending_json
 
 __all__ = ["PER_ACCOUNT_CAPACITY", "Journal", "Mempool", "Pending", "admit", "pending_of"]
 

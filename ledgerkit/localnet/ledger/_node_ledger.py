@@ -1,10 +1,12 @@
 """The ledger facade the HTTP app calls: reads, submission, simulation, views, blocks.
 
 :meth:`Ledger.open` opens a SQLite file (or a temporary one); a new file is a copy of
-the cached chain of its options (generated once, see :mod:`._chaincache`), a half-made
-one is finished, and an existing one carries on from its last block.
+the cached chain of its options (generated once, see
+:mod:`ledgerkit.localnet.chain._chain_cache`), a half-made one is finished, and an
+existing one carries on from its last block.
 
-The chain has its own clock (:meth:`Ledger.now_usec`, see :mod:`._clock`). Blocks,
+The chain has its own clock (:meth:`Ledger.now_usec`, see
+:mod:`ledgerkit.localnet.chain._chain_clock`). Blocks,
 expiration checks and the live workload read it. Simulation, view functions, JSON requests
 and the mempool's record in the file live in modules of their own. Methods are synchronous
 and thread-safe: any thread may read while one block producer writes. Every documented
@@ -24,30 +26,27 @@ import orjson
 
 from ledgerkit._errors import ErrorCode
 from ledgerkit.bcs import Serializer, SignedTransaction, TransactionData
-from ledgerkit.localnet._accounts import DevAccount, dev_accounts, faucet_account
-from ledgerkit.localnet._blocks import BlockBuilder
-from ledgerkit.localnet._chain import generate
-from ledgerkit.localnet._chaincache import copy_cached_chain
-from ledgerkit.localnet._clock import ChainClock
-from ledgerkit.localnet._identity import build_hash, check_identity
-from ledgerkit.localnet._mempool import Mempool, admit
-from ledgerkit.localnet._mempool_journal import restore_mempool
 from ledgerkit.localnet._node_config import NodeConfig
 from ledgerkit.localnet._node_errors import NodeError
-from ledgerkit.localnet._reads import Head, Module, Page, Resource, ViewResult
-from ledgerkit.localnet._requests import signed_from_json, signing_message_of
-from ledgerkit.localnet._simulate import simulate
-from ledgerkit.localnet._txbcs import transaction_data
-from ledgerkit.localnet._views import LedgerViews
-from ledgerkit.localnet._workload import Workload
-from ledgerkit.localnet.store._ledger_file import BlockRecord, Store
-from ledgerkit.localnet.vm._gas_schedule import (
-    AGGRESSIVE_BLOCK_HISTORY,
-    BlockGas,
-    estimate_gas_price,
+from ledgerkit.localnet.chain import (
+    BlockBuilder,
+    ChainClock,
+    DevAccount,
+    Workload,
+    copy_cached_chain,
+    dev_accounts,
+    faucet_account,
+    generate,
 )
-from ledgerkit.localnet.vm.framework._context import ACCOUNT
-from ledgerkit.localnet.vm.framework._state_keys import resource_key
+from ledgerkit.localnet.ledger._file_identity import build_hash, check_identity
+from ledgerkit.localnet.ledger._ledger_reads import Head, Module, Page, Resource, ViewResult
+from ledgerkit.localnet.ledger._ledger_views import LedgerViews
+from ledgerkit.localnet.ledger._node_simulation import simulate
+from ledgerkit.localnet.mempool import Mempool, admit, restore_mempool
+from ledgerkit.localnet.store import BlockRecord, Store
+from ledgerkit.localnet.vm import AGGRESSIVE_BLOCK_HISTORY, BlockGas, estimate_gas_price
+from ledgerkit.localnet.vm.framework import ACCOUNT, resource_key
+from ledgerkit.localnet.wire import signed_from_json, signing_message_of, transaction_data
 from ledgerkit.types import Address, LedgerMeta
 
 __all__ = ["Ledger", "Module", "Page", "Resource", "ViewResult"]
@@ -131,7 +130,10 @@ class Ledger(LedgerViews):
         return ledger
 
     def _restore_mempool(self) -> None:
-        """Take back the transactions the file holds as accepted (see :mod:`._mempool_journal`)."""
+        """Take back the transactions the file holds as accepted.
+
+        See :mod:`ledgerkit.localnet.mempool._journal`.
+        """
         restore_mempool(self.store, self.mempool, self._now_secs(), self._sequence_of)
 
     def close(self) -> None:

@@ -12,7 +12,7 @@ from importlib import metadata
 
 from ledgerkit.localnet._node_config import NodeConfig, anchor_usec
 from ledgerkit.localnet._node_errors import NodeConfigError
-from ledgerkit.localnet.store._ledger_file import Store
+from ledgerkit.localnet.store import Store
 
 __all__ = ["build_hash", "check_identity"]
 

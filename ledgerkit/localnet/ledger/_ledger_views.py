@@ -11,15 +11,15 @@ from typing import Any
 
 from ledgerkit.bcs import EntryFunction
 from ledgerkit.localnet._node_config import NodeConfig
-from ledgerkit.localnet._reads import LedgerReads, ViewResult
-from ledgerkit.localnet.vm._executor import run_view
+from ledgerkit.localnet.ledger._ledger_reads import LedgerReads, ViewResult
+from ledgerkit.localnet.vm import run_view
 from ledgerkit.types import EntryFunctionId, MoveType
 
 __all__ = ["LedgerViews"]
 
 
 class LedgerViews(LedgerReads):
-    """View methods of :class:`~ledgerkit.localnet._ledger.Ledger`."""
+    """View methods of :class:`~ledgerkit.localnet.ledger._node_ledger.Ledger`."""
 
     config: NodeConfig
 

@@ -42,15 +42,15 @@ from ledgerkit.bcs import (
     WriteSet,
 )
 from ledgerkit.localnet._node_errors import NodeError
-from ledgerkit.localnet._requests import signed_from_json
-from ledgerkit.localnet.vm.framework import FRAMEWORK
-from ledgerkit.localnet.vm.framework._state_keys import (
+from ledgerkit.localnet.vm.framework import (
+    FRAMEWORK,
     module_key,
     resource_key,
     state_key_bcs,
     state_key_hash,
     table_key,
 )
+from ledgerkit.localnet.wire._txn_requests import signed_from_json
 from ledgerkit.types import Address, ModuleId, MoveType
 
 __all__ = ["pending_data", "transaction_data"]
