@@ -12,7 +12,7 @@ import httpx
 from ledgerkit.localnet import NodeConfig
 from ledgerkit.localnet.app import create_app
 from ledgerkit.localnet.app._http import NodeState
-from ledgerkit.localnet.app._ledger import AppLedger
+from ledgerkit.localnet.app._ledger_protocol import AppLedger
 from ledgerkit.types import LedgerMeta
 
 META = LedgerMeta(

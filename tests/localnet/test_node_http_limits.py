@@ -14,7 +14,7 @@ import pytest
 from node_http_helpers import JSON, assert_error, ok
 
 from ledgerkit.localnet import LocalNode
-from ledgerkit.localnet.app._limits import MAX_JSON_DEPTH, MAX_JSON_ELEMENTS
+from ledgerkit.localnet.app._request_limits import MAX_JSON_DEPTH, MAX_JSON_ELEMENTS
 
 #: The seven endpoints that take a page size.
 LIMITED = [

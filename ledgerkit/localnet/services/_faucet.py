@@ -41,7 +41,7 @@ from ledgerkit._errors import InputError
 from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
 from ledgerkit.keys import Account, Ed25519PublicKey
 from ledgerkit.localnet.chain import OCTAS_PER_APT
-from ledgerkit.localnet.services._tokens import TokenRejected, TokenVerifier, bearer_token
+from ledgerkit.localnet.services._token_checks import TokenRejected, TokenVerifier, bearer_token
 from ledgerkit.types import Address, StructTag
 
 __all__ = [

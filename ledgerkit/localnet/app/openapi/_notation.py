@@ -3,7 +3,7 @@
 Object fields are written in a small notation, ``"name:Type name:[Type]"`` (see
 ``_type``), to keep the tables readable; tagged unions are a ``oneOf`` of
 ``<Union>_<Tag>`` wrappers that pin the tag to one value. The tables themselves live in
-the ``_openapi_*`` modules named for what they describe.
+the ``_*_schemas`` modules named for what they describe.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ledgerkit.localnet.app._openapi_notation import Schema, _one_of, _records, _unions
+from ledgerkit.localnet.app.openapi._notation import Schema, _one_of, _records, _unions
 
 # name: (description, required fields, optional fields[, fields absent but never null])
 _RECORDS: Final[dict[str, tuple[str, ...]]] = {

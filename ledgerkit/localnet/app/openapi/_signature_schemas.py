@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ledgerkit.localnet.app._openapi_notation import Schema, _records, _ref, _unions
+from ledgerkit.localnet.app.openapi._notation import Schema, _records, _ref, _unions
 
 _MULTI_AGENT: Final = (
     "sender:AccountSignature secondary_signer_addresses:[Address] "

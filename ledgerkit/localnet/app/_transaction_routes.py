@@ -35,7 +35,7 @@ from ledgerkit.localnet.app._http import (
     read_json,
     wants_bcs,
 )
-from ledgerkit.localnet.app._limits import echo
+from ledgerkit.localnet.app._request_limits import echo
 from ledgerkit.types import LedgerMeta
 
 __all__ = ["handlers"]

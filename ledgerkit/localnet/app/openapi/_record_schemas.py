@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ledgerkit.localnet.app._openapi_notation import Schema, _records
+from ledgerkit.localnet.app.openapi._notation import Schema, _records
 
 # name: (description, required fields, optional fields[, fields absent but never null])
 _RECORDS: Final[dict[str, tuple[str, ...]]] = {

@@ -4,13 +4,13 @@ signatures."""
 
 from __future__ import annotations
 
-from ledgerkit.localnet.app._openapi_general import _general_schemas
-from ledgerkit.localnet.app._openapi_notation import Schema
-from ledgerkit.localnet.app._openapi_payloads import _payload_schemas
-from ledgerkit.localnet.app._openapi_scalars import _scalar_schemas
-from ledgerkit.localnet.app._openapi_signatures import _signature_schemas
-from ledgerkit.localnet.app._openapi_state import _state_schemas
-from ledgerkit.localnet.app._openapi_transactions import _transaction_schemas
+from ledgerkit.localnet.app.openapi._notation import Schema
+from ledgerkit.localnet.app.openapi._payload_schemas import _payload_schemas
+from ledgerkit.localnet.app.openapi._record_schemas import _general_schemas
+from ledgerkit.localnet.app.openapi._scalar_schemas import _scalar_schemas
+from ledgerkit.localnet.app.openapi._signature_schemas import _signature_schemas
+from ledgerkit.localnet.app.openapi._state_schemas import _state_schemas
+from ledgerkit.localnet.app.openapi._transaction_schemas import _transaction_schemas
 
 
 def _schemas() -> dict[str, Schema]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ledgerkit.localnet.app._openapi_notation import Schema, _records, _unions
+from ledgerkit.localnet.app.openapi._notation import Schema, _records, _unions
 
 _COMMITTED: Final = (
     "version:U64 hash:HashValue state_change_hash:HashValue event_root_hash:HashValue "

@@ -8,11 +8,11 @@ left at its default, true), and optional fields may be absent or ``null``.
 Tagged unions are a ``oneOf`` of ``<Union>_<Tag>`` wrappers. Each wrapper pins the tag to
 one value and adds the fields of an untagged base schema, so the ``discriminator`` and
 plain JSON Schema validation agree. Object fields are written in a small notation,
-``"name:Type name:[Type]"`` (see ``_openapi_notation``), to keep the tables readable.
+``"name:Type name:[Type]"`` (see ``_notation``), to keep the tables readable.
 
 The operations, their parameters and error statuses come from the endpoint table
 (``ledgerkit._endpoints``); this module only renders them, with the schemas of
-``_openapi_schemas``. The document is plain data, built without I/O once per ``base_path``.
+``_components``. The document is plain data, built without I/O once per ``base_path``.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from typing import Any, Final
 
 import ledgerkit
 from ledgerkit._endpoints import BCS, JSON, PARAMETERS, SERVICES, Operation, operations_of
-from ledgerkit.localnet.app._openapi_notation import _PRIMITIVES, Schema, _ref, _type, _uint
-from ledgerkit.localnet.app._openapi_scalars import _HEX, _TYPE_DEPTH, _struct_tag
-from ledgerkit.localnet.app._openapi_schemas import _schemas
+from ledgerkit.localnet.app.openapi._components import _schemas
+from ledgerkit.localnet.app.openapi._notation import _PRIMITIVES, Schema, _ref, _type, _uint
+from ledgerkit.localnet.app.openapi._scalar_schemas import _HEX, _TYPE_DEPTH, _struct_tag
 
 __all__ = ["openapi_document"]
 

@@ -32,7 +32,7 @@ async def healthy(request: Request, node: NodeState, meta: LedgerMeta) -> Respon
 
 
 async def spec_json(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
-    from ledgerkit.localnet.app._openapi import openapi_document
+    from ledgerkit.localnet.app.openapi import openapi_document
 
     return json_response(openapi_document(), meta)
 

@@ -10,7 +10,7 @@ import copy
 from typing import Final
 
 from ledgerkit._errors import ErrorCode
-from ledgerkit.localnet.app._openapi_notation import Schema, _enum
+from ledgerkit.localnet.app.openapi._notation import Schema, _enum
 
 _HEX: Final = "[0-9a-fA-F]"
 _IDENT: Final = "[A-Za-z_][A-Za-z0-9_]*"

@@ -24,7 +24,7 @@ from ledgerkit.localnet.app._http import (
     query_limit,
     query_u64,
 )
-from ledgerkit.localnet.app._limits import echo
+from ledgerkit.localnet.app._request_limits import echo
 from ledgerkit.types import Address, LedgerMeta, StructTag, is_identifier
 
 __all__ = ["handlers"]
