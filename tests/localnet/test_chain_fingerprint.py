@@ -36,11 +36,11 @@ def test_the_default_chain_of_seed_0_has_its_pinned_fingerprint() -> None:
         meta = ledger.meta()
         assert (meta.ledger_version, meta.block_height) == (LEDGER_VERSION, BLOCK_HEIGHT)
         assert meta.ledger_timestamp_usec == HEAD_TIMESTAMP_USEC
-        assert ledger.block_by_height(180, with_transactions=False) == BLOCK_180
-        assert ledger.transaction_by_version(0)["hash"] == GENESIS_HASH
+        assert ledger.reads.block_by_height(180, with_transactions=False) == BLOCK_180
+        assert ledger.reads.transaction_by_version(0)["hash"] == GENESIS_HASH
         digest = hashlib.sha256()
         for start in range(0, LEDGER_VERSION + 1, 100):
-            page = ledger.transactions(start, 100)
+            page = ledger.reads.transactions(start, 100)
             assert len(page) == min(100, LEDGER_VERSION + 1 - start)
             for txn in page:
                 digest.update(orjson.dumps(txn, option=orjson.OPT_SORT_KEYS))

@@ -37,13 +37,13 @@ def default_chain() -> Iterator[Ledger]:
 
 def _blocks(ledger: Ledger) -> list[dict[str, Any]]:
     last = ledger.meta().block_height
-    return [ledger.block_by_height(h, with_transactions=False) for h in range(last + 1)]
+    return [ledger.reads.block_by_height(h, with_transactions=False) for h in range(last + 1)]
 
 
 def _all_transactions(ledger: Ledger) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     while len(out) <= ledger.meta().ledger_version:
-        out.extend(ledger.transactions(len(out), 100))
+        out.extend(ledger.reads.transactions(len(out), 100))
     return out
 
 
@@ -81,7 +81,7 @@ def test_default_chain_spans_a_day_from_genesis_to_its_anchor(default_chain: Led
 
 
 def test_genesis_writes_the_chain_start_into_the_clock(default_chain: Ledger) -> None:
-    genesis = default_chain.transaction_by_version(0)
+    genesis = default_chain.reads.transaction_by_version(0)
     clock = [
         c
         for c in genesis["changes"]

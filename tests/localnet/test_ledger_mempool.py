@@ -212,7 +212,7 @@ def test_a_failed_block_gives_back_what_it_took(
     assert lookup(ledger, signed)["type"] == "pending_transaction"
     assert ledger.submit(transfer(ledger, alice, 0, price=300))  # it waits: replaceable again
     next_block(ledger)
-    assert ledger.account(alice.address, None)["sequence_number"] == "1"
+    assert ledger.reads.account(alice.address, None)["sequence_number"] == "1"
 
 
 # -- kept in the ledger file --------------------------------------------------------------

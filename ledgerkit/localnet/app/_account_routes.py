@@ -47,7 +47,7 @@ def _join(items: list[bytes]) -> bytes:
 async def account(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
     negotiate(request, node, bcs_supported=False)
     address = path_address(request)
-    return json_response(node.ledger.account(address, version_of(request, meta)), meta)
+    return json_response(node.ledger.reads.account(address, version_of(request, meta)), meta)
 
 
 def _cursor(request: Request) -> str | None:
@@ -62,7 +62,7 @@ async def resources(request: Request, node: NodeState, meta: LedgerMeta) -> Resp
     address = path_address(request)
     limit = query_limit(request, default=STATE_PAGE, maximum=STATE_PAGE)
     version = version_of(request, meta)
-    page = await blocking(node.ledger.resources, address, version, _cursor(request), limit)
+    page = await blocking(node.ledger.reads.resources, address, version, _cursor(request), limit)
     headed = meta if page.cursor is None else _with_cursor(meta, page.cursor)
     if bcs:
         # BTreeMap<StructTag, bytes>: entries ordered by the key's bytes.
@@ -85,7 +85,7 @@ async def resource(request: Request, node: NodeState, meta: LedgerMeta) -> Respo
     bcs = negotiate(request, node, bcs_supported=True)
     address = path_address(request)
     tag = path_struct_tag(request, "resource_type")
-    item = node.ledger.resource(address, tag, version_of(request, meta))
+    item = node.ledger.reads.resource(address, tag, version_of(request, meta))
     if bcs:
         return bcs_response(item.bcs, meta)
     return json_response(None, meta, raw=item.json)
@@ -96,7 +96,7 @@ async def modules(request: Request, node: NodeState, meta: LedgerMeta) -> Respon
     address = path_address(request)
     limit = query_limit(request, default=STATE_PAGE, maximum=STATE_PAGE)
     version = version_of(request, meta)
-    page = await blocking(node.ledger.modules, address, version, _cursor(request), limit)
+    page = await blocking(node.ledger.reads.modules, address, version, _cursor(request), limit)
     headed = meta if page.cursor is None else _with_cursor(meta, page.cursor)
     if bcs:
         s = Serializer()
@@ -111,7 +111,7 @@ async def module(request: Request, node: NodeState, meta: LedgerMeta) -> Respons
     name = request.path_params["module_name"]
     if not is_identifier(name):
         raise invalid(f"{echo(name)} is not a module name")
-    item = node.ledger.module(address, name, version_of(request, meta))
+    item = node.ledger.reads.module(address, name, version_of(request, meta))
     if bcs:
         return bcs_response(item.bcs, meta)
     return json_response(None, meta, raw=item.json)
@@ -126,7 +126,7 @@ async def balance(request: Request, node: NodeState, meta: LedgerMeta) -> Respon
         asset = StructTag.parse(text) if "::" in text else Address.parse(text)
     except InputError as exc:
         raise invalid(f"asset_type must be a coin struct tag or an address: {exc}") from None
-    amount = node.ledger.balance(address, asset, version_of(request, meta))
+    amount = node.ledger.reads.balance(address, asset, version_of(request, meta))
     if bcs:
         s = Serializer()
         s.u64(amount)
@@ -139,7 +139,7 @@ async def account_transactions(request: Request, node: NodeState, meta: LedgerMe
     address = path_address(request)
     start = query_u64(request, "start")
     limit = query_limit(request, default=TXN_PAGE, maximum=TXN_PAGE_MAX)
-    txns = node.ledger.account_transactions(address, start, limit)
+    txns = node.ledger.reads.account_transactions(address, start, limit)
     if bcs:  # a BCS sequence of committed transactions, as a listing answers
         return bcs_response(await blocking(node.ledger.transactions_bcs, txns), meta)
     return json_response(txns, meta)

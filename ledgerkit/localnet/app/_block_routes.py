@@ -23,14 +23,14 @@ async def by_height(request: Request, node: NodeState, meta: LedgerMeta) -> Resp
     negotiate(request, node, bcs_supported=False)
     height = path_u64(request, "block_height")
     with_txns = query_bool(request, "with_transactions")
-    return json_response(node.ledger.block_by_height(height, with_txns), meta)
+    return json_response(node.ledger.reads.block_by_height(height, with_txns), meta)
 
 
 async def by_version(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
     negotiate(request, node, bcs_supported=False)
     version = path_u64(request, "version")
     with_txns = query_bool(request, "with_transactions")
-    return json_response(node.ledger.block_by_version(version, with_txns), meta)
+    return json_response(node.ledger.reads.block_by_version(version, with_txns), meta)
 
 
 def handlers() -> dict[str, Endpoint]:

@@ -35,7 +35,7 @@ async def by_creation_number(request: Request, node: NodeState, meta: LedgerMeta
     creation_number = path_u64(request, "creation_number")
     start = query_u64(request, "start")
     limit = query_limit(request, default=EVENT_PAGE, maximum=EVENT_PAGE_MAX)
-    events = node.ledger.events_by_creation_number(address, creation_number, start, limit)
+    events = node.ledger.reads.events_by_creation_number(address, creation_number, start, limit)
     return json_response(events, meta)
 
 
@@ -48,7 +48,7 @@ async def by_handle(request: Request, node: NodeState, meta: LedgerMeta) -> Resp
         raise invalid(f"{echo(field_name)} is not a field name")
     start = query_u64(request, "start")
     limit = query_limit(request, default=EVENT_PAGE, maximum=EVENT_PAGE_MAX)
-    events = node.ledger.events_by_handle(address, handle, field_name, start, limit)
+    events = node.ledger.reads.events_by_handle(address, handle, field_name, start, limit)
     return json_response(events, meta)
 
 

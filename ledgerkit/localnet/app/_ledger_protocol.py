@@ -1,6 +1,7 @@
 """What the app asks of the ledger: every call a handler makes, typed.
 
-The app knows the ledger only through :class:`AppLedger`; the node's ``Ledger`` is one
+The app knows the ledger only through :class:`AppLedger`, which has its reads
+(:class:`AppReads`) and its views (:class:`AppViews`); the node's ``Ledger`` is one
 that fits it (checked by the type checker where the server hands it to the app), and a
 test double can be another.
 """
@@ -15,30 +16,15 @@ from ledgerkit.localnet._node_config import NodeConfig
 from ledgerkit.localnet.ledger import Module, Page, Resource, ViewResult
 from ledgerkit.types import Address, EntryFunctionId, LedgerMeta, MoveType, StructTag
 
-__all__ = ["AppLedger"]
+__all__ = ["AppLedger", "AppReads", "AppViews"]
 
 
-class AppLedger(Protocol):
-    """The ledger as the node's HTTP handlers use it.
+class AppReads(Protocol):
+    """The ledger's reads as the node's HTTP handlers use them (``ledger.reads``).
 
     Every method raises ``NodeError`` for an answer other than success (not found,
     pruned, invalid input...), which the app turns into the error record.
     """
-
-    @property
-    def config(self) -> NodeConfig:
-        """The node's settings."""
-        ...
-
-    # -- position and health ----------------------------------------------------------
-
-    def meta(self, *, gas_used: int | None = None, cursor: str | None = None) -> LedgerMeta: ...
-
-    def index(self) -> dict[str, Any]: ...
-
-    def now_usec(self) -> int: ...
-
-    def health(self, duration_secs: int | None, now_usec: int) -> None: ...
 
     # -- accounts -----------------------------------------------------------------------
 
@@ -98,15 +84,64 @@ class AppLedger(Protocol):
 
     def transactions(self, start: int | None, limit: int) -> list[dict[str, Any]]: ...
 
+    def transaction_by_version(self, version: int) -> dict[str, Any]: ...
+
+    def auxiliary_info(self, start_version: int, limit: int) -> list[dict[str, Any]]: ...
+
+
+class AppViews(Protocol):
+    """The ledger's view functions as the node's HTTP handlers use them (``ledger.views``)."""
+
+    def view_function(
+        self,
+        function: EntryFunctionId,
+        type_arguments: Sequence[MoveType],
+        arguments: Sequence[Any],
+        version: int | None,
+        *,
+        bcs_args: bool = False,
+    ) -> ViewResult: ...
+
+
+class AppLedger(Protocol):
+    """The ledger as the node's HTTP handlers use it: its own calls, its reads, its views.
+
+    Every method raises ``NodeError`` for an answer other than success (not found,
+    pruned, invalid input...), which the app turns into the error record.
+    """
+
+    @property
+    def reads(self) -> AppReads:
+        """Accounts, state, events, tables, blocks and transactions."""
+        ...
+
+    @property
+    def views(self) -> AppViews:
+        """View functions."""
+        ...
+
+    @property
+    def config(self) -> NodeConfig:
+        """The node's settings."""
+        ...
+
+    # -- position and health ----------------------------------------------------------
+
+    def meta(self, *, gas_used: int | None = None, cursor: str | None = None) -> LedgerMeta: ...
+
+    def index(self) -> dict[str, Any]: ...
+
+    def now_usec(self) -> int: ...
+
+    def health(self, duration_secs: int | None, now_usec: int) -> None: ...
+
+    # -- transactions ---------------------------------------------------------------------
+
     def transaction_data(self, txn: dict[str, Any]) -> TransactionData: ...
 
     def transactions_bcs(self, txns: list[dict[str, Any]]) -> bytes: ...
 
-    def transaction_by_version(self, version: int) -> dict[str, Any]: ...
-
     def transaction_by_hash(self, txn_hash: bytes) -> dict[str, Any]: ...
-
-    def auxiliary_info(self, start_version: int, limit: int) -> list[dict[str, Any]]: ...
 
     def signed_from_json(
         self, request: dict[str, Any], *, simulation: bool
@@ -125,16 +160,6 @@ class AppLedger(Protocol):
 
     def encode_submission(self, request: dict[str, Any]) -> bytes: ...
 
-    # -- views and gas --------------------------------------------------------------------
-
-    def view_function(
-        self,
-        function: EntryFunctionId,
-        type_arguments: Sequence[MoveType],
-        arguments: Sequence[Any],
-        version: int | None,
-        *,
-        bcs_args: bool = False,
-    ) -> ViewResult: ...
+    # -- gas ----------------------------------------------------------------------------
 
     def estimate_gas_price(self) -> dict[str, int]: ...

@@ -40,7 +40,12 @@ async def item(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
     key_type = parse_move_type(body["key_type"], "key_type")
     value_type = parse_move_type(body["value_type"], "value_type")
     value, encoded = await blocking(
-        node.ledger.table_item, handle, key_type, value_type, body["key"], _version(request, meta)
+        node.ledger.reads.table_item,
+        handle,
+        key_type,
+        value_type,
+        body["key"],
+        _version(request, meta),
     )
     if bcs:
         return bcs_response(encoded, meta)
@@ -58,7 +63,7 @@ async def raw_item(request: Request, node: NodeState, meta: LedgerMeta) -> Respo
         raise invalid(f"key: {exc}") from None
     if "bcs" in node.config.disabled:  # the answer is BCS whatever the client accepts
         raise NodeError(ErrorCode.API_DISABLED, "BCS output is disabled on this node")
-    value = await blocking(node.ledger.raw_table_item, handle, key, _version(request, meta))
+    value = await blocking(node.ledger.reads.raw_table_item, handle, key, _version(request, meta))
     return bcs_response(value, meta)
 
 

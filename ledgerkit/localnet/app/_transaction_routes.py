@@ -60,10 +60,10 @@ async def list_transactions(request: Request, node: NodeState, meta: LedgerMeta)
     start = query_u64(request, "start")
     limit = query_limit(request, default=TXN_PAGE, maximum=TXN_PAGE_MAX)
     if bcs:
-        page = await blocking(node.ledger.transactions, start, limit)
+        page = await blocking(node.ledger.reads.transactions, start, limit)
         return bcs_response(await blocking(node.ledger.transactions_bcs, page), meta)
     return json_response(
-        None, meta, raw=await blocking(node.ledger.transactions_json, start, limit)
+        None, meta, raw=await blocking(node.ledger.reads.transactions_json, start, limit)
     )
 
 
@@ -78,7 +78,7 @@ async def _one(node: NodeState, txn: dict[str, Any], meta: LedgerMeta, *, bcs: b
 async def by_version(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
     bcs = negotiate(request, node, bcs_supported=True)
     version = path_u64(request, "txn_version")
-    return await _one(node, node.ledger.transaction_by_version(version), meta, bcs=bcs)
+    return await _one(node, node.ledger.reads.transaction_by_version(version), meta, bcs=bcs)
 
 
 async def by_hash(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
@@ -122,7 +122,7 @@ async def auxiliary_info(request: Request, node: NodeState, meta: LedgerMeta) ->
     if start is None:
         raise invalid("start_version is required")
     limit = query_limit(request, default=TXN_PAGE, maximum=TXN_PAGE_MAX)
-    return json_response(node.ledger.auxiliary_info(start, limit), meta)
+    return json_response(node.ledger.reads.auxiliary_info(start, limit), meta)
 
 
 async def _signed_body(request: Request, node: NodeState, *, simulation: bool) -> SignedTransaction:

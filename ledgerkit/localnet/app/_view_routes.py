@@ -42,7 +42,7 @@ async def view(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
         except BCSError as exc:
             raise invalid(f"the body is not a BCS view request: {exc}") from None
         result = await blocking(
-            node.ledger.view_function,
+            node.ledger.views.view_function,
             payload.function_id,
             list(payload.type_args),
             list(payload.args),
@@ -53,7 +53,7 @@ async def view(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
         request_body = await read_json(request, node.config.max_body_bytes)
         function, type_args, args = _parse_view_request(request_body)
         result = await blocking(
-            node.ledger.view_function, function, type_args, args, version, bcs_args=False
+            node.ledger.views.view_function, function, type_args, args, version, bcs_args=False
         )
     headed = replace(meta, gas_used=result.gas_used)
     if bcs:

@@ -9,17 +9,29 @@
   committed;
 * ``_file_identity``: which chain a ledger file holds, and which build serves it.
 
-Exports :class:`Ledger` and the records its reads answer with (:class:`Resource`,
-:class:`Module`, :class:`Page`, :class:`ViewResult`).
+Exports :class:`Ledger`, its parts (:class:`LedgerReads`, :class:`LedgerViews`) and the
+records they answer with (:class:`Head`, :class:`Resource`, :class:`Module`,
+:class:`Page`, :class:`ViewResult`).
 """
 
 from __future__ import annotations
 
-from ledgerkit.localnet.ledger._ledger_reads import Module, Page, Resource, ViewResult
+from ledgerkit.localnet.ledger._ledger_reads import (
+    Head,
+    LedgerReads,
+    Module,
+    Page,
+    Resource,
+    ViewResult,
+)
+from ledgerkit.localnet.ledger._ledger_views import LedgerViews
 from ledgerkit.localnet.ledger._node_ledger import Ledger
 
 __all__ = [
+    "Head",
     "Ledger",
+    "LedgerReads",
+    "LedgerViews",
     "Module",
     "Page",
     "Resource",

@@ -9,6 +9,7 @@ answered. JSON comes back ready to serialize, from the bytes stored at commit.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -114,15 +115,39 @@ def _limit(limit: int, maximum: int) -> int:
 
 
 class LedgerReads:
-    """Read methods of :class:`~ledgerkit.localnet.ledger._node_ledger.Ledger`."""
+    """The read side of a :class:`~ledgerkit.localnet.ledger.Ledger` (its ``reads``).
 
-    store: Store
-    _head: Head
+    Every read is answered at the ledger's current head, or at a version the head still
+    holds.
+
+    Parameters
+    ----------
+    store : Store
+        The ledger's file.
+    head : callable
+        Gives the ledger's current :class:`Head` (it moves with every block).
+    """
+
+    def __init__(self, store: Store, head: Callable[[], Head]) -> None:
+        self.store = store
+        self.head_of = head
+
+    @property
+    def head(self) -> Head:
+        """The latest block and the oldest version and block still readable."""
+        return self.head_of()
 
     # -- versions -----------------------------------------------------------------------
 
-    def _version(self, version: int | None) -> int:
-        head = self._head
+    def checked_version(self, version: int | None) -> int:
+        """``version`` (None: the latest) if the ledger holds it.
+
+        Raises
+        ------
+        NodeError
+            ``version_not_found`` past the head, ``version_pruned`` before the oldest.
+        """
+        head = self.head
         if version is None:
             return head.version
         if version > head.version:
@@ -142,7 +167,7 @@ class LedgerReads:
 
     def account(self, address: Address, version: int | None) -> dict[str, Any]:
         """``{sequence_number, authentication_key}`` of an account."""
-        v = self._version(version)
+        v = self.checked_version(version)
         found = self.store.reads.state(resource_key(address, ACCOUNT), v)
         if found is None:
             raise _error(
@@ -159,7 +184,7 @@ class LedgerReads:
         self, address: Address, kind: int, version: int | None, start: str | None, limit: int
     ) -> Page:
         limit = _limit(limit, MAX_STATE_PAGE)
-        v = self._version(version)
+        v = self.checked_version(version)
         start_key = None
         if start is not None:
             try:
@@ -200,7 +225,7 @@ class LedgerReads:
         return _error(code, message)
 
     def resource(self, address: Address, tag: StructTag, version: int | None) -> Resource:
-        v = self._version(version)
+        v = self.checked_version(version)
         text = render_type(tag)
         found = self.store.reads.state(resource_key(address, text), v)
         if found is None:
@@ -214,7 +239,7 @@ class LedgerReads:
         return Resource(tag, found[0], found[1])
 
     def module(self, address: Address, name: str, version: int | None) -> Module:
-        v = self._version(version)
+        v = self.checked_version(version)
         found = self.store.reads.state(module_key(address, name), v)
         if found is None:
             raise _error(
@@ -226,7 +251,7 @@ class LedgerReads:
 
     def balance(self, address: Address, asset: Address | StructTag, version: int | None) -> int:
         """The balance of a coin type or fungible asset in the account's primary store."""
-        v = self._version(version)
+        v = self.checked_version(version)
         if isinstance(asset, StructTag):
             if render_type(asset) != APT_TYPE:
                 info = render_type(StructTag(Address.from_int(1), "coin", "CoinInfo", (asset,)))
@@ -256,7 +281,7 @@ class LedgerReads:
                 return []
             start = max(0, last - limit + 1)
         rows = self.store.reads.events(account, creation_number, start, limit)
-        head = self._head
+        head = self.head
         # Only what the node still holds: nothing pruned, nothing past the head.
         events = [orjson.loads(row) for row in rows]
         return [e for e in events if head.oldest_version <= int(e["version"]) <= head.version]
@@ -271,7 +296,7 @@ class LedgerReads:
     ) -> list[dict[str, Any]]:
         """Events of the handle held in field ``field_name`` of resource ``handle_struct``."""
         text = render_type(handle_struct)
-        found = self.store.reads.state(resource_key(address, text), self._head.version)
+        found = self.store.reads.state(resource_key(address, text), self.head.version)
         if found is None:
             raise _error(
                 ErrorCode.RESOURCE_NOT_FOUND,
@@ -291,13 +316,13 @@ class LedgerReads:
     # -- transactions -------------------------------------------------------------------
 
     def transaction_by_version(self, version: int) -> dict[str, Any]:
-        head = self._head
+        head = self.head
         if version > head.version:
             raise _error(
                 ErrorCode.TRANSACTION_NOT_FOUND,
                 f"Transaction not found by Ledger version({version})",
             )
-        self._version(version)
+        self.checked_version(version)
         found = self.store.reads.transaction(version)
         assert found is not None
         result: dict[str, Any] = orjson.loads(found)
@@ -314,7 +339,7 @@ class LedgerReads:
     def transaction_rows(self, start: int | None, limit: int) -> list[bytes]:
         """The stored JSON of each transaction of the page."""
         limit = _limit(limit, MAX_TRANSACTIONS_PAGE)
-        head = self._head
+        head = self.head
         if start is None:
             start = max(head.oldest_version, head.version - limit + 1)
         elif start > head.version:
@@ -323,7 +348,7 @@ class LedgerReads:
                 f"start({start}) is beyond the latest ledger version({head.version})",
             )
         else:
-            self._version(start)
+            self.checked_version(start)
         end = min(start + limit, head.version + 1)
         return list(self.store.reads.transactions(start, end))
 
@@ -332,7 +357,7 @@ class LedgerReads:
     ) -> list[dict[str, Any]]:
         """The account's transactions by sequence number, from ``start`` (default 0)."""
         limit = _limit(limit, MAX_TRANSACTIONS_PAGE)
-        head = self._head
+        head = self.head
         self.account(address, head.version)
         rows = self.store.reads.account_transactions(
             bytes(address), start or 0, limit, head.oldest_version
@@ -343,14 +368,14 @@ class LedgerReads:
     def auxiliary_info(self, start_version: int, limit: int) -> list[dict[str, Any]]:
         """``{transaction_index}`` of each transaction from ``start_version``."""
         limit = _limit(limit, MAX_TRANSACTIONS_PAGE)
-        head = self._head
+        head = self.head
         if start_version > head.version:
             raise _error(
                 ErrorCode.INVALID_INPUT,
                 f"start_version({start_version}) is beyond the latest ledger version"
                 f"({head.version})",
             )
-        self._version(start_version)
+        self.checked_version(start_version)
         end = min(start_version + limit, head.version + 1)
         return [
             {"transaction_index": i}
@@ -368,7 +393,7 @@ class LedgerReads:
         version: int | None,
     ) -> tuple[Any, bytes]:
         """The JSON value and BCS of a table item, by typed JSON key."""
-        v = self._version(version)
+        v = self.checked_version(version)
         codec = FRAMEWORK.codec
         try:
             key_bcs = codec.encode(key_type, key)
@@ -394,7 +419,7 @@ class LedgerReads:
 
     def raw_table_item(self, handle: Address, key: bytes, version: int | None) -> bytes:
         """The BCS of a table item, by BCS key."""
-        v = self._version(version)
+        v = self.checked_version(version)
         found = self.store.reads.state(table_key(handle, key), v)
         if found is None:
             raise _error(
@@ -421,7 +446,7 @@ class LedgerReads:
         return body
 
     def block_by_height(self, height: int, with_transactions: bool) -> dict[str, Any]:
-        head = self._head
+        head = self.head
         if height > head.block.height:
             raise _error(ErrorCode.BLOCK_NOT_FOUND, f"Block not found by Block height({height})")
         if height < head.oldest_block_height:
@@ -434,7 +459,7 @@ class LedgerReads:
         return self._block_json(block, with_transactions)
 
     def block_by_version(self, version: int, with_transactions: bool) -> dict[str, Any]:
-        head = self._head
+        head = self.head
         if version > head.version:
             raise _error(ErrorCode.BLOCK_NOT_FOUND, f"Block not found by Ledger version({version})")
         if version < head.oldest_version:

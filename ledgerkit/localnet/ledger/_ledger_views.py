@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from ledgerkit.bcs import EntryFunction
-from ledgerkit.localnet._node_config import NodeConfig
 from ledgerkit.localnet.ledger._ledger_reads import LedgerReads, ViewResult
 from ledgerkit.localnet.vm import run_view
 from ledgerkit.types import EntryFunctionId, MoveType
@@ -18,10 +17,20 @@ from ledgerkit.types import EntryFunctionId, MoveType
 __all__ = ["LedgerViews"]
 
 
-class LedgerViews(LedgerReads):
-    """View methods of :class:`~ledgerkit.localnet.ledger._node_ledger.Ledger`."""
+class LedgerViews:
+    """The view functions of a :class:`~ledgerkit.localnet.ledger.Ledger` (its ``views``).
 
-    config: NodeConfig
+    Parameters
+    ----------
+    reads : LedgerReads
+        The ledger's reads: its store, its head and the versions it holds.
+    chain_id : int
+        The chain id view functions see.
+    """
+
+    def __init__(self, reads: LedgerReads, *, chain_id: int) -> None:
+        self._reads = reads
+        self._chain_id = chain_id
 
     def view_function(
         self,
@@ -33,16 +42,16 @@ class LedgerViews(LedgerReads):
         bcs_args: bool = False,
     ) -> ViewResult:
         """Run a view function at ``version``; arguments are JSON, or BCS with ``bcs_args``."""
-        v = self._version(version)
-        store = self.store
+        v = self._reads.checked_version(version)
+        store = self._reads.store
         values, encoded, gas = run_view(
             lambda skey: store.reads.state(skey, v),
             function,
             type_arguments,
             arguments,
             bcs_args=bcs_args,
-            timestamp_usec=self._head.block.timestamp,
-            chain_id=self.config.chain_id,
+            timestamp_usec=self._reads.head.block.timestamp,
+            chain_id=self._chain_id,
         )
         return ViewResult(values, encoded, gas)
 

@@ -39,7 +39,14 @@ from ledgerkit.localnet.chain import (
     generate,
 )
 from ledgerkit.localnet.ledger._file_identity import build_hash, check_identity
-from ledgerkit.localnet.ledger._ledger_reads import Head, Module, Page, Resource, ViewResult
+from ledgerkit.localnet.ledger._ledger_reads import (
+    Head,
+    LedgerReads,
+    Module,
+    Page,
+    Resource,
+    ViewResult,
+)
 from ledgerkit.localnet.ledger._ledger_views import LedgerViews
 from ledgerkit.localnet.ledger._node_simulation import simulate
 from ledgerkit.localnet.mempool import Mempool, admit, restore_mempool
@@ -52,7 +59,7 @@ from ledgerkit.types import Address, LedgerMeta
 __all__ = ["Ledger", "Module", "Page", "Resource", "ViewResult"]
 
 
-class Ledger(LedgerViews):
+class Ledger:
     """The embedded node's ledger. Open with :meth:`open`.
 
     Attributes
@@ -65,6 +72,10 @@ class Ledger(LedgerViews):
         The account holding most of the supply, for a faucet to pay from.
     mempool : Mempool
         Transactions accepted and not yet in a block, kept in the ledger's file too.
+    reads : LedgerReads
+        Accounts, state, events, transactions, blocks and tables, at the ledger's head.
+    views : LedgerViews
+        Move view functions, run at a version.
 
     Examples
     --------
@@ -96,6 +107,8 @@ class Ledger(LedgerViews):
         assert last is not None
         self._head = self._make_head(last)
         self._clock = ChainClock.of_store(store, last.timestamp)
+        self.reads = LedgerReads(store, lambda: self._head)
+        self.views = LedgerViews(self.reads, chain_id=config.chain_id)
 
     @classmethod
     def open(cls, path: str | Path | None, config: NodeConfig) -> Ledger:
@@ -269,7 +282,7 @@ class Ledger(LedgerViews):
         for _ in range(2):
             version = self.store.reads.version_of(txn_hash)
             if version is not None and version <= self._head.version:
-                self._version(version)  # pruned: 410
+                self.reads.checked_version(version)  # pruned: 410
                 found: dict[str, Any] = orjson.loads(self.store.reads.transaction(version) or b"{}")
                 return found
             pending = self.mempool.get(txn_hash, self._now_secs())

@@ -123,7 +123,7 @@ class LedgerFunder:
         return int(self._ledger.estimate_gas_price()["gas_estimate"])
 
     def can_pay(self, amount: int) -> bool:
-        balance = self._ledger.balance(self._account.address, _APT, None)
+        balance = self._ledger.reads.balance(self._account.address, _APT, None)
         return bool(balance >= amount + FUND_MAX_GAS * self._price())
 
     def fund(self, address: Address, amount: int) -> SignedTransaction:
