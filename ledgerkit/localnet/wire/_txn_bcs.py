@@ -16,7 +16,7 @@ answer is rebuilt from both:
   module, code, name and description; any other status is ``MiscellaneousError`` without a
   status code;
 - the info's hashes and the accumulator root hash as the JSON shows them (this node's hash
-  chains, see ``_blocks``); no auxiliary info hash.
+  chains, see ``chain._block_builder``); no auxiliary info hash.
 """
 
 from __future__ import annotations
