@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from ledgerkit.localnet._node_config import NodeConfig
+from ledgerkit.localnet import NodeConfig
 from ledgerkit.localnet.chain import generate
 from ledgerkit.localnet.store import Store
 

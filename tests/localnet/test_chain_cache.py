@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ledgerkit.localnet._node_config import NodeConfig
+from ledgerkit.localnet import NodeConfig
 from ledgerkit.localnet.chain import _chain_cache, _generator
 from ledgerkit.localnet.ledger import Ledger
 

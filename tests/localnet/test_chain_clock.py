@@ -12,7 +12,7 @@ import pytest
 
 from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
 from ledgerkit.cli import main
-from ledgerkit.localnet._node_config import NodeConfig
+from ledgerkit.localnet import NodeConfig
 from ledgerkit.localnet.ledger import Ledger
 
 #: 2025-06-02T00:00:00Z, where the default history ends.

@@ -18,7 +18,7 @@ from typing import Any
 import orjson
 import pytest
 
-from ledgerkit.localnet._node_config import NodeConfig
+from ledgerkit.localnet import NodeConfig
 from ledgerkit.localnet.ledger import Ledger
 
 HEAD_TIMESTAMP_USEC = 1_748_822_400_000_000  # 2025-06-02T00:00:00Z, the default anchor

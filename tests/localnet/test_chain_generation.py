@@ -17,8 +17,7 @@ from typing import Any
 
 import pytest
 
-from ledgerkit.localnet import IncompleteChainError
-from ledgerkit.localnet._node_config import NodeConfig
+from ledgerkit.localnet import IncompleteChainError, NodeConfig
 from ledgerkit.localnet.chain._workload import demand
 from ledgerkit.localnet.ledger import Ledger
 from ledgerkit.localnet.store import Store

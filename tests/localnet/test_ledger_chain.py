@@ -12,7 +12,7 @@ import orjson
 import pytest
 
 from ledgerkit.bcs import EntryFunction, RawTransaction
-from ledgerkit.localnet._node_config import NodeConfig
+from ledgerkit.localnet import NodeConfig
 from ledgerkit.localnet.ledger import Ledger
 from ledgerkit.types import Address, StructTag
 

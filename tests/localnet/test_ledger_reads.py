@@ -11,7 +11,7 @@ import pytest
 
 from ledgerkit._errors import ErrorCode
 from ledgerkit.bcs import EntryFunction, RawTransaction, Serializer
-from ledgerkit.localnet._node_config import NodeConfig
+from ledgerkit.localnet import NodeConfig
 from ledgerkit.localnet._node_errors import NodeError
 from ledgerkit.localnet.chain import DevAccount
 from ledgerkit.localnet.ledger import Ledger

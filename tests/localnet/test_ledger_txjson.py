@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from ledgerkit.bcs import Ed25519Authenticator, EntryFunction, RawTransaction, SignedTransaction
-from ledgerkit.localnet._node_config import NodeConfig
+from ledgerkit.localnet import NodeConfig
 from ledgerkit.localnet.ledger import Ledger
 from ledgerkit.types import Address
 

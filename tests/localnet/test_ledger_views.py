@@ -17,7 +17,7 @@ from ledgerkit.bcs import (
     SignedTransaction,
 )
 from ledgerkit.keys import Ed25519PrivateKey
-from ledgerkit.localnet._node_config import NodeConfig
+from ledgerkit.localnet import NodeConfig
 from ledgerkit.localnet._node_errors import NodeError
 from ledgerkit.localnet.chain import DevAccount
 from ledgerkit.localnet.ledger import Ledger

@@ -27,8 +27,7 @@ from node_http_helpers import (
 )
 
 from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
-from ledgerkit.localnet import LocalNode
-from ledgerkit.localnet._node_config import NodeConfig
+from ledgerkit.localnet import LocalNode, NodeConfig
 from ledgerkit.localnet.ledger import Ledger
 from ledgerkit.types import Address
 
