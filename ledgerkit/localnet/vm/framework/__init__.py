@@ -9,6 +9,12 @@
 * ``_asset_modules``, ``_system_modules``, ``_demo_module``: the bodies.
 
 :data:`FRAMEWORK` gathers them: look up a module or a function, its body, the codec.
+Exported beside it for the executor, the chain and the ledger: the :class:`Context` and
+its errors, the state keys (:func:`resource_key`, :func:`module_key`, :func:`table_key`,
+their hashes and BCS, the cursor), the resource types and addresses the node reads
+(``ACCOUNT``, ``APT_METADATA``, ``FUNGIBLE_STORE``...), the asset operations genesis and
+the epilogue run (:func:`create_account`, :func:`deposit`, :func:`charge_fee`...), the
+block prologue and the nonce record of orderless transactions.
 """
 
 from __future__ import annotations
