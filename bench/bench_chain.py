@@ -20,9 +20,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from ledgerkit.localnet._chain import generate
-from ledgerkit.localnet._config import NodeConfig
-from ledgerkit.localnet._store import Store
+from ledgerkit.localnet import NodeConfig
+from ledgerkit.localnet.chain import generate
+from ledgerkit.localnet.store import Store
 
 GOAL_SECONDS = 60.0
 GOAL_MB = 500.0

@@ -67,7 +67,7 @@ def _rows(out: str) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def node_accounts() -> list[Address]:
-    from ledgerkit.localnet._accounts import dev_accounts
+    from ledgerkit.localnet.chain import dev_accounts
 
     return [account.address for account in dev_accounts(0, 2)]
 
@@ -145,7 +145,7 @@ def test_demo_byte_lines_tile_the_whole_transaction(demo_out: str) -> None:
 
 
 def test_demo_never_prints_a_private_key(demo_out: str) -> None:
-    from ledgerkit.localnet._accounts import dev_accounts
+    from ledgerkit.localnet.chain import dev_accounts
 
     out = demo_out.lower().replace(" ", "")
     for account in dev_accounts(0, 2):

@@ -4,13 +4,27 @@
 ``ledgerkit node`` runs it from the shell. It implements the node API under ``/v1`` over
 SQLite, filled by a seeded chain generator and driven by a Python executor for a set of
 framework functions, so every notebook and test runs offline and reproducibly.
+
+Inside, by concept (each folder's docstring says what it holds and exports):
+
+* ``ledger``: the ledger the app calls, with its reads and its views;
+* ``store``: the SQLite file, its reads and its mempool table;
+* ``chain``: the deterministic generator, its workload and the block builder;
+* ``vm``: the executor, the gas schedule and the framework at ``0x1``;
+* ``mempool``: accepted transactions waiting for a block, and their journal;
+* ``wire``: transactions in the API's JSON and as BCS records;
+* ``app``: the HTTP app, one module per REST tag, and its OpenAPI document;
+* ``services``: the faucet, the identity provider and the docs host;
+
+and at the root the server (``_server``), the settings (``_node_config``) and the node's
+errors (``_node_errors``).
 """
 
 from __future__ import annotations
 
 from ledgerkit._public import publish as _publish
-from ledgerkit.localnet._config import ENDPOINT_GROUPS, NodeConfig
-from ledgerkit.localnet._errors import IncompleteChainError, NodeConfigError
+from ledgerkit.localnet._node_config import ENDPOINT_GROUPS, NodeConfig
+from ledgerkit.localnet._node_errors import IncompleteChainError, NodeConfigError
 from ledgerkit.localnet._server import LocalNode, serve
 from ledgerkit.localnet.services import FaucetSettings
 

@@ -34,12 +34,10 @@ import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from ledgerkit._errors import ErrorCode
-from ledgerkit.localnet._config import NodeConfig
-from ledgerkit.localnet._errors import NodeError
-from ledgerkit.localnet._ledger import Ledger
-from ledgerkit.localnet.app import create_app
-from ledgerkit.localnet.app._http import meta_headers
-from ledgerkit.localnet.app._limits import MAX_ECHO_CHARS
+from ledgerkit.localnet._node_config import NodeConfig
+from ledgerkit.localnet._node_errors import NodeError
+from ledgerkit.localnet.app import MAX_ECHO_CHARS, create_app, meta_headers
+from ledgerkit.localnet.ledger import Ledger
 from ledgerkit.localnet.services import (
     BuiltSite,
     FaucetSettings,

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from ledgerkit.localnet import _chain, _chaincache
-from ledgerkit.localnet._config import NodeConfig
-from ledgerkit.localnet._ledger import Ledger
+from ledgerkit.localnet import NodeConfig
+from ledgerkit.localnet.chain import _chain_cache, _generator
+from ledgerkit.localnet.ledger import Ledger
 
 CONFIG = NodeConfig(seed=31, blocks=12)
 
@@ -47,7 +47,7 @@ def test_a_second_ledger_of_the_same_options_is_a_copy_of_the_cached_chain(
     def no_generation(*args: object, **kwargs: object) -> None:
         raise AssertionError("the chain was generated again")
 
-    monkeypatch.setattr(_chain, "_generate_blocks", no_generation)
+    monkeypatch.setattr(_generator, "_generate_blocks", no_generation)
     Ledger.open(tmp_path / "second.sqlite3", CONFIG).close()
     Ledger.open(None, CONFIG).close()
     assert _rows(tmp_path / "second.sqlite3") == _rows(tmp_path / "first.sqlite3")
@@ -90,8 +90,8 @@ def test_the_cache_can_be_switched_off(tmp_path: Path, monkeypatch: pytest.Monke
 CREATOR = textwrap.dedent(
     """
     import sys
-    from ledgerkit.localnet._config import NodeConfig
-    from ledgerkit.localnet._ledger import Ledger
+    from ledgerkit.localnet._node_config import NodeConfig
+    from ledgerkit.localnet.ledger._node_ledger import Ledger
 
     ledger = Ledger.open(sys.argv[1], NodeConfig(seed=33, blocks=60))
     print(ledger.meta().ledger_version)
@@ -124,7 +124,7 @@ def test_concurrent_creators_leave_one_whole_chain_in_the_cache(
 def test_the_cache_keeps_the_recently_used_chains_and_sweeps_dead_creators_files(
     cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(_chaincache, "MAX_CACHED_CHAINS", 2)
+    monkeypatch.setattr(_chain_cache, "MAX_CACHED_CHAINS", 2)
     cache.mkdir()
     dead = cache / "v2-seed1-whatever.sqlite3.4242.deadbeef.part"
     dead.write_bytes(b"half a chain")

@@ -12,8 +12,8 @@ import pytest
 
 from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
 from ledgerkit.cli import main
-from ledgerkit.localnet._config import NodeConfig
-from ledgerkit.localnet._ledger import Ledger
+from ledgerkit.localnet import NodeConfig
+from ledgerkit.localnet.ledger import Ledger
 
 #: 2025-06-02T00:00:00Z, where the default history ends.
 DEFAULT_ANCHOR_USEC = 1_748_822_400_000_000
@@ -24,7 +24,7 @@ DAY_USEC = 86_400_000_000
 
 def _transfer(ledger: Ledger, expires_in_secs: int) -> SignedTransaction:
     dev = ledger.dev_accounts[0]
-    sequence = int(ledger.account(dev.address, None)["sequence_number"])
+    sequence = int(ledger.reads.account(dev.address, None)["sequence_number"])
     ef = EntryFunction.build(
         "0x1::aptos_account::transfer", [], [("address", "0xbeef"), ("u64", 1_000)]
     )
@@ -44,7 +44,7 @@ def test_a_block_after_a_submission_carries_on_from_the_anchor(tmp_path: Path) -
         height = ledger.produce_block()
         elapsed_usec = (time.monotonic() - before) * 1e6
         assert height == 7
-        block = ledger.block_by_height(7, with_transactions=False)
+        block = ledger.reads.block_by_height(7, with_transactions=False)
         stamp = int(block["block_timestamp"])
         assert DEFAULT_ANCHOR_USEC < stamp <= DEFAULT_ANCHOR_USEC + elapsed_usec
         committed = ledger.transaction_by_hash(bytes(signed.hash()))
@@ -62,7 +62,7 @@ def test_live_blocks_follow_the_chain_clock(tmp_path: Path) -> None:
         ledger.live_tick()
         elapsed_usec = (time.monotonic() - before) * 1e6
         stamps = [
-            int(ledger.block_by_height(h, with_transactions=False)["block_timestamp"])
+            int(ledger.reads.block_by_height(h, with_transactions=False)["block_timestamp"])
             for h in (7, 8)
         ]
     finally:
@@ -97,7 +97,7 @@ def test_anchor_now_lines_the_chain_up_with_the_wall_clock() -> None:
     after = time.time_ns() // 1000
     try:
         head = ledger.meta().ledger_timestamp_usec
-        genesis = int(ledger.block_by_height(0, with_transactions=False)["block_timestamp"])
+        genesis = int(ledger.reads.block_by_height(0, with_transactions=False)["block_timestamp"])
     finally:
         ledger.close()
     assert before <= head <= after
@@ -109,15 +109,15 @@ def test_an_explicit_anchor_ends_the_history_there(anchor: str | int) -> None:
     ledger = Ledger.open(None, NodeConfig(seed=5, blocks=6, anchor=anchor))
     try:
         assert ledger.meta().ledger_timestamp_usec == ANCHOR_2030_USEC
-        genesis = ledger.block_by_height(0, with_transactions=False)
+        genesis = ledger.reads.block_by_height(0, with_transactions=False)
         assert genesis["block_timestamp"] == str(ANCHOR_2030_USEC - DAY_USEC)
-        genesis_hash = ledger.transaction_by_version(0)["hash"]
+        genesis_hash = ledger.reads.transaction_by_version(0)["hash"]
     finally:
         ledger.close()
     default = Ledger.open(None, NodeConfig(seed=5, blocks=6))
     try:
         # The genesis transaction covers the chain's start time, so it names the chain.
-        assert default.transaction_by_version(0)["hash"] != genesis_hash
+        assert default.reads.transaction_by_version(0)["hash"] != genesis_hash
     finally:
         default.close()
 

@@ -1,49 +1,88 @@
-"""The fingerprint of the default chain (seed 0), written out.
+"""The fingerprints of two default chains (seeds 0 and 3), written out.
 
 Notebooks, tests, datasets and caches rely on a seed giving the same chain everywhere.
 Any change to what the generator makes changes these values: when the change is meant,
-bump the generator version (``ledgerkit.localnet._chain.GENERATOR_VERSION``) and write
-the new values here.
+bump the generator version (``ledgerkit.localnet.chain._generator.GENERATOR_VERSION``)
+and write the new values here.
+
+Seed 0's day has one congestion episode, seed 3's has two (the afternoon one and a
+shorter one in the morning), so between them the pins cover every draw of the day.
 """
 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
+from typing import Any
 
 import orjson
+import pytest
 
-from ledgerkit.localnet._config import NodeConfig
-from ledgerkit.localnet._ledger import Ledger
+from ledgerkit.localnet import NodeConfig
+from ledgerkit.localnet.ledger import Ledger
 
-LEDGER_VERSION = 2373
-BLOCK_HEIGHT = 360
 HEAD_TIMESTAMP_USEC = 1_748_822_400_000_000  # 2025-06-02T00:00:00Z, the default anchor
-BLOCK_180 = {
-    "block_height": "180",
-    "block_hash": "0xffd5797e24f0c3373401223278fba359313b1ed2bf9b46cdd1124999365ffd99",
-    "block_timestamp": "1748779200000000",  # 2025-06-01T12:00:00Z
-    "first_version": "734",
-    "last_version": "742",
-}
-GENESIS_HASH = "0xc6311eb8618b6442fe1b474b1ef12c844ffd7fcb1192281f4ac29d409cd5febc"
-#: SHA-256 of every transaction's JSON (keys sorted), read in pages of 100.
-PAGES_DIGEST = "46b4b1ebbd4fa4b64b00c241b6b2803583e8cb96d152aac3eb0d34619490a243"
 
 
-def test_the_default_chain_of_seed_0_has_its_pinned_fingerprint() -> None:
-    ledger = Ledger.open(None, NodeConfig(seed=0))
+@dataclass(frozen=True)
+class Fingerprint:
+    ledger_version: int
+    block_height: int
+    block_180: dict[str, Any]
+    genesis_hash: str
+    #: SHA-256 of every transaction's JSON (keys sorted), read in pages of 100.
+    pages_digest: str
+
+
+SEED_0 = Fingerprint(
+    ledger_version=2373,
+    block_height=360,
+    block_180={
+        "block_height": "180",
+        "block_hash": "0xffd5797e24f0c3373401223278fba359313b1ed2bf9b46cdd1124999365ffd99",
+        "block_timestamp": "1748779200000000",  # 2025-06-01T12:00:00Z
+        "first_version": "734",
+        "last_version": "742",
+    },
+    genesis_hash="0xc6311eb8618b6442fe1b474b1ef12c844ffd7fcb1192281f4ac29d409cd5febc",
+    pages_digest="46b4b1ebbd4fa4b64b00c241b6b2803583e8cb96d152aac3eb0d34619490a243",
+)
+
+SEED_3 = Fingerprint(
+    ledger_version=3195,
+    block_height=360,
+    block_180={
+        "block_height": "180",
+        "block_hash": "0x583edef033c8e071788e9747c57918572288b15fd1e7c678eb17d9e2a431557b",
+        "block_timestamp": "1748779200000000",  # 2025-06-01T12:00:00Z
+        "first_version": "1110",
+        "last_version": "1119",
+    },
+    genesis_hash="0xf8bfcc49fedd145e1d375081c28c36a25ed4e7ad6dc68829f900f14c770befe3",
+    pages_digest="454a64e7c6c4fea398272d76449a4ff678ac81214b90c997f965c88a246b4688",
+)
+
+
+@pytest.mark.parametrize(("seed", "pinned"), [(0, SEED_0), (3, SEED_3)], ids=["seed-0", "seed-3"])
+def test_the_default_chain_of_a_seed_has_its_pinned_fingerprint(
+    seed: int, pinned: Fingerprint
+) -> None:
+    ledger = Ledger.open(None, NodeConfig(seed=seed))
     try:
         meta = ledger.meta()
-        assert (meta.ledger_version, meta.block_height) == (LEDGER_VERSION, BLOCK_HEIGHT)
+        assert (meta.ledger_version, meta.block_height) == (
+            pinned.ledger_version,
+            pinned.block_height,
+        )
         assert meta.ledger_timestamp_usec == HEAD_TIMESTAMP_USEC
-        assert ledger.block_by_height(180, with_transactions=False) == BLOCK_180
-        assert ledger.transaction_by_version(0)["hash"] == GENESIS_HASH
+        assert ledger.reads.block_by_height(180, with_transactions=False) == pinned.block_180
+        assert ledger.reads.transaction_by_version(0)["hash"] == pinned.genesis_hash
         digest = hashlib.sha256()
-        for start in range(0, LEDGER_VERSION + 1, 100):
-            page = ledger.transactions(start, 100)
-            assert len(page) == min(100, LEDGER_VERSION + 1 - start)
+        for start in range(0, pinned.ledger_version + 1, 100):
+            page = ledger.reads.transactions(start, 100)
+            assert len(page) == min(100, pinned.ledger_version + 1 - start)
             for txn in page:
                 digest.update(orjson.dumps(txn, option=orjson.OPT_SORT_KEYS))
-        assert digest.hexdigest() == PAGES_DIGEST
+        assert digest.hexdigest() == pinned.pages_digest
     finally:
         ledger.close()

@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from ledgerkit.localnet import IncompleteChainError
-from ledgerkit.localnet._config import NodeConfig
-from ledgerkit.localnet._ledger import Ledger
-from ledgerkit.localnet._store import Store
+from ledgerkit.localnet import IncompleteChainError, NodeConfig
+from ledgerkit.localnet.chain._workload import demand
+from ledgerkit.localnet.ledger import Ledger
+from ledgerkit.localnet.store import Store
 
 #: 2025-06-01T00:00:00Z and 2025-06-02T00:00:00Z: the default chain's day.
 DAY_START_USEC = 1_748_736_000_000_000
@@ -37,13 +37,13 @@ def default_chain() -> Iterator[Ledger]:
 
 def _blocks(ledger: Ledger) -> list[dict[str, Any]]:
     last = ledger.meta().block_height
-    return [ledger.block_by_height(h, with_transactions=False) for h in range(last + 1)]
+    return [ledger.reads.block_by_height(h, with_transactions=False) for h in range(last + 1)]
 
 
 def _all_transactions(ledger: Ledger) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     while len(out) <= ledger.meta().ledger_version:
-        out.extend(ledger.transactions(len(out), 100))
+        out.extend(ledger.reads.transactions(len(out), 100))
     return out
 
 
@@ -81,7 +81,7 @@ def test_default_chain_spans_a_day_from_genesis_to_its_anchor(default_chain: Led
 
 
 def test_genesis_writes_the_chain_start_into_the_clock(default_chain: Ledger) -> None:
-    genesis = default_chain.transaction_by_version(0)
+    genesis = default_chain.reads.transaction_by_version(0)
     clock = [
         c
         for c in genesis["changes"]
@@ -108,7 +108,7 @@ def test_demand_follows_the_day(default_chain: Ledger) -> None:
 def test_a_congestion_episode_fills_blocks_and_prices_rise_then_fall_back(
     default_chain: Ledger,
 ) -> None:
-    rows = default_chain.store._all(
+    rows = default_chain.store.connections.fetch_all(
         "SELECT height, full, min_gas_price FROM blocks WHERE height > 0 ORDER BY height", ()
     )
     full = [height for height, is_full, _ in rows if is_full]
@@ -128,6 +128,73 @@ def test_a_congestion_episode_fills_blocks_and_prices_rise_then_fall_back(
         "gas_estimate": 100,
         "prioritized_gas_estimate": 150,
     }
+
+
+#: What a full block holds of the workload's transactions, about: its gas limit (1500
+#: units) takes 25 to 40 of them. Users sending more than this for a block build a backlog.
+BLOCK_TAKES = 30
+#: Sampling step through a day, and the calm gap that separates two congestion windows.
+STEP_USEC = 6 * 60 * 1_000_000
+WINDOW_GAP_USEC = 30 * 60 * 1_000_000
+
+
+def _congested_windows(seed: int, day: int) -> list[tuple[int, int]]:
+    """``(first, last)`` times of the spells of Unix day ``day`` when users send more for a
+    block than it takes, spells less than :data:`WINDOW_GAP_USEC` apart merged."""
+    windows: list[tuple[int, int]] = []
+    for i in range(86_400_000_000 // STEP_USEC):
+        when = day * 86_400_000_000 + i * STEP_USEC
+        sent, _ = demand(seed, i, when)
+        if sent <= BLOCK_TAKES:
+            continue
+        if windows and when - windows[-1][1] <= WINDOW_GAP_USEC:
+            windows[-1] = (windows[-1][0], when)
+        else:
+            windows.append((when, when))
+    return windows
+
+
+def test_most_days_have_a_second_congestion_episode_at_another_time() -> None:
+    """Every day congests in the afternoon; most days also at another time (30 seeds, the
+    default day and the three before it: the workload's demand, no chain generated)."""
+    default_day = DAY_START_USEC // 86_400_000_000
+    days = [(seed, day) for seed in range(30) for day in range(default_day - 3, default_day + 1)]
+    counts = Counter(len(_congested_windows(seed, day)) for seed, day in days)
+    assert set(counts) <= {1, 2}, counts  # never a calm day, never more than two episodes
+    assert 0.5 * len(days) < counts[2] < len(days), counts  # most days, not every day
+
+
+def test_a_day_with_two_episodes_shows_two_windows_of_full_blocks_bid_up() -> None:
+    """Seed 3's default day has its afternoon episode and a shorter one in the morning:
+    its blocks show both, full of transactions bidding over every calm price."""
+    ledger = Ledger.open(None, NodeConfig(seed=3))
+    try:
+        congested: list[int] = []
+        for height in range(1, ledger.meta().block_height + 1):
+            block = ledger.reads.block_by_height(height, with_transactions=True)
+            users = [t for t in block["transactions"] if t["type"] == "user_transaction"]
+            gas = sum(int(t["gas_used"]) for t in users)
+            prices = sorted(int(t["gas_unit_price"]) for t in users)
+            if gas >= 1500 and prices[len(prices) // 2] > 300:  # full, and bid up
+                congested.append(int(block["block_timestamp"]))
+    finally:
+        ledger.close()
+    windows: list[list[int]] = []
+    for when in congested:
+        if windows and when - windows[-1][-1] <= HOUR_USEC:
+            windows[-1].append(when)
+        else:
+            windows.append([when])
+    assert len(windows) == 2, [[_hour_of(w[0]), _hour_of(w[-1])] for w in windows]
+    morning, afternoon = windows
+    assert _hour_of(morning[-1]) < 12  # the second episode, at another time
+    assert 12 <= _hour_of(afternoon[0]) < 16  # the afternoon one starts 12:00 to 16:00 UTC
+    assert len(morning) >= 6  # a run of blocks each, not one
+    assert len(afternoon) >= 6
+
+
+def _hour_of(timestamp_usec: int) -> float:
+    return (timestamp_usec - DAY_START_USEC) / HOUR_USEC
 
 
 def test_the_gas_estimate_answers_a_congested_chain() -> None:
@@ -203,9 +270,9 @@ def whole(tmp_path: Path, no_cache: None) -> dict[str, list[tuple[object, ...]]]
 KILLED_CHILD = textwrap.dedent(
     """
     import os, signal, sys
-    from ledgerkit.localnet._config import NodeConfig
-    from ledgerkit.localnet._ledger import Ledger
-    from ledgerkit.localnet._store import Store
+    from ledgerkit.localnet._node_config import NodeConfig
+    from ledgerkit.localnet.ledger._node_ledger import Ledger
+    from ledgerkit.localnet.store._ledger_file import Store
 
     original = Store.write_block
 

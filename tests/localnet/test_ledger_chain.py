@@ -12,8 +12,8 @@ import orjson
 import pytest
 
 from ledgerkit.bcs import EntryFunction, RawTransaction
-from ledgerkit.localnet._config import NodeConfig
-from ledgerkit.localnet._ledger import Ledger
+from ledgerkit.localnet import NodeConfig
+from ledgerkit.localnet.ledger import Ledger
 from ledgerkit.types import Address, StructTag
 
 BLOCKS = 30
@@ -29,19 +29,19 @@ def ledger() -> Iterator[Ledger]:
 
 
 def _data(ledger: Ledger, address: str, tag: str, version: int) -> dict[str, object]:
-    resource = ledger.resource(Address.parse(address), StructTag.parse(tag), version)
+    resource = ledger.reads.resource(Address.parse(address), StructTag.parse(tag), version)
     data: dict[str, object] = orjson.loads(resource.json)["data"]
     return data
 
 
 def test_genesis_is_version_zero_and_block_zero(ledger: Ledger) -> None:
-    genesis = ledger.transaction_by_version(0)
+    genesis = ledger.reads.transaction_by_version(0)
     assert genesis["type"] == "genesis_transaction"
     assert genesis["payload"]["type"] == "write_set_payload"
     assert genesis["payload"]["write_set"]["type"] == "direct_write_set"
     kinds = {change["type"] for change in genesis["changes"]}
     assert kinds == {"write_module", "write_resource"}
-    block = ledger.block_by_height(0, with_transactions=False)
+    block = ledger.reads.block_by_height(0, with_transactions=False)
     assert (block["first_version"], block["last_version"]) == ("0", "0")
     assert "transactions" not in block
 
@@ -49,7 +49,7 @@ def test_genesis_is_version_zero_and_block_zero(ledger: Ledger) -> None:
 def test_every_block_is_metadata_then_user_transactions_then_epilogue(ledger: Ledger) -> None:
     expected_version = 1
     for height in range(1, BLOCKS + 1):
-        block = ledger.block_by_height(height, with_transactions=True)
+        block = ledger.reads.block_by_height(height, with_transactions=True)
         txns = block["transactions"]
         assert int(block["first_version"]) == expected_version
         assert [int(t["version"]) for t in txns] == list(
@@ -66,7 +66,7 @@ def test_every_block_is_metadata_then_user_transactions_then_epilogue(ledger: Le
 
 
 def test_user_transactions_are_real_signed_transactions(ledger: Ledger) -> None:
-    users = [t for t in ledger.transactions(1, 100) if t["type"] == "user_transaction"]
+    users = [t for t in ledger.reads.transactions(1, 100) if t["type"] == "user_transaction"]
     assert users, "the workload sent nothing in the first blocks"
     for txn in users:
         assert txn["signature"]["type"] == "ed25519_signature"
@@ -77,7 +77,7 @@ def test_user_transactions_are_real_signed_transactions(ledger: Ledger) -> None:
 
 def test_block_timestamps_advance(ledger: Ledger) -> None:
     stamps = [
-        int(ledger.block_by_height(h, with_transactions=False)["block_timestamp"])
+        int(ledger.reads.block_by_height(h, with_transactions=False)["block_timestamp"])
         for h in range(1, BLOCKS + 1)
     ]
     assert stamps == sorted(stamps)
@@ -87,7 +87,7 @@ def test_block_timestamps_advance(ledger: Ledger) -> None:
 def _apt_accounting(ledger: Ledger, version: int) -> tuple[int, int, int]:
     """(sum of APT balances, burned fees, supply) at ``version``, from state."""
     total = 0
-    for _, raw in ledger.store.resources_of_type(STORE, version):
+    for _, raw in ledger.store.reads.resources_of_type(STORE, version):
         data = orjson.loads(raw)["data"]
         if data["metadata"]["inner"] == "0xa":
             total += int(data["balance"])
@@ -98,7 +98,7 @@ def _apt_accounting(ledger: Ledger, version: int) -> tuple[int, int, int]:
 
 
 def test_apt_is_conserved_at_every_sampled_version(ledger: Ledger) -> None:
-    genesis_supply = int(ledger.store.meta("genesis_supply") or 0)
+    genesis_supply = int(ledger.store.reads.meta("genesis_supply") or 0)
     latest = ledger.meta().ledger_version
     versions = {0, 1, latest} | set(random.Random(5).sample(range(latest + 1), 25))
     burned_before = -1
@@ -182,8 +182,8 @@ def test_reopening_with_another_seed_is_refused(tmp_path: Path) -> None:
 def test_dev_accounts_are_funded_and_unused(ledger: Ledger) -> None:
     assert len(ledger.dev_accounts) == 8
     for dev in ledger.dev_accounts:
-        assert ledger.account(dev.address, None)["sequence_number"] == "0"
-        assert ledger.balance(dev.address, APT, None) == 1_000_000 * 100_000_000
+        assert ledger.reads.account(dev.address, None)["sequence_number"] == "0"
+        assert ledger.reads.balance(dev.address, APT, None) == 1_000_000 * 100_000_000
         assert "<secret>" in repr(dev)
 
 
@@ -200,7 +200,7 @@ def test_live_ticks_make_blocks_of_workload_transactions(tmp_path: Path) -> None
     assert ledger.produce_block(start.ledger_timestamp_usec + 10**7) is None  # nothing waits
     senders = {
         t["sender"]
-        for t in ledger.transactions(start.ledger_version + 1, 100)
+        for t in ledger.reads.transactions(start.ledger_version + 1, 100)
         if t["type"] == "user_transaction"
     }
     assert senders
@@ -222,12 +222,12 @@ def test_readers_in_other_threads_see_whole_blocks(tmp_path: Path) -> None:
     def read() -> None:
         while not stop.is_set():
             meta = ledger.meta()
-            block = ledger.block_by_height(meta.block_height, with_transactions=True)
+            block = ledger.reads.block_by_height(meta.block_height, with_transactions=True)
             versions = [int(t["version"]) for t in block["transactions"]]
             whole = list(range(int(block["first_version"]), int(block["last_version"]) + 1))
             if versions != whole or whole[-1] < meta.ledger_version:
                 problems.append(f"block {block['block_height']} read in part")
-            ledger.balance(ledger.dev_accounts[0].address, APT, meta.ledger_version)
+            ledger.reads.balance(ledger.dev_accounts[0].address, APT, meta.ledger_version)
 
     readers = [threading.Thread(target=read) for _ in range(2)]
     for reader in readers:

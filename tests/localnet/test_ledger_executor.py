@@ -21,10 +21,10 @@ from ledgerkit.bcs import (
     SingleSenderAuthenticator,
 )
 from ledgerkit.keys import Ed25519PrivateKey, Secp256k1PrivateKey
-from ledgerkit.localnet._accounts import DevAccount
-from ledgerkit.localnet._config import NodeConfig
-from ledgerkit.localnet._errors import NodeError
-from ledgerkit.localnet._ledger import Ledger
+from ledgerkit.localnet import NodeConfig
+from ledgerkit.localnet._node_errors import NodeError
+from ledgerkit.localnet.chain import DevAccount
+from ledgerkit.localnet.ledger import Ledger
 from ledgerkit.types import Address, StructTag
 
 APT = StructTag.parse("0x1::aptos_coin::AptosCoin")
@@ -56,7 +56,7 @@ def sign(
     key: Ed25519PrivateKey | None = None,
 ) -> SignedTransaction:
     if sequence is None:
-        sequence = int(ledger.account(account.address, None)["sequence_number"])
+        sequence = int(ledger.reads.account(account.address, None)["sequence_number"])
     raw = RawTransaction(
         account.address,
         sequence,
@@ -91,8 +91,8 @@ def rejected(ledger: Ledger, signed: SignedTransaction) -> NodeError:
 
 def test_transfer_moves_the_amount_and_burns_the_fee(ledger: Ledger) -> None:
     alice, bob = ledger.dev_accounts[:2]
-    before_a = ledger.balance(alice.address, APT, None)
-    before_b = ledger.balance(bob.address, APT, None)
+    before_a = ledger.reads.balance(alice.address, APT, None)
+    before_b = ledger.reads.balance(bob.address, APT, None)
     pending = ledger.submit(transfer(ledger, alice, bob.address, 12_345, price=150))
     assert "type" not in pending  # a submission's answer is an untagged PendingTransaction
     assert ledger.transaction_by_hash(bytes.fromhex(pending["hash"][2:]))["type"] == (
@@ -104,9 +104,9 @@ def test_transfer_moves_the_amount_and_burns_the_fee(ledger: Ledger) -> None:
     assert txn["success"], txn["vm_status"]
     fee = int(txn["gas_used"]) * 150
     assert int(txn["gas_used"]) > 0
-    assert ledger.balance(alice.address, APT, None) == before_a - 12_345 - fee
-    assert ledger.balance(bob.address, APT, None) == before_b + 12_345
-    assert ledger.account(alice.address, None)["sequence_number"] == "1"
+    assert ledger.reads.balance(alice.address, APT, None) == before_a - 12_345 - fee
+    assert ledger.reads.balance(bob.address, APT, None) == before_b + 12_345
+    assert ledger.reads.account(alice.address, None)["sequence_number"] == "1"
     types = [e["type"] for e in txn["events"]]
     assert types == ["0x1::fungible_asset::Withdraw", "0x1::fungible_asset::Deposit"]
     assert all(
@@ -120,15 +120,15 @@ def test_transfer_to_a_new_address_creates_the_account(ledger: Ledger) -> None:
     alice = ledger.dev_accounts[0]
     fresh = Ed25519PrivateKey.from_seed(b"fresh").address()
     with pytest.raises(NodeError) as info:
-        ledger.account(fresh, None)
+        ledger.reads.account(fresh, None)
     assert info.value.code is ErrorCode.ACCOUNT_NOT_FOUND
     (txn,) = commit(ledger, transfer(ledger, alice, fresh, 5_000))
     assert txn["success"]
-    assert ledger.account(fresh, None) == {
+    assert ledger.reads.account(fresh, None) == {
         "sequence_number": "0",
         "authentication_key": fresh.long,
     }
-    assert ledger.balance(fresh, APT, None) == 5_000
+    assert ledger.reads.balance(fresh, APT, None) == 5_000
     changed = {c["data"]["type"] for c in txn["changes"] if c["type"] == "write_resource"}
     assert {"0x1::account::Account", "0x1::object::ObjectCore"} <= changed
     assert int(txn["gas_used"]) > 100  # new state slots cost more
@@ -136,13 +136,13 @@ def test_transfer_to_a_new_address_creates_the_account(ledger: Ledger) -> None:
 
 def test_an_abort_is_kept_charged_and_has_no_other_effect(ledger: Ledger) -> None:
     alice = ledger.dev_accounts[0]
-    before = ledger.balance(alice.address, APT, None)
+    before = ledger.reads.balance(alice.address, APT, None)
     (txn,) = commit(ledger, sign(ledger, alice, "0x1::ledger_demo::fail_if", [("u64", 42)]))
     assert txn["success"] is False
     assert txn["vm_status"] == "Move abort in 0x1::ledger_demo: 0x2a"
     assert txn["events"] == []
-    assert ledger.account(alice.address, None)["sequence_number"] == "1"
-    assert ledger.balance(alice.address, APT, None) == before - int(txn["gas_used"]) * 100
+    assert ledger.reads.account(alice.address, None)["sequence_number"] == "1"
+    assert ledger.reads.balance(alice.address, APT, None) == before - int(txn["gas_used"]) * 100
     touched = {c["data"]["type"] for c in txn["changes"]}
     assert touched == {
         "0x1::account::Account",
@@ -169,7 +169,7 @@ def test_out_of_gas_charges_the_maximum(ledger: Ledger) -> None:
     assert txn["vm_status"] == "Out of gas"
     assert txn["gas_used"] == "30"
     with pytest.raises(NodeError):
-        ledger.account(fresh, None)
+        ledger.reads.account(fresh, None)
 
 
 def test_missing_functions_fail_with_vm_statuses(ledger: Ledger) -> None:
@@ -183,7 +183,7 @@ def test_missing_functions_fail_with_vm_statuses(ledger: Ledger) -> None:
         "LINKER_ERROR",
         "EXECUTE_ENTRY_FUNCTION_CALLED_ON_NON_ENTRY_FUNCTION",
     ]
-    assert ledger.account(alice.address, None)["sequence_number"] == "3"
+    assert ledger.reads.account(alice.address, None)["sequence_number"] == "3"
 
 
 def test_argument_and_signer_count_failures_are_spelled_as_on_a_public_node(
@@ -209,7 +209,7 @@ def test_a_function_without_signer_parameters_runs_for_any_signer(ledger: Ledger
     created = sign(ledger, alice, "0x1::aptos_account::create_account", [("address", fresh.long)])
     (txn,) = commit(ledger, created)
     assert txn["success"], txn["vm_status"]
-    assert ledger.account(fresh, None)["sequence_number"] == "0"
+    assert ledger.reads.account(fresh, None)["sequence_number"] == "0"
 
 
 @pytest.mark.parametrize(
@@ -416,15 +416,17 @@ def test_a_fee_payer_pays_the_gas(ledger: Ledger) -> None:
         (),
         payer.private_key.authenticator(message.signing_message()),
     )
-    before_sender = ledger.balance(sender.address, APT, None)
-    before_payer = ledger.balance(payer.address, APT, None)
+    before_sender = ledger.reads.balance(sender.address, APT, None)
+    before_payer = ledger.reads.balance(payer.address, APT, None)
     (txn,) = commit(ledger, signed)
     assert txn["success"], txn["vm_status"]
     assert txn["signature"]["type"] == "fee_payer_signature"
     assert txn["signature"]["fee_payer_address"] == payer.address.long
-    assert ledger.balance(sender.address, APT, None) == before_sender - 1_000
-    assert ledger.balance(payer.address, APT, None) == before_payer - int(txn["gas_used"]) * 100
-    assert ledger.account(payer.address, None)["sequence_number"] == "0"
+    assert ledger.reads.balance(sender.address, APT, None) == before_sender - 1_000
+    assert (
+        ledger.reads.balance(payer.address, APT, None) == before_payer - int(txn["gas_used"]) * 100
+    )
+    assert ledger.reads.account(payer.address, None)["sequence_number"] == "0"
 
 
 def test_single_key_accounts_authenticate_by_their_scheme(ledger: Ledger) -> None:
@@ -501,7 +503,7 @@ def test_an_sdk_signed_secp256k1_transaction_is_accepted_and_committed(ledger: L
         "type": "secp256k1_ecdsa",
         "value": "0x" + key.public_key_bytes.hex(),
     }
-    assert ledger.account(key.address(), None)["sequence_number"] == "1"
+    assert ledger.reads.account(key.address(), None)["sequence_number"] == "1"
     # Our own signing gives the same bytes, so the same transaction hash.
     again = _sdk_signed_transfer(ledger, key.secret_aip80(), alice.address, 5, 1)
     assert key.sign_transaction(again.raw) == again

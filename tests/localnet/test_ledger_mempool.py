@@ -12,11 +12,10 @@ import pytest
 
 from ledgerkit._errors import ErrorCode
 from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
-from ledgerkit.localnet import _blocks
-from ledgerkit.localnet._accounts import DevAccount
-from ledgerkit.localnet._config import NodeConfig
-from ledgerkit.localnet._errors import NodeError
-from ledgerkit.localnet._ledger import Ledger
+from ledgerkit.localnet import NodeConfig
+from ledgerkit.localnet._node_errors import NodeError
+from ledgerkit.localnet.chain import DevAccount, _block_builder
+from ledgerkit.localnet.ledger import Ledger
 from ledgerkit.types import Address
 
 SEED = 33
@@ -167,7 +166,7 @@ def test_the_block_being_made_holds_its_sequence_numbers(
     taken = transfer(ledger, alice, 0)
     ledger.submit(taken)
     answers: dict[str, Any] = {}
-    execute = _blocks.execute
+    execute = _block_builder.execute
 
     def racing_execute(*args: Any, **kwargs: Any) -> Any:
         # The block has taken ``taken`` and is executing it: users submit meanwhile.
@@ -183,7 +182,7 @@ def test_the_block_being_made_holds_its_sequence_numbers(
                     answers[name] = error.code
         return execute(*args, **kwargs)
 
-    monkeypatch.setattr(_blocks, "execute", racing_execute)
+    monkeypatch.setattr(_block_builder, "execute", racing_execute)
     next_block(ledger)
     assert answers == {
         "same": "0x" + bytes(taken.hash()).hex(),
@@ -213,7 +212,7 @@ def test_a_failed_block_gives_back_what_it_took(
     assert lookup(ledger, signed)["type"] == "pending_transaction"
     assert ledger.submit(transfer(ledger, alice, 0, price=300))  # it waits: replaceable again
     next_block(ledger)
-    assert ledger.account(alice.address, None)["sequence_number"] == "1"
+    assert ledger.reads.account(alice.address, None)["sequence_number"] == "1"
 
 
 # -- kept in the ledger file --------------------------------------------------------------

@@ -11,11 +11,11 @@ import pytest
 
 from ledgerkit._errors import ErrorCode
 from ledgerkit.bcs import EntryFunction, RawTransaction, Serializer
-from ledgerkit.localnet._accounts import DevAccount
-from ledgerkit.localnet._config import NodeConfig
-from ledgerkit.localnet._errors import NodeError
-from ledgerkit.localnet._framework._assets import DEMO_TOKEN_METADATA
-from ledgerkit.localnet._ledger import Ledger
+from ledgerkit.localnet import NodeConfig
+from ledgerkit.localnet._node_errors import NodeError
+from ledgerkit.localnet.chain import DevAccount
+from ledgerkit.localnet.ledger import Ledger
+from ledgerkit.localnet.vm.framework import DEMO_TOKEN_METADATA
 from ledgerkit.types import Address, EntryFunctionId, MoveType, StructTag
 
 BOARD = StructTag.parse("0x1::ledger_demo::Board")
@@ -26,7 +26,7 @@ DEMO_TOKEN = DEMO_TOKEN_METADATA.long
 def call(
     ledger: Ledger, account: DevAccount, function: str, args: list[tuple[str, Any]]
 ) -> dict[str, Any]:
-    sequence = int(ledger.account(account.address, None)["sequence_number"])
+    sequence = int(ledger.reads.account(account.address, None)["sequence_number"])
     now = ledger.meta().ledger_timestamp_usec
     raw = RawTransaction(
         account.address,
@@ -69,7 +69,7 @@ def ledger() -> Iterator[Ledger]:
 
 
 def board(ledger: Ledger, version: int | None = None) -> dict[str, Any]:
-    resource = ledger.resource(ledger.dev_accounts[0].address, BOARD, version)
+    resource = ledger.reads.resource(ledger.dev_accounts[0].address, BOARD, version)
     data: dict[str, Any] = orjson.loads(resource.json)["data"]
     return data
 
@@ -79,7 +79,7 @@ def board(ledger: Ledger, version: int | None = None) -> dict[str, Any]:
 
 def test_resources_page_by_cursor_to_the_last_page(ledger: Ledger) -> None:
     address = ledger.dev_accounts[0].address
-    everything = ledger.resources(address, None, None, 9999)
+    everything = ledger.reads.resources(address, None, None, 9999)
     assert everything.cursor is None
     names = [str(r.tag) for r in everything.items]
     assert "0x1::account::Account" in names
@@ -87,7 +87,7 @@ def test_resources_page_by_cursor_to_the_last_page(ledger: Ledger) -> None:
     seen: list[str] = []
     cursor = None
     while True:
-        page = ledger.resources(address, None, cursor, 1)
+        page = ledger.reads.resources(address, None, cursor, 1)
         seen += [str(r.tag) for r in page.items]
         if page.cursor is None:
             break
@@ -100,41 +100,41 @@ def test_resources_page_by_cursor_to_the_last_page(ledger: Ledger) -> None:
 
 
 def test_framework_resources_page_one_by_one(ledger: Ledger) -> None:
-    everything = [str(r.tag) for r in ledger.resources(FRAMEWORK, None, None, 9999).items]
+    everything = [str(r.tag) for r in ledger.reads.resources(FRAMEWORK, None, None, 9999).items]
     assert "0x1::coin::CoinInfo<0x1::aptos_coin::AptosCoin>" in everything
     seen, cursor = [], None
     while True:
-        page = ledger.resources(FRAMEWORK, None, cursor, 1)
+        page = ledger.reads.resources(FRAMEWORK, None, cursor, 1)
         seen += [str(r.tag) for r in page.items]
         if page.cursor is None:
             break
         cursor = page.cursor
     assert seen == everything
     with pytest.raises(NodeError) as info:  # a cursor of another account's listing
-        ledger.resources(ledger.dev_accounts[0].address, None, cursor, 1)
+        ledger.reads.resources(ledger.dev_accounts[0].address, None, cursor, 1)
     assert info.value.code is ErrorCode.INVALID_INPUT
 
 
 def test_resources_at_an_older_version_do_not_show_later_ones(ledger: Ledger) -> None:
     address = ledger.dev_accounts[0].address
-    names = {str(r.tag) for r in ledger.resources(address, 0, None, 9999).items}
+    names = {str(r.tag) for r in ledger.reads.resources(address, 0, None, 9999).items}
     assert "0x1::ledger_demo::Board" not in names
     assert "0x1::account::Account" in names
 
 
 def test_modules_page_by_cursor(ledger: Ledger) -> None:
-    everything = ledger.modules(FRAMEWORK, None, None, 9999).items
+    everything = ledger.reads.modules(FRAMEWORK, None, None, 9999).items
     assert len(everything) >= 19
     collected = []
     cursor = None
     while True:
-        page = ledger.modules(FRAMEWORK, None, cursor, 4)
+        page = ledger.reads.modules(FRAMEWORK, None, cursor, 4)
         collected += page.items
         if page.cursor is None:
             break
         cursor = page.cursor
     assert [m.name for m in collected] == [m.name for m in everything]
-    module = ledger.module(FRAMEWORK, "coin", None)
+    module = ledger.reads.module(FRAMEWORK, "coin", None)
     body = orjson.loads(module.json)
     assert body["bytecode"].startswith("0xa11ceb0b")
     assert module.bcs == bytes.fromhex(body["bytecode"][2:])
@@ -144,29 +144,29 @@ def test_modules_page_by_cursor(ledger: Ledger) -> None:
     assert transfer["params"] == ["&signer", "address", "u64"]
     assert transfer["is_entry"]
     assert transfer["generic_type_params"] == [{"constraints": []}]
-    assert ledger.modules(ledger.dev_accounts[0].address, None, None, 10).items == []
+    assert ledger.reads.modules(ledger.dev_accounts[0].address, None, None, 10).items == []
 
 
 def test_bad_cursors_limits_and_missing_things(ledger: Ledger) -> None:
     address = ledger.dev_accounts[0].address
     cases = [
-        (lambda: ledger.resources(address, None, "zz", 10), ErrorCode.INVALID_INPUT),
-        (lambda: ledger.resources(address, None, "00", 10), ErrorCode.INVALID_INPUT),
-        (lambda: ledger.resources(address, None, None, 0), ErrorCode.INVALID_INPUT),
-        (lambda: ledger.module(FRAMEWORK, "nope", None), ErrorCode.MODULE_NOT_FOUND),
+        (lambda: ledger.reads.resources(address, None, "zz", 10), ErrorCode.INVALID_INPUT),
+        (lambda: ledger.reads.resources(address, None, "00", 10), ErrorCode.INVALID_INPUT),
+        (lambda: ledger.reads.resources(address, None, None, 0), ErrorCode.INVALID_INPUT),
+        (lambda: ledger.reads.module(FRAMEWORK, "nope", None), ErrorCode.MODULE_NOT_FOUND),
         (
-            lambda: ledger.resource(address, StructTag.parse("0x1::x::Y"), None),
+            lambda: ledger.reads.resource(address, StructTag.parse("0x1::x::Y"), None),
             ErrorCode.RESOURCE_NOT_FOUND,
         ),
         (
-            lambda: ledger.resource(Address.from_int(0xABC), BOARD, None),
+            lambda: ledger.reads.resource(Address.from_int(0xABC), BOARD, None),
             ErrorCode.ACCOUNT_NOT_FOUND,
         ),
-        (lambda: ledger.account(address, 10**9), ErrorCode.VERSION_NOT_FOUND),
-        (lambda: ledger.transaction_by_version(10**9), ErrorCode.TRANSACTION_NOT_FOUND),
-        (lambda: ledger.block_by_height(10**9, False), ErrorCode.BLOCK_NOT_FOUND),
-        (lambda: ledger.block_by_version(10**9, False), ErrorCode.BLOCK_NOT_FOUND),
-        (lambda: ledger.transactions(10**9, 5), ErrorCode.INVALID_INPUT),
+        (lambda: ledger.reads.account(address, 10**9), ErrorCode.VERSION_NOT_FOUND),
+        (lambda: ledger.reads.transaction_by_version(10**9), ErrorCode.TRANSACTION_NOT_FOUND),
+        (lambda: ledger.reads.block_by_height(10**9, False), ErrorCode.BLOCK_NOT_FOUND),
+        (lambda: ledger.reads.block_by_version(10**9, False), ErrorCode.BLOCK_NOT_FOUND),
+        (lambda: ledger.reads.transactions(10**9, 5), ErrorCode.INVALID_INPUT),
         (lambda: ledger.transaction_by_hash(bytes(32)), ErrorCode.TRANSACTION_NOT_FOUND),
     ]
     for run, code in cases:
@@ -178,9 +178,9 @@ def test_bad_cursors_limits_and_missing_things(ledger: Ledger) -> None:
 
 def test_balances_by_coin_type_and_by_metadata_address(ledger: Ledger) -> None:
     address = ledger.dev_accounts[2].address
-    apt = ledger.balance(address, StructTag.parse("0x1::aptos_coin::AptosCoin"), None)
-    assert apt == ledger.balance(address, Address.from_int(0xA), None) == 10**14
-    metadata = ledger.view(
+    apt = ledger.reads.balance(address, StructTag.parse("0x1::aptos_coin::AptosCoin"), None)
+    assert apt == ledger.reads.balance(address, Address.from_int(0xA), None) == 10**14
+    metadata = ledger.views.view(
         EntryFunctionId.parse("0x1::coin::paired_metadata"),
         [MoveType.parse("0x1::aptos_coin::AptosCoin")],
         [],
@@ -188,8 +188,8 @@ def test_balances_by_coin_type_and_by_metadata_address(ledger: Ledger) -> None:
     )[0][0]
     assert metadata == {"vec": [{"inner": "0xa"}]}
     ldt = Address.parse(DEMO_TOKEN)
-    assert ledger.balance(address, ldt, None) == 1_000_000 * 10**6
-    symbol = ledger.view(
+    assert ledger.reads.balance(address, ldt, None) == 1_000_000 * 10**6
+    symbol = ledger.views.view(
         EntryFunctionId.parse("0x1::fungible_asset::symbol"),
         [MoveType.parse("0x1::fungible_asset::Metadata")],
         [{"inner": DEMO_TOKEN}],
@@ -197,9 +197,9 @@ def test_balances_by_coin_type_and_by_metadata_address(ledger: Ledger) -> None:
     )[0]
     assert symbol == ["LDT"]
     nobody = Address.from_int(0x1234)
-    assert ledger.balance(nobody, Address.from_int(0xA), None) == 0
+    assert ledger.reads.balance(nobody, Address.from_int(0xA), None) == 0
     with pytest.raises(NodeError) as info:
-        ledger.balance(address, StructTag.parse("0x1::fake::Coin"), None)
+        ledger.reads.balance(address, StructTag.parse("0x1::fake::Coin"), None)
     assert info.value.code is ErrorCode.RESOURCE_NOT_FOUND
 
 
@@ -210,25 +210,29 @@ def test_table_items_by_primitive_struct_and_string_keys(ledger: Ledger) -> None
     data = board(ledger)
     other = ledger.dev_accounts[1].address
     scores = Address.parse(data["scores"]["handle"])
-    value, encoded = ledger.table_item(
+    value, encoded = ledger.reads.table_item(
         scores, MoveType.parse("address"), MoveType.parse("u64"), other.short, None
     )
     assert value == "50"
     assert encoded == (50).to_bytes(8, "little")
-    assert ledger.raw_table_item(scores, bytes(other), None) == encoded
+    assert ledger.reads.raw_table_item(scores, bytes(other), None) == encoded
 
     cells = Address.parse(data["cells"]["handle"])
     point = MoveType.parse("0x1::ledger_demo::Point")
-    value, _ = ledger.table_item(cells, point, MoveType.parse("u64"), {"x": "3", "y": "4"}, None)
+    value, _ = ledger.reads.table_item(
+        cells, point, MoveType.parse("u64"), {"x": "3", "y": "4"}, None
+    )
     assert value == "99"
     key = Serializer()
     key.u64(3)
     key.u64(4)
-    assert ledger.raw_table_item(cells, key.output(), None) == (99).to_bytes(8, "little")
+    assert ledger.reads.raw_table_item(cells, key.output(), None) == (99).to_bytes(8, "little")
 
     names = Address.parse(data["names"]["handle"])
     profile = MoveType.parse("0x1::ledger_demo::Profile")
-    value, _ = ledger.table_item(names, MoveType.parse("0x1::string::String"), profile, "ada", None)
+    value, _ = ledger.reads.table_item(
+        names, MoveType.parse("0x1::string::String"), profile, "ada", None
+    )
     assert value == {"name": "ada", "level": 7, "tags": ["move"]}
 
 
@@ -236,22 +240,22 @@ def test_table_items_at_versions_and_missing_items(ledger: Ledger) -> None:
     data = board(ledger)
     scores = Address.parse(data["scores"]["handle"])
     other = ledger.dev_accounts[1].address
-    history = ledger.account_transactions(ledger.dev_accounts[0].address, 0, 100)
+    history = ledger.reads.account_transactions(ledger.dev_accounts[0].address, 0, 100)
     first_version = int(history[0]["version"])
-    value, _ = ledger.table_item(
+    value, _ = ledger.reads.table_item(
         scores, MoveType.parse("address"), MoveType.parse("u64"), other.long, first_version
     )
     assert value == "10"
     with pytest.raises(NodeError) as info:
-        ledger.table_item(
+        ledger.reads.table_item(
             scores, MoveType.parse("address"), MoveType.parse("u64"), other.long, first_version - 1
         )
     assert info.value.code is ErrorCode.TABLE_ITEM_NOT_FOUND
     with pytest.raises(NodeError) as info:
-        ledger.raw_table_item(scores, b"\x00" * 32, None)
+        ledger.reads.raw_table_item(scores, b"\x00" * 32, None)
     assert info.value.code is ErrorCode.TABLE_ITEM_NOT_FOUND
     with pytest.raises(NodeError) as info:
-        ledger.table_item(scores, MoveType.parse("address"), MoveType.parse("u64"), 5, None)
+        ledger.reads.table_item(scores, MoveType.parse("address"), MoveType.parse("u64"), 5, None)
     assert info.value.code is ErrorCode.INVALID_INPUT
 
 
@@ -260,21 +264,21 @@ def test_table_items_at_versions_and_missing_items(ledger: Ledger) -> None:
 
 def test_events_by_handle_and_by_creation_number_page_alike(ledger: Ledger) -> None:
     address = ledger.dev_accounts[0].address
-    newest = ledger.events_by_handle(address, BOARD, "score_events", None, 2)
+    newest = ledger.reads.events_by_handle(address, BOARD, "score_events", None, 2)
     assert [e["sequence_number"] for e in newest] == ["3", "4"]
     assert [e["data"]["new"] for e in newest] == ["40", "50"]
-    first = ledger.events_by_handle(address, BOARD, "score_events", 0, 2)
+    first = ledger.reads.events_by_handle(address, BOARD, "score_events", 0, 2)
     assert [e["data"]["old"] for e in first] == ["0", "10"]
     creation = int(data_handle(board(ledger))["guid"]["id"]["creation_num"])
-    by_number = ledger.events_by_creation_number(address, creation, 0, 100)
+    by_number = ledger.reads.events_by_creation_number(address, creation, 0, 100)
     assert len(by_number) == 5
     assert by_number[:2] == first
     for event in by_number:
         assert event["type"] == "0x1::ledger_demo::ScoreChanged"
         assert event["guid"] == {"creation_number": str(creation), "account_address": address.long}
         assert int(event["version"]) > 0
-    assert ledger.events_by_creation_number(address, 999, None, 10) == []
-    assert len(ledger.events_by_handle(address, BOARD, "score_events", None, 1000)) == 5
+    assert ledger.reads.events_by_creation_number(address, 999, None, 10) == []
+    assert len(ledger.reads.events_by_handle(address, BOARD, "score_events", None, 1000)) == 5
 
 
 def data_handle(data: dict[str, Any]) -> dict[str, Any]:
@@ -284,7 +288,7 @@ def data_handle(data: dict[str, Any]) -> dict[str, Any]:
 
 def test_block_events_of_the_framework_account(ledger: Ledger) -> None:
     tag = StructTag.parse("0x1::block::BlockResource")
-    events = ledger.events_by_handle(FRAMEWORK, tag, "new_block_events", None, 3)
+    events = ledger.reads.events_by_handle(FRAMEWORK, tag, "new_block_events", None, 3)
     height = ledger.meta().block_height
     assert [e["data"]["height"] for e in events] == [str(h) for h in range(height - 2, height + 1)]
 
@@ -292,13 +296,15 @@ def test_block_events_of_the_framework_account(ledger: Ledger) -> None:
 def test_event_handle_errors(ledger: Ledger) -> None:
     address = ledger.dev_accounts[0].address
     with pytest.raises(NodeError) as info:
-        ledger.events_by_handle(address, BOARD, "scores", None, 5)
+        ledger.reads.events_by_handle(address, BOARD, "scores", None, 5)
     assert info.value.code is ErrorCode.STRUCT_FIELD_NOT_FOUND
     with pytest.raises(NodeError) as info:
-        ledger.events_by_handle(address, BOARD, "nothing", None, 5)
+        ledger.reads.events_by_handle(address, BOARD, "nothing", None, 5)
     assert info.value.code is ErrorCode.STRUCT_FIELD_NOT_FOUND
     with pytest.raises(NodeError) as info:
-        ledger.events_by_handle(ledger.dev_accounts[5].address, BOARD, "score_events", None, 5)
+        ledger.reads.events_by_handle(
+            ledger.dev_accounts[5].address, BOARD, "score_events", None, 5
+        )
     assert info.value.code is ErrorCode.RESOURCE_NOT_FOUND
 
 
@@ -307,33 +313,35 @@ def test_event_handle_errors(ledger: Ledger) -> None:
 
 def test_transaction_pages(ledger: Ledger) -> None:
     latest = ledger.meta().ledger_version
-    page = ledger.transactions(None, 25)
+    page = ledger.reads.transactions(None, 25)
     assert [int(t["version"]) for t in page] == list(range(latest - 24, latest + 1))
-    assert len(ledger.transactions(0, 1000)) == min(100, latest + 1)
-    assert ledger.transactions(latest, 10)[0]["version"] == str(latest)
-    mine = ledger.account_transactions(ledger.dev_accounts[0].address, None, 25)
+    assert len(ledger.reads.transactions(0, 1000)) == min(100, latest + 1)
+    assert ledger.reads.transactions(latest, 10)[0]["version"] == str(latest)
+    mine = ledger.reads.account_transactions(ledger.dev_accounts[0].address, None, 25)
     assert [t["sequence_number"] for t in mine] == [str(n) for n in range(7)]
     assert (
-        ledger.account_transactions(ledger.dev_accounts[0].address, 5, 1)[0]["sequence_number"]
+        ledger.reads.account_transactions(ledger.dev_accounts[0].address, 5, 1)[0][
+            "sequence_number"
+        ]
         == "5"
     )
     with pytest.raises(NodeError) as info:
-        ledger.account_transactions(Address.from_int(0x999), None, 5)
+        ledger.reads.account_transactions(Address.from_int(0x999), None, 5)
     assert info.value.code is ErrorCode.ACCOUNT_NOT_FOUND
 
 
 def test_auxiliary_info_counts_from_each_block_start(ledger: Ledger) -> None:
-    block = ledger.block_by_height(3, with_transactions=False)
+    block = ledger.reads.block_by_height(3, with_transactions=False)
     first, last = int(block["first_version"]), int(block["last_version"])
-    info = ledger.auxiliary_info(first, last - first + 1)
+    info = ledger.reads.auxiliary_info(first, last - first + 1)
     assert info == [{"transaction_index": i} for i in range(last - first + 1)]
-    assert ledger.auxiliary_info(0, 1) == [{"transaction_index": 0}]
+    assert ledger.reads.auxiliary_info(0, 1) == [{"transaction_index": 0}]
 
 
 def test_blocks_by_height_and_by_version_agree(ledger: Ledger) -> None:
-    block = ledger.block_by_height(5, with_transactions=True)
+    block = ledger.reads.block_by_height(5, with_transactions=True)
     middle = (int(block["first_version"]) + int(block["last_version"])) // 2
-    assert ledger.block_by_version(middle, with_transactions=True) == block
+    assert ledger.reads.block_by_version(middle, with_transactions=True) == block
     assert (
         len(block["transactions"]) == int(block["last_version"]) - int(block["first_version"]) + 1
     )
@@ -366,24 +374,24 @@ def test_a_prune_window_answers_410_below_the_oldest_version() -> None:
         assert meta.oldest_ledger_version > 0
         assert meta.oldest_block_height > 0
         assert 0 < meta.ledger_version + 1 - meta.oldest_ledger_version <= 40
-        oldest = pruned.block_by_height(meta.oldest_block_height, with_transactions=False)
+        oldest = pruned.reads.block_by_height(meta.oldest_block_height, with_transactions=False)
         assert int(oldest["first_version"]) == meta.oldest_ledger_version
         dev = pruned.dev_accounts[0].address
         cases = [
-            (lambda: pruned.transaction_by_version(0), ErrorCode.VERSION_PRUNED),
-            (lambda: pruned.account(dev, 0), ErrorCode.VERSION_PRUNED),
-            (lambda: pruned.resources(dev, 0, None, 10), ErrorCode.VERSION_PRUNED),
-            (lambda: pruned.transactions(0, 10), ErrorCode.VERSION_PRUNED),
-            (lambda: pruned.auxiliary_info(0, 10), ErrorCode.VERSION_PRUNED),
-            (lambda: pruned.block_by_height(0, False), ErrorCode.BLOCK_PRUNED),
-            (lambda: pruned.block_by_version(0, False), ErrorCode.BLOCK_PRUNED),
+            (lambda: pruned.reads.transaction_by_version(0), ErrorCode.VERSION_PRUNED),
+            (lambda: pruned.reads.account(dev, 0), ErrorCode.VERSION_PRUNED),
+            (lambda: pruned.reads.resources(dev, 0, None, 10), ErrorCode.VERSION_PRUNED),
+            (lambda: pruned.reads.transactions(0, 10), ErrorCode.VERSION_PRUNED),
+            (lambda: pruned.reads.auxiliary_info(0, 10), ErrorCode.VERSION_PRUNED),
+            (lambda: pruned.reads.block_by_height(0, False), ErrorCode.BLOCK_PRUNED),
+            (lambda: pruned.reads.block_by_version(0, False), ErrorCode.BLOCK_PRUNED),
         ]
         for run, code in cases:
             with pytest.raises(NodeError) as info:
                 run()
             assert (info.value.code, info.value.status) == (code, 410)
         # State written at genesis is still readable at the versions that are kept.
-        assert pruned.account(dev, meta.oldest_ledger_version)["sequence_number"] == "0"
-        assert int(pruned.transactions(None, 100)[0]["version"]) >= meta.oldest_ledger_version
+        assert pruned.reads.account(dev, meta.oldest_ledger_version)["sequence_number"] == "0"
+        assert int(pruned.reads.transactions(None, 100)[0]["version"]) >= meta.oldest_ledger_version
     finally:
         pruned.close()

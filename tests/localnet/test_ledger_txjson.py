@@ -8,8 +8,8 @@ from collections.abc import Iterator
 import pytest
 
 from ledgerkit.bcs import Ed25519Authenticator, EntryFunction, RawTransaction, SignedTransaction
-from ledgerkit.localnet._config import NodeConfig
-from ledgerkit.localnet._ledger import Ledger
+from ledgerkit.localnet import NodeConfig
+from ledgerkit.localnet.ledger import Ledger
 from ledgerkit.types import Address
 
 RECIPIENT = Address.parse("0x" + "5e" * 32)

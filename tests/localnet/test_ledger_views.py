@@ -17,10 +17,10 @@ from ledgerkit.bcs import (
     SignedTransaction,
 )
 from ledgerkit.keys import Ed25519PrivateKey
-from ledgerkit.localnet._accounts import DevAccount
-from ledgerkit.localnet._config import NodeConfig
-from ledgerkit.localnet._errors import NodeError
-from ledgerkit.localnet._ledger import Ledger
+from ledgerkit.localnet import NodeConfig
+from ledgerkit.localnet._node_errors import NodeError
+from ledgerkit.localnet.chain import DevAccount
+from ledgerkit.localnet.ledger import Ledger
 from ledgerkit.types import Address, EntryFunctionId, MoveType, StructTag
 
 APT = "0x1::aptos_coin::AptosCoin"
@@ -44,7 +44,7 @@ def raw_call(
     max_gas: int = 20_000,
 ) -> RawTransaction:
     if sequence is None:
-        sequence = int(ledger.account(account.address, None)["sequence_number"])
+        sequence = int(ledger.reads.account(account.address, None)["sequence_number"])
     return RawTransaction(
         account.address,
         sequence,
@@ -67,7 +67,7 @@ def run(ledger: Ledger, *raws: tuple[DevAccount, RawTransaction]) -> int:
 def view(
     ledger: Ledger, function: str, types: list[str], args: list[Any], version: int | None = None
 ) -> list[Any]:
-    values, gas = ledger.view(
+    values, gas = ledger.views.view(
         EntryFunctionId.parse(function), [MoveType.parse(t) for t in types], args, version
     )
     assert gas > 0
@@ -81,7 +81,7 @@ def test_views_read_the_framework_state(ledger: Ledger) -> None:
     dev = ledger.dev_accounts[0].address
     apt = StructTag.parse(APT)
     assert view(ledger, "0x1::coin::balance", [APT], [dev.long]) == [
-        str(ledger.balance(dev, apt, None))
+        str(ledger.reads.balance(dev, apt, None))
     ]
     assert view(ledger, "0x1::coin::symbol", [APT], []) == ["APT"]
     assert view(ledger, "0x1::coin::decimals", [APT], []) == [8]
@@ -104,10 +104,10 @@ def test_views_read_the_framework_state(ledger: Ledger) -> None:
         "0x1::fungible_asset::balance",
         ["0x1::fungible_asset::FungibleStore"],
         [{"inner": store}],
-    ) == [str(ledger.balance(dev, Address.from_int(0xA), None))]
+    ) == [str(ledger.reads.balance(dev, Address.from_int(0xA), None))]
     supply = view(ledger, "0x1::coin::supply", [APT], [])[0]["vec"][0]
     burned = view(ledger, "0x1::transaction_fee::burned", [], [])[0]
-    assert int(supply) + int(burned) == int(ledger.store.meta("genesis_supply") or 0)
+    assert int(supply) + int(burned) == int(ledger.store.reads.meta("genesis_supply") or 0)
 
 
 def test_views_answer_at_a_version(ledger: Ledger) -> None:
@@ -147,16 +147,16 @@ def test_views_answer_at_a_version(ledger: Ledger) -> None:
 def test_bcs_views_return_a_count_and_the_values(ledger: Ledger) -> None:
     dev = ledger.dev_accounts[0].address
     payload = EntryFunction.build("0x1::coin::balance", [APT], [("address", dev.long)])
-    encoded, gas = ledger.view_bcs(payload, None)
+    encoded, gas = ledger.views.view_bcs(payload, None)
     d = Deserializer(encoded)
     assert d.uleb128() == 1
-    assert d.u64() == ledger.balance(dev, StructTag.parse(APT), None)
+    assert d.u64() == ledger.reads.balance(dev, StructTag.parse(APT), None)
     d.finish()
     assert gas > 0
-    result = ledger.view_function(
+    result = ledger.views.view_function(
         payload.function_id, list(payload.type_args), list(payload.args), None, bcs_args=True
     )
-    balance = ledger.balance(dev, StructTag.parse(APT), None)
+    balance = ledger.reads.balance(dev, StructTag.parse(APT), None)
     assert (result.encoded, result.values) == (encoded, [str(balance)])
 
 
@@ -220,10 +220,10 @@ def test_simulation_runs_without_committing(ledger: Ledger) -> None:
     assert {"version"} & set(result["events"][0]) == set()
     assert any(c["type"] == "write_resource" for c in result["changes"])
     assert ledger.meta() == before
-    assert ledger.account(dev.address, None)["sequence_number"] == "0"
+    assert ledger.reads.account(dev.address, None)["sequence_number"] == "0"
     # The same transaction, signed and committed, costs what the simulation said.
     run(ledger, (dev, raw))
-    committed = ledger.account_transactions(dev.address, 0, 1)[0]
+    committed = ledger.reads.account_transactions(dev.address, 0, 1)[0]
     assert committed["gas_used"] == result["gas_used"]
     assert committed["changes"] == result["changes"]
 
@@ -261,7 +261,7 @@ def test_simulation_estimates_price_and_max_gas(ledger: Ledger) -> None:
     )
     assert prioritized["gas_unit_price"] == str(estimate["prioritized_gas_estimate"])
     (maxed,), _ = ledger.simulate(unsigned(dev, raw), estimate_max_gas_amount=True)
-    balance = ledger.balance(dev.address, StructTag.parse(APT), None)
+    balance = ledger.reads.balance(dev.address, StructTag.parse(APT), None)
     assert maxed["max_gas_amount"] == str(min(balance // 777, 2_000_000))
     stranger = DevAccount.from_key(Ed25519PrivateKey.from_seed(b"stranger"))
     theirs = RawTransaction(
@@ -295,7 +295,7 @@ def test_gas_estimate_rises_with_full_blocks_and_falls_back(ledger: Ledger) -> N
             price=1000,
         )
         run(ledger, (dev, raw))
-        block = ledger.block_by_height(ledger.meta().block_height, with_transactions=True)
+        block = ledger.reads.block_by_height(ledger.meta().block_height, with_transactions=True)
         assert block["transactions"][-1]["block_end_info"]["block_gas_limit_reached"] is True
     busy = ledger.estimate_gas_price()
     assert busy["deprioritized_gas_estimate"] == 1001

@@ -12,7 +12,7 @@ import httpx
 from ledgerkit.localnet import NodeConfig
 from ledgerkit.localnet.app import create_app
 from ledgerkit.localnet.app._http import NodeState
-from ledgerkit.localnet.app._ledger import AppLedger
+from ledgerkit.localnet.app._ledger_protocol import AppLedger
 from ledgerkit.types import LedgerMeta
 
 META = LedgerMeta(
@@ -26,19 +26,24 @@ META = LedgerMeta(
 )
 
 
+class OneRead:
+    """The one read ``GET /v1/transactions/by_version/{n}`` makes."""
+
+    def transaction_by_version(self, version: int) -> dict[str, Any]:
+        return {"version": str(version), "type": "state_checkpoint_transaction"}
+
+
 class TwoReadLedger:
     """Only the calls ``GET /v1`` and ``GET /v1/transactions/by_version/{n}`` make."""
 
     config = NodeConfig()
+    reads = OneRead()
 
     def meta(self, *, gas_used: int | None = None, cursor: str | None = None) -> LedgerMeta:
         return META
 
     def index(self) -> dict[str, Any]:
         return {"chain_id": 9, "ledger_version": "1234", "node_role": "full_node"}
-
-    def transaction_by_version(self, version: int) -> dict[str, Any]:
-        return {"version": str(version), "type": "state_checkpoint_transaction"}
 
 
 def test_the_app_and_its_state_are_typed_with_the_protocol() -> None:

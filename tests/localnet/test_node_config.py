@@ -10,7 +10,7 @@ import pytest
 
 from ledgerkit import InputError, LedgerError
 from ledgerkit.localnet import NodeConfig, NodeConfigError
-from ledgerkit.localnet._ledger import Ledger
+from ledgerkit.localnet.ledger import Ledger
 
 
 @pytest.mark.parametrize(

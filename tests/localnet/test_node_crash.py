@@ -21,7 +21,7 @@ import pytest
 from node_http_helpers import SIGNED_TXN_BCS, ok, txn_hash
 
 from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
-from ledgerkit.localnet._accounts import DevAccount, dev_accounts
+from ledgerkit.localnet.chain import DevAccount, dev_accounts
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
 

@@ -18,8 +18,8 @@ import pytest
 
 from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
 from ledgerkit.localnet import NodeConfig
-from ledgerkit.localnet._ledger import Ledger
 from ledgerkit.localnet.app import create_app
+from ledgerkit.localnet.ledger import Ledger
 from ledgerkit.types import Address
 
 SIGNED_TXN_BCS = "application/x.aptos.signed_transaction+bcs"

@@ -27,9 +27,8 @@ from node_http_helpers import (
 )
 
 from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
-from ledgerkit.localnet import LocalNode
-from ledgerkit.localnet._config import NodeConfig
-from ledgerkit.localnet._ledger import Ledger
+from ledgerkit.localnet import LocalNode, NodeConfig
+from ledgerkit.localnet.ledger import Ledger
 from ledgerkit.types import Address
 
 SEED = 41
@@ -136,7 +135,7 @@ def test_the_node_sweeps_expired_transactions_without_being_asked(
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:  # no request: the node's own sweep drops them
             held = {p.hash for p in ledger.mempool.held()}
-            stored = {h for h, _ in ledger.store.mempool_transactions()}
+            stored = {h for h, _ in ledger.store.mempool.transactions()}
             if not (held | stored) & mine:
                 break
             time.sleep(0.1)

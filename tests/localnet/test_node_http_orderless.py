@@ -32,9 +32,8 @@ from ledgerkit.bcs import (
     TransactionPayloadV1,
 )
 from ledgerkit.keys import Account as KeyAccount
-from ledgerkit.localnet import LocalNode
-from ledgerkit.localnet._config import NodeConfig
-from ledgerkit.localnet._ledger import Ledger
+from ledgerkit.localnet import LocalNode, NodeConfig
+from ledgerkit.localnet.ledger import Ledger
 from ledgerkit.tx import signed_with_zeros
 from ledgerkit.types import Address
 

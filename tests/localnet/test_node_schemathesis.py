@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from schemathesis import GenerationMode, checks
 
 from ledgerkit.localnet import LocalNode
-from ledgerkit.localnet.app._openapi import openapi_document
+from ledgerkit.localnet.app.openapi import openapi_document
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "200" if IN_CI else "25"))

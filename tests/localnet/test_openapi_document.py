@@ -25,7 +25,7 @@ from referencing import Registry
 from referencing.jsonschema import DRAFT4
 
 import ledgerkit
-from ledgerkit.localnet.app._openapi import openapi_document
+from ledgerkit.localnet.app.openapi import openapi_document
 
 # The public node family's OpenAPI document, kept beside the project (not part of it).
 REFERENCE = Path(__file__).resolve().parents[3] / "shared" / "reference" / "aptos-openapi-spec.yaml"

@@ -232,7 +232,7 @@ def test_signing_as_someone_else_is_refused() -> None:
 
 
 def test_dev_accounts_of_the_node_are_accounts() -> None:
-    from ledgerkit.localnet._accounts import dev_accounts
+    from ledgerkit.localnet.chain import dev_accounts
 
     dev = dev_accounts(3, 1)[0]
     assert isinstance(dev, Account)

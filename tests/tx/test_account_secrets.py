@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from ledgerkit import Account, Ed25519PrivateKey, LedgerError, Secp256k1PrivateKey
-from ledgerkit.localnet._accounts import dev_accounts, faucet_account
+from ledgerkit.localnet.chain import dev_accounts, faucet_account
 
 ED_SECRET = "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"
 SECP_SECRET = "0e3f1d2c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0"

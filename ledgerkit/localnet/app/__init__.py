@@ -4,9 +4,19 @@
 routes are the node's rows of the endpoint table (``ledgerkit._endpoints``), each paired
 by operation id with the handler a per-tag module offers (``handlers()``), so a path is
 written once, in the table. Handlers are small; the ledger
-(``ledgerkit.localnet._ledger.Ledger``) does the work, and every answer, errors
+(``ledgerkit.localnet.ledger.Ledger``) does the work, and every answer, errors
 included, carries the ``X-NODE-*`` headers and their ``X-APTOS-*`` twins.
 Cross-origin requests are answered as public nodes answer them (see ``_cors``).
+
+* ``_general_routes``, ``_account_routes``, ``_event_routes``, ``_transaction_routes``,
+  ``_table_routes``, ``_view_routes``, ``_block_routes``: one module per REST tag;
+* ``_http``: what every endpoint shares (metadata headers, responses, negotiation, the
+  error record, parameters); ``_request_limits``: how much one request may ask;
+* ``_ledger_protocol``: :class:`AppLedger`, what the handlers ask of the ledger;
+* ``_cors``: cross-origin requests; ``openapi``: the node's OpenAPI document.
+
+Exports :func:`create_app`, :func:`handlers`, and for the server :func:`meta_headers` and
+:data:`MAX_ECHO_CHARS`.
 """
 
 from __future__ import annotations
@@ -22,33 +32,34 @@ from starlette.routing import BaseRoute, Mount, Route, Router
 
 from ledgerkit._endpoints import SERVICES, operations_of
 from ledgerkit._errors import ErrorCode
-from ledgerkit.localnet._errors import NodeError
+from ledgerkit.localnet._node_errors import NodeError
 from ledgerkit.localnet.app import (
-    _accounts,
-    _blocks,
-    _events,
-    _general,
-    _tables,
-    _transactions,
-    _view,
+    _account_routes,
+    _block_routes,
+    _event_routes,
+    _general_routes,
+    _table_routes,
+    _transaction_routes,
+    _view_routes,
 )
 from ledgerkit.localnet.app._cors import CorsMiddleware
-from ledgerkit.localnet.app._http import Endpoint, NodeState, error_response
-from ledgerkit.localnet.app._ledger import AppLedger
+from ledgerkit.localnet.app._http import Endpoint, NodeState, error_response, meta_headers
+from ledgerkit.localnet.app._ledger_protocol import AppLedger
+from ledgerkit.localnet.app._request_limits import MAX_ECHO_CHARS
 
-__all__ = ["create_app", "handlers"]
+__all__ = ["MAX_ECHO_CHARS", "create_app", "handlers", "meta_headers"]
 
 
 def handlers() -> dict[str, Endpoint]:
     """Every handler of the node API, by operation id of the endpoint table."""
     return {
-        **_general.handlers(),
-        **_accounts.handlers(),
-        **_events.handlers(),
-        **_transactions.handlers(),
-        **_tables.handlers(),
-        **_view.handlers(),
-        **_blocks.handlers(),
+        **_general_routes.handlers(),
+        **_account_routes.handlers(),
+        **_event_routes.handlers(),
+        **_transaction_routes.handlers(),
+        **_table_routes.handlers(),
+        **_view_routes.handlers(),
+        **_block_routes.handlers(),
     }
 
 

@@ -18,7 +18,7 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ledgerkit._errors import ErrorCode
-from ledgerkit.localnet._errors import NodeError
+from ledgerkit.localnet._node_errors import NodeError
 from ledgerkit.localnet.app._http import HEADER_FAMILIES, error_response, meta_headers
 from ledgerkit.types import LedgerMeta
 

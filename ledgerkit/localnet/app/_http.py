@@ -17,9 +17,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ledgerkit._errors import ErrorCode, InputError
-from ledgerkit.localnet._errors import NodeError
-from ledgerkit.localnet.app._ledger import AppLedger
-from ledgerkit.localnet.app._limits import ShapeError, check_json_shape, cut_message, echo
+from ledgerkit.localnet._node_errors import NodeError
+from ledgerkit.localnet.app._ledger_protocol import AppLedger
+from ledgerkit.localnet.app._request_limits import ShapeError, check_json_shape, cut_message, echo
 from ledgerkit.types import Address, LedgerMeta, MoveType, StructTag, parse_uint
 
 __all__ = [

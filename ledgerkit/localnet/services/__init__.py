@@ -17,10 +17,10 @@ from __future__ import annotations
 from ledgerkit._public import publish as _publish
 from ledgerkit.localnet.services._docs_host import CACHE_CONTROL, create_docs_app, wants_markdown
 from ledgerkit.localnet.services._faucet import FaucetSettings, LedgerFunder, create_faucet_app
-from ledgerkit.localnet.services._identity import IdentityProvider, Issuer
+from ledgerkit.localnet.services._identity_provider import IdentityProvider, Issuer
 from ledgerkit.localnet.services._pages import Page, PageStore, bundled_pages
 from ledgerkit.localnet.services._site import SITE_ENV, BuiltSite, SiteFile
-from ledgerkit.localnet.services._tokens import (
+from ledgerkit.localnet.services._token_checks import (
     TokenRejected,
     TokenVerifier,
     TrustedIssuer,

@@ -40,8 +40,8 @@ from ledgerkit._endpoints import operations_of
 from ledgerkit._errors import InputError
 from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
 from ledgerkit.keys import Account, Ed25519PublicKey
-from ledgerkit.localnet._accounts import OCTAS_PER_APT
-from ledgerkit.localnet.services._tokens import TokenRejected, TokenVerifier, bearer_token
+from ledgerkit.localnet.chain import OCTAS_PER_APT
+from ledgerkit.localnet.services._token_checks import TokenRejected, TokenVerifier, bearer_token
 from ledgerkit.types import Address, StructTag
 
 __all__ = [
@@ -123,7 +123,7 @@ class LedgerFunder:
         return int(self._ledger.estimate_gas_price()["gas_estimate"])
 
     def can_pay(self, amount: int) -> bool:
-        balance = self._ledger.balance(self._account.address, _APT, None)
+        balance = self._ledger.reads.balance(self._account.address, _APT, None)
         return bool(balance >= amount + FUND_MAX_GAS * self._price())
 
     def fund(self, address: Address, amount: int) -> SignedTransaction:

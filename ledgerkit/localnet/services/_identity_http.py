@@ -24,7 +24,7 @@ from ledgerkit._endpoints import JSON, operations_of
 from ledgerkit._errors import InputError
 
 if TYPE_CHECKING:
-    from ledgerkit.localnet.services._identity import IdentityProvider, Issuer
+    from ledgerkit.localnet.services._identity_provider import IdentityProvider, Issuer
 
 __all__ = ["MAX_SIGN_IN_BYTES", "identity_app"]
 

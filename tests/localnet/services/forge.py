@@ -21,7 +21,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 from jwt.algorithms import RSAAlgorithm
 
-from ledgerkit.localnet.services._identity import Issuer
+from ledgerkit.localnet.services._identity_provider import Issuer
 
 Json = Mapping[str, Any]
 

@@ -18,7 +18,7 @@ from starlette.routing import Route
 from ledgerkit._endpoints import operations_of
 from ledgerkit._errors import InputError
 from ledgerkit.localnet.services import _identity_http
-from ledgerkit.localnet.services._identity import IdentityProvider
+from ledgerkit.localnet.services._identity_provider import IdentityProvider
 
 BASE: Final = "http://idp.test"
 NOW: Final = 1_800_000_000

@@ -32,8 +32,8 @@ from forge import (
 from starlette.datastructures import Headers, QueryParams
 
 from ledgerkit._errors import InputError
-from ledgerkit.localnet.services._identity import IdentityProvider, Issuer
-from ledgerkit.localnet.services._tokens import (
+from ledgerkit.localnet.services._identity_provider import IdentityProvider, Issuer
+from ledgerkit.localnet.services._token_checks import (
     FAILED,
     NOT_VERIFIED,
     TokenRejected,

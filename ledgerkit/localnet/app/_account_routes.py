@@ -1,0 +1,163 @@
+"""Accounts: the account, its resources, modules, balances and transactions."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Final
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from ledgerkit._errors import InputError
+from ledgerkit.bcs import Serializer, serialize_struct_tag
+from ledgerkit.localnet.app._http import (
+    Endpoint,
+    NodeState,
+    bcs_response,
+    blocking,
+    endpoint,
+    invalid,
+    json_response,
+    negotiate,
+    path_address,
+    path_struct_tag,
+    query_limit,
+    query_u64,
+)
+from ledgerkit.localnet.app._request_limits import echo
+from ledgerkit.types import Address, LedgerMeta, StructTag, is_identifier
+
+__all__ = ["handlers"]
+
+STATE_PAGE: Final = 9999
+TXN_PAGE: Final = 25
+TXN_PAGE_MAX: Final = 100
+
+
+def version_of(request: Request, meta: LedgerMeta) -> int:
+    """The ``ledger_version`` asked for, or the version this answer is pinned to."""
+    version = query_u64(request, "ledger_version")
+    return meta.ledger_version if version is None else version
+
+
+def _join(items: list[bytes]) -> bytes:
+    return b"[" + b",".join(items) + b"]"
+
+
+async def account(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    negotiate(request, node, bcs_supported=False)
+    address = path_address(request)
+    return json_response(node.ledger.reads.account(address, version_of(request, meta)), meta)
+
+
+def _cursor(request: Request) -> str | None:
+    start = request.query_params.get("start")
+    if start is not None and (not start or not all(c in "0123456789abcdefx" for c in start)):
+        raise invalid(f"start must be a cursor from a previous X-NODE-CURSOR, got {echo(start)}")
+    return start
+
+
+async def resources(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    bcs = negotiate(request, node, bcs_supported=True)
+    address = path_address(request)
+    limit = query_limit(request, default=STATE_PAGE, maximum=STATE_PAGE)
+    version = version_of(request, meta)
+    page = await blocking(node.ledger.reads.resources, address, version, _cursor(request), limit)
+    headed = meta if page.cursor is None else _with_cursor(meta, page.cursor)
+    if bcs:
+        # BTreeMap<StructTag, bytes>: entries ordered by the key's bytes.
+        entries = []
+        for item in page.items:
+            key = Serializer()
+            serialize_struct_tag(key, item.tag)
+            entries.append((key.output(), item.bcs))
+        entries.sort()
+        s = Serializer()
+        s.uleb128(len(entries))
+        for key_bytes, value in entries:
+            s.fixed_bytes(key_bytes)
+            s.var_bytes(value)
+        return bcs_response(s.output(), headed)
+    return json_response(None, headed, raw=_join([item.json for item in page.items]))
+
+
+async def resource(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    bcs = negotiate(request, node, bcs_supported=True)
+    address = path_address(request)
+    tag = path_struct_tag(request, "resource_type")
+    item = node.ledger.reads.resource(address, tag, version_of(request, meta))
+    if bcs:
+        return bcs_response(item.bcs, meta)
+    return json_response(None, meta, raw=item.json)
+
+
+async def modules(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    bcs = negotiate(request, node, bcs_supported=True)
+    address = path_address(request)
+    limit = query_limit(request, default=STATE_PAGE, maximum=STATE_PAGE)
+    version = version_of(request, meta)
+    page = await blocking(node.ledger.reads.modules, address, version, _cursor(request), limit)
+    headed = meta if page.cursor is None else _with_cursor(meta, page.cursor)
+    if bcs:
+        s = Serializer()
+        s.sequence([item.bcs for item in page.items], s.var_bytes)
+        return bcs_response(s.output(), headed)
+    return json_response(None, headed, raw=_join([item.json for item in page.items]))
+
+
+async def module(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    bcs = negotiate(request, node, bcs_supported=True)
+    address = path_address(request)
+    name = request.path_params["module_name"]
+    if not is_identifier(name):
+        raise invalid(f"{echo(name)} is not a module name")
+    item = node.ledger.reads.module(address, name, version_of(request, meta))
+    if bcs:
+        return bcs_response(item.bcs, meta)
+    return json_response(None, meta, raw=item.json)
+
+
+async def balance(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    bcs = negotiate(request, node, bcs_supported=True)
+    address = path_address(request)
+    text = request.path_params["asset_type"]
+    asset: Address | StructTag
+    try:
+        asset = StructTag.parse(text) if "::" in text else Address.parse(text)
+    except InputError as exc:
+        raise invalid(f"asset_type must be a coin struct tag or an address: {exc}") from None
+    amount = node.ledger.reads.balance(address, asset, version_of(request, meta))
+    if bcs:
+        s = Serializer()
+        s.u64(amount)
+        return bcs_response(s.output(), meta)
+    return json_response(amount, meta)
+
+
+async def account_transactions(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    bcs = negotiate(request, node, bcs_supported=True)
+    address = path_address(request)
+    start = query_u64(request, "start")
+    limit = query_limit(request, default=TXN_PAGE, maximum=TXN_PAGE_MAX)
+    txns = node.ledger.reads.account_transactions(address, start, limit)
+    if bcs:  # a BCS sequence of committed transactions, as a listing answers
+        return bcs_response(await blocking(node.ledger.transactions_bcs, txns), meta)
+    return json_response(txns, meta)
+
+
+def _with_cursor(meta: LedgerMeta, cursor: str) -> LedgerMeta:
+    return replace(meta, cursor=cursor)
+
+
+def handlers() -> dict[str, Endpoint]:
+    """This module's handlers, by operation id of the endpoint table."""
+    group = "accounts"
+    return {
+        "get_account": endpoint(group, account),
+        "get_account_resources": endpoint(group, resources),
+        "get_account_resource": endpoint(group, resource),
+        "get_account_modules": endpoint(group, modules),
+        "get_account_module": endpoint(group, module),
+        "get_account_balance": endpoint(group, balance),
+        "get_account_transactions": endpoint("transactions", account_transactions),
+    }

@@ -1,0 +1,46 @@
+"""General endpoints: ledger info, health and the OpenAPI document."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from ledgerkit._errors import ErrorCode
+from ledgerkit.localnet._node_errors import NodeError
+from ledgerkit.localnet.app._http import Endpoint, NodeState, endpoint, json_response, negotiate
+from ledgerkit.types import LedgerMeta, parse_uint
+
+__all__ = ["handlers"]
+
+
+async def index(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    negotiate(request, node, bcs_supported=False)
+    return json_response(node.ledger.index(), meta)
+
+
+async def healthy(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    negotiate(request, node, bcs_supported=False)
+    text = request.query_params.get("duration_secs")
+    duration = None
+    if text is not None:
+        try:
+            duration = parse_uint(text, 32, what="duration_secs")
+        except ValueError as exc:
+            raise NodeError(ErrorCode.WEB_FRAMEWORK_ERROR, str(exc)) from None
+    node.ledger.health(duration, node.ledger.now_usec())
+    return json_response({"message": "ledgerkit-localnet:ok"}, meta)
+
+
+async def spec_json(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    from ledgerkit.localnet.app.openapi import openapi_document
+
+    return json_response(openapi_document(), meta)
+
+
+def handlers() -> dict[str, Endpoint]:
+    """This module's handlers, by operation id of the endpoint table."""
+    return {
+        "get_ledger_info": endpoint(None, index),
+        "healthy": endpoint(None, healthy),
+        "get_openapi_document": endpoint(None, spec_json),
+    }

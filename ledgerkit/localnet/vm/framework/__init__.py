@@ -1,0 +1,181 @@
+"""The framework at ``0x1``: module declarations with ABIs, and their Python bodies.
+
+* ``_abi``: declarations as data, their API JSON and the stand-in bytecode;
+* ``_module_specs``: the modules themselves;
+* ``_move_values``: type text, standard addresses, struct layouts for the BCS codec;
+* ``_state_keys``: state keys, their hashes and the pagination cursor;
+* ``_context``: what a function body sees (state, tables, events, gas, aborts);
+* ``_nonces``: the orderless transactions' nonces an account has used;
+* ``_asset_modules``, ``_system_modules``, ``_demo_module``: the bodies.
+
+:data:`FRAMEWORK` gathers them: look up a module or a function, its body, the codec.
+Exported beside it for the executor, the chain and the ledger: the :class:`Context` and
+its errors, the state keys (:func:`resource_key`, :func:`module_key`, :func:`table_key`,
+their hashes and BCS, the cursor), the resource types and addresses the node reads
+(``ACCOUNT``, ``APT_METADATA``, ``FUNGIBLE_STORE``...), the asset operations genesis and
+the epilogue run (:func:`create_account`, :func:`deposit`, :func:`charge_fee`...), the
+block prologue and the nonce record of orderless transactions.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Final
+
+import orjson
+
+from ledgerkit.bcs import MoveValueCodec
+from ledgerkit.localnet.vm.framework import _asset_modules, _demo_module, _system_modules  # noqa: F401 - registers bodies
+from ledgerkit.localnet.vm.framework._abi import (
+    FRAMEWORK_ADDRESS,
+    FunctionSpec,
+    ModuleSpec,
+    StructSpec,
+)
+from ledgerkit.localnet.vm.framework._asset_modules import (
+    APT_METADATA,
+    APT_TYPE,
+    BURNED_FEES,
+    CONCURRENT_SUPPLY,
+    DEMO_TOKEN_METADATA,
+    FUNGIBLE_STORE,
+    METADATA,
+    OBJECT_CORE,
+    ORIGINATING_ADDRESS,
+    ORIGINATING_ADDRESS_TABLE,
+    PAIRED_COIN_TYPE,
+    account_data,
+    charge_fee,
+    create_account,
+    deposit,
+    object_core,
+    primary_store_address,
+    store_balance,
+    type_info,
+)
+from ledgerkit.localnet.vm.framework._context import (
+    ACCOUNT,
+    NATIVES,
+    Context,
+    MoveAbortError,
+    Native,
+    ReadFn,
+    VMStatusError,
+    Write,
+)
+from ledgerkit.localnet.vm.framework._module_specs import MODULES
+from ledgerkit.localnet.vm.framework._move_values import (
+    FrameworkLayouts,
+    make_codec,
+    render_type,
+    standardizer,
+)
+from ledgerkit.localnet.vm.framework._nonces import nonce_used, record_nonce
+from ledgerkit.localnet.vm.framework._state_keys import (
+    MODULE,
+    RESOURCE,
+    decode_cursor,
+    encode_cursor,
+    module_key,
+    resource_key,
+    state_key_bcs,
+    state_key_hash,
+    table_key,
+)
+from ledgerkit.localnet.vm.framework._system_modules import (
+    BLOCK_RESOURCE,
+    CHAIN_ID,
+    CURRENT_TIME,
+    block_prologue,
+)
+from ledgerkit.types import EntryFunctionId, MoveType
+
+__all__ = [
+    "ACCOUNT",
+    "APT_METADATA",
+    "APT_TYPE",
+    "BLOCK_RESOURCE",
+    "BURNED_FEES",
+    "CHAIN_ID",
+    "CONCURRENT_SUPPLY",
+    "CURRENT_TIME",
+    "DEMO_TOKEN_METADATA",
+    "FRAMEWORK",
+    "FRAMEWORK_ADDRESS",
+    "FUNGIBLE_STORE",
+    "METADATA",
+    "MODULE",
+    "OBJECT_CORE",
+    "ORIGINATING_ADDRESS",
+    "ORIGINATING_ADDRESS_TABLE",
+    "PAIRED_COIN_TYPE",
+    "RESOURCE",
+    "Context",
+    "Framework",
+    "FunctionSpec",
+    "ModuleSpec",
+    "MoveAbortError",
+    "Native",
+    "ReadFn",
+    "StructSpec",
+    "VMStatusError",
+    "Write",
+    "account_data",
+    "block_prologue",
+    "charge_fee",
+    "create_account",
+    "decode_cursor",
+    "deposit",
+    "encode_cursor",
+    "module_key",
+    "nonce_used",
+    "object_core",
+    "primary_store_address",
+    "record_nonce",
+    "render_type",
+    "resource_key",
+    "state_key_bcs",
+    "state_key_hash",
+    "store_balance",
+    "table_key",
+    "type_info",
+]
+
+
+class Framework:
+    """Modules by name, functions by id, struct layouts and the codec that uses them."""
+
+    def __init__(self, modules: tuple[ModuleSpec, ...]) -> None:
+        self.modules = {module.name: module for module in modules}
+        self.layouts = FrameworkLayouts(modules)
+        self.codec: MoveValueCodec = make_codec(self.layouts)
+
+    def module(self, name: str) -> ModuleSpec | None:
+        return self.modules.get(name)
+
+    def function(self, fid: EntryFunctionId) -> tuple[ModuleSpec | None, FunctionSpec | None]:
+        """The module and function of ``fid`` (either None when it does not exist)."""
+        if fid.address != FRAMEWORK_ADDRESS:
+            return None, None
+        module = self.modules.get(fid.module.name)
+        return module, None if module is None else module.function(fid.name)
+
+    @staticmethod
+    def body(fid: EntryFunctionId) -> Native | None:
+        return NATIVES.get((fid.module.name, fid.name))
+
+    @cached_property
+    def module_payloads(self) -> dict[str, tuple[dict[str, object], bytes, bytes]]:
+        """Each module's ``{bytecode, abi}``, that as JSON bytes, and the bytecode."""
+        out: dict[str, tuple[dict[str, object], bytes, bytes]] = {}
+        for name, module in self.modules.items():
+            body = module.json()
+            out[name] = (body, orjson.dumps(body), module.bytecode())
+        return out
+
+    def standardize(self, t: MoveType, value: object) -> object:
+        """A decoded value of type ``t`` with its addresses in the node's standard form."""
+        return standardizer(t, self.layouts)(value)
+
+
+FRAMEWORK: Final = Framework(MODULES)

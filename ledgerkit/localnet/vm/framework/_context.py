@@ -1,0 +1,252 @@
+"""What framework code sees while it runs: state, tables, events, gas and aborts.
+
+A :class:`Context` sits on top of a read-only view of the ledger (a function from store
+key to stored bytes). Reads are decoded once and cached; writes collect in order, with
+whether each state item existed before (a new item pays the storage slot fee). Nothing
+reaches the ledger until the executor takes ``writes`` and ``events`` and commits them;
+dropping the context drops its effects, which is how aborts roll back.
+
+Framework functions are plain Python registered with :func:`native`; they get the
+context, the type arguments and the arguments in the API's JSON form, and return their
+results (views) in the same form, built with standard addresses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+import orjson
+
+from ledgerkit.bcs import MoveValueCodec
+from ledgerkit.localnet.vm.framework._state_keys import MODULE, RESOURCE, TABLE_ITEM, resource_key
+from ledgerkit.localnet.vm.framework._state_keys import module_key as _module_key
+from ledgerkit.localnet.vm.framework._state_keys import table_key as _table_key
+from ledgerkit.types import Address, MoveType
+
+__all__ = [
+    "NATIVES",
+    "Context",
+    "MoveAbortError",
+    "Native",
+    "ReadFn",
+    "VMStatusError",
+    "Write",
+    "native",
+]
+
+#: Store key -> ``(json, bcs)`` of the current value, or None when there is none.
+ReadFn = Callable[[bytes], tuple[bytes, bytes] | None]
+Native = Callable[["Context", tuple[MoveType, ...], list[Any]], list[Any] | None]
+NATIVES: dict[tuple[str, str], Native] = {}
+
+ACCOUNT: Final = "0x1::account::Account"
+_ZERO_GUID: Final = {"creation_number": "0", "account_address": "0x0"}
+
+
+def native(module: str, name: str) -> Callable[[Native], Native]:
+    """Register the Python body of ``0x1::module::name``."""
+
+    def register(function: Native) -> Native:
+        NATIVES[(module, name)] = function
+        return function
+
+    return register
+
+
+class MoveAbortError(Exception):
+    """A Move ``abort``: the module, the code and, for known codes, their name and meaning."""
+
+    def __init__(
+        self, module: str, code: int, name: str | None = None, description: str | None = None
+    ) -> None:
+        self.module = module
+        self.code = code
+        self.name = name
+        self.description = description
+        super().__init__(self.vm_status)
+
+    @property
+    def vm_status(self) -> str:
+        """The ``vm_status`` text of a transaction that aborted so."""
+        where = f"Move abort in 0x1::{self.module}"
+        if self.name:
+            return f"{where}: {self.name}({self.code:#x}): {self.description or ''}".rstrip(": ")
+        return f"{where}: {self.code:#x}"
+
+
+class VMStatusError(Exception):
+    """A VM error other than an abort, named by its status code (``LINKER_ERROR``...)."""
+
+    def __init__(self, status: str, message: str = "") -> None:
+        self.status = status
+        super().__init__(message or status)
+
+
+@dataclass(slots=True)
+class Write:
+    """One state item written (``value`` None: deleted).
+
+    For a resource ``path`` is the struct tag text and ``value`` its data; for a module
+    ``path`` is its name and ``value`` ``{bytecode, abi}`` (``bcs`` the bytecode); for a
+    table item ``path`` is the key type, ``key`` the key's JSON and ``bcs`` its BCS.
+    """
+
+    skey: bytes
+    kind: int
+    address: Address
+    path: str
+    value: Any
+    existed: bool
+    key: Any = None
+    value_type: str = ""
+    bcs: bytes = b""
+
+
+class Context:
+    """State access for one transaction (or one view call)."""
+
+    def __init__(
+        self,
+        read: ReadFn,
+        codec: MoveValueCodec,
+        *,
+        timestamp_usec: int = 0,
+        chain_id: int = 0,
+        signers: tuple[Address, ...] = (),
+    ) -> None:
+        self._read = read
+        self.codec = codec
+        self.timestamp_usec = timestamp_usec
+        self.chain_id = chain_id
+        self.signers = signers
+        self.writes: dict[bytes, Write] = {}
+        self.events: list[dict[str, Any]] = []
+        #: Events emitted to handles: (account, creation number, sequence number, event).
+        self.handle_events: list[tuple[bytes, int, int, dict[str, Any]]] = []
+        self.reads = 0
+        self.extra_gas = 0
+        self._cache: dict[bytes, Any] = {}
+        self._existed: dict[bytes, bool] = {}
+
+    # -- reading ------------------------------------------------------------------------
+
+    def _load(self, skey: bytes, *, counted: bool = True) -> Any:
+        if skey in self._cache:
+            return self._cache[skey]
+        raw = self._read(skey)
+        if counted:
+            self.reads += 1
+        value = None if raw is None else orjson.loads(raw[0])
+        self._cache[skey] = value
+        self._existed[skey] = raw is not None
+        return value
+
+    def _existed_before(self, skey: bytes) -> bool:
+        if skey not in self._existed:
+            self._load(skey, counted=False)
+        return self._existed[skey]
+
+    def resource(self, address: Address, tag: str) -> Any:
+        """The data of resource ``tag`` at ``address`` (mutable; ``put`` it back), or None."""
+        skey = resource_key(address, tag)
+        write = self.writes.get(skey)
+        if write is not None:
+            return write.value
+        stored = self._load(skey)
+        return None if stored is None else stored["data"]
+
+    def exists(self, address: Address, tag: str) -> bool:
+        return self.resource(address, tag) is not None
+
+    def table_get(self, handle: Address, key_type: str, key: Any) -> Any:
+        """The value under ``key`` in the table ``handle``, or None."""
+        skey = _table_key(handle, self.codec.encode(key_type, key))
+        write = self.writes.get(skey)
+        if write is not None:
+            return write.value
+        stored = self._load(skey)
+        return None if stored is None else stored["value"]
+
+    # -- writing ------------------------------------------------------------------------
+
+    def put(self, address: Address, tag: str, data: Any) -> None:
+        """Write resource ``tag`` at ``address``."""
+        skey = resource_key(address, tag)
+        self.writes[skey] = Write(skey, RESOURCE, address, tag, data, self._existed_before(skey))
+
+    def delete(self, address: Address, tag: str) -> None:
+        skey = resource_key(address, tag)
+        self.writes[skey] = Write(skey, RESOURCE, address, tag, None, self._existed_before(skey))
+
+    def table_put(
+        self, handle: Address, key_type: str, value_type: str, key: Any, value: Any
+    ) -> None:
+        """Write ``value`` under ``key`` in the table ``handle`` (types as text)."""
+        key_bcs = self.codec.encode(key_type, key)
+        skey = _table_key(handle, key_bcs)
+        existed = self._existed_before(skey)
+        self.writes[skey] = Write(
+            skey, TABLE_ITEM, handle, key_type, value, existed, key, value_type, key_bcs
+        )
+
+    def put_module(self, name: str, module: dict[str, Any], bytecode: bytes) -> None:
+        """Publish a module at ``0x1`` (genesis only)."""
+        address = Address.from_int(1)
+        skey = _module_key(address, name)
+        self.writes[skey] = Write(
+            skey, MODULE, address, name, module, self._existed_before(skey), bcs=bytecode
+        )
+
+    # -- events and guids ---------------------------------------------------------------
+
+    def new_guid(self, address: Address) -> dict[str, Any]:
+        """A fresh GUID of ``address``'s account (bumps its ``guid_creation_num``)."""
+        account = self.resource(address, ACCOUNT)
+        number = int(account["guid_creation_num"])
+        account["guid_creation_num"] = str(number + 1)
+        self.put(address, ACCOUNT, account)
+        return {"id": {"creation_num": str(number), "addr": address.standard}}
+
+    def new_handle(self, address: Address) -> dict[str, Any]:
+        """A fresh event handle of ``address``'s account."""
+        return {"counter": "0", "guid": self.new_guid(address)}
+
+    def emit(self, handle: dict[str, Any], event_type: str, data: dict[str, Any]) -> None:
+        """Emit to a handle; bumps its counter, so write back the resource that holds it."""
+        guid = handle["guid"]["id"]
+        sequence = int(handle["counter"])
+        handle["counter"] = str(sequence + 1)
+        event = {
+            "guid": {"creation_number": guid["creation_num"], "account_address": guid["addr"]},
+            "sequence_number": str(sequence),
+            "type": event_type,
+            "data": data,
+        }
+        self.events.append(event)
+        owner = bytes(Address.parse(guid["addr"]))
+        self.handle_events.append((owner, int(guid["creation_num"]), sequence, event))
+
+    def emit_module(self, event_type: str, data: dict[str, Any]) -> None:
+        """Emit a module event (no handle: zero GUID, sequence number 0)."""
+        self.events.append(
+            {"guid": _ZERO_GUID, "sequence_number": "0", "type": event_type, "data": data}
+        )
+
+    # -- gas and failure ----------------------------------------------------------------
+
+    def charge(self, units: int) -> None:
+        """Charge execution gas beyond the schedule's per-call and per-read lines."""
+        self.extra_gas += units
+
+    @staticmethod
+    def abort(
+        module: str, code: int, name: str | None = None, description: str | None = None
+    ) -> MoveAbortError:
+        """The abort to raise: ``raise ctx.abort("coin", 0x60005, "ECOIN_STORE...", "...")``."""
+        return MoveAbortError(module, code, name, description)
+
+    @property
+    def signer(self) -> Address:
+        return self.signers[0]
