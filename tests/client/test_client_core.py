@@ -12,15 +12,11 @@ import pytest
 from client_fakes import META, FakeNode, answer
 
 from ledgerkit import DecodingError
-from ledgerkit.client import AsyncClient, Client, Result, Retry
-from ledgerkit.client import _calls as calls
-from ledgerkit.client import _inputs as inputs
-from ledgerkit.client._base import BaseClient
-from ledgerkit.client._declare import endpoint, paged
-from ledgerkit.client._limits import TokenBucket
-from ledgerkit.client._methods import Endpoints
-from ledgerkit.client._paging import CursorPager
-from ledgerkit.client._retry import parse_retry_after, retry_delay
+from ledgerkit.client import AsyncClient, Client, Result, Retry, calls
+from ledgerkit.client._client import BaseClient
+from ledgerkit.client._declare import CursorPager, endpoint, flow, paged
+from ledgerkit.client._flows import Flows
+from ledgerkit.client._pacing import TokenBucket, parse_retry_after, retry_delay
 from ledgerkit.types import U8, U64, Address, MoveType
 
 
@@ -90,7 +86,7 @@ def test_two_spellings_of_one_question_make_one_request_and_one_cache_key() -> N
 
 
 def test_json_bodies_send_ledgerkit_values_in_the_api_form() -> None:
-    body = inputs.json_body(
+    body = calls.json_body(
         [Address.parse("0x1"), Address.parse("0x" + "ab" * 32), U64(2**64 - 1), U8(7),
          b"\x00\x01", MoveType.parse("vector< u8 >"), 2**200]
     )  # fmt: skip
@@ -123,8 +119,8 @@ def test_result_is_a_named_pair() -> None:
 
 
 def _public(cls: type) -> list[str]:
-    """The public methods a client class defines or takes from its endpoints mixin, in
-    the order they are written (the shared ``BaseClient`` left out)."""
+    """The public methods a client class defines or takes from its declarations, in the
+    order they are written (the shared ``BaseClient``'s properties left out)."""
     names: list[str] = []
     for klass in reversed(cls.__mro__):
         # ``cls`` itself reports the front door (``ledgerkit``) as its module.
@@ -134,8 +130,12 @@ def _public(cls: type) -> list[str]:
     return names
 
 
-#: Public methods of both clients that are not endpoint declarations, in either client.
-HAND_WRITTEN = {
+#: Public methods of both clients that are not declarations: each client's own door to
+#: sending, and the question it asks past its cache.
+HAND_WRITTEN = {"send", "chain_identity"}
+
+#: The multi-step methods, each declared once as a flow for both clients.
+FLOWS = {
     "account_assets",
     "simulate",
     "submit_and_wait",
@@ -143,8 +143,8 @@ HAND_WRITTEN = {
     "view",
     "transfer",
     "explain",
-    "send",
-    "chain_identity",
+    "wait_for_transaction",
+    "encode_submission",
 }
 
 
@@ -154,7 +154,10 @@ def test_the_clients_are_twins() -> None:
     assert sync_names == async_names
     # Every endpoint method is declared once for both clients and listed with the row it
     # asks in tests/test_endpoints.py; the rest keep per-client state or are the client's own.
-    declared = {n for n, v in vars(Endpoints).items() if isinstance(v, endpoint | paged)}
+    kinds = {n: type(inspect.getattr_static(Flows, n)) for n in _public(Flows)}
+    declared = {n for n, kind in kinds.items() if kind in (endpoint, paged, flow)}
+    flows = {n for n, kind in kinds.items() if kind is flow}
+    assert flows == FLOWS
     assert set(sync_names) == declared | HAND_WRITTEN
     assert not declared & HAND_WRITTEN
     for name in sync_names:
