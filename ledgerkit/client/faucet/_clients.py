@@ -1,5 +1,7 @@
-"""``FaucetClient`` and ``AsyncFaucetClient``: the I/O half over httpx; the requests, the
-answers and the funding flow are the core's (``_core``), written once for both."""
+"""``FaucetClient`` and ``AsyncFaucetClient``: the I/O half over httpx. The requests, the
+answers and the funding flow are the core's (``_core``), written once for both, and run
+by the driver every client of ledgerkit shares (:func:`~ledgerkit.client._driver.drive`,
+:func:`~ledgerkit.client._driver.adrive`)."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from ledgerkit._errors import (
     RequestTimeoutError,
     TransportError,
 )
-from ledgerkit.faucet._core import (
+from ledgerkit.client.faucet._core import (
     MAX_ANSWER_BYTES,
     FaucetAnswer,
     FaucetRequest,
@@ -25,7 +27,7 @@ from ledgerkit.faucet._core import (
     fund_flow,
     fund_request,
 )
-from ledgerkit.faucet._tokens import TokenProvider, TokenSource
+from ledgerkit.client.faucet._tokens import TokenProvider, TokenSource
 from ledgerkit.keys import Account
 from ledgerkit.types import Address
 

@@ -1,7 +1,10 @@
-"""``DocsClient``: the docs client that blocks, over ``httpx.Client``.
+"""``DocsClient`` (blocking, over ``httpx.Client``) and ``AsyncDocsClient`` (asyncio, over
+``httpx.AsyncClient``): the same methods in the same order.
 
-It only sends and waits: each method drives a flow of the core (``_core``), which says
-what to fetch and reads what came back.
+They only send and wait: each method runs a flow of the core (``_core``, ``_discovery``),
+which says what to fetch and reads what came back, with the driver every client of
+ledgerkit shares (:func:`~ledgerkit.client._driver.drive`,
+:func:`~ledgerkit.client._driver.adrive`).
 """
 
 from __future__ import annotations
@@ -13,8 +16,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
 
-from ledgerkit._errors import LedgerError
-from ledgerkit.docsite._core import (
+from ledgerkit.client._driver import adrive, drive
+from ledgerkit.client.docsite._core import (
     DEFAULT_TIMEOUT,
     Answer,
     BodyLimit,
@@ -26,13 +29,13 @@ from ledgerkit.docsite._core import (
     search_flow,
     transport_error,
 )
-from ledgerkit.docsite._discovery import Discovery, discovery_flow
-from ledgerkit.docsite._text import index_frame, search_frame
+from ledgerkit.client.docsite._discovery import Discovery, discovery_flow
+from ledgerkit.client.docsite._text import index_frame, search_frame
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["DocsClient"]
+__all__ = ["AsyncDocsClient", "DocsClient"]
 
 T = TypeVar("T")
 
@@ -121,7 +124,7 @@ class DocsClient(DocsCore):
 
         The texts are the host's ``llms-full.txt``, or, when it has none, the pages its
         ``llms.txt`` lists (at most 200). The scoring is a plain TF-IDF sum, title words
-        weighted up, the same every time (``ledgerkit.docsite`` says how).
+        weighted up, the same every time (``ledgerkit.client.docsite`` says how).
 
         Returns
         -------
@@ -137,18 +140,7 @@ class DocsClient(DocsCore):
     # -- plumbing ------------------------------------------------------------------------
 
     def _run(self, flow: Flow[T]) -> T:
-        try:
-            fetch = next(flow)
-            while True:
-                try:
-                    answer = self._fetch(fetch)
-                except LedgerError as error:
-                    fetch = flow.throw(error)
-                else:
-                    fetch = flow.send(answer)
-        except StopIteration as done:
-            result: T = done.value
-            return result
+        return drive(flow, self._fetch)
 
     def _fetch(self, fetch: Fetch) -> Answer:
         hit = self._cached(fetch, time.monotonic())
@@ -179,3 +171,102 @@ class DocsClient(DocsCore):
         traceback: TracebackType | None,
     ) -> None:
         self.close()
+
+
+class AsyncDocsClient(DocsCore):
+    """A client of a docs host for asyncio: :class:`~ledgerkit.DocsClient`, awaited.
+
+    Parameters
+    ----------
+    url : str
+        The docs host's origin, ``http(s)://host[:port]``.
+    timeout : float or None
+        Seconds to wait for each request (None: no limit).
+    transport : httpx.AsyncBaseTransport, optional
+        The transport to send through (``httpx.ASGITransport(app)`` or
+        ``httpx.MockTransport`` in tests).
+    headers : mapping of str to str, optional
+        Sent with every request.
+    cache : bool
+        Keep answers in memory, per client, for their ``Cache-Control: max-age``.
+
+    Examples
+    --------
+    >>> async with AsyncDocsClient("https://aptos.dev") as docs:  # doctest: +SKIP
+    ...     frame = await docs.index()
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        transport: httpx.AsyncBaseTransport | None = None,
+        headers: Mapping[str, str] | None = None,
+        cache: bool = True,
+    ) -> None:
+        super().__init__(url, headers=headers, cache=cache)
+        self._http = httpx.AsyncClient(
+            transport=transport, timeout=httpx.Timeout(timeout), follow_redirects=True
+        )
+
+    # -- the API -------------------------------------------------------------------------
+
+    async def page(self, path: str) -> str:
+        """A page's Markdown (see :meth:`ledgerkit.DocsClient.page`)."""
+        return await self._run(page_flow(self.origin, path))
+
+    async def show(self, path: str) -> Any:
+        """A page rendered in a notebook: ``IPython.display.Markdown`` of :meth:`page`."""
+        from IPython.display import Markdown
+
+        return Markdown(await self.page(path))  # type: ignore[no-untyped-call]
+
+    async def index(self) -> pd.DataFrame:
+        """The host's ``llms.txt`` as a DataFrame (see :meth:`ledgerkit.DocsClient.index`)."""
+        return index_frame(await self._run(index_flow(self.origin)))
+
+    async def search(self, query: str, *, limit: int = 10) -> pd.DataFrame:
+        """Search the host's pages locally (see :meth:`ledgerkit.DocsClient.search`)."""
+        return search_frame(await self._run(search_flow(self.origin, query, limit)))
+
+    async def discovery(self) -> Discovery:
+        """The host's OAuth metadata documents and a report of what holds of them."""
+        return await self._run(discovery_flow(self.origin))
+
+    # -- plumbing ------------------------------------------------------------------------
+
+    async def _run(self, flow: Flow[T]) -> T:
+        return await adrive(flow, self._fetch)
+
+    async def _fetch(self, fetch: Fetch) -> Answer:
+        hit = self._cached(fetch, time.monotonic())
+        if hit is not None:
+            return hit
+        try:
+            async with self._http.stream(
+                "GET", fetch.url, headers=self._headers_for(fetch)
+            ) as response:
+                limit = BodyLimit(fetch, response)
+                async for chunk in response.aiter_bytes():
+                    limit.add(chunk)
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:
+            raise transport_error(fetch, exc) from exc
+        answer = Answer(str(response.url), response.status_code, response.headers, limit.body())
+        self._keep(fetch, answer, time.monotonic())
+        return answer
+
+    async def aclose(self) -> None:
+        """Close the connections."""
+        await self._http.aclose()
+
+    async def __aenter__(self) -> AsyncDocsClient:
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.aclose()
