@@ -16,7 +16,7 @@ declaration is a method that sends the :class:`Call` and returns its :class:`Res
 from one whose ``_send`` is a coroutine function (:class:`~ledgerkit.AsyncClient`), an
 ``async`` method that awaits it. A :class:`flow` declaration returns a flow (a generator
 of :mod:`~ledgerkit.client._driver`, ``Flow[R]``): the client's ``_drive`` runs it and the
-method returns ``R``. It takes, as its first parameter, the :class:`ClientState` of the
+method returns ``R``. It takes, as its first parameter, the ``_state`` of the
 client that runs it (what a client keeps between calls: the build state, the ABIs
 learnt, its clock), handed to it explicitly; the public signature leaves it out. A
 :class:`paged` builder returns a :class:`Pager`: its method walks the pages (``_walk``),
@@ -45,7 +45,6 @@ from collections.abc import (
     Iterator,
 )
 from typing import (
-    TYPE_CHECKING,
     Any,
     Concatenate,
     Final,
@@ -61,9 +60,6 @@ from ledgerkit.client._driver import Flow
 from ledgerkit.client.calls import Call
 from ledgerkit.types import Result
 
-if TYPE_CHECKING:
-    from ledgerkit.client._flows import ClientState
-
 __all__ = [
     "AsyncSender",
     "CursorPager",
@@ -78,14 +74,13 @@ __all__ = [
 
 P = ParamSpec("P")
 R = TypeVar("R")
+S = TypeVar("S")
+S_co = TypeVar("S_co", covariant=True)
 T = TypeVar("T")
 
 
 class SyncSender(Protocol):
     """A client that sends and waits in the caller's thread (``Client``)."""
-
-    @property
-    def _state(self) -> ClientState: ...
 
     def _send(self, call: Call[T], /) -> Result[T]: ...
 
@@ -97,14 +92,31 @@ class SyncSender(Protocol):
 class AsyncSender(Protocol):
     """A client whose sending is awaited (``AsyncClient``)."""
 
-    @property
-    def _state(self) -> ClientState: ...
-
     def _send(self, call: Call[T], /) -> Coroutine[Any, Any, Result[T]]: ...
 
     def _drive(self, flow: Flow[T], /) -> Coroutine[Any, Any, T]: ...
 
     def _walk(self, pager: Pager[T], /) -> AsyncIterator[Result[T]]: ...
+
+
+class SyncDriver(Protocol[S_co]):
+    """A client that runs flows in the caller's thread: ``Client``, ``DocsClient``,
+    ``FaucetClient``. ``_state`` is what its flow declarations are handed first."""
+
+    @property
+    def _state(self) -> S_co: ...
+
+    def _drive(self, flow: Flow[T], /) -> T: ...
+
+
+class AsyncDriver(Protocol[S_co]):
+    """A client whose flows are awaited: ``AsyncClient``, ``AsyncDocsClient``,
+    ``AsyncFaucetClient``."""
+
+    @property
+    def _state(self) -> S_co: ...
+
+    def _drive(self, flow: Flow[T], /) -> Coroutine[Any, Any, T]: ...
 
 
 def _is_async(owner: type) -> bool:
@@ -249,29 +261,36 @@ class paged(Generic[P, T]):  # noqa: N801 (a decorator, named as one)
         return method if instance is None else method.__get__(instance, kind)
 
 
-class flow(Generic[P, R]):  # noqa: N801 (a decorator, named as one)
+class flow(Generic[S, P, R]):  # noqa: N801 (a decorator, named as one)
     """A multi-step method of both clients, declared by the function that starts its flow.
 
     Parameters
     ----------
     build : callable
-        Takes the running client's :class:`ClientState`, then the method's arguments,
-        and returns the flow (``Flow[R]``); the method returns what the flow returns.
-        The public signature is the builder's without its first parameter.
+        Takes the running client's state (its ``_state``: a node client's
+        :class:`~ledgerkit.client._flows.ClientState`, a docs or faucet client's own),
+        then the method's arguments, and returns the flow (``Flow[R]``); the method
+        returns what the flow returns. The public signature is the builder's without its
+        first parameter.
+
+    Notes
+    -----
+    The client runs the flow with its ``_drive``: a coroutine function (an asyncio
+    client's) makes the method ``async``.
     """
 
-    def __init__(self, build: Callable[Concatenate[ClientState, P], Flow[R]]) -> None:
+    def __init__(self, build: Callable[Concatenate[S, P], Flow[R]]) -> None:
         self.build = build
         self.__doc__ = build.__doc__
         answer = _answer(inspect.signature(build).return_annotation, {"Flow": "{}"})
 
-        def sync_method(self: SyncSender, /, *args: Any, **kwargs: Any) -> Any:
+        def sync_method(self: SyncDriver[S], /, *args: Any, **kwargs: Any) -> Any:
             made = build(self._state, *args, **kwargs)
             if not isinstance(made, Generator):
                 raise _not_a_step(build, made)
             return self._drive(made)
 
-        async def async_method(self: AsyncSender, /, *args: Any, **kwargs: Any) -> Any:
+        async def async_method(self: AsyncDriver[S], /, *args: Any, **kwargs: Any) -> Any:
             made = build(self._state, *args, **kwargs)
             if not isinstance(made, Generator):
                 raise _not_a_step(build, made)
@@ -285,14 +304,15 @@ class flow(Generic[P, R]):  # noqa: N801 (a decorator, named as one)
     @overload
     def __get__(self, instance: None, owner: type) -> Callable[..., Any]: ...
     @overload
-    def __get__(self, instance: SyncSender, owner: type) -> Callable[P, R]: ...
+    def __get__(self, instance: SyncDriver[S], owner: type) -> Callable[P, R]: ...
     @overload
     def __get__(
-        self, instance: AsyncSender, owner: type
+        self, instance: AsyncDriver[S], owner: type
     ) -> Callable[P, Coroutine[Any, Any, R]]: ...
     def __get__(self, instance: object, owner: type | None = None) -> Any:
         kind = type(instance) if owner is None else owner
-        method = self._async if _is_async(kind) else self._sync
+        driver = getattr(kind, "_drive", None)
+        method = self._async if inspect.iscoroutinefunction(driver) else self._sync
         return method if instance is None else method.__get__(instance, kind)
 
 

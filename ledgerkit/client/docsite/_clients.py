@@ -1,10 +1,11 @@
 """``DocsClient`` (blocking, over ``httpx.Client``) and ``AsyncDocsClient`` (asyncio, over
 ``httpx.AsyncClient``): the same methods in the same order.
 
-They only send and wait: each method runs a flow of the core (``_core``, ``_discovery``),
-which says what to fetch and reads what came back, with the driver every client of
-ledgerkit shares (:func:`~ledgerkit.client._driver.drive`,
-:func:`~ledgerkit.client._driver.adrive`).
+Every method is declared once for both (:class:`DocsMethods`, with the declarations of
+:mod:`ledgerkit.client._declare`): it starts a flow of the core (``_core``,
+``_discovery``), which says what to fetch and reads what came back. The two clients only
+fetch and wait, and run the flows with the driver every client of ledgerkit shares
+(:func:`~ledgerkit.client._driver.drive`, :func:`~ledgerkit.client._driver.adrive`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
 
+from ledgerkit.client._declare import flow
 from ledgerkit.client._driver import adrive, drive
 from ledgerkit.client.docsite._core import (
     DEFAULT_TIMEOUT,
@@ -35,12 +37,76 @@ from ledgerkit.client.docsite._text import index_frame, search_frame
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["AsyncDocsClient", "DocsClient"]
+__all__ = ["AsyncDocsClient", "DocsClient", "DocsMethods"]
 
 T = TypeVar("T")
 
 
-class DocsClient(DocsCore):
+class DocsMethods(DocsCore):
+    """The methods of both docs clients, each declared once as a flow of the core; the
+    host's origin is what each declaration is handed first."""
+
+    @property
+    def _state(self) -> str:
+        return self.origin
+
+    @flow
+    def page(origin: str, path: str) -> Flow[str]:
+        """A page's Markdown.
+
+        Parameters
+        ----------
+        path : str
+            The page's path (``/network/faucet``), its ``.md`` path, ``/`` for the home
+            page, or its full URL on this host.
+
+        Raises
+        ------
+        PageNotFoundError
+            The host has no such page.
+        DocsError
+            Any other answer but the page's Markdown.
+        """
+        return page_flow(origin, path)
+
+    @flow
+    def show(origin: str, path: str) -> Flow[Any]:
+        """A page rendered in a notebook: ``IPython.display.Markdown`` of :meth:`page`."""
+        from IPython.display import Markdown
+
+        return Markdown((yield from page_flow(origin, path)))  # type: ignore[no-untyped-call]
+
+    @flow
+    def index(origin: str) -> Flow[pd.DataFrame]:
+        """The host's ``llms.txt`` as a DataFrame, one row per link, in file order.
+
+        Columns ``section, title, url, path, description`` (strings): ``path`` is the
+        page's path on this host (what :meth:`page` takes), ``""`` for a link elsewhere.
+        """
+        return index_frame((yield from index_flow(origin)))
+
+    @flow
+    def search(origin: str, query: str, *, limit: int = 10) -> Flow[pd.DataFrame]:
+        """Search the host's pages here, locally (docs hosts have no search API).
+
+        The texts are the host's ``llms-full.txt``, or, when it has none, the pages its
+        ``llms.txt`` lists (at most 200). The scoring is a plain TF-IDF sum, title words
+        weighted up, the same every time (``ledgerkit.client.docsite`` says how).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``title, url, score, snippet``, best first, at most ``limit`` rows.
+        """
+        return search_frame((yield from search_flow(origin, query, limit)))
+
+    @flow
+    def discovery(origin: str) -> Flow[Discovery]:
+        """The host's OAuth metadata documents and a report of what holds of them."""
+        return discovery_flow(origin)
+
+
+class DocsClient(DocsMethods):
     """A client of a docs host: its pages as Markdown, its index, a local search, and its
     OAuth discovery documents, checked.
 
@@ -85,61 +151,9 @@ class DocsClient(DocsCore):
             transport=transport, timeout=httpx.Timeout(timeout), follow_redirects=True
         )
 
-    # -- the API -------------------------------------------------------------------------
-
-    def page(self, path: str) -> str:
-        """A page's Markdown.
-
-        Parameters
-        ----------
-        path : str
-            The page's path (``/network/faucet``), its ``.md`` path, ``/`` for the home
-            page, or its full URL on this host.
-
-        Raises
-        ------
-        PageNotFoundError
-            The host has no such page.
-        DocsError
-            Any other answer but the page's Markdown.
-        """
-        return self._run(page_flow(self.origin, path))
-
-    def show(self, path: str) -> Any:
-        """A page rendered in a notebook: ``IPython.display.Markdown`` of :meth:`page`."""
-        from IPython.display import Markdown
-
-        return Markdown(self.page(path))  # type: ignore[no-untyped-call]
-
-    def index(self) -> pd.DataFrame:
-        """The host's ``llms.txt`` as a DataFrame, one row per link, in file order.
-
-        Columns ``section, title, url, path, description`` (strings): ``path`` is the
-        page's path on this host (what :meth:`page` takes), ``""`` for a link elsewhere.
-        """
-        return index_frame(self._run(index_flow(self.origin)))
-
-    def search(self, query: str, *, limit: int = 10) -> pd.DataFrame:
-        """Search the host's pages here, locally (docs hosts have no search API).
-
-        The texts are the host's ``llms-full.txt``, or, when it has none, the pages its
-        ``llms.txt`` lists (at most 200). The scoring is a plain TF-IDF sum, title words
-        weighted up, the same every time (``ledgerkit.client.docsite`` says how).
-
-        Returns
-        -------
-        pandas.DataFrame
-            Columns ``title, url, score, snippet``, best first, at most ``limit`` rows.
-        """
-        return search_frame(self._run(search_flow(self.origin, query, limit)))
-
-    def discovery(self) -> Discovery:
-        """The host's OAuth metadata documents and a report of what holds of them."""
-        return self._run(discovery_flow(self.origin))
-
     # -- plumbing ------------------------------------------------------------------------
 
-    def _run(self, flow: Flow[T]) -> T:
+    def _drive(self, flow: Flow[T]) -> T:
         return drive(flow, self._fetch)
 
     def _fetch(self, fetch: Fetch) -> Answer:
@@ -173,7 +187,7 @@ class DocsClient(DocsCore):
         self.close()
 
 
-class AsyncDocsClient(DocsCore):
+class AsyncDocsClient(DocsMethods):
     """A client of a docs host for asyncio: :class:`~ledgerkit.DocsClient`, awaited.
 
     Parameters
@@ -210,33 +224,9 @@ class AsyncDocsClient(DocsCore):
             transport=transport, timeout=httpx.Timeout(timeout), follow_redirects=True
         )
 
-    # -- the API -------------------------------------------------------------------------
-
-    async def page(self, path: str) -> str:
-        """A page's Markdown (see :meth:`ledgerkit.DocsClient.page`)."""
-        return await self._run(page_flow(self.origin, path))
-
-    async def show(self, path: str) -> Any:
-        """A page rendered in a notebook: ``IPython.display.Markdown`` of :meth:`page`."""
-        from IPython.display import Markdown
-
-        return Markdown(await self.page(path))  # type: ignore[no-untyped-call]
-
-    async def index(self) -> pd.DataFrame:
-        """The host's ``llms.txt`` as a DataFrame (see :meth:`ledgerkit.DocsClient.index`)."""
-        return index_frame(await self._run(index_flow(self.origin)))
-
-    async def search(self, query: str, *, limit: int = 10) -> pd.DataFrame:
-        """Search the host's pages locally (see :meth:`ledgerkit.DocsClient.search`)."""
-        return search_frame(await self._run(search_flow(self.origin, query, limit)))
-
-    async def discovery(self) -> Discovery:
-        """The host's OAuth metadata documents and a report of what holds of them."""
-        return await self._run(discovery_flow(self.origin))
-
     # -- plumbing ------------------------------------------------------------------------
 
-    async def _run(self, flow: Flow[T]) -> T:
+    async def _drive(self, flow: Flow[T]) -> T:
         return await adrive(flow, self._fetch)
 
     async def _fetch(self, fetch: Fetch) -> Answer:
