@@ -162,8 +162,8 @@ def _dress(
     method.__wrapped__ = build  # type: ignore[attr-defined]
 
 
-def _not_a_step(build: Callable[..., Any], made: object) -> TypeError:
-    return TypeError(f"{build.__qualname__} returned {made!r}, not a Call or a flow")
+def _not_a_step(build: Callable[..., Any], made: object, wanted: str) -> TypeError:
+    return TypeError(f"{build.__qualname__} returned {made!r}, not {wanted}")
 
 
 class endpoint(Generic[P, R]):  # noqa: N801 (a decorator, named as one)
@@ -172,35 +172,26 @@ class endpoint(Generic[P, R]):  # noqa: N801 (a decorator, named as one)
     Parameters
     ----------
     build : callable
-        Takes the method's arguments and returns the :class:`Call` to send (the method
-        returns its ``Result``) or a flow (the method returns what the flow returns).
+        Takes the method's arguments and returns the :class:`Call` to send; the method
+        returns its ``Result``. (A method of several requests is a :class:`flow`.)
     """
 
-    @overload
-    def __init__(self: endpoint[P, Result[T]], build: Callable[P, Call[T]]) -> None: ...
-    @overload
-    def __init__(self: endpoint[P, R], build: Callable[P, Flow[R]]) -> None: ...
-    def __init__(self, build: Callable[P, Any]) -> None:
+    def __init__(self: endpoint[P, Result[T]], build: Callable[P, Call[T]]) -> None:
         self.build = build
         self.__doc__ = build.__doc__
-        kinds = {"Call": "Result[{}]", "Flow": "{}"}
-        answer = _answer(inspect.signature(build).return_annotation, kinds)
+        answer = _answer(inspect.signature(build).return_annotation, {"Call": "Result[{}]"})
 
         def sync_method(self: SyncSender, /, *args: Any, **kwargs: Any) -> Any:
             made = build(*args, **kwargs)
-            if isinstance(made, Call):
-                return self._send(made)
-            if isinstance(made, Generator):
-                return self._drive(made)
-            raise _not_a_step(build, made)
+            if not isinstance(made, Call):
+                raise _not_a_step(build, made, "a Call")
+            return self._send(made)
 
         async def async_method(self: AsyncSender, /, *args: Any, **kwargs: Any) -> Any:
             made = build(*args, **kwargs)
-            if isinstance(made, Call):
-                return await self._send(made)
-            if isinstance(made, Generator):
-                return await self._drive(made)
-            raise _not_a_step(build, made)
+            if not isinstance(made, Call):
+                raise _not_a_step(build, made, "a Call")
+            return await self._send(made)
 
         _dress(sync_method, build, answer)
         _dress(async_method, build, answer)
@@ -287,13 +278,13 @@ class flow(Generic[S, P, R]):  # noqa: N801 (a decorator, named as one)
         def sync_method(self: SyncDriver[S], /, *args: Any, **kwargs: Any) -> Any:
             made = build(self._state, *args, **kwargs)
             if not isinstance(made, Generator):
-                raise _not_a_step(build, made)
+                raise _not_a_step(build, made, "a flow")
             return self._drive(made)
 
         async def async_method(self: AsyncDriver[S], /, *args: Any, **kwargs: Any) -> Any:
             made = build(self._state, *args, **kwargs)
             if not isinstance(made, Generator):
-                raise _not_a_step(build, made)
+                raise _not_a_step(build, made, "a flow")
             return await self._drive(made)
 
         _dress(sync_method, build, answer, skip=1)

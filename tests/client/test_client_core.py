@@ -11,7 +11,13 @@ from typing import Any
 import pytest
 from client_fakes import META, FakeNode, answer
 
-from ledgerkit import DecodingError
+from ledgerkit import (
+    AsyncDocsClient,
+    AsyncFaucetClient,
+    DecodingError,
+    DocsClient,
+    FaucetClient,
+)
 from ledgerkit.client import AsyncClient, Client, Result, Retry, calls
 from ledgerkit.client._client import BaseClient
 from ledgerkit.client._declare import CursorPager, endpoint, flow, paged
@@ -201,3 +207,39 @@ def test_ledger_metadata_is_on_every_result() -> None:
                                 "block_height": "1"}))  # fmt: skip
     with node.client() as client:
         assert client.ledger_info().ledger == META
+
+
+@pytest.mark.parametrize(
+    ("blocking", "awaited", "closers", "methods"),
+    [
+        (
+            FaucetClient,
+            AsyncFaucetClient,
+            ("close", "aclose"),
+            ["fund", "is_eligible", "healthy", "new_funded_account"],
+        ),
+        (
+            DocsClient,
+            AsyncDocsClient,
+            ("close", "aclose"),
+            ["page", "show", "index", "search", "discovery"],
+        ),
+    ],
+)
+def test_the_faucet_and_docs_clients_are_twins_declared_once(
+    blocking: type, awaited: type, closers: tuple[str, str], methods: list[str]
+) -> None:
+    sync_names = [n for n in _public(blocking) if n != closers[0]]
+    async_names = [n for n in _public(awaited) if n != closers[1]]
+    assert sync_names == async_names == methods
+    for name in methods:
+        declared = inspect.getattr_static(blocking, name)
+        assert isinstance(declared, flow), name
+        assert inspect.getattr_static(awaited, name) is declared, name
+        sync, twin = getattr(blocking, name), getattr(awaited, name)
+        assert inspect.signature(sync) == inspect.signature(twin), name
+        assert next(iter(inspect.signature(sync).parameters)) == "self"
+        assert sync.__doc__, name
+        assert twin.__doc__ == sync.__doc__, name
+        assert inspect.iscoroutinefunction(twin)
+        assert not inspect.iscoroutinefunction(sync)

@@ -149,8 +149,8 @@ class _Declared:
             raise InputError("an empty word")
         return Call("echo", "GET", f"/echo/{word * (2 if twice else 1)}", bytes.decode)
 
-    @endpoint
-    def echo_later(word: str) -> Flow[Result[str]]:
+    @flow
+    def echo_later(state: object, word: str) -> Flow[Result[str]]:
         """Send ``word`` back after a pause."""
         return _steps(word)
 
@@ -164,6 +164,7 @@ class _SyncRecorder(_Declared):
     def __init__(self) -> None:
         self.sent: list[str] = []
         self.now = 0.0
+        self._state = None
 
     def _send(self, call: Call[Any]) -> Result[Any]:
         self.sent.append(call.path)
@@ -188,6 +189,7 @@ class _SyncRecorder(_Declared):
 class _AsyncRecorder(_Declared):
     def __init__(self) -> None:
         self.sync = _SyncRecorder()
+        self._state = None
 
     async def _send(self, call: Call[Any]) -> Result[Any]:
         return self.sync._send(call)
