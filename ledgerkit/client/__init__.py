@@ -10,6 +10,10 @@ tree. See ``docs/client.md``.
 endpoint in :mod:`ledgerkit.client.calls`) and reads its answer with a chosen decoder.
 :class:`AiohttpTransport` (``transport=`` of :class:`AsyncClient`) parses HTTP in C, for
 bulk reads; it loads aiohttp when first named.
+
+The clients of the other services sit beside it: :mod:`ledgerkit.client.faucet`
+(``FaucetClient``, ``TokenProvider``) and :mod:`ledgerkit.client.docsite`
+(``DocsClient``); each runs its flows with the same driver.
 """
 
 from __future__ import annotations

@@ -16,9 +16,20 @@ declaration is a method that sends the :class:`Call` and returns its :class:`Res
 from one whose ``_send`` is a coroutine function (:class:`~ledgerkit.AsyncClient`), an
 ``async`` method that awaits it. A :class:`flow` declaration returns a flow (a generator
 of :mod:`~ledgerkit.client._driver`, ``Flow[R]``): the client's ``_drive`` runs it and the
-method returns ``R``. It takes, as its first parameter, the ``_state`` of the
-client that runs it (what a client keeps between calls: the build state, the ABIs
-learnt, its clock), handed to it explicitly; the public signature leaves it out. A
+method returns ``R``; whether the method is ``async`` follows the client's ``_drive``.
+It takes, as its first parameter, the ``_state`` of the client that runs it, handed to
+it explicitly (a node client's :class:`~ledgerkit.client._flows.ClientState`: the build
+state, the ABIs learnt, its clock; a faucet or docs client's URL); the public signature
+leaves it out::
+
+    @flow
+    def wait_for_transaction(
+        state: ClientState, txn_hash: str | bytes, *, timeout: float = 60.0
+    ) -> Flow[Result[Transaction]]:
+        \"\"\"Wait until the transaction is committed ...\"\"\"
+        return waiting(txn_hash, timeout)
+
+A
 :class:`paged` builder returns a :class:`Pager`: its method walks the pages (``_walk``),
 an iterator of ``Result`` for the sync client and an async iterator for the asyncio one.
 
