@@ -4,7 +4,7 @@ Each :class:`Operation` row says what a request looks like (method, path templat
 parameters, body) and what the answer is (media types, schema, statuses, headers), and
 which :class:`Service` serves it. Everything else is derived from these rows: the local
 node's routes and its OpenAPI document (``ledgerkit.localnet.app``) and the client's
-request builders (``ledgerkit.client._calls``). ``tests/test_endpoints.py`` holds the
+request builders (``ledgerkit.client.calls``). ``tests/test_endpoints.py`` holds the
 three to the table.
 
 Schemas are named by *type tokens*, the small notation of the node's OpenAPI schemas:

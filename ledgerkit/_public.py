@@ -2,7 +2,7 @@
 
 Implementation lives in private modules; a public class or function says it is
 ``ledgerkit.Client`` or ``ledgerkit.models.UserTransaction``, not
-``ledgerkit.client._sync.Client``, in reprs, tracebacks, ``help()`` and the API
+``ledgerkit.client._client.Client``, in reprs, tracebacks, ``help()`` and the API
 reference (httpx sets ``__module__`` on its re-exports the same way). Pickling finds a
 class by ``__module__`` and ``__qualname__``, so a name is only ever published where it
 can be imported from.

@@ -74,7 +74,7 @@ def import_graph(root: Path = ROOT) -> list[Edge]:
 
 
 def package_of(module: str) -> str:
-    """``ledgerkit.client._sync`` -> ``ledgerkit.client``; a root module is its own."""
+    """``ledgerkit.client._client`` -> ``ledgerkit.client``; a root module is its own."""
     return ".".join(module.split(".")[:2])
 
 
@@ -124,7 +124,7 @@ def test_the_graph_sees_every_kind_of_import() -> None:
 
 def test_the_graph_covers_the_package() -> None:
     importers = {edge.importer for edge in import_graph()}
-    for module in ("ledgerkit", "ledgerkit.cli", "ledgerkit.client._sync", "ledgerkit.frames"):
+    for module in ("ledgerkit", "ledgerkit.cli", "ledgerkit.client._client", "ledgerkit.frames"):
         assert module in importers
 
 

@@ -10,6 +10,10 @@ tree. See ``docs/client.md``.
 endpoint in :mod:`ledgerkit.client.calls`) and reads its answer with a chosen decoder.
 :class:`AiohttpTransport` (``transport=`` of :class:`AsyncClient`) parses HTTP in C, for
 bulk reads; it loads aiohttp when first named.
+
+The clients of the other services sit beside it: :mod:`ledgerkit.client.faucet`
+(``FaucetClient``, ``TokenProvider``) and :mod:`ledgerkit.client.docsite`
+(``DocsClient``); each runs its flows with the same driver.
 """
 
 from __future__ import annotations
@@ -20,14 +24,13 @@ from typing import Any as _Any
 
 from ledgerkit._public import publish as _publish
 from ledgerkit.client import calls
-from ledgerkit.client._async import AsyncClient
-from ledgerkit.client._base import Call, Result
+from ledgerkit.client._cache import ChainIdentity
+from ledgerkit.client._client import AsyncClient, Client
 from ledgerkit.client._config import ClientConfig
 from ledgerkit.client._holdings import Holding
-from ledgerkit.client._identity import ChainIdentity
-from ledgerkit.client._limits import AsyncClock, Clock
-from ledgerkit.client._retry import Retry
-from ledgerkit.client._sync import Client
+from ledgerkit.client._pacing import AsyncClock, Clock, Retry
+from ledgerkit.client.calls import Call
+from ledgerkit.types import Result
 
 if _TYPE_CHECKING:
     from ledgerkit.client._aiohttp import AiohttpTransport

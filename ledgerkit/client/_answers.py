@@ -1,17 +1,33 @@
-"""How the client reads what the node answered: a 2xx answer becomes a :class:`Result`
-or a :class:`~ledgerkit.DecodingError`; any other answer, and any failure of the HTTP
-stack, becomes the right class of the one error tree. No I/O.
+"""How the client reads what the node answered, operation by operation. No I/O.
+
+- **Decoders**: what reads each operation's body into its typed value (a
+  :mod:`ledgerkit.models` record, a list of them, an ``int``, bytes or plain JSON); a
+  record of the models needs no decoder of its own (:func:`reader`).
+- **Cache policies**: when an answer may be kept. An answer is stored only when it can
+  never change: committed transactions (by version, by hash), complete blocks, pages of
+  a version range or an event stream that are full, and anything asked at an explicit
+  ``ledger_version`` the ledger has reached. Questions about the latest state have no
+  policy and are never looked up. The few questions a policy or a walk asks of a decoded
+  value (is this transaction still pending? which version is it?) are answered here, so
+  the rest of the client never looks inside a model.
+- **Answers and errors**: a 2xx answer becomes a :class:`Result` or a
+  :class:`~ledgerkit.DecodingError`; any other answer, and any failure of the HTTP stack,
+  becomes the right class of the one error tree.
+
+The request builders of :mod:`ledgerkit.client.calls` attach a decoder and a policy to
+each :class:`~ledgerkit.client.Call`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Final, TypeVar
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import httpx
 
 from ledgerkit._errors import (
+    BCSError,
     DecodingError,
     InputError,
     LedgerError,
@@ -20,17 +36,273 @@ from ledgerkit._errors import (
     TransportError,
     error_from_record,
 )
-from ledgerkit.client._secrets import redact
-from ledgerkit.types import LedgerMeta, Result
+from ledgerkit.bcs import TransactionData, TransactionOnChainData
+from ledgerkit.client._config import redact
+from ledgerkit.models import (
+    AccountData,
+    AuxiliaryInfo,
+    BatchSubmitResult,
+    Block,
+    Event,
+    GasEstimate,
+    HealthStatus,
+    LedgerInfo,
+    MoveModuleBytecode,
+    MoveResource,
+    PendingTransaction,
+    Transaction,
+    UnknownVariant,
+    UserTransaction,
+    decode,
+    decode_account,
+    decode_balance,
+    decode_block,
+    decode_events,
+    decode_gas_estimate,
+    decode_ledger_info,
+    decode_module,
+    decode_modules,
+    decode_resource,
+    decode_resources,
+    decode_transaction,
+    decode_transactions,
+    decode_view,
+)
+from ledgerkit.types import HexBytes, LedgerMeta, Result
 
 if TYPE_CHECKING:
-    from ledgerkit.client._base import Call
+    from ledgerkit.client.calls import Call
 
-__all__ = ["node_error", "parse_answer", "snippet", "transport_error"]
+__all__ = [
+    "AccountData",
+    "AuxiliaryInfo",
+    "BatchSubmitResult",
+    "Block",
+    "Event",
+    "GasEstimate",
+    "HealthStatus",
+    "LedgerInfo",
+    "MoveModuleBytecode",
+    "MoveResource",
+    "PendingTransaction",
+    "Transaction",
+    "TransactionData",
+    "TransactionOnChainData",
+    "UserTransaction",
+    "account",
+    "at_version",
+    "auxiliary_info",
+    "balance",
+    "batch_result",
+    "bcs",
+    "block",
+    "block_is_complete",
+    "committed",
+    "complete_block",
+    "event_sequence_number",
+    "events",
+    "full_page",
+    "gas_estimate",
+    "health",
+    "hex_bytes",
+    "is_pending",
+    "json_value",
+    "json_values",
+    "last_transaction_version",
+    "ledger_info",
+    "module",
+    "modules",
+    "node_error",
+    "onchain_transactions",
+    "parse_answer",
+    "pending_transaction",
+    "reader",
+    "resource",
+    "resources",
+    "simulated_transactions",
+    "snippet",
+    "transaction",
+    "transaction_data",
+    "transaction_version",
+    "transactions",
+    "transport_error",
+    "version_page",
+]
+
+T = TypeVar("T")
 
 _SNIPPET: Final = 200
 
-T = TypeVar("T")
+# -- the table: endpoint -> decoder ----------------------------------------------------------
+
+ledger_info = decode_ledger_info
+gas_estimate = decode_gas_estimate
+account = decode_account
+resource = decode_resource
+resources = decode_resources
+module = decode_module
+modules = decode_modules
+events = decode_events
+transaction = decode_transaction
+transactions = decode_transactions
+block = decode_block
+balance = decode_balance
+json_values = decode_view
+
+
+def reader(type_: type[T]) -> Callable[[bytes], T]:
+    """The decoder of an answer that is a record of :mod:`ledgerkit.models`, a union of
+    them or a list (``reader(list[Thing])``), by :func:`ledgerkit.models.decode`: a new
+    record needs no decoder function of its own."""
+
+    def read(data: bytes) -> T:
+        return decode(data, type_)
+
+    return read
+
+
+def health(data: bytes) -> HealthStatus:
+    return decode(data, HealthStatus)
+
+
+def auxiliary_info(data: bytes) -> list[AuxiliaryInfo]:
+    return decode(data, list[AuxiliaryInfo])
+
+
+def json_value(data: bytes) -> Any:
+    """A Move value in JSON form (a table item)."""
+    return decode(data, Any)
+
+
+def pending_transaction(data: bytes) -> PendingTransaction:
+    """The answer of a submission: a ``PendingTransaction`` record, read by its own schema.
+
+    Public nodes send it without the ``type`` tag (the tag belongs to the ``Transaction``
+    union of reads by hash); a ``type`` present is taken too, when it says
+    ``pending_transaction``.
+    """
+    return decode(data, PendingTransaction)
+
+
+def simulated_transactions(data: bytes) -> list[UserTransaction]:
+    """The answer of a simulation: ``UserTransaction`` records, never committed, read by
+    their own schema (public nodes send them without ``type``; a ``user_transaction`` tag
+    is taken too)."""
+    return decode(data, list[UserTransaction])
+
+
+def batch_result(data: bytes) -> BatchSubmitResult:
+    """The answer of a batch submission (202 or 206): the refused transactions, if any."""
+    return decode(data, BatchSubmitResult)
+
+
+def hex_bytes(data: bytes) -> bytes:
+    """A JSON string of hex bytes (encode_submission's signing message)."""
+    text = decode(data, str)
+    try:
+        return bytes(HexBytes.parse(text))
+    except InputError as exc:
+        raise DecodingError(f"expected hex bytes: {exc}") from None
+
+
+def transaction_data(data: bytes) -> TransactionData:
+    """A BCS transaction read: ``TransactionData`` (committed or pending)."""
+    try:
+        return TransactionData.from_bcs(data)
+    except BCSError as exc:
+        raise DecodingError(f"the answer is not a BCS TransactionData: {exc}") from None
+
+
+def onchain_transactions(data: bytes) -> list[TransactionOnChainData]:
+    """A BCS transaction listing: a sequence of committed transactions."""
+    try:
+        return TransactionOnChainData.list_from_bcs(data)
+    except BCSError as exc:
+        raise DecodingError(f"the answer is not a BCS transaction listing: {exc}") from None
+
+
+def bcs(data: bytes) -> bytes:
+    """A BCS answer, handed out as the bytes it is."""
+    return bytes(data)
+
+
+# -- what the cache policy and the walks ask of decoded values ---------------------------------
+
+
+def is_pending(txn: Transaction) -> bool:
+    """True while the transaction waits in the mempool."""
+    if isinstance(txn, UnknownVariant):
+        return txn.type == "pending_transaction" or "version" not in txn.raw
+    return isinstance(txn, PendingTransaction)
+
+
+def transaction_version(txn: Transaction) -> int | None:
+    """The version of a committed transaction (``None`` when pending)."""
+    if isinstance(txn, PendingTransaction):
+        return None
+    if isinstance(txn, UnknownVariant):
+        raw = txn.raw.get("version")
+        return int(raw) if isinstance(raw, str | int) and str(raw).isdigit() else None
+    return txn.version
+
+
+def event_sequence_number(event: Event) -> int:
+    return event.sequence_number
+
+
+def block_is_complete(value: Block) -> bool:
+    """True unless transactions were asked for and the node sent only some of them."""
+    return value.transactions is None or len(value.transactions) == value.transaction_count
+
+
+# -- cache policies ------------------------------------------------------------------------
+
+
+def at_version(version: int | None) -> Callable[[Any, LedgerMeta], bool] | None:
+    """Anything asked at a version the ledger has reached is fixed forever."""
+    if version is None:
+        return None
+    return lambda _value, ledger: version <= ledger.ledger_version
+
+
+def committed(txn: Transaction, _ledger: LedgerMeta) -> bool:
+    return not is_pending(txn)
+
+
+def full_page(
+    start: int | None, limit: int | None
+) -> Callable[[list[Any], LedgerMeta], bool] | None:
+    """A page of a sequence-numbered stream, from a given start, that holds all it asked for."""
+    if start is None or limit is None:
+        return None
+    return lambda items, _ledger: len(items) == limit
+
+
+def version_page(
+    start: int | None, limit: int | None, versions: Callable[[list[Any]], int | None]
+) -> Callable[[list[Any], LedgerMeta], bool] | None:
+    """A page of a version range that ended before the ledger's head (or is full)."""
+    if start is None:
+        return None
+
+    def storable(items: list[Any], ledger: LedgerMeta) -> bool:
+        if not items:
+            return False
+        last = versions(items)
+        return len(items) == limit or (last is not None and last < ledger.ledger_version)
+
+    return storable
+
+
+def last_transaction_version(items: list[Transaction]) -> int | None:
+    return transaction_version(items[-1])
+
+
+def complete_block(block: Block, _ledger: LedgerMeta) -> bool:
+    return block_is_complete(block)
+
+
+# -- answers and errors --------------------------------------------------------------------
 
 
 def snippet(body: bytes) -> str:

@@ -1,301 +1,610 @@
-"""Building transactions, calling view functions with Python values, and transfers: the
-methods of both clients, each a one-line twin over its client's ``_drive`` of the flows
-in :mod:`~ledgerkit.client._build_flows`.
+"""Building, viewing and transferring, as flows written once for both clients. No I/O here.
+
+The flows (see :mod:`~ledgerkit.client._driver` for the protocol) fetch what
+:mod:`ledgerkit.tx` needs and hand it the work: the function's ABI and the struct
+layouts of its parameters, the chain id, the gas unit price, the sender's sequence
+number and a simulation for the gas. What a client learns along the way lives in its
+:class:`BuildState`:
+
+* **module ABIs**, per module, for the client's life. A module can change with an
+  upgrade, so a function (or struct) not found in a kept ABI fetches the module again
+  once before giving up; an answer from another chain (its chain id) drops them all.
+* **the chain id**, from the ledger metadata of any answer.
+* **the next sequence number of each sender**, read from the node once and then counted
+  here, so a burst of transactions needs one account read, not one each. A number
+  handed out and then not used (the build failed) is given back; a refusal saying the
+  number is stale (``SequenceNumberTooOldError``, ``InvalidTransactionUpdateError``)
+  makes the next build read the account again.
+
+The max gas, when not given, is a simulation's gas used times :data:`GAS_MARGIN`, within
+the node's own estimate of the most the sender's balance pays for. Nodes make that
+estimate from the sender's balance even when a fee payer pays, so a fee-payer
+transaction is simulated at a fixed max gas instead; one whose fee payer is not known
+yet is simulated with the fee payer ``0x0``, as nodes expect, and a node that refuses
+that leaves the simulation's max gas.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+import math
+import secrets
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Final
 
-from ledgerkit._errors import NodeAPIError
-from ledgerkit.bcs import RawTransaction, SignedTransaction, TransactionData
-from ledgerkit.client import _build_flows as flows
-from ledgerkit.client import _flows as call_flows
-from ledgerkit.client._base import Call, Result
-from ledgerkit.client._declare import twin_doc
-from ledgerkit.models import Transaction
-from ledgerkit.tx import ModuleAbis, TransactionExplanation, UnsignedTransaction
-from ledgerkit.types import Address, EntryFunctionId, MoveType, StructTag
+from ledgerkit._errors import (
+    InputError,
+    InvalidTransactionUpdateError,
+    LedgerError,
+    MoveModuleNotFoundError,
+    RequestTimeoutError,
+    SequenceNumberTooOldError,
+    TransactionNotFoundError,
+)
+from ledgerkit.bcs import (
+    AccountAuthenticator,
+    Deserializer,
+    EntryFunction,
+    FeePayerAuthenticator,
+    FeePayerRawTransaction,
+    MoveValueCodec,
+    MultiAgentAuthenticator,
+    MultiAgentRawTransaction,
+    RawTransaction,
+    SignedTransaction,
+    TransactionPayloadV1,
+)
+from ledgerkit.client import _answers as dec
+from ledgerkit.client import calls
+from ledgerkit.client._driver import Flow, Pause, now, send
+from ledgerkit.models import MoveFunction, MoveModule, Transaction
+from ledgerkit.tx import (
+    NO_FEE_PAYER,
+    AbiLayouts,
+    SignerParts,
+    SigningKey,
+    UnsignedTransaction,
+    as_signer,
+    encode_call,
+    from_json_form,
+    parameter_types,
+    sender_authenticator,
+    sign_transaction,
+    type_arguments_of,
+    zero_authenticator,
+)
+from ledgerkit.types import (
+    U64_MAX,
+    Address,
+    EntryFunctionId,
+    LedgerMeta,
+    ModuleId,
+    MoveType,
+    Result,
+    StructTag,
+    parse_uint,
+)
 
-if TYPE_CHECKING:
-    from ledgerkit.client._flows import Flow
-    from ledgerkit.client._limits import AsyncClock, Clock
+__all__ = [
+    "DEFAULT_EXPIRES_IN",
+    "GAS_MARGIN",
+    "ORDERLESS_EXPIRES_IN",
+    "WAIT_PAUSE_SECONDS",
+    "BuildOptions",
+    "BuildState",
+    "build_transaction",
+    "transfer",
+    "view",
+    "waiting",
+]
 
-__all__ = ["AsyncBuilding", "SyncBuilding"]
-
-T = TypeVar("T")
-APT: Final = "0x1::aptos_coin::AptosCoin"
-
-
-class _Builds:
-    """The state both mixins keep (see :class:`~ledgerkit.client._build_flows.BuildState`),
-    and the hook that resyncs a sender after a refusal saying its number is stale."""
-
-    @property
-    def _builds(self) -> flows.BuildState:
-        state = self.__dict__.get("_build_state")
-        if state is None:
-            state = self.__dict__.setdefault("_build_state", flows.BuildState())
-        return state  # type: ignore[no-any-return]
-
-    def _node_error(
-        self, call: Call[Any], status: int, headers: Mapping[str, str], body: bytes
-    ) -> NodeAPIError:
-        error: NodeAPIError = super()._node_error(call, status, headers, body)  # type: ignore[misc]
-        self._builds.refused(call.name, call.body, error)
-        return error
-
-    def _module_abis(self) -> ModuleAbis:
-        abis = self.__dict__.get("_explain_abis")
-        if abis is None:
-            abis = self.__dict__.setdefault("_explain_abis", ModuleAbis())
-        return abis  # type: ignore[no-any-return]
+#: Pause between two long polls of ``wait_by_hash`` (the node itself waits about 1 s).
+WAIT_PAUSE_SECONDS: Final = 0.05
+#: Seconds a transaction with a sequence number stays valid by default.
+DEFAULT_EXPIRES_IN: Final = 600.0
+#: Seconds an orderless transaction stays valid by default: nodes refuse one expiring
+#: more than 100 s after their own time.
+ORDERLESS_EXPIRES_IN: Final = 60.0
+#: Max gas is the simulated gas used times this.
+GAS_MARGIN: Final = 1.5
+#: Max gas written in a transaction sent to simulation: a fee-payer transaction runs with
+#: it; the node replaces it by its own estimate for the others.
+_SIMULATION_MAX_GAS: Final = 200_000
+_STALE: Final = (SequenceNumberTooOldError, InvalidTransactionUpdateError)
+_APT: Final = "0x1::aptos_coin::AptosCoin"
+_FA_METADATA: Final = "0x1::fungible_asset::Metadata"
 
 
-class SyncBuilding(_Builds):
-    """Transaction building, views and transfers of :class:`~ledgerkit.Client`."""
+class BuildState:
+    """What one client keeps between builds: ABIs, layouts, chain id, sequence numbers.
 
-    _clock: Clock
-    if TYPE_CHECKING:
+    Thread-safe; never held across a step of a flow.
+    """
 
-        def _drive(self, flow: Flow[T]) -> T: ...
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.modules: dict[ModuleId, MoveModule] = {}
+        self.layouts = AbiLayouts()
+        self.codec = MoveValueCodec(self.layouts)
+        self.chain_id: int | None = None
+        #: Seconds since the epoch of the newest ledger timestamp seen.
+        self.ledger_seconds = 0
+        self._next: dict[Address, int] = {}
+        #: (function, type arguments) -> what encoding a call needs, once its ABI is kept.
+        self.plans: dict[tuple[str, tuple[str, ...]], CallPlan] = {}
 
-    def build_transaction(
-        self,
-        sender: Any,
-        function: str | EntryFunctionId,
-        arguments: Sequence[Any] = (),
-        *,
-        type_arguments: Iterable[str | MoveType] = (),
-        max_gas_amount: int | None = None,
-        gas_unit_price: int | None = None,
-        expires_in: float | None = None,
-        sequence_number: int | None = None,
-        secondary_signers: Sequence[Any] = (),
-        fee_payer: Any = None,
-        replay_protection_nonce: int | bool | None = None,
-    ) -> UnsignedTransaction:
-        """Build a transaction calling an entry function, with Python values as arguments.
+    def observe(self, ledger: LedgerMeta | None) -> None:
+        """Note an answer's ledger: another chain id drops everything learnt."""
+        if ledger is None:
+            return
+        with self._lock:
+            if self.chain_id is not None and ledger.chain_id != self.chain_id:
+                for module_id in list(self.modules):
+                    self.layouts.forget(module_id)
+                self.modules.clear()
+                self.plans.clear()
+                self._next.clear()
+            self.chain_id = ledger.chain_id
+            self.ledger_seconds = max(self.ledger_seconds, ledger.ledger_timestamp_usec // 10**6)
 
-        The arguments are checked against the function's ABI (fetched once per module
-        and kept) and BCS-encoded before anything else is asked of the node; see
-        :mod:`ledgerkit.tx` for how each Move type reads a Python value. Fields left
-        out are filled in: the chain id, the gas unit price (the node's estimate), the
-        sequence number (read once per sender, then counted by the client) and the max
-        gas (a simulation's gas used times 1.5, within what the balance pays for).
+    def add_module(self, module: MoveModule) -> None:
+        with self._lock:
+            self.modules[module.module_id] = module
+            self.layouts.add(module)
+            self.plans.clear()  # a module read again may have changed
 
-        Parameters
-        ----------
-        sender : account, private key or address
-            Who sends. Its public key (of an account or key) goes into the simulation;
-            a bare address is simulated without one.
-        function : str or EntryFunctionId
-            ``"0x1::aptos_account::transfer"``.
-        arguments : sequence
-            One Python value per parameter, ``signer`` parameters left out.
-        type_arguments : iterable of str or MoveType
-            One per generic parameter of the function.
-        max_gas_amount, gas_unit_price, sequence_number : int, optional
-            Given: used as they are (a given sequence number is not counted).
-        expires_in : float, optional
-            Seconds until it expires: default 600, or 60 for an orderless transaction
-            (nodes refuse one more than 100 s ahead of their own time).
-        secondary_signers : sequence of accounts or addresses
-            Makes a multi-agent transaction.
-        fee_payer : account, address or True
-            Makes a fee-payer transaction; ``True``: the fee payer is not known yet
-            (it signs later, see :func:`ledgerkit.tx.sign_transaction`).
-        replay_protection_nonce : int or True, optional
-            Makes an orderless transaction: no sequence number (``2^64 - 1`` in its
-            place) and this nonce in the payload; ``True`` picks a random one.
+    def reserve(self, sender: Address, on_chain: int | None = None) -> int | None:
+        """The next sequence number of ``sender``, counted on; ``None`` when unknown.
 
-        Returns
-        -------
-        RawTransaction, MultiAgentRawTransaction or FeePayerRawTransaction
-            Sign with :func:`ledgerkit.tx.sign_transaction`, then submit.
-
-        Raises
-        ------
-        ArgumentError
-            An argument or type argument does not fit the ABI (nothing was submitted).
-        InputError
-            Not an entry function, or an option out of range.
-
-        Examples
-        --------
-        >>> raw = client.build_transaction(  # doctest: +SKIP
-        ...     account, "0x1::aptos_account::transfer", [recipient, 1_000]
-        ... )
-        >>> client.submit_transaction(ledgerkit.tx.sign_transaction(raw, account))  # doctest: +SKIP
+        ``on_chain`` (just read from the node) starts the count when none is kept.
         """
-        options = flows.BuildOptions(
-            max_gas_amount,
-            gas_unit_price,
-            expires_in,
-            sequence_number,
-            secondary_signers,
-            fee_payer,
-            replay_protection_nonce,
+        with self._lock:
+            number = self._next.get(sender, on_chain)
+            if number is None:
+                return None
+            self._next[sender] = number + 1
+            return number
+
+    def release(self, sender: Address, number: int) -> None:
+        """Give back a number that was not used (or forget the count if others followed)."""
+        with self._lock:
+            if self._next.get(sender) == number + 1:
+                self._next[sender] = number
+            else:
+                self._next.pop(sender, None)
+
+    def forget(self, sender: Address) -> None:
+        """Read the sender's sequence number from the node next time."""
+        with self._lock:
+            self._next.pop(sender, None)
+
+    def refused(self, call_name: str, body: bytes | None, error: LedgerError) -> None:
+        """A submission refused for a stale sequence number: resync its sender."""
+        if isinstance(error, _STALE) and call_name.startswith("submit") and body:
+            if call_name == "submit_transaction" and len(body) >= Address.LENGTH:
+                self.forget(Address(body[: Address.LENGTH]))
+            else:
+                with self._lock:
+                    self._next.clear()
+
+
+@dataclass(frozen=True, slots=True)
+class BuildOptions:
+    """The optional fields of :func:`build_transaction`, as the user gave them."""
+
+    max_gas_amount: int | None = None
+    gas_unit_price: int | None = None
+    expires_in: float | None = None
+    sequence_number: int | None = None
+    secondary_signers: Sequence[Any] = ()
+    fee_payer: Any = None
+    replay_protection_nonce: int | bool | None = None
+
+
+# -- ABIs and layouts ------------------------------------------------------------------------
+
+
+def _fetch_module(state: BuildState, module_id: ModuleId) -> Flow[MoveModule | None]:
+    result = yield from send(calls.account_module(module_id.address, module_id.name, None))
+    state.observe(result.ledger)
+    abi = result.value.abi
+    if abi is not None:
+        state.add_module(abi)
+    return abi
+
+
+def function_abi(state: BuildState, fid: EntryFunctionId) -> Flow[MoveFunction]:
+    """The ABI of ``fid``: kept, or fetched (again, when the kept module lacks it)."""
+    kept = state.modules.get(fid.module)
+    found = kept.function(fid.name) if kept is not None else None
+    if found is not None:
+        return found
+    module = yield from _fetch_module(state, fid.module)
+    if module is None:
+        raise InputError(f"the node sent no ABI for module {fid.module}")
+    found = module.function(fid.name)
+    if found is None:
+        names = sorted(f.name for f in module.exposed_functions)
+        raise InputError(
+            f"module {fid.module} has no exposed function {fid.name!r}; it has {names}"
         )
-        flow = flows.build_transaction(
-            self._builds, sender, function, arguments, type_arguments, options, self._clock.time()
+    return found
+
+
+def ensure_layouts(state: BuildState, types: Iterable[MoveType]) -> Flow[None]:
+    """Fetch the ABI of every module whose structs ``types`` need, each at most once."""
+    wanted = list(types)
+    tried: set[ModuleId] = set()
+    while True:
+        missing = state.layouts.missing_modules(wanted) - tried
+        if not missing:
+            return
+        for module_id in sorted(missing, key=str):
+            tried.add(module_id)
+            try:
+                yield from _fetch_module(state, module_id)
+            except MoveModuleNotFoundError:
+                continue  # the codec says which struct has no layout
+
+
+def prepare_call(
+    state: BuildState,
+    function: str | EntryFunctionId,
+    arguments: Sequence[Any],
+    type_arguments: Iterable[str | MoveType],
+    *,
+    view: bool,
+) -> Flow[tuple[EntryFunction, MoveFunction]]:
+    """The encoded call and the function's ABI; bad arguments raise ``ArgumentError``.
+
+    What a call needs besides its arguments (the parsed id, the ABI, the type arguments,
+    the parameter types, their struct layouts) is worked out once per function and type
+    arguments and kept until a module is read again.
+    """
+    types = tuple(type_arguments)
+    key = (str(function), tuple(str(t) for t in types)) if _plain(function, types) else None
+    plan = None if key is None else state.plans.get(key)
+    if plan is None:
+        fid = EntryFunctionId.parse(function)
+        abi = yield from function_abi(state, fid)
+        type_args = type_arguments_of(fid, abi, types)
+        params = parameter_types(fid, abi, type_args)
+        yield from ensure_layouts(state, [t for _, t in params])
+        plan = CallPlan(fid, abi, type_args, params)
+        if key is not None:
+            state.plans[key] = plan
+    if view and not plan.abi.is_view:
+        raise InputError(f"{plan.function} is not a view function")
+    if not view and not plan.abi.is_entry:
+        raise InputError(f"{plan.function} is not an entry function: a transaction cannot call it")
+    call = encode_call(plan.function, plan.type_args, plan.params, arguments, state.codec)
+    return call, plan.abi
+
+
+def _plain(function: object, types: tuple[object, ...]) -> bool:
+    """Whether a call's function and type arguments make a dictionary key as they are."""
+    return isinstance(function, str | EntryFunctionId) and all(
+        isinstance(t, str | MoveType) for t in types
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CallPlan:
+    """What encoding a call of one function with given type arguments needs."""
+
+    function: EntryFunctionId
+    abi: MoveFunction
+    type_args: tuple[MoveType, ...]
+    params: Sequence[tuple[int, MoveType]]
+
+
+# -- view ------------------------------------------------------------------------------------
+
+
+def view(
+    state: BuildState,
+    function: str | EntryFunctionId,
+    arguments: Sequence[Any],
+    type_arguments: Iterable[str | MoveType],
+    ledger_version: int | None,
+) -> Flow[Result[list[Any]]]:
+    """Call a view function with Python values; its results as Python values."""
+    call, abi = yield from prepare_call(state, function, arguments, type_arguments, view=True)
+    returns = [MoveType.parse(t).substitute(call.type_args) for t in abi.return_]
+    yield from ensure_layouts(state, returns)
+    result = yield from send(calls.view_bcs(call, (), (), ledger_version))
+    state.observe(result.ledger)
+    d = Deserializer(result.value)
+    count = d.uleb128()
+    if count != len(returns):
+        raise InputError(f"{call.function_id} returned {count} values, its ABI says {len(returns)}")
+    codec = state.codec
+    values = [from_json_form(t, codec.deserialize(d, t), state.layouts) for t in returns]
+    d.finish()
+    return Result(values, result.ledger)
+
+
+# -- build -----------------------------------------------------------------------------------
+
+
+def _u64(value: Any, what: str) -> int:
+    return parse_uint(value, 64, what=what)
+
+
+def _optional_u64(value: Any, what: str) -> int | None:
+    return None if value is None else _u64(value, what)
+
+
+def _fee_payer(value: Any) -> SignerParts | None:
+    if value is None or value is False:
+        return None
+    if value is True:
+        return SignerParts(NO_FEE_PAYER)
+    return as_signer(value, what="fee_payer")
+
+
+def _nonce(value: int | bool | None) -> int | None:
+    if value is None or value is False:
+        return None
+    if value is True:
+        return secrets.randbits(64)
+    return _u64(value, "replay_protection_nonce")
+
+
+def _zeros(key: SigningKey | None) -> AccountAuthenticator:
+    """A signer's public key with a signature of zeros (none without a key)."""
+    return zero_authenticator(None if key is None else bytes(key.public_key_bytes))
+
+
+def _simulation(
+    raw: RawTransaction,
+    sender: SignerParts,
+    others: Sequence[SignerParts],
+    fee_payer: SignerParts | None,
+) -> SignedTransaction:
+    """The transaction as a simulation takes it: real public keys, zero signatures."""
+    auth = _zeros(sender.key)
+    addresses = tuple(o.address for o in others)
+    second = tuple(_zeros(o.key) for o in others)
+    if fee_payer is not None:
+        payer_auth = _zeros(fee_payer.key)
+        return SignedTransaction(
+            raw, FeePayerAuthenticator(auth, addresses, second, fee_payer.address, payer_auth)
         )
-        return self._drive(flow)
+    if others:
+        return SignedTransaction(raw, MultiAgentAuthenticator(auth, addresses, second))
+    return SignedTransaction(raw, sender_authenticator(auth))
 
-    def view(
-        self,
-        function: str | EntryFunctionId,
-        arguments: Sequence[Any] = (),
-        *,
-        type_arguments: Iterable[str | MoveType] = (),
-        ledger_version: int | None = None,
-    ) -> Result[list[Any]]:
-        """Call a view function with Python values; its results as Python values.
 
-        Arguments are checked against the function's ABI and sent as BCS; the results
-        are decoded by its return types: integers as exact ``int`` at every width,
-        ``Option`` as the value or ``None``, structs as dicts, vectors as lists,
-        ``String`` as ``str``, ``vector<u8>`` as ``bytes``, addresses and objects as
-        :class:`~ledgerkit.types.Address`. :meth:`view_json` keeps the node's JSON.
+def estimate_max_gas(
+    state: BuildState,
+    raw: RawTransaction,
+    sender: SignerParts,
+    others: Sequence[SignerParts],
+    fee_payer: SignerParts | None,
+) -> Flow[int | None]:
+    """Simulated gas used times :data:`GAS_MARGIN`, within what the node and the balance
+    allow (the node's own estimate of the most gas, asked for in the same simulation).
 
-        Raises
-        ------
-        ArgumentError
-            An argument does not fit the ABI (nothing was sent to ``/view``).
-
-        Examples
-        --------
-        >>> balance, _ = client.view(  # doctest: +SKIP
-        ...     "0x1::coin::balance", [address], type_arguments=["0x1::aptos_coin::AptosCoin"]
-        ... )
-        """
-        flow = flows.view(self._builds, function, arguments, type_arguments, ledger_version)
-        return self._drive(flow)
-
-    def transfer(
-        self,
-        sender: Any,
-        to: Any,
-        amount: int,
-        *,
-        asset: str | StructTag | Address = APT,
-        max_gas_amount: int | None = None,
-        gas_unit_price: int | None = None,
-        expires_in: float | None = None,
-        timeout: float = 60.0,
-    ) -> Result[Transaction]:
-        """Send ``amount`` of a coin or fungible asset, and wait until it is committed.
-
-        A coin type (default APT) is sent with ``0x1::aptos_account::transfer_coins``, a
-        fungible asset (its metadata object's address) with
-        ``0x1::primary_fungible_store::transfer``. Built as :meth:`build_transaction`
-        builds, signed with the sender's key, submitted once (again only after a
-        refusal saying the sequence number was stale) and waited for.
-
-        Returns
-        -------
-        Result[Transaction]
-            The committed transaction; a failed one too (check ``.success``).
-        """
-        options = flows.BuildOptions(max_gas_amount, gas_unit_price, expires_in)
-        flow = flows.transfer(
-            self._builds, sender, to, amount, asset, options, self._clock.time(), timeout
+    A simulation refused before execution (it used no gas) leaves that bound; ``None``
+    when the node says the sequence number was used already.
+    """
+    candidate = replace(raw, max_gas_amount=_SIMULATION_MAX_GAS)
+    for _ in range(2):
+        signed = _simulation(candidate, sender, others, fee_payer)
+        call = calls.simulate_transaction(
+            signed,
+            None,
+            # Nodes bound their estimate by the sender's balance, even when a fee payer
+            # pays: a fee-payer transaction is simulated at a fixed max gas instead.
+            estimate_max_gas_amount=fee_payer is None,
+            estimate_gas_unit_price=False,
+            estimate_prioritized_gas_unit_price=False,
         )
-        return self._drive(flow)
+        result = yield from send(call)
+        state.observe(result.ledger)
+        simulated = result.value[0]
+        too_new = "SEQUENCE_NUMBER_TOO_NEW" in simulated.vm_status
+        if too_new and candidate.sequence_number != U64_MAX:
+            # Earlier transactions of a burst are still pending: the node simulates at
+            # the sequence number it has committed; the gas does not depend on it.
+            account = yield from send(calls.account(raw.sender, None))
+            candidate = replace(candidate, sequence_number=account.value.sequence_number)
+            continue
+        break
+    if "SEQUENCE_NUMBER_TOO_OLD" in simulated.vm_status:
+        return None
+    bound = simulated.max_gas_amount
+    if simulated.gas_used == 0:
+        return bound
+    need = math.ceil(simulated.gas_used * GAS_MARGIN)
+    # A bound below the gas used is not this payer's (a node may bound a fee-payer
+    # transaction by the sender's balance): the node refuses what no one can pay.
+    return need if bound < simulated.gas_used else min(bound, need)
 
-    def explain(
-        self, txn: RawTransaction | SignedTransaction | TransactionData | int | str | bytes
-    ) -> TransactionExplanation:
-        """A transaction's bytes explained field by field, entry-function arguments typed
-        by the called function's ABI (fetched once per module and kept).
 
-        Parameters
-        ----------
-        txn : RawTransaction, SignedTransaction, TransactionData, int or str
-            A transaction built here, or the version (int) or hash of one on the ledger
-            (then read as BCS: committed, or pending).
+def build_transaction(
+    state: BuildState,
+    sender: Any,
+    function: str | EntryFunctionId,
+    arguments: Sequence[Any],
+    type_arguments: Iterable[str | MoveType],
+    options: BuildOptions,
+    wall_seconds: float,
+) -> Flow[UnsignedTransaction]:
+    """Build a transaction, every field the user left out filled in from the node.
 
-        Examples
-        --------
-        >>> explanation = client.explain(3)  # doctest: +SKIP
-        >>> print(explanation)  # the annotated dump  # doctest: +SKIP
-        >>> explanation.to_frame()  # offset, bytes, field, value  # doctest: +SKIP
-        """
-        return self._drive(call_flows.explain(txn, self._module_abis()))
-
-
-class AsyncBuilding(_Builds):
-    """Transaction building, views and transfers of :class:`~ledgerkit.AsyncClient`."""
-
-    _clock: AsyncClock
-    if TYPE_CHECKING:
-
-        async def _drive(self, flow: Flow[T]) -> T: ...
-
-    @twin_doc(SyncBuilding.build_transaction)
-    async def build_transaction(
-        self,
-        sender: Any,
-        function: str | EntryFunctionId,
-        arguments: Sequence[Any] = (),
-        *,
-        type_arguments: Iterable[str | MoveType] = (),
-        max_gas_amount: int | None = None,
-        gas_unit_price: int | None = None,
-        expires_in: float | None = None,
-        sequence_number: int | None = None,
-        secondary_signers: Sequence[Any] = (),
-        fee_payer: Any = None,
-        replay_protection_nonce: int | bool | None = None,
-    ) -> UnsignedTransaction:
-        options = flows.BuildOptions(
-            max_gas_amount,
-            gas_unit_price,
-            expires_in,
-            sequence_number,
-            secondary_signers,
-            fee_payer,
-            replay_protection_nonce,
+    ``wall_seconds`` is the client's clock (seconds since the epoch): the expiration of
+    a transaction with a sequence number counts from it (or from the newest ledger
+    time seen, if later); an orderless one counts from the ledger's time.
+    """
+    parts = as_signer(sender, what="sender")
+    others = [
+        as_signer(s, what=f"secondary signer {i}") for i, s in enumerate(options.secondary_signers)
+    ]
+    payer = _fee_payer(options.fee_payer)
+    nonce = _nonce(options.replay_protection_nonce)
+    price = _optional_u64(options.gas_unit_price, "gas_unit_price")
+    max_gas = _optional_u64(options.max_gas_amount, "max_gas_amount")
+    given_sequence = _optional_u64(options.sequence_number, "sequence_number")
+    if given_sequence is not None and nonce is not None:
+        raise InputError(
+            "an orderless transaction (replay_protection_nonce) has no sequence_number"
         )
-        flow = flows.build_transaction(
-            self._builds, sender, function, arguments, type_arguments, options, self._clock.time()
+    expires_in = options.expires_in
+    if expires_in is None:
+        expires_in = DEFAULT_EXPIRES_IN if nonce is None else ORDERLESS_EXPIRES_IN
+    if not isinstance(expires_in, int | float) or isinstance(expires_in, bool):
+        raise InputError(f"expires_in is a number of seconds, got {expires_in!r}")
+    if not 0 < expires_in < 10**9:
+        raise InputError(f"expires_in is a positive number of seconds, got {expires_in!r}")
+
+    call, _ = yield from prepare_call(state, function, arguments, type_arguments, view=False)
+    payload: EntryFunction | TransactionPayloadV1 = call
+    if nonce is not None:
+        payload = TransactionPayloadV1(call, replay_protection_nonce=nonce)
+        info = yield from send(calls.ledger_info())
+        state.observe(info.ledger)
+        expiration = info.value.ledger_timestamp // 10**6 + math.ceil(expires_in)
+    else:
+        if state.chain_id is None:
+            info = yield from send(calls.ledger_info())
+            state.observe(info.ledger)
+        expiration = int(max(wall_seconds, state.ledger_seconds)) + math.ceil(expires_in)
+    chain_id = state.chain_id
+    assert chain_id is not None  # every answer above told it
+    if price is None:
+        estimate = yield from send(calls.estimate_gas_price())
+        state.observe(estimate.ledger)
+        price = estimate.value.gas_estimate
+
+    for attempt in range(2):
+        counted = False
+        if nonce is not None:
+            sequence = U64_MAX
+        elif given_sequence is not None:
+            sequence = given_sequence
+        else:
+            found = state.reserve(parts.address)
+            if found is None:
+                account = yield from send(calls.account(parts.address, None))
+                state.observe(account.ledger)
+                found = state.reserve(parts.address, account.value.sequence_number)
+            assert found is not None
+            sequence, counted = found, True
+        raw = RawTransaction(
+            parts.address, sequence, payload, max_gas or 0, price, expiration, chain_id
         )
-        return await self._drive(flow)
+        if max_gas is not None:
+            break
+        try:
+            gas = yield from estimate_max_gas(state, raw, parts, others, payer)
+        except BaseException:
+            if counted:
+                state.release(parts.address, sequence)
+            raise
+        if gas is None and counted and attempt == 0:
+            state.forget(parts.address)  # the count is behind the chain: read it again
+            continue
+        # Not counted (given by the user) and stale: the node refuses it on submission.
+        raw = replace(raw, max_gas_amount=gas if gas is not None else _SIMULATION_MAX_GAS)
+        break
+    return _wrap(raw, others, payer)
 
-    @twin_doc(SyncBuilding.view)
-    async def view(
-        self,
-        function: str | EntryFunctionId,
-        arguments: Sequence[Any] = (),
-        *,
-        type_arguments: Iterable[str | MoveType] = (),
-        ledger_version: int | None = None,
-    ) -> Result[list[Any]]:
-        flow = flows.view(self._builds, function, arguments, type_arguments, ledger_version)
-        return await self._drive(flow)
 
-    @twin_doc(SyncBuilding.transfer)
-    async def transfer(
-        self,
-        sender: Any,
-        to: Any,
-        amount: int,
-        *,
-        asset: str | StructTag | Address = APT,
-        max_gas_amount: int | None = None,
-        gas_unit_price: int | None = None,
-        expires_in: float | None = None,
-        timeout: float = 60.0,
-    ) -> Result[Transaction]:
-        options = flows.BuildOptions(max_gas_amount, gas_unit_price, expires_in)
-        flow = flows.transfer(
-            self._builds, sender, to, amount, asset, options, self._clock.time(), timeout
+def _wrap(
+    raw: RawTransaction, others: Sequence[SignerParts], payer: SignerParts | None
+) -> UnsignedTransaction:
+    addresses = tuple(o.address for o in others)
+    if payer is not None:
+        return FeePayerRawTransaction(raw, addresses, payer.address)
+    if addresses:
+        return MultiAgentRawTransaction(raw, addresses)
+    return raw
+
+
+# -- transfer --------------------------------------------------------------------------------
+
+
+def transfer_call(to: Address, amount: int, asset: Any) -> tuple[str, list[Any], list[str]]:
+    """The entry function, arguments and type arguments of a transfer of ``asset``.
+
+    A coin (a struct tag) goes through ``0x1::aptos_account::transfer_coins<Coin>``;
+    a fungible asset (its metadata object's address) through
+    ``0x1::primary_fungible_store::transfer<Metadata>``.
+    """
+    if isinstance(asset, StructTag) or (isinstance(asset, str) and "::" in asset):
+        coin = str(StructTag.parse(asset))
+        return "0x1::aptos_account::transfer_coins", [to, amount], [coin]
+    try:
+        metadata = Address.parse(asset)
+    except InputError as exc:
+        raise InputError(
+            f"asset is a coin type (0x1::aptos_coin::AptosCoin) or a fungible asset's "
+            f"metadata address: {exc}"
+        ) from None
+    return "0x1::primary_fungible_store::transfer", [metadata, to, amount], [_FA_METADATA]
+
+
+def transfer(
+    state: BuildState,
+    sender: Any,
+    to: Any,
+    amount: int,
+    asset: Any,
+    options: BuildOptions,
+    wall_seconds: float,
+    timeout: float,
+) -> Flow[Result[Transaction]]:
+    """Build, sign, submit and wait for a transfer; one rebuild after a stale number."""
+    parts = as_signer(sender, what="sender", key_required=True)
+    recipient = as_signer(to, what="to").address
+    function, arguments, type_arguments = transfer_call(recipient, amount, asset)
+    for attempt in range(2):
+        built = yield from build_transaction(
+            state, parts, function, arguments, type_arguments, options, wall_seconds
         )
-        return await self._drive(flow)
+        signed = sign_transaction(built, parts)
+        try:
+            pending = yield from send(calls.submit_transaction(signed))
+        except _STALE:
+            state.forget(parts.address)
+            if attempt or options.sequence_number is not None:
+                raise
+            continue
+        return (yield from waiting(pending.value.hash, timeout))
+    raise AssertionError("unreachable")  # pragma: no cover
 
-    @twin_doc(SyncBuilding.explain)
-    async def explain(
-        self, txn: RawTransaction | SignedTransaction | TransactionData | int | str | bytes
-    ) -> TransactionExplanation:
-        return await self._drive(call_flows.explain(txn, self._module_abis()))
+
+# -- waiting ---------------------------------------------------------------------------------
+
+
+def waiting(txn_hash: str | bytes, timeout: float) -> Flow[Result[Transaction]]:
+    """Long-poll ``wait_by_hash`` until the transaction is committed (failed ones too).
+
+    Raises
+    ------
+    RequestTimeoutError
+        Still pending after ``timeout`` seconds.
+    TransactionNotFoundError
+        The node has never heard of it by then (expired, or never accepted).
+    """
+    call = calls.wait_by_hash(txn_hash)
+    deadline = (yield from now()) + timeout
+    while True:
+        missing: TransactionNotFoundError | None = None
+        try:
+            result = yield from send(call)
+        except TransactionNotFoundError as exc:
+            missing = exc
+        else:
+            if not dec.is_pending(result.value):
+                return result
+        if (yield from now()) >= deadline:
+            if missing is not None:
+                raise missing
+            raise RequestTimeoutError(
+                f"transaction {call.path.rsplit('/', 1)[1]} still pending after {timeout}s"
+            )
+        yield Pause(WAIT_PAUSE_SECONDS)

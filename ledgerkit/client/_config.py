@@ -1,30 +1,61 @@
 """A client's settings: :class:`ClientConfig`, and the checks that make one from what a
 caller passed (the node's base URL and how it is shown, timeouts, rates, headers, the
 answer cache's place). No I/O.
+
+**Secrets.** A client's secrets are checked before anything is sent, kept out of every log record.
+
+A client holds up to three kinds of secret: its ``api_key`` (sent as a bearer token), the
+values of credential-like headers given in ``headers=``, and an access token that a hosted
+node takes as a segment of the URL path (``https://host/<token>/v1``). ledgerkit's own
+messages never write them; the libraries under the client do: httpx logs every request's
+full URL at INFO, httpcore logs the errors of a header it cannot send (value included) at
+DEBUG, aiohttp's errors quote the whole URL.
+
+So each client registers its secrets with one :class:`SecretFilter`, installed on the
+loggers of ledgerkit, httpx, httpcore and aiohttp (a logger's filters see only the
+records made on that very logger, hence the list of names). The filter rewrites a record
+only when its text holds a registered secret, so other users of those libraries see their
+records unchanged; a client's secrets leave the registry when it is closed or collected.
+
+Values that cannot travel in an HTTP header (a newline from a key file, a non-ASCII
+character) are refused up front with an :class:`~ledgerkit.InputError` that names the
+fault and never the value: sent, they would fail deep in the HTTP stack with an error
+quoting them.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import logging
 import os
+import re
+import threading
 import urllib.parse
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
 from ledgerkit._errors import InputError
 from ledgerkit.client._cache import cache_file, default_cache_dir
-from ledgerkit.client._retry import Retry
-from ledgerkit.client._secrets import check_api_key, check_headers
+from ledgerkit.client._pacing import Retry
 
 __all__ = [
     "DEFAULT_TIMEOUT",
+    "FILTER",
+    "REDACTED",
     "CacheSetting",
     "ClientConfig",
+    "SecretFilter",
+    "check_api_key",
+    "check_headers",
     "client_config",
+    "client_secrets",
+    "install",
     "is_loopback",
     "normalize_base_url",
+    "redact",
     "resolve_cache",
     "shown_url",
 ]
@@ -153,3 +184,177 @@ def _positive(value: float | None, name: str) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
         raise InputError(f"{name} must be a positive number or None, got {value!r}")
     return float(value)
+
+
+#: What a secret is replaced with.
+REDACTED: Final = "***"
+
+#: Loggers whose records may carry a request's URL or headers.
+LOGGERS: Final = (
+    "ledgerkit",
+    "ledgerkit.client",
+    "ledgerkit.extract",
+    "httpx",
+    "httpcore",
+    "httpcore.connection",
+    "httpcore.http11",
+    "httpcore.http2",
+    "httpcore.proxy",
+    "httpcore.socks",
+    "aiohttp",
+    "aiohttp.access",
+    "aiohttp.client",
+    "aiohttp.internal",
+    "aiohttp.server",
+    "aiohttp.web",
+    "aiohttp.websocket",
+)
+
+# A header name is an RFC 9110 token.
+_TOKEN: Final = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+# Header names whose values are credentials (redacted in logs like the api key).
+_SECRET_NAME: Final = re.compile(r"auth|key|token|secret|cookie|session|password", re.I)
+# Shorter path segments are words ("api", "rest"), not tokens worth hiding in others' logs.
+_MIN_TOKEN: Final = 8
+
+
+def _fault(value: str) -> str | None:
+    """What makes ``value`` unfit for a header, without quoting it; ``None`` if fit."""
+    for position, char in enumerate(value):
+        if char in "\r\n":
+            return "contains a newline (as read from a file? strip it)"
+        if not char.isascii():
+            return f"contains a non-ASCII character (at position {position})"
+        if (char < " " and char != "\t") or char == "\x7f":
+            return f"contains a control character (at position {position})"
+    if value != value.strip(" \t"):
+        return "starts or ends with whitespace"
+    return None
+
+
+def check_api_key(api_key: object) -> str | None:
+    """``api_key`` if it can be sent as ``Authorization: Bearer <api_key>``; else an
+    :class:`~ledgerkit.InputError` naming the fault (never the key)."""
+    if api_key is None:
+        return None
+    if not isinstance(api_key, str) or not api_key:
+        raise InputError("api_key must be a non-empty string")
+    fault = _fault(api_key)
+    if fault is not None:
+        raise InputError(f"api_key {fault}")
+    return api_key
+
+
+def check_headers(headers: Mapping[str, str] | None) -> tuple[tuple[str, str], ...]:
+    """``headers`` as pairs, each name a token and each value sendable; a fault is an
+    :class:`~ledgerkit.InputError` naming the header (never its value)."""
+    pairs: list[tuple[str, str]] = []
+    for key, item in (headers or {}).items():
+        name, value = str(key), str(item)
+        if not _TOKEN.fullmatch(name):
+            raise InputError(f"header names must be HTTP tokens, got {name!r}")
+        fault = _fault(value)
+        if fault is not None:
+            raise InputError(f"the value of header {name} {fault}")
+        pairs.append((name, value))
+    return tuple(pairs)
+
+
+def client_secrets(
+    base_url: str, shown_base_url: str, api_key: str | None, headers: Iterable[tuple[str, str]]
+) -> dict[str, str]:
+    """What a client must keep out of logs, each secret mapped to what replaces it."""
+    found: dict[str, str] = {}
+    if api_key is not None:
+        found[api_key] = REDACTED
+    for name, value in headers:
+        if _SECRET_NAME.search(name) and value:
+            found[value] = REDACTED
+    if base_url != shown_base_url:
+        found[base_url] = shown_base_url
+        path = urllib.parse.urlsplit(base_url).path
+        shown_path = urllib.parse.urlsplit(shown_base_url).path
+        found[path] = shown_path
+        for segment in path.split("/")[:-1]:
+            if len(segment) >= _MIN_TOKEN:
+                found[segment] = REDACTED
+                found[urllib.parse.unquote(segment)] = REDACTED
+    return found
+
+
+def redact(text: str, secrets: Mapping[str, str]) -> str:
+    """``text`` with each of ``secrets`` replaced, the longest first."""
+    for secret in sorted(secrets, key=len, reverse=True):
+        if secret in text:
+            text = text.replace(secret, secrets[secret])
+    return text
+
+
+class SecretFilter(logging.Filter):
+    """Rewrites the log records that hold a registered secret; passes every record."""
+
+    def __init__(self) -> None:
+        super().__init__("ledgerkit-secrets")
+        self._lock = threading.Lock()
+        self._counts: Counter[tuple[str, str]] = Counter()
+        # Longest first, so that a URL is replaced before a segment of it.
+        self._pairs: tuple[tuple[str, str], ...] = ()
+
+    def add(self, secrets: Mapping[str, str]) -> None:
+        with self._lock:
+            self._counts.update(secrets.items())
+            self._refresh()
+
+    def remove(self, secrets: Mapping[str, str]) -> None:
+        with self._lock:
+            self._counts.subtract(secrets.items())
+            self._counts = +self._counts  # drop what no client holds any more
+            self._refresh()
+
+    def _refresh(self) -> None:
+        self._pairs = tuple(sorted(self._counts, key=lambda pair: -len(pair[0])))
+
+    def redact(self, text: str) -> str:
+        """``text`` with every registered secret replaced."""
+        for secret, shown in self._pairs:
+            if secret in text:
+                text = text.replace(secret, shown)
+        return text
+
+    def _holds_secret(self, text: str) -> bool:
+        return any(secret in text for secret, _ in self._pairs)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not self._pairs:
+            return True
+        try:
+            message = record.getMessage()
+        except Exception:  # a malformed record: logging reports it itself
+            return True
+        if self._holds_secret(message):
+            record.msg = self.redact(message)
+            record.args = ()
+        if record.exc_info and not record.exc_text:
+            text = logging.Formatter().formatException(record.exc_info)
+            if self._holds_secret(text):
+                record.exc_text = self.redact(text)  # what formatters print instead
+        if record.stack_info and self._holds_secret(record.stack_info):
+            record.stack_info = self.redact(record.stack_info)
+        return True
+
+
+#: The one filter every client registers its secrets with.
+FILTER: Final = SecretFilter()
+_installed = False
+_install_lock = threading.Lock()
+
+
+def install() -> None:
+    """Put :data:`FILTER` on the loggers of :data:`LOGGERS` (once per process)."""
+    global _installed
+    with _install_lock:
+        if _installed:
+            return
+        for name in LOGGERS:
+            logging.getLogger(name).addFilter(FILTER)
+        _installed = True

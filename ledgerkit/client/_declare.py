@@ -1,5 +1,6 @@
-"""How an endpoint method is declared once for both clients: :class:`endpoint` and
-:class:`paged`. No I/O here.
+"""How a method is declared once for both clients: :class:`endpoint` (one request),
+:class:`paged` (a walk over pages, and the pagers that say which page comes next) and
+:class:`flow` (several requests and pauses, written as a generator). No I/O here.
 
 A declaration is the method's request builder: a function with the method's public
 signature (without ``self``) and docstring that returns what to send, written in the
@@ -13,11 +14,24 @@ body of :class:`~ledgerkit.client._methods.Endpoints`::
 Read from a client whose ``_send`` is a plain method (:class:`~ledgerkit.Client`), the
 declaration is a method that sends the :class:`Call` and returns its :class:`Result`;
 from one whose ``_send`` is a coroutine function (:class:`~ledgerkit.AsyncClient`), an
-``async`` method that awaits it. A builder that returns a flow of
-:mod:`~ledgerkit.client._flows` (``Flow[R]``) instead of a call is driven by the client's
-``_drive`` and its method returns ``R``. A :class:`paged` builder returns a
-:class:`~ledgerkit.client._paging.Pager`: its method walks the pages (``_walk``), an
-iterator of ``Result`` for the sync client and an async iterator for the asyncio one.
+``async`` method that awaits it. A :class:`flow` declaration returns a flow (a generator
+of :mod:`~ledgerkit.client._driver`, ``Flow[R]``): the client's ``_drive`` runs it and the
+method returns ``R``; whether the method is ``async`` follows the client's ``_drive``.
+It takes, as its first parameter, the ``_state`` of the client that runs it, handed to
+it explicitly (a node client's :class:`~ledgerkit.client._flows.ClientState`: the build
+state, the ABIs learnt, its clock; a faucet or docs client's URL); the public signature
+leaves it out::
+
+    @flow
+    def wait_for_transaction(
+        state: ClientState, txn_hash: str | bytes, *, timeout: float = 60.0
+    ) -> Flow[Result[Transaction]]:
+        \"\"\"Wait until the transaction is committed ...\"\"\"
+        return waiting(txn_hash, timeout)
+
+A
+:class:`paged` builder returns a :class:`Pager`: its method walks the pages (``_walk``),
+an iterator of ``Result`` for the sync client and an async iterator for the asyncio one.
 
 Each method is a real function carrying the builder's name, docstring and signature
 (``self`` first, the answer as return annotation: ``Call[X]`` reads ``Result[X]``,
@@ -31,6 +45,7 @@ checkers, the overloads of ``__get__`` give ``client.block_by_height(5)`` the ty
 
 from __future__ import annotations
 
+import abc
 import inspect
 import re
 from collections.abc import (
@@ -40,16 +55,38 @@ from collections.abc import (
     Generator,
     Iterator,
 )
-from typing import Any, Generic, ParamSpec, Protocol, TypeVar, overload
+from typing import (
+    Any,
+    Concatenate,
+    Final,
+    Generic,
+    ParamSpec,
+    Protocol,
+    TypeVar,
+    overload,
+)
 
-from ledgerkit.client._base import Call, Result
-from ledgerkit.client._flows import Flow
-from ledgerkit.client._paging import Pager
+from ledgerkit._errors import DecodingError
+from ledgerkit.client._driver import Flow
+from ledgerkit.client.calls import Call
+from ledgerkit.types import Result
 
-__all__ = ["AsyncSender", "SyncSender", "endpoint", "paged", "twin_doc"]
+__all__ = [
+    "AsyncSender",
+    "CursorPager",
+    "EventPager",
+    "Pager",
+    "SyncSender",
+    "VersionRangePager",
+    "endpoint",
+    "flow",
+    "paged",
+]
 
 P = ParamSpec("P")
 R = TypeVar("R")
+S = TypeVar("S")
+S_co = TypeVar("S_co", covariant=True)
 T = TypeVar("T")
 
 
@@ -71,6 +108,26 @@ class AsyncSender(Protocol):
     def _drive(self, flow: Flow[T], /) -> Coroutine[Any, Any, T]: ...
 
     def _walk(self, pager: Pager[T], /) -> AsyncIterator[Result[T]]: ...
+
+
+class SyncDriver(Protocol[S_co]):
+    """A client that runs flows in the caller's thread: ``Client``, ``DocsClient``,
+    ``FaucetClient``. ``_state`` is what its flow declarations are handed first."""
+
+    @property
+    def _state(self) -> S_co: ...
+
+    def _drive(self, flow: Flow[T], /) -> T: ...
+
+
+class AsyncDriver(Protocol[S_co]):
+    """A client whose flows are awaited: ``AsyncClient``, ``AsyncDocsClient``,
+    ``AsyncFaucetClient``."""
+
+    @property
+    def _state(self) -> S_co: ...
+
+    def _drive(self, flow: Flow[T], /) -> Coroutine[Any, Any, T]: ...
 
 
 def _is_async(owner: type) -> bool:
@@ -95,23 +152,29 @@ def _answer(annotation: object, kinds: dict[str, str]) -> object:
     return annotation
 
 
-def _dress(method: Callable[..., Any], build: Callable[..., Any], answer: object) -> None:
-    """Give ``method`` the builder's name, docstring and signature, ``self`` first."""
+def _dress(
+    method: Callable[..., Any], build: Callable[..., Any], answer: object, *, skip: int = 0
+) -> None:
+    """Give ``method`` the builder's name, docstring and signature, ``self`` first (in
+    place of the builder's first ``skip`` parameters, which the client fills in)."""
     signature = inspect.signature(build)
     me = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    shown = list(signature.parameters.values())[skip:]
+    hidden = list(signature.parameters)[:skip]
     method.__name__ = build.__name__
     method.__qualname__ = build.__qualname__
     method.__module__ = build.__module__
     method.__doc__ = build.__doc__
-    method.__annotations__ = {**build.__annotations__, "return": answer}
+    kept = {k: v for k, v in build.__annotations__.items() if k not in hidden}
+    method.__annotations__ = {**kept, "return": answer}
     method.__signature__ = signature.replace(  # type: ignore[attr-defined]
-        parameters=[me, *signature.parameters.values()], return_annotation=answer
+        parameters=[me, *shown], return_annotation=answer
     )
     method.__wrapped__ = build  # type: ignore[attr-defined]
 
 
-def _not_a_step(build: Callable[..., Any], made: object) -> TypeError:
-    return TypeError(f"{build.__qualname__} returned {made!r}, not a Call or a flow")
+def _not_a_step(build: Callable[..., Any], made: object, wanted: str) -> TypeError:
+    return TypeError(f"{build.__qualname__} returned {made!r}, not {wanted}")
 
 
 class endpoint(Generic[P, R]):  # noqa: N801 (a decorator, named as one)
@@ -120,35 +183,26 @@ class endpoint(Generic[P, R]):  # noqa: N801 (a decorator, named as one)
     Parameters
     ----------
     build : callable
-        Takes the method's arguments and returns the :class:`Call` to send (the method
-        returns its ``Result``) or a flow (the method returns what the flow returns).
+        Takes the method's arguments and returns the :class:`Call` to send; the method
+        returns its ``Result``. (A method of several requests is a :class:`flow`.)
     """
 
-    @overload
-    def __init__(self: endpoint[P, Result[T]], build: Callable[P, Call[T]]) -> None: ...
-    @overload
-    def __init__(self: endpoint[P, R], build: Callable[P, Flow[R]]) -> None: ...
-    def __init__(self, build: Callable[P, Any]) -> None:
+    def __init__(self: endpoint[P, Result[T]], build: Callable[P, Call[T]]) -> None:
         self.build = build
         self.__doc__ = build.__doc__
-        kinds = {"Call": "Result[{}]", "Flow": "{}"}
-        answer = _answer(inspect.signature(build).return_annotation, kinds)
+        answer = _answer(inspect.signature(build).return_annotation, {"Call": "Result[{}]"})
 
         def sync_method(self: SyncSender, /, *args: Any, **kwargs: Any) -> Any:
             made = build(*args, **kwargs)
-            if isinstance(made, Call):
-                return self._send(made)
-            if isinstance(made, Generator):
-                return self._drive(made)
-            raise _not_a_step(build, made)
+            if not isinstance(made, Call):
+                raise _not_a_step(build, made, "a Call")
+            return self._send(made)
 
         async def async_method(self: AsyncSender, /, *args: Any, **kwargs: Any) -> Any:
             made = build(*args, **kwargs)
-            if isinstance(made, Call):
-                return await self._send(made)
-            if isinstance(made, Generator):
-                return await self._drive(made)
-            raise _not_a_step(build, made)
+            if not isinstance(made, Call):
+                raise _not_a_step(build, made, "a Call")
+            return await self._send(made)
 
         _dress(sync_method, build, answer)
         _dress(async_method, build, answer)
@@ -209,15 +263,238 @@ class paged(Generic[P, T]):  # noqa: N801 (a decorator, named as one)
         return method if instance is None else method.__get__(instance, kind)
 
 
-F = TypeVar("F", bound=Callable[..., Any])
+class flow(Generic[S, P, R]):  # noqa: N801 (a decorator, named as one)
+    """A multi-step method of both clients, declared by the function that starts its flow.
+
+    Parameters
+    ----------
+    build : callable
+        Takes the running client's state (its ``_state``: a node client's
+        :class:`~ledgerkit.client._flows.ClientState`, a docs or faucet client's own),
+        then the method's arguments, and returns the flow (``Flow[R]``); the method
+        returns what the flow returns. The public signature is the builder's without its
+        first parameter.
+
+    Notes
+    -----
+    The client runs the flow with its ``_drive``: a coroutine function (an asyncio
+    client's) makes the method ``async``.
+    """
+
+    def __init__(self, build: Callable[Concatenate[S, P], Flow[R]]) -> None:
+        self.build = build
+        self.__doc__ = build.__doc__
+        answer = _answer(inspect.signature(build).return_annotation, {"Flow": "{}"})
+
+        def sync_method(self: SyncDriver[S], /, *args: Any, **kwargs: Any) -> Any:
+            made = build(self._state, *args, **kwargs)
+            if not isinstance(made, Generator):
+                raise _not_a_step(build, made, "a flow")
+            return self._drive(made)
+
+        async def async_method(self: AsyncDriver[S], /, *args: Any, **kwargs: Any) -> Any:
+            made = build(self._state, *args, **kwargs)
+            if not isinstance(made, Generator):
+                raise _not_a_step(build, made, "a flow")
+            return await self._drive(made)
+
+        _dress(sync_method, build, answer, skip=1)
+        _dress(async_method, build, answer, skip=1)
+        self._sync: Callable[..., Any] = sync_method
+        self._async: Callable[..., Any] = async_method
+
+    @overload
+    def __get__(self, instance: None, owner: type) -> Callable[..., Any]: ...
+    @overload
+    def __get__(self, instance: SyncDriver[S], owner: type) -> Callable[P, R]: ...
+    @overload
+    def __get__(
+        self, instance: AsyncDriver[S], owner: type
+    ) -> Callable[P, Coroutine[Any, Any, R]]: ...
+    def __get__(self, instance: object, owner: type | None = None) -> Any:
+        kind = type(instance) if owner is None else owner
+        driver = getattr(kind, "_drive", None)
+        method = self._async if inspect.iscoroutinefunction(driver) else self._sync
+        return method if instance is None else method.__get__(instance, kind)
 
 
-def twin_doc(twin: Callable[..., Any]) -> Callable[[F], F]:
-    """Give a hand-written async method the documentation of its sync twin (the methods
-    that keep per-client state, which :func:`endpoint` builders have no place for)."""
+# -- walks -----------------------------------------------------------------------------------
+#
+# A pager answers two questions: the first :class:`Call`, and, given a page, the items to
+# yield and the next call (``None`` at the end). ``Client`` and ``AsyncClient`` each run the
+# same loop over it (``_walk``). Pagers trust what the node sends, not what was asked: nodes
+# clamp ``limit`` to their own maximum, so page sizes are learned from the pages themselves.
 
-    def apply(method: F) -> F:
-        method.__doc__ = twin.__doc__
-        return method
+#: First guess of a page size when walking backwards from a given sequence number
+#: (the usual node maximum); a node that serves fewer teaches the walk its size.
+BACKWARD_PAGE_GUESS: Final = 100
 
-    return apply
+
+class Pager(abc.ABC, Generic[T]):
+    """The calls of a walk over a paged endpoint."""
+
+    @abc.abstractmethod
+    def first(self) -> Call[list[T]] | None:
+        """The first page to ask for; ``None`` when the walk is empty from the start."""
+
+    @abc.abstractmethod
+    def feed(self, page: Result[list[T]]) -> tuple[list[T], Call[list[T]] | None]:
+        """The items of ``page`` to hand out, in order, and the next call."""
+
+
+class CursorPager(Pager[T]):
+    """Resources or modules: follow ``X-NODE-CURSOR`` until a page comes without one.
+
+    Every page after the first is asked at the first page's ledger version, so the walk
+    sees one consistent state even while the chain moves.
+    """
+
+    def __init__(
+        self,
+        make: Callable[[int | None, str | None], Call[list[T]]],
+        ledger_version: int | None,
+    ) -> None:
+        self._make = make
+        self._version = ledger_version
+        self._seen: set[str] = set()
+
+    def first(self) -> Call[list[T]]:
+        return self._make(self._version, None)
+
+    def feed(self, page: Result[list[T]]) -> tuple[list[T], Call[list[T]] | None]:
+        cursor = page.ledger.cursor
+        if cursor is None:
+            return page.value, None
+        if cursor in self._seen:
+            raise DecodingError(f"the node sent the cursor {cursor!r} twice; the walk would loop")
+        self._seen.add(cursor)
+        if self._version is None:
+            self._version = page.ledger.ledger_version
+        return page.value, self._make(self._version, cursor)
+
+
+class VersionRangePager(Pager[T]):
+    """Transactions with versions in ``[start, stop)``, page after page.
+
+    ``stop=None`` means the ledger version of the first answer plus one. A ``stop`` past
+    the ledger's head ends at the head. Each page starts right after the last version the
+    node sent, whatever page size it chose.
+    """
+
+    def __init__(
+        self,
+        make: Callable[[int, int], Call[list[T]]],
+        version_of: Callable[[T], int | None],
+        *,
+        start: int,
+        stop: int | None,
+        limit: int,
+    ) -> None:
+        self._make = make
+        self._version_of = version_of
+        self._start = start
+        self._stop = stop
+        self._limit = limit
+        self._fixed_stop = stop is not None
+
+    def _call(self, start: int) -> Call[list[T]]:
+        size = self._limit if self._stop is None else min(self._limit, self._stop - start)
+        return self._make(start, size)
+
+    def first(self) -> Call[list[T]] | None:
+        if self._stop is not None and self._start >= self._stop:
+            return None
+        return self._call(self._start)
+
+    def feed(self, page: Result[list[T]]) -> tuple[list[T], Call[list[T]] | None]:
+        head = page.ledger.ledger_version + 1
+        self._stop = head if self._stop is None else min(self._stop, head)
+        stop = self._stop
+        if not page.value:
+            return [], None
+        versions = [self._version_of(item) for item in page.value]
+        items = [t for t, v in zip(page.value, versions, strict=True) if v is not None and v < stop]
+        last = versions[-1]
+        if last is None:
+            raise DecodingError("a transaction in a version range came without a version")
+        following = last + 1
+        return items, (self._call(following) if following < stop else None)
+
+
+class EventPager(Pager[T]):
+    """An event stream by sequence number: newest first, or oldest first when ``forward``.
+
+    Backwards, the walk starts at the newest page (or at ``start``) and asks for the
+    ``page`` events just below the lowest seen. ``page`` is the number of events the node
+    actually served: when it serves fewer than asked, the walk shrinks its page to that
+    and asks again, so no event is skipped. Forwards, it asks from the event after the
+    last seen, and ends at an empty page or at a page shorter than an earlier one.
+    """
+
+    def __init__(
+        self,
+        make: Callable[[int | None, int | None], Call[list[T]]],
+        sequence_of: Callable[[T], int],
+        *,
+        start: int | None,
+        limit: int | None,
+        forward: bool,
+    ) -> None:
+        self._make = make
+        self._seq = sequence_of
+        self._start = start
+        self._limit = limit
+        self._forward = forward
+        self._page = limit or BACKWARD_PAGE_GUESS
+        self._upper: int | None = None  # backwards: everything at or above is handed out
+        self._asked_from = 0
+        self._next = start or 0  # forwards: the next sequence number wanted
+        self._longest = 0
+
+    def first(self) -> Call[list[T]] | None:
+        if self._forward:
+            return self._make(self._next, self._limit)
+        if self._start is None:
+            return self._make(None, self._limit)
+        self._upper = self._start + 1
+        return self._below()
+
+    def _below(self) -> Call[list[T]] | None:
+        assert self._upper is not None
+        if self._upper <= 0:
+            return None
+        self._asked_from = max(0, self._upper - self._page)
+        return self._make(self._asked_from, self._upper - self._asked_from)
+
+    def feed(self, page: Result[list[T]]) -> tuple[list[T], Call[list[T]] | None]:
+        if self._forward:
+            return self._feed_forward(page.value)
+        return self._feed_backward(page.value)
+
+    def _feed_forward(self, events: list[T]) -> tuple[list[T], Call[list[T]] | None]:
+        items = [e for e in events if self._seq(e) >= self._next]
+        if not items:
+            return [], None
+        self._longest = max(self._longest, len(events))
+        self._next = self._seq(items[-1]) + 1
+        if len(events) < self._longest:  # a short page after a fuller one: the end
+            return items, None
+        return items, self._make(self._next, self._limit)
+
+    def _feed_backward(self, events: list[T]) -> tuple[list[T], Call[list[T]] | None]:
+        if self._upper is None:  # the newest page: its length is the node's page size
+            if not events:
+                return [], None
+            self._page = len(events)
+            self._upper = self._seq(events[0])
+            return events[::-1], self._below()
+        upper = self._upper
+        items = [e for e in events if self._asked_from <= self._seq(e) < upper]
+        if not items:  # nothing older is held (pruned, or the stream's start)
+            return [], None
+        if self._seq(items[-1]) < upper - 1:
+            # The node served fewer than asked: its page is smaller. Ask again just below.
+            self._page = len(items)
+            return [], self._below()
+        self._upper = self._seq(items[0])
+        return items[::-1], self._below()

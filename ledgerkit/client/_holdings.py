@@ -22,18 +22,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from typing import Any, Final
 
 from ledgerkit._errors import InputError, LedgerError, NotFoundError
-from ledgerkit.client import _calls as calls
-from ledgerkit.client._declare import twin_doc
-from ledgerkit.client._flows import Flow, send
+from ledgerkit.client import calls
+from ledgerkit.client._driver import Flow, send
 from ledgerkit.models import WriteResource
 from ledgerkit.types import Address
 
-__all__ = ["AsyncHoldings", "Holding", "SyncHoldings", "holdings"]
-
-T = TypeVar("T")
+__all__ = ["Holding", "holdings"]
 
 #: APT's fungible-asset metadata.
 APT_METADATA: Final = Address.from_int(0xA)
@@ -238,57 +235,3 @@ def holdings(
             )
         )
     return out
-
-
-class SyncHoldings:
-    """``account_assets`` of :class:`~ledgerkit.Client`."""
-
-    if TYPE_CHECKING:
-
-        def _drive(self, flow: Flow[T]) -> T: ...
-
-    def account_assets(
-        self,
-        address: str | Address,
-        *,
-        ledger_version: int | None = None,
-        assets: Iterable[str | Address] = (),
-    ) -> list[Holding]:
-        """Every asset the account holds, coins and fungible assets, with exact balances,
-        decimals, symbols and names, read from the node alone at one ledger version.
-
-        Parameters
-        ----------
-        address : str or Address
-            The account.
-        ledger_version : int, optional
-            Read at this version (default: the latest, pinned by the first answer).
-        assets : iterable of str or Address
-            More fungible assets to look for (metadata addresses): discovery finds APT,
-            coins' paired assets and those created at genesis, not every asset on chain.
-
-        Returns
-        -------
-        list of Holding
-            Coins first, then fungible assets; ``ledgerkit.account_balances`` gives the
-            same as a frame.
-        """
-        return self._drive(holdings(address, ledger_version, assets))
-
-
-class AsyncHoldings:
-    """``account_assets`` of :class:`~ledgerkit.AsyncClient`."""
-
-    if TYPE_CHECKING:
-
-        async def _drive(self, flow: Flow[T]) -> T: ...
-
-    @twin_doc(SyncHoldings.account_assets)
-    async def account_assets(
-        self,
-        address: str | Address,
-        *,
-        ledger_version: int | None = None,
-        assets: Iterable[str | Address] = (),
-    ) -> list[Holding]:
-        return await self._drive(holdings(address, ledger_version, assets))

@@ -2,11 +2,12 @@
 declared once (see :mod:`~ledgerkit.client._declare`).
 
 Each declaration is the method's request builder: the public signature and docstring,
-and a body that returns the :class:`Call` to send (most ask ``_calls``, where the
-requests of the node API are built and published as :mod:`ledgerkit.client.calls`), a
-flow of ``_flows``, or, for the ``iter_*`` walks, a pager of ``_paging``. Read from a
-``Client`` each is a method answering a :class:`Result`; from an ``AsyncClient``, the same
-method awaited (``iter_*``: an async iterator).
+and a body that returns the :class:`Call` to send (built by its operation's function in
+:mod:`ledgerkit.client.calls`, where the route, parameters, decoder and cache policy of
+each operation are written together) or, for the ``iter_*`` walks, a pager
+(``_declare``). Read from a ``Client`` each is a method answering a :class:`Result`; from
+an ``AsyncClient``, the same method awaited (``iter_*``: an async iterator). The
+multi-step methods are the flows of ``_flows``.
 """
 
 from __future__ import annotations
@@ -20,20 +21,22 @@ from typing import Any
 
 from ledgerkit.bcs import (
     EntryFunction,
-    MultiAgentRawTransaction,
     RawTransaction,
     SignedTransaction,
     TransactionData,
     TransactionOnChainData,
 )
-from ledgerkit.client import _calls as calls
-from ledgerkit.client import _decoders as dec
-from ledgerkit.client import _encoding as encoding
-from ledgerkit.client import _flows as flows
-from ledgerkit.client._base import Call, Result
-from ledgerkit.client._declare import endpoint, paged
-from ledgerkit.client._flows import Flow
-from ledgerkit.client._paging import CursorPager, EventPager, Pager, VersionRangePager
+from ledgerkit.client import _answers as dec
+from ledgerkit.client import calls
+from ledgerkit.client._declare import (
+    CursorPager,
+    EventPager,
+    Pager,
+    VersionRangePager,
+    endpoint,
+    paged,
+)
+from ledgerkit.client.calls import Call
 from ledgerkit.models import (
     AccountData,
     AuxiliaryInfo,
@@ -49,8 +52,8 @@ from ledgerkit.models import (
     Transaction,
     UserTransaction,
 )
-from ledgerkit.tx import EncodedSubmission
 from ledgerkit.types import Address, EntryFunctionId, MoveType, StructTag
+from ledgerkit.types import Result as Result
 
 __all__ = ["Endpoints"]
 
@@ -397,22 +400,6 @@ class Endpoints:
         return calls.transactions_bcs(start, limit)
 
     @endpoint
-    def wait_for_transaction(
-        txn_hash: str | bytes, *, timeout: float = 60.0
-    ) -> Flow[Result[Transaction]]:
-        """Wait until the transaction is committed and return it (long polls of
-        ``wait_by_hash``). A failed transaction is returned too: check ``.success``.
-
-        Raises
-        ------
-        RequestTimeoutError
-            Still pending after ``timeout`` seconds.
-        TransactionNotFoundError
-            The node has never heard of it by then (expired, or never accepted).
-        """
-        return flows.wait_for_transaction(txn_hash, timeout)
-
-    @endpoint
     def transactions_auxiliary_info(
         start_version: int, *, limit: int | None = None
     ) -> Call[list[AuxiliaryInfo]]:
@@ -490,37 +477,6 @@ class Endpoints:
             estimate_gas_unit_price=estimate_gas_unit_price,
             estimate_prioritized_gas_unit_price=estimate_prioritized_gas_unit_price,
         )
-
-    @endpoint
-    def encode_submission(
-        request: Mapping[str, Any] | RawTransaction | MultiAgentRawTransaction,
-    ) -> Flow[Result[EncodedSubmission]]:
-        """The signing message of a transaction as the node encodes it, for signers
-        without BCS.
-
-        Parameters
-        ----------
-        request : mapping, RawTransaction or MultiAgentRawTransaction
-            The JSON request (sender, sequence_number, max_gas_amount, gas_unit_price,
-            expiration_timestamp_secs, payload; ``secondary_signers`` for the multi-agent
-            message), or a transaction, which is sent in that form (an entry function's
-            arguments written in JSON by its ABI, read from the node first).
-
-        Returns
-        -------
-        Result[EncodedSubmission]
-            ``signing_message`` to sign, and ``raw``, the transaction read back from it.
-            ``value.json_submission(public_key, signature)`` is the JSON request
-            :meth:`submit_transaction` takes; ``value.signed(...)`` its BCS form.
-
-        Raises
-        ------
-        DecodingError
-            Given a transaction, the node encodes it otherwise (another chain id...).
-        """
-        return encoding.encode_submission(request)
-
-    # -- tables --------------------------------------------------------------------------
 
     @endpoint
     def table_item(

@@ -1,19 +1,17 @@
-"""Clients of a faucet: :class:`FaucetClient` and :class:`AsyncFaucetClient`, with
-:class:`TokenProvider` for the ID token a token-protected faucet asks for.
-
-They speak the real faucet's API (``POST /fund`` with ``Authorization: Bearer`` and
-``x-is-jwt: true``; ``/is_eligible``; ``GET /``) and so work unchanged against the local
-node's faucet and a public one. See ``docs/faucet.md``.
+"""Clients of a faucet, where they were first imported from: :class:`FaucetClient`,
+:class:`AsyncFaucetClient`, :class:`TokenProvider`, :class:`Funding` and
+:data:`TokenSource`. They live in :mod:`ledgerkit.client.faucet`, beside the node
+client; this module names the same objects. See ``docs/faucet.md``.
 """
 
 from __future__ import annotations
 
-from ledgerkit._public import publish as _publish
-from ledgerkit.faucet._clients import AsyncFaucetClient, FaucetClient
-from ledgerkit.faucet._core import Funding
-from ledgerkit.faucet._tokens import TokenProvider, TokenSource
+from ledgerkit.client.faucet import (
+    AsyncFaucetClient,
+    FaucetClient,
+    Funding,
+    TokenProvider,
+    TokenSource,
+)
 
 __all__ = ["AsyncFaucetClient", "FaucetClient", "Funding", "TokenProvider", "TokenSource"]
-
-_publish(globals(), __all__, __name__)
-_publish(globals(), ("AsyncFaucetClient", "FaucetClient", "TokenProvider"), "ledgerkit")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from ledgerkit.client import ChainIdentity
 from ledgerkit.client._cache import (
     CACHE_MAX_ENV,
     DEFAULT_MAX_BYTES,
@@ -16,7 +17,6 @@ from ledgerkit.client._cache import (
     ResponseCache,
     max_bytes_from_env,
 )
-from ledgerkit.client._identity import ChainIdentity
 
 BODY = b"x" * 1000
 CHAIN = ChainIdentity(1, "0x" + "11" * 32)

@@ -11,16 +11,18 @@ from typing import Any
 import pytest
 from client_fakes import META, FakeNode, answer
 
-from ledgerkit import DecodingError
-from ledgerkit.client import AsyncClient, Client, Result, Retry
-from ledgerkit.client import _calls as calls
-from ledgerkit.client import _inputs as inputs
-from ledgerkit.client._base import BaseClient
-from ledgerkit.client._declare import endpoint, paged
-from ledgerkit.client._limits import TokenBucket
-from ledgerkit.client._methods import Endpoints
-from ledgerkit.client._paging import CursorPager
-from ledgerkit.client._retry import parse_retry_after, retry_delay
+from ledgerkit import (
+    AsyncDocsClient,
+    AsyncFaucetClient,
+    DecodingError,
+    DocsClient,
+    FaucetClient,
+)
+from ledgerkit.client import AsyncClient, Client, Result, Retry, calls
+from ledgerkit.client._client import BaseClient
+from ledgerkit.client._declare import CursorPager, endpoint, flow, paged
+from ledgerkit.client._flows import Flows
+from ledgerkit.client._pacing import TokenBucket, parse_retry_after, retry_delay
 from ledgerkit.types import U8, U64, Address, MoveType
 
 
@@ -90,7 +92,7 @@ def test_two_spellings_of_one_question_make_one_request_and_one_cache_key() -> N
 
 
 def test_json_bodies_send_ledgerkit_values_in_the_api_form() -> None:
-    body = inputs.json_body(
+    body = calls.json_body(
         [Address.parse("0x1"), Address.parse("0x" + "ab" * 32), U64(2**64 - 1), U8(7),
          b"\x00\x01", MoveType.parse("vector< u8 >"), 2**200]
     )  # fmt: skip
@@ -123,8 +125,8 @@ def test_result_is_a_named_pair() -> None:
 
 
 def _public(cls: type) -> list[str]:
-    """The public methods a client class defines or takes from its endpoints mixin, in
-    the order they are written (the shared ``BaseClient`` left out)."""
+    """The public methods a client class defines or takes from its declarations, in the
+    order they are written (the shared ``BaseClient``'s properties left out)."""
     names: list[str] = []
     for klass in reversed(cls.__mro__):
         # ``cls`` itself reports the front door (``ledgerkit``) as its module.
@@ -134,8 +136,12 @@ def _public(cls: type) -> list[str]:
     return names
 
 
-#: Public methods of both clients that are not endpoint declarations, in either client.
-HAND_WRITTEN = {
+#: Public methods of both clients that are not declarations: each client's own door to
+#: sending, and the question it asks past its cache.
+HAND_WRITTEN = {"send", "chain_identity"}
+
+#: The multi-step methods, each declared once as a flow for both clients.
+FLOWS = {
     "account_assets",
     "simulate",
     "submit_and_wait",
@@ -143,8 +149,8 @@ HAND_WRITTEN = {
     "view",
     "transfer",
     "explain",
-    "send",
-    "chain_identity",
+    "wait_for_transaction",
+    "encode_submission",
 }
 
 
@@ -154,7 +160,10 @@ def test_the_clients_are_twins() -> None:
     assert sync_names == async_names
     # Every endpoint method is declared once for both clients and listed with the row it
     # asks in tests/test_endpoints.py; the rest keep per-client state or are the client's own.
-    declared = {n for n, v in vars(Endpoints).items() if isinstance(v, endpoint | paged)}
+    kinds = {n: type(inspect.getattr_static(Flows, n)) for n in _public(Flows)}
+    declared = {n for n, kind in kinds.items() if kind in (endpoint, paged, flow)}
+    flows = {n for n, kind in kinds.items() if kind is flow}
+    assert flows == FLOWS
     assert set(sync_names) == declared | HAND_WRITTEN
     assert not declared & HAND_WRITTEN
     for name in sync_names:
@@ -198,3 +207,39 @@ def test_ledger_metadata_is_on_every_result() -> None:
                                 "block_height": "1"}))  # fmt: skip
     with node.client() as client:
         assert client.ledger_info().ledger == META
+
+
+@pytest.mark.parametrize(
+    ("blocking", "awaited", "closers", "methods"),
+    [
+        (
+            FaucetClient,
+            AsyncFaucetClient,
+            ("close", "aclose"),
+            ["fund", "is_eligible", "healthy", "new_funded_account"],
+        ),
+        (
+            DocsClient,
+            AsyncDocsClient,
+            ("close", "aclose"),
+            ["page", "show", "index", "search", "discovery"],
+        ),
+    ],
+)
+def test_the_faucet_and_docs_clients_are_twins_declared_once(
+    blocking: type, awaited: type, closers: tuple[str, str], methods: list[str]
+) -> None:
+    sync_names = [n for n in _public(blocking) if n != closers[0]]
+    async_names = [n for n in _public(awaited) if n != closers[1]]
+    assert sync_names == async_names == methods
+    for name in methods:
+        declared = inspect.getattr_static(blocking, name)
+        assert isinstance(declared, flow), name
+        assert inspect.getattr_static(awaited, name) is declared, name
+        sync, twin = getattr(blocking, name), getattr(awaited, name)
+        assert inspect.signature(sync) == inspect.signature(twin), name
+        assert next(iter(inspect.signature(sync).parameters)) == "self"
+        assert sync.__doc__, name
+        assert twin.__doc__ == sync.__doc__, name
+        assert inspect.iscoroutinefunction(twin)
+        assert not inspect.iscoroutinefunction(sync)

@@ -14,7 +14,7 @@ import pytest
 from client_fakes import LEDGER_INFO, META, AsyncFakeClock, FakeClock, FakeNode, answer, error
 
 from ledgerkit import DecodingError, RateLimitedError, ServerError
-from ledgerkit.client._retry import parse_retry_after
+from ledgerkit.client._pacing import parse_retry_after
 
 KINDS = ["sync", "async"]
 

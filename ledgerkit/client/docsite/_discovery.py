@@ -23,7 +23,7 @@ import jwt
 
 from ledgerkit._endpoints import JSON, OPERATIONS
 from ledgerkit._errors import DocsError, LedgerError, PageNotFoundError
-from ledgerkit.docsite._core import Fetch, Flow, text_of
+from ledgerkit.client.docsite._core import Fetch, Flow, text_of
 
 __all__ = ["Check", "Discovery", "discovery_flow"]
 

@@ -27,7 +27,7 @@ from ledgerkit._errors import (
     RequestTimeoutError,
     TransportError,
 )
-from ledgerkit.docsite._text import (
+from ledgerkit.client.docsite._text import (
     Document,
     IndexEntry,
     SearchHit,

@@ -1,5 +1,10 @@
-"""``FaucetClient`` and ``AsyncFaucetClient``: the I/O half over httpx; the requests, the
-answers and the funding flow are the core's (``_core``), written once for both."""
+"""``FaucetClient`` and ``AsyncFaucetClient``: the I/O half over httpx.
+
+Every method is declared once for both (:class:`FaucetMethods`, with the declarations of
+:mod:`ledgerkit.client._declare`): it starts a flow of the core (``_core``), which says
+what to ask the faucet or the node and reads what came back. The two clients only send
+and wait, and run the flows with the driver every client of ledgerkit shares
+(:func:`~ledgerkit.client._driver.drive`, :func:`~ledgerkit.client._driver.adrive`)."""
 
 from __future__ import annotations
 
@@ -15,7 +20,9 @@ from ledgerkit._errors import (
     RequestTimeoutError,
     TransportError,
 )
-from ledgerkit.faucet._core import (
+from ledgerkit.client._declare import flow
+from ledgerkit.client._driver import Flow, adrive, drive
+from ledgerkit.client.faucet._core import (
     MAX_ANSWER_BYTES,
     FaucetAnswer,
     FaucetRequest,
@@ -25,11 +32,11 @@ from ledgerkit.faucet._core import (
     fund_flow,
     fund_request,
 )
-from ledgerkit.faucet._tokens import TokenProvider, TokenSource
+from ledgerkit.client.faucet._tokens import TokenProvider, TokenSource
 from ledgerkit.keys import Account
 from ledgerkit.types import Address
 
-__all__ = ["AsyncFaucetClient", "FaucetClient"]
+__all__ = ["AsyncFaucetClient", "FaucetClient", "FaucetMethods"]
 
 T = TypeVar("T")
 DEFAULT_TIMEOUT: Final = 30.0
@@ -37,8 +44,9 @@ DEFAULT_TIMEOUT: Final = 30.0
 WAIT_TIMEOUT: Final = 60.0
 
 
-class _Common:
-    """What both clients share: the URL, the token provider, request labels."""
+class FaucetMethods:
+    """What both faucet clients share: the URL, the token provider, request labels, and
+    every method, each declared once as a flow of the core."""
 
     def __init__(self, url: str, token: TokenSource | TokenProvider | None) -> None:
         if not isinstance(url, str) or not url.startswith(("http://", "https://")):
@@ -73,8 +81,80 @@ class _Common:
         token = "no token" if self.tokens is None else "token set"
         return f"{type(self).__name__}({self.url!r}, {token})"
 
+    @property
+    def _state(self) -> str:
+        """What each declaration below is handed first: the faucet's URL."""
+        return self.url
 
-class FaucetClient(_Common):
+    @flow
+    def fund(
+        url: str,
+        address: str | Address | Account,
+        amount: int | None = None,
+        *,
+        wait: bool = True,
+        timeout: float = WAIT_TIMEOUT,
+    ) -> Flow[Funding]:
+        """Ask the faucet to fund ``address`` with ``amount`` octas (its maximum if ``None``).
+
+        With ``wait`` (the default), the balance is read before, every transaction the
+        faucet sent is waited for on the node, and the balance is read after.
+
+        Raises
+        ------
+        AuthTokenInvalidError
+            No token, or one the faucet refused.
+        FaucetRateLimitedError
+            The day's quota is spent; ``retry_after`` says for how long.
+        FaucetRejectedError, FaucetUnavailableError, FaucetError
+            Other refusals; a funding transaction that failed on chain
+            (``error_code`` ``TransactionFailed``).
+        TransportError
+            No answer.
+        """
+        target = address.address if isinstance(address, Account) else address
+        return fund_flow(target, amount, wait=wait, timeout=timeout, request=f"POST {url}/fund")
+
+    @flow
+    def is_eligible(
+        url: str, address: str | Address | Account, amount: int | None = None
+    ) -> Flow[bool]:
+        """Whether the faucet would fund ``address`` now (it sends nothing).
+
+        ``False`` when it refuses the request (a spent quota included); an invalid token
+        or an unreachable faucet still raise.
+        """
+        target = address.address if isinstance(address, Account) else address
+        _, request = fund_request(target, amount, path="/is_eligible")
+        answer: FaucetAnswer = yield request
+        if answer.status == 200:
+            return True
+        error = faucet_error(answer, f"{request.method} {url}{request.path}")
+        if isinstance(error, FaucetRejectedError):
+            return False
+        raise error
+
+    @flow
+    def healthy(url: str) -> Flow[bool]:
+        """Whether the faucet answers ``GET /`` with ``tap:ok``."""
+        try:
+            answer: FaucetAnswer = yield FaucetRequest("GET", "/", token=False)
+        except TransportError:
+            return False
+        return answer.status == 200 and answer.body.strip() == b"tap:ok"
+
+    @flow
+    def new_funded_account(url: str, amount: int | None = None) -> Flow[Account]:
+        """A new account (a fresh Ed25519 key), funded and waited for."""
+        account = Account.generate()
+        label = f"POST {url}/fund"
+        yield from fund_flow(
+            account.address, amount, wait=True, timeout=WAIT_TIMEOUT, request=label
+        )
+        return account
+
+
+class FaucetClient(FaucetMethods):
     """A client of a faucet: the local node's, or a real testnet or devnet faucet.
 
     Parameters
@@ -137,86 +217,15 @@ class FaucetClient(_Common):
         return self._answer(response, body)
 
     def _drive(self, flow: Generator[Any, Any, T]) -> T:
-        value: Any = None
-        error: BaseException | None = None
-        while True:
-            try:
-                step = flow.throw(error) if error is not None else flow.send(value)
-            except StopIteration as stop:
-                return stop.value  # type: ignore[no-any-return]
-            value, error = None, None
-            if isinstance(step, FaucetRequest):
-                value = self._send(step)
-                continue
-            assert isinstance(step, NodeStep)
-            if self.node is None:
-                flow.close()
-                raise InputError("waiting for a funding needs the node: FaucetClient(node=...)")
-            try:
-                value = getattr(self.node, step.name)(*step.args, **step.kwargs)
-            except Exception as exc:  # from the node client's error tree: the flow decides
-                error = exc
+        return drive(flow, self._step)
 
-    # -- the API ---------------------------------------------------------------------------
-
-    def fund(
-        self,
-        address: str | Address | Account,
-        amount: int | None = None,
-        *,
-        wait: bool = True,
-        timeout: float = WAIT_TIMEOUT,
-    ) -> Funding:
-        """Ask the faucet to fund ``address`` with ``amount`` octas (its maximum if ``None``).
-
-        With ``wait`` (the default), the balance is read before, every transaction the
-        faucet sent is waited for on the node, and the balance is read after.
-
-        Raises
-        ------
-        AuthTokenInvalidError
-            No token, or one the faucet refused.
-        FaucetRateLimitedError
-            The day's quota is spent; ``retry_after`` says for how long.
-        FaucetRejectedError, FaucetUnavailableError, FaucetError
-            Other refusals; a funding transaction that failed on chain
-            (``error_code`` ``TransactionFailed``).
-        TransportError
-            No answer.
-        """
-        target = address.address if isinstance(address, Account) else address
-        label = f"POST {self.url}/fund"
-        return self._drive(fund_flow(target, amount, wait=wait, timeout=timeout, request=label))
-
-    def is_eligible(self, address: str | Address | Account, amount: int | None = None) -> bool:
-        """Whether the faucet would fund ``address`` now (it sends nothing).
-
-        ``False`` when it refuses the request (a spent quota included); an invalid token
-        or an unreachable faucet still raise.
-        """
-        target = address.address if isinstance(address, Account) else address
-        _, request = fund_request(target, amount, path="/is_eligible")
-        answer = self._send(request)
-        if answer.status == 200:
-            return True
-        error = faucet_error(answer, self._label(request))
-        if isinstance(error, FaucetRejectedError):
-            return False
-        raise error
-
-    def healthy(self) -> bool:
-        """Whether the faucet answers ``GET /`` with ``tap:ok``."""
-        try:
-            answer = self._send(FaucetRequest("GET", "/", token=False))
-        except TransportError:
-            return False
-        return answer.status == 200 and answer.body.strip() == b"tap:ok"
-
-    def new_funded_account(self, amount: int | None = None) -> Account:
-        """A new account (a fresh Ed25519 key), funded and waited for."""
-        account = Account.generate()
-        self.fund(account, amount, wait=True)
-        return account
+    def _step(self, step: FaucetRequest | NodeStep) -> Any:
+        """One step of a flow: a request to the faucet, or a question for the node."""
+        if isinstance(step, FaucetRequest):
+            return self._send(step)
+        if self.node is None:
+            raise InputError("waiting for a funding needs the node: FaucetClient(node=...)")
+        return getattr(self.node, step.name)(*step.args, **step.kwargs)
 
     def close(self) -> None:
         """Close the connections (the node client is the caller's)."""
@@ -234,7 +243,7 @@ class FaucetClient(_Common):
         self.close()
 
 
-class AsyncFaucetClient(_Common):
+class AsyncFaucetClient(FaucetMethods):
     """:class:`FaucetClient` for asyncio: the same methods, awaited; ``node`` is an
     :class:`~ledgerkit.AsyncClient`."""
 
@@ -274,69 +283,15 @@ class AsyncFaucetClient(_Common):
         return self._answer(response, body)
 
     async def _drive(self, flow: Generator[Any, Any, T]) -> T:
-        value: Any = None
-        error: BaseException | None = None
-        while True:
-            try:
-                step = flow.throw(error) if error is not None else flow.send(value)
-            except StopIteration as stop:
-                return stop.value  # type: ignore[no-any-return]
-            value, error = None, None
-            if isinstance(step, FaucetRequest):
-                value = await self._send(step)
-                continue
-            assert isinstance(step, NodeStep)
-            if self.node is None:
-                flow.close()
-                raise InputError(
-                    "waiting for a funding needs the node: AsyncFaucetClient(node=...)"
-                )
-            try:
-                value = await getattr(self.node, step.name)(*step.args, **step.kwargs)
-            except Exception as exc:  # from the node client's error tree: the flow decides
-                error = exc
+        return await adrive(flow, self._step)
 
-    async def fund(
-        self,
-        address: str | Address | Account,
-        amount: int | None = None,
-        *,
-        wait: bool = True,
-        timeout: float = WAIT_TIMEOUT,
-    ) -> Funding:
-        """See :meth:`FaucetClient.fund`."""
-        target = address.address if isinstance(address, Account) else address
-        label = f"POST {self.url}/fund"
-        flow = fund_flow(target, amount, wait=wait, timeout=timeout, request=label)
-        return await self._drive(flow)
-
-    async def is_eligible(
-        self, address: str | Address | Account, amount: int | None = None
-    ) -> bool:
-        """See :meth:`FaucetClient.is_eligible`."""
-        target = address.address if isinstance(address, Account) else address
-        _, request = fund_request(target, amount, path="/is_eligible")
-        answer = await self._send(request)
-        if answer.status == 200:
-            return True
-        error = faucet_error(answer, self._label(request))
-        if isinstance(error, FaucetRejectedError):
-            return False
-        raise error
-
-    async def healthy(self) -> bool:
-        """See :meth:`FaucetClient.healthy`."""
-        try:
-            answer = await self._send(FaucetRequest("GET", "/", token=False))
-        except TransportError:
-            return False
-        return answer.status == 200 and answer.body.strip() == b"tap:ok"
-
-    async def new_funded_account(self, amount: int | None = None) -> Account:
-        """See :meth:`FaucetClient.new_funded_account`."""
-        account = Account.generate()
-        await self.fund(account, amount, wait=True)
-        return account
+    async def _step(self, step: FaucetRequest | NodeStep) -> Any:
+        """One step of a flow: a request to the faucet, or a question for the node."""
+        if isinstance(step, FaucetRequest):
+            return await self._send(step)
+        if self.node is None:
+            raise InputError("waiting for a funding needs the node: AsyncFaucetClient(node=...)")
+        return await getattr(self.node, step.name)(*step.args, **step.kwargs)
 
     async def aclose(self) -> None:
         """Close the connections (the node client is the caller's)."""

@@ -1,0 +1,803 @@
+"""The clients: :class:`Client` (blocking, over ``httpx.Client``) and :class:`AsyncClient`
+(asyncio, over ``httpx.AsyncClient``), over one I/O-free core, :class:`BaseClient`.
+
+The path of a request, in this file: a method (declared once for both clients in
+``_methods`` or ``_flows``) makes a :class:`~ledgerkit.client.Call` (``calls``: method,
+percent-encoded path, query, body, Accept, decoder, whether it may be retried, when its
+answer may be cached); the client's ``_send`` looks it up in the answer cache, or
+``_exchange`` turns it into an HTTP request (``BaseClient._build_request``), sends it
+through the rate limiter, retries when allowed (``BaseClient._retry_delay``), and
+``BaseClient._parse`` turns the answer into a :class:`Result` or the right exception of
+the error tree (``_answers``). A flow's steps go through ``_drive`` (the driver of
+``_driver``), a walk's pages through ``_walk``. :class:`BaseClient` holds everything that
+does no I/O (settings, requests, answers, retries, cache keys, which chain the node
+serves); ``Client`` and ``AsyncClient`` only move bytes, wait and store, each in its own
+way (httpx's ``BaseClient`` / ``Client`` / ``AsyncClient`` split).
+
+Every call answers a :class:`Result`: the decoded value and the :class:`LedgerMeta` of the
+response it came from (a named tuple, so ``value, ledger = client.account(a)`` works).
+
+The blocking client involves no event loop, so it works unchanged inside a running
+Jupyter kernel (or any other running asyncio loop). It is thread-safe: the limiter, the
+cache and httpx's connection pool all take their own locks. The asyncio client is its
+twin: the same methods in the same order, each awaited (``iter_*`` are async
+iterators), each documented once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import os
+import random
+import threading
+import urllib.parse
+import weakref
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
+from dataclasses import replace
+from types import TracebackType
+from typing import Any, Final, TypeVar, overload
+
+import httpx
+
+from ledgerkit._errors import (
+    InputError,
+    LedgerError,
+    NodeAPIError,
+    NotFoundError,
+    PrunedError,
+    TransportError,
+)
+from ledgerkit.client import calls
+from ledgerkit.client._answers import node_error, parse_answer, transport_error
+from ledgerkit.client._cache import (
+    GENESIS_PATH,
+    LOOPBACK_RECHECK_AFTER,
+    CachedAnswer,
+    ChainIdentity,
+    contradicts,
+    genesis_hash,
+    open_cache,
+)
+from ledgerkit.client._config import (
+    DEFAULT_TIMEOUT,
+    FILTER,
+    CacheSetting,
+    ClientConfig,
+    client_config,
+    client_secrets,
+    install,
+    is_loopback,
+)
+from ledgerkit.client._declare import Pager
+from ledgerkit.client._driver import Flow, Pause, adrive, drive
+from ledgerkit.client._flows import ClientState, Flows
+from ledgerkit.client._pacing import (
+    AsyncClock,
+    AsyncLimiter,
+    AsyncSystemClock,
+    Clock,
+    Limiter,
+    Retry,
+    SystemClock,
+    retry_delay,
+)
+from ledgerkit.client.calls import Call
+from ledgerkit.types import HEADER_PREFIXES, LedgerMeta, Result
+
+__all__ = ["DEFAULT_TIMEOUT", "AsyncClient", "BaseClient", "Client", "read_with"]
+
+_USER_AGENT: Final = "ledgerkit-client"
+#: httpcore's trace events for a connection just opened.
+_NEW_CONNECTION: Final = frozenset(
+    {"connection.connect_tcp.complete", "connection.connect_unix_socket.complete"}
+)
+
+T = TypeVar("T")
+U = TypeVar("U")
+
+_log = logging.getLogger("ledgerkit.client")
+
+
+def _kept_headers(headers: Mapping[str, str]) -> dict[str, str]:
+    """What a cached answer keeps of its headers: the ledger headers and the media type."""
+    return {
+        key.lower(): value
+        for key, value in headers.items()
+        if key.lower() == "content-type" or key.lower().startswith(HEADER_PREFIXES)
+    }
+
+
+class BaseClient(Flows):
+    """The I/O-free core both clients share: every method declared once (``_methods``,
+    ``_flows``), the settings, and the requests, answers, retries and cache keys."""
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        api_key: str | None,
+        headers: Mapping[str, str] | None,
+        timeout: float | None,
+        retries: int | Retry,
+        max_rps: float | None,
+        max_concurrency: int | None,
+        cache: CacheSetting,
+        clock: Clock | AsyncClock,
+    ) -> None:
+        self.config: ClientConfig = client_config(
+            base_url,
+            api_key=api_key,
+            headers=headers,
+            timeout=timeout,
+            retries=retries,
+            max_rps=max_rps,
+            max_concurrency=max_concurrency,
+            cache=cache,
+        )
+        base = self.config.base_url
+        self._api_key = self.config.api_key
+        # Kept out of every log record (httpx's, httpcore's, aiohttp's too) while the
+        # client lives; see ``_secrets``.
+        self._secrets = client_secrets(
+            base, self.config.shown_base_url, self._api_key, self.config.headers
+        )
+        if self._secrets:
+            install()
+            FILTER.add(self._secrets)
+        self._forget_secrets = weakref.finalize(self, FILTER.remove, self._secrets)
+        # The chain the cache files answers under, confirmed by the node's genesis, and
+        # where its ledger stood then (see ``_cache`` for when it is asked again).
+        self._loopback = is_loopback(base)
+        self._identity: ChainIdentity | None = None
+        self._floor: LedgerMeta | None = None
+        self._heard_at: float | None = None
+        self._identity_refused = False
+        self._rng = random.Random()
+        # What the flows keep between calls (sequence numbers, ABIs), handed to each.
+        self._clock = clock
+        self._state = ClientState(clock)
+
+    @property
+    def base_url(self) -> str:
+        """The node's API root, e.g. ``http://127.0.0.1:8080/v1``."""
+        return self.config.base_url
+
+    @property
+    def timeout(self) -> float | None:
+        """Seconds each attempt may take (connect, send, wait, read); ``None``: no limit."""
+        return self.config.timeout
+
+    def __repr__(self) -> str:
+        parts = [repr(self.config.shown_base_url)]
+        if self._api_key is not None:
+            parts.append("api_key=<redacted>")
+        if self.config.cache is not None:
+            parts.append(f"cache={str(self.config.cache)!r}")
+        return f"{type(self).__name__}({', '.join(parts)})"
+
+    # -- requests ------------------------------------------------------------------------
+
+    def _url(
+        self, path: str, params: Iterable[tuple[str, str]] = (), *, shown: bool = False
+    ) -> str:
+        """The URL to send to, or (``shown``) as logs, errors and cache keys write it."""
+        base = self.config.shown_base_url if shown else self.config.base_url
+        query = urllib.parse.urlencode(list(params))
+        return f"{base}{path}" + (f"?{query}" if query else "")
+
+    def _label(self, call: Call[Any]) -> str:
+        """The request as logs and errors write it (the node's address as shown)."""
+        return f"{call.method} {self._url(call.path, call.params, shown=True)}"
+
+    def _request_headers(self, call: Call[Any]) -> dict[str, str]:
+        headers = {"User-Agent": _USER_AGENT}
+        headers.update(self.config.headers)
+        headers["Accept"] = call.accept
+        if call.content_type is not None:
+            headers["Content-Type"] = call.content_type
+        if self._api_key is not None:
+            headers["Authorization"] = f"Bearer {self._api_key}"
+        return headers
+
+    def _build_request(self, call: Call[Any], trace: Callable[..., Any]) -> httpx.Request:
+        """The request for ``call``; ``trace`` hears httpcore's connection events (a new
+        connection to a loopback node may be to another node: see ``_cache``)."""
+        return httpx.Request(
+            call.method,
+            self._url(call.path, call.params),
+            headers=self._request_headers(call),
+            content=call.body,
+            extensions={"trace": trace} if self._loopback and self.config.cache else {},
+        )
+
+    # -- answers -------------------------------------------------------------------------
+
+    def _parse(
+        self, call: Call[T], status: int, headers: Mapping[str, str], body: bytes
+    ) -> Result[T]:
+        """A 2xx answer as a :class:`Result` (see ``_answers``)."""
+        return parse_answer(call, self._label(call), status, headers, body)
+
+    def _node_error(
+        self, call: Call[Any], status: int, headers: Mapping[str, str], body: bytes
+    ) -> NodeAPIError:
+        """The exception for a non-2xx answer, its secrets redacted (see ``_answers``); a
+        submission refused for a stale sequence number makes the next build read it again."""
+        error = node_error(self._label(call), status, headers, body, self._secrets)
+        self._state.builds.refused(call.name, call.body, error)
+        return error
+
+    def _transport_error(self, call: Call[Any], exc: httpx.HTTPError) -> LedgerError:
+        """Our exception for an httpx failure (see ``_answers``)."""
+        return transport_error(self._label(call), exc, self._secrets)
+
+    def _retry_delay(
+        self,
+        call: Call[Any],
+        retry_number: int,
+        error: LedgerError,
+        headers: Mapping[str, str] | None,
+        now: float,
+    ) -> float | None:
+        """Seconds to wait before trying ``call`` again after ``error``; ``None``: give up."""
+        node = error if isinstance(error, NodeAPIError) else None
+        delay = retry_delay(
+            self.config.retry,
+            retry_number,
+            idempotent=call.idempotent,
+            status=node.status if node is not None else None,
+            headers=headers,
+            error_code=node.error_code if node is not None else None,
+            connection_failed=isinstance(error, TransportError),
+            now=now,
+            rng=self._rng,
+        )
+        if delay is not None:
+            _log.info("retrying %s in %.2fs after: %s", self._label(call), delay, error)
+        return delay
+
+    # -- cache ---------------------------------------------------------------------------
+
+    def _cache_key(self, call: Call[Any]) -> str | None:
+        """The normalized URL an answer is cached under, or ``None`` when it never is.
+
+        The path and query are already canonical (long addresses, canonical type tags,
+        sorted parameters); a request body adds its SHA-256.
+        """
+        if call.storable is None or self.config.cache is None:
+            return None
+        # Keyed by the address as shown: a token in the path is not written to the file.
+        key = f"{call.method} {self._url(call.cache_path or call.path, call.params, shown=True)}"
+        if call.body is not None:
+            key += f" sha256={hashlib.sha256(call.body).hexdigest()}"
+        return key
+
+    def _chain_event(self, event: str) -> None:
+        """A connection event of httpcore's (from the clients' ``trace`` hooks)."""
+        if event in _NEW_CONNECTION and self._identity is not None:
+            self._forget_identity("a new connection to the node")
+
+    def _heard(self, headers: Mapping[str, str], now: float) -> None:
+        """Note an answer of the node (fresh, never from the cache), whatever its status:
+        metadata that contradict the confirmed chain make the client ask again."""
+        self._heard_at = now
+        if self._floor is None:
+            return  # no chain confirmed (or no cache): nothing to contradict
+        meta = LedgerMeta.from_headers(headers)
+        if meta is not None and contradicts(meta, self._floor):
+            self._forget_identity(f"an answer of chain {meta.chain_id} at {meta.ledger_version}")
+
+    def _forget_identity(self, why: str) -> None:
+        if self._identity is not None:
+            _log.debug("%s: %s; its chain is confirmed again", self.config.shown_base_url, why)
+        self._identity = None
+        self._floor = None
+
+    def _recheck_due(self, now: float) -> bool:
+        """Whether a cache hit on a loopback node waits for a ``GET /`` first."""
+        if not self._loopback or self._identity is None or self._heard_at is None:
+            return False
+        return now - self._heard_at > LOOPBACK_RECHECK_AFTER
+
+    @staticmethod
+    def _genesis_call() -> Call[str]:
+        return Call("chain_identity", "GET", GENESIS_PATH, genesis_hash)
+
+    @staticmethod
+    def _identity_of(genesis: Result[str]) -> Result[ChainIdentity]:
+        return Result(ChainIdentity(genesis.ledger.chain_id, genesis.value), genesis.ledger)
+
+    @staticmethod
+    def _identity_without_genesis(error: LedgerError) -> Result[ChainIdentity] | None:
+        """The identity of a node that no longer holds version 0 (410 pruned, or 404):
+        the chain id alone. ``None`` for any other failure."""
+        if isinstance(error, NotFoundError | PrunedError) and error.ledger is not None:
+            return Result(ChainIdentity(error.ledger.chain_id, None), error.ledger)
+        return None
+
+    def _confirm(self, found: Result[ChainIdentity] | None) -> None:
+        """Take the identity the node gave as the cache's key."""
+        if found is not None:
+            self._identity, self._floor = found
+
+    def _identity_failed(self, error: LedgerError) -> None:
+        """The node would not say which chain it serves: for a refusal (401, 403...) the
+        cache stays off for this client; anything else is tried again next time."""
+        if isinstance(error, NodeAPIError) and not isinstance(error, NotFoundError | PrunedError):
+            self._identity_refused = True
+        _log.warning(
+            "answer cache not used: the node did not say which chain it serves (%s)", error
+        )
+
+    def _from_cache(self, call: Call[T], hit: CachedAnswer) -> Result[T]:
+        _log.debug("cache hit: %s", self._label(call))
+        return self._parse(call, hit.status, hit.headers, hit.body)
+
+    @staticmethod
+    def _to_store(
+        call: Call[T], result: Result[T], status: int, headers: Mapping[str, str], body: bytes
+    ) -> CachedAnswer | None:
+        """The entry to store for a fresh answer, when the call's policy allows it."""
+        if call.storable is None or not call.storable(result.value, result.ledger):
+            return None
+        return CachedAnswer(status, _kept_headers(headers), body)
+
+
+def read_with(call: Call[Any], decoder: Callable[[bytes], Any] | None) -> Call[Any]:
+    """``call`` as ``Client.send`` sends it: read by ``decoder`` when one is chosen, and
+    then never cached (the cache's policy judges the call's own readings)."""
+    if not isinstance(call, Call):
+        raise InputError(f"send() takes a Call (see ledgerkit.client.calls), got {call!r}")
+    if decoder is None:
+        return call
+    if not callable(decoder):
+        raise InputError(f"decoder must be callable, got {decoder!r}")
+    return replace(call, decode=decoder, storable=None, cache_path=None)
+
+
+class Client(BaseClient):
+    """A client of the node REST API.
+
+    Every method answers a :class:`~ledgerkit.client.Result`: ``.value`` (the decoded
+    model) and ``.ledger`` (the :class:`~ledgerkit.LedgerMeta` of the response); unpack it
+    as ``value, ledger = client.account(address)``. Iterators (``iter_*``) yield one
+    ``Result`` per item, with the metadata of the page it came in.
+
+    Parameters
+    ----------
+    base_url : str
+        The node's API root, e.g. ``"http://127.0.0.1:8080/v1"`` (``/v1`` is added when
+        the URL has no path).
+    api_key : str, optional
+        Sent as ``Authorization: Bearer <api_key>``; never shown in ``repr``, logs or
+        exceptions.
+    headers : mapping, optional
+        Extra headers for every request.
+    timeout : float or None
+        Seconds each attempt may take; ``None`` waits forever.
+    retries : int or Retry
+        Retries of idempotent requests after 429, 503 or a dropped connection, with
+        exponential backoff and full jitter, honouring ``Retry-After``. Submissions are
+        never retried.
+    max_rps : float, optional
+        Start at most this many requests a second (a token bucket).
+    max_concurrency : int, optional
+        Keep at most this many requests in flight.
+    cache : path, bool or None
+        The persistent cache of answers that can never change (committed transactions,
+        complete blocks, reads at an explicit ``ledger_version``...). ``None``: on, at the
+        default location (``$LEDGERKIT_CACHE_DIR`` or the user cache directory), except
+        for nodes on loopback addresses; ``True``: on at the default location; a path:
+        on, in that directory (or that ``.sqlite3`` file); ``False``: off. Entries are
+        filed under the chain's :class:`~ledgerkit.client.ChainIdentity` (chain id and
+        genesis hash), asked of the node once per client and again whenever the node
+        may have changed, so a recreated chain never gets the answers of the one before.
+    transport : httpx.BaseTransport, optional
+        The httpx transport, e.g. ``httpx.MockTransport`` in tests.
+    clock : Clock, optional
+        Where waits and time come from (tests pass a fake one).
+
+    Attributes
+    ----------
+    config : ClientConfig
+        The settings above, frozen.
+
+    Examples
+    --------
+    >>> with Client("http://127.0.0.1:8080/v1") as client:  # doctest: +SKIP
+    ...     info, ledger = client.ledger_info()
+    ...     for txn, _ in client.iter_transactions(0, 100):
+    ...         print(txn.version)
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        api_key: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        retries: int | Retry = 3,
+        max_rps: float | None = None,
+        max_concurrency: int | None = None,
+        cache: str | os.PathLike[str] | bool | None = None,
+        transport: httpx.BaseTransport | None = None,
+        clock: Clock | None = None,
+    ) -> None:
+        super().__init__(
+            base_url,
+            api_key=api_key,
+            headers=headers,
+            timeout=timeout,
+            retries=retries,
+            max_rps=max_rps,
+            max_concurrency=max_concurrency,
+            cache=cache,
+            clock=clock or SystemClock(),
+        )
+        self._clock: Clock
+        self._limiter = Limiter(self.config.max_rps, self.config.max_concurrency, self._clock)
+        pool = httpx.Limits(max_connections=self.config.max_concurrency or 100)
+        self._http = httpx.Client(
+            transport=transport, timeout=self.config.timeout, limits=pool, follow_redirects=False
+        )
+        self._cache = open_cache(self.config.cache)
+        self._identity_lock = threading.Lock()
+
+    # -- plumbing ------------------------------------------------------------------------
+
+    def _exchange(self, call: Call[Any]) -> tuple[int, httpx.Headers, bytes]:
+        """Send ``call`` (retrying when allowed) until a 2xx answer; raise anything else."""
+        request = self._build_request(call, self._trace)
+        retry_number = 0
+        while True:
+            try:
+                with self._limiter.slot():
+                    response = self._http.send(request)
+                self._heard(response.headers, self._clock.monotonic())
+            except httpx.HTTPError as exc:
+                error = self._transport_error(call, exc)
+                delay = self._retry_delay(call, retry_number, error, None, self._clock.time())
+                if delay is None:
+                    raise error from exc
+            else:
+                status, headers, body = response.status_code, response.headers, response.content
+                _log.debug("%s: %s -> %d", call.name, self._label(call), status)
+                if 200 <= status < 300:
+                    return status, headers, body
+                refusal = self._node_error(call, status, headers, body)
+                delay = self._retry_delay(call, retry_number, refusal, headers, self._clock.time())
+                if delay is None:
+                    raise refusal
+            self._clock.sleep(delay)
+            retry_number += 1
+
+    def _send(self, call: Call[T]) -> Result[T]:
+        key = self._cache_key(call)
+        chain = None
+        if key is not None and self._cache is not None:
+            chain = self._chain()
+            hit = None if chain is None else self._cache.get(chain, key, call.accept)
+            if hit is not None:
+                return self._from_cache(call, hit)
+        status, headers, body = self._exchange(call)
+        result = self._parse(call, status, headers, body)
+        # Stored only when nothing said the node changed while it answered.
+        if key is not None and self._cache is not None and chain is not None:
+            if chain != self._identity:
+                return result
+            entry = self._to_store(call, result, status, headers, body)
+            if entry is not None:
+                self._cache.put(chain, key, call.accept, entry)
+        return result
+
+    @overload
+    def send(self, call: Call[T]) -> Result[T]: ...
+    @overload
+    def send(self, call: Call[Any], *, decoder: Callable[[bytes], U]) -> Result[U]: ...
+    def send(self, call: Call[Any], *, decoder: Callable[[bytes], Any] | None = None) -> Any:
+        """Send a request the core describes, and read its answer.
+
+        What every endpoint method does, as a door of its own: the request is a
+        :class:`~ledgerkit.client.Call` (one per endpoint in
+        :mod:`ledgerkit.client.calls`), sent with this client's headers, limits and
+        retries; a node's refusal raises from the error tree as the methods do.
+
+        Parameters
+        ----------
+        call : Call
+            What to send and how its answer is read.
+        decoder : callable, optional
+            Reads the body of a 2xx answer instead of the call's own decoder (a faster
+            or narrower reading of the same bytes). An answer read this way is neither
+            looked up in nor stored in the cache, which holds the call's own readings;
+            without one, the call's cache policy applies as for the endpoint methods.
+
+        Returns
+        -------
+        Result
+            The decoded value and the ledger metadata of the answer.
+
+        Raises
+        ------
+        InputError
+            ``call`` is not a :class:`~ledgerkit.client.Call`, or ``decoder`` is not
+            callable (nothing is sent).
+        DecodingError
+            The answer is not what the decoder reads (its ``ValueError``,
+            ``TypeError``, ``KeyError`` or ``IndexError`` included).
+
+        Examples
+        --------
+        >>> from ledgerkit.client import calls
+        >>> from ledgerkit.models import decode_transaction_rows
+        >>> rows, ledger = client.send(  # doctest: +SKIP
+        ...     calls.transactions(0, 100), decoder=decode_transaction_rows
+        ... )
+        """
+        return self._send(read_with(call, decoder))
+
+    def _chain(self) -> ChainIdentity | None:
+        """The chain the node serves now, for the cache's key: confirmed by its genesis
+        once, and again when something says the node may have changed (``_cache``);
+        ``None`` when the node would not say (then the cache is not used)."""
+        with self._identity_lock:
+            if self._recheck_due(self._clock.monotonic()):
+                self._exchange(calls.ledger_info())  # heard: may forget the identity
+            if self._identity is None and not self._identity_refused:
+                self._confirm(self._ask_identity())
+            return self._identity
+
+    def _ask_identity(self) -> Result[ChainIdentity] | None:
+        try:
+            return self.chain_identity()
+        except LedgerError as exc:
+            self._identity_failed(exc)
+            return None
+
+    def chain_identity(self) -> Result[ChainIdentity]:
+        """The chain the node serves: its chain id and the hash of its genesis transaction.
+
+        A chain id alone does not name a chain (every local node is chain 4, and a dev
+        chain is recreated at will under it); the genesis hash does. It is ``None`` when
+        the node no longer holds version 0 (pruned). Asks the node every time (``GET
+        /transactions/by_version/0``, of which only the hash is read).
+
+        Examples
+        --------
+        >>> client.chain_identity().value.chain_id  # doctest: +SKIP
+        4
+        """
+        call = self._genesis_call()
+        try:
+            return self._identity_of(self._parse(call, *self._exchange(call)))
+        except LedgerError as exc:
+            found = self._identity_without_genesis(exc)
+            if found is None:
+                raise
+            return found
+
+    def _trace(self, event: str, info: Mapping[str, Any]) -> None:
+        self._chain_event(event)
+
+    def _walk(self, pager: Pager[T]) -> Iterator[Result[T]]:
+        first = pager.first()  # here, so that bad input fails at the call, not later
+
+        def walk(call: Call[list[T]] | None) -> Iterator[Result[T]]:
+            while call is not None:
+                page = self._send(call)
+                items, call = pager.feed(page)
+                for item in items:
+                    yield Result(item, page.ledger)
+
+        return walk(first)
+
+    def _drive(self, flow: Flow[T]) -> T:
+        """Run a flow to its end (:func:`~ledgerkit.client._driver.drive`)."""
+        return drive(flow, self._step)
+
+    def _step(self, step: Call[Any] | Pause) -> Any:
+        """One step of a flow: send a call, or wait a pause and tell the time."""
+        if isinstance(step, Pause):
+            if step.seconds > 0:
+                self._clock.sleep(step.seconds)
+            return self._clock.monotonic()
+        return self._send(step)
+
+    def close(self) -> None:
+        """Close the connections and the cache."""
+        self._http.close()
+        self._forget_secrets()
+        if self._cache is not None:
+            self._cache.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+class AsyncClient(BaseClient):
+    """An asyncio client of the node REST API; see :class:`~ledgerkit.Client`.
+
+    Same parameters, except that ``transport`` is an ``httpx.AsyncBaseTransport`` and
+    ``clock`` has an awaitable ``sleep``. Use ``async with AsyncClient(url) as client``.
+    ``max_concurrency`` bounds the requests in flight across tasks of one event loop.
+
+    Examples
+    --------
+    >>> async with AsyncClient("http://127.0.0.1:8080/v1") as client:  # doctest: +SKIP
+    ...     infos = await asyncio.gather(*(client.block_by_height(h) for h in range(10)))
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        api_key: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        retries: int | Retry = 3,
+        max_rps: float | None = None,
+        max_concurrency: int | None = None,
+        cache: str | os.PathLike[str] | bool | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        clock: AsyncClock | None = None,
+    ) -> None:
+        super().__init__(
+            base_url,
+            api_key=api_key,
+            headers=headers,
+            timeout=timeout,
+            retries=retries,
+            max_rps=max_rps,
+            max_concurrency=max_concurrency,
+            cache=cache,
+            clock=clock or AsyncSystemClock(),
+        )
+        self._clock: AsyncClock
+        self._limiter = AsyncLimiter(self.config.max_rps, self.config.max_concurrency, self._clock)
+        pool = httpx.Limits(max_connections=self.config.max_concurrency or 100)
+        self._http = httpx.AsyncClient(
+            transport=transport, timeout=self.config.timeout, limits=pool, follow_redirects=False
+        )
+        self._cache = open_cache(self.config.cache)
+        self._identity_lock = asyncio.Lock()
+
+    # -- plumbing ------------------------------------------------------------------------
+
+    async def _exchange(self, call: Call[Any]) -> tuple[int, httpx.Headers, bytes]:
+        request = self._build_request(call, self._trace)
+        retry_number = 0
+        while True:
+            try:
+                async with self._limiter.slot():
+                    response = await self._http.send(request)
+                self._heard(response.headers, self._clock.monotonic())
+            except httpx.HTTPError as exc:
+                error = self._transport_error(call, exc)
+                delay = self._retry_delay(call, retry_number, error, None, self._clock.time())
+                if delay is None:
+                    raise error from exc
+            else:
+                status, headers, body = response.status_code, response.headers, response.content
+                _log.debug("%s: %s -> %d", call.name, self._label(call), status)
+                if 200 <= status < 300:
+                    return status, headers, body
+                refusal = self._node_error(call, status, headers, body)
+                delay = self._retry_delay(call, retry_number, refusal, headers, self._clock.time())
+                if delay is None:
+                    raise refusal
+            await self._clock.sleep(delay)
+            retry_number += 1
+
+    async def _send(self, call: Call[T]) -> Result[T]:
+        key = self._cache_key(call)
+        chain = None
+        if key is not None and self._cache is not None:
+            chain = await self._chain()
+            if chain is not None:
+                # SQLite is local and quick, but still blocking: keep it off the event loop.
+                hit = await asyncio.to_thread(self._cache.get, chain, key, call.accept)
+                if hit is not None:
+                    return self._from_cache(call, hit)
+        status, headers, body = await self._exchange(call)
+        result = self._parse(call, status, headers, body)
+        # Stored only when nothing said the node changed while it answered.
+        if key is not None and self._cache is not None and chain is not None:
+            if chain != self._identity:
+                return result
+            entry = self._to_store(call, result, status, headers, body)
+            if entry is not None:
+                await asyncio.to_thread(self._cache.put, chain, key, call.accept, entry)
+        return result
+
+    @overload
+    async def send(self, call: Call[T]) -> Result[T]: ...
+    @overload
+    async def send(self, call: Call[Any], *, decoder: Callable[[bytes], U]) -> Result[U]: ...
+    async def send(self, call: Call[Any], *, decoder: Callable[[bytes], Any] | None = None) -> Any:
+        return await self._send(read_with(call, decoder))
+
+    async def _chain(self) -> ChainIdentity | None:
+        async with self._identity_lock:
+            if self._recheck_due(self._clock.monotonic()):
+                await self._exchange(calls.ledger_info())  # heard: may forget the identity
+            if self._identity is None and not self._identity_refused:
+                self._confirm(await self._ask_identity())
+            return self._identity
+
+    async def _ask_identity(self) -> Result[ChainIdentity] | None:
+        try:
+            return await self.chain_identity()
+        except LedgerError as exc:
+            self._identity_failed(exc)
+            return None
+
+    async def chain_identity(self) -> Result[ChainIdentity]:
+        call = self._genesis_call()
+        try:
+            return self._identity_of(self._parse(call, *await self._exchange(call)))
+        except LedgerError as exc:
+            found = self._identity_without_genesis(exc)
+            if found is None:
+                raise
+            return found
+
+    async def _trace(self, event: str, info: Mapping[str, Any]) -> None:
+        self._chain_event(event)
+
+    def _walk(self, pager: Pager[T]) -> AsyncIterator[Result[T]]:
+        first = pager.first()  # here, so that bad input fails at the call, not later
+
+        async def walk(call: Call[list[T]] | None) -> AsyncIterator[Result[T]]:
+            while call is not None:
+                page = await self._send(call)
+                items, call = pager.feed(page)
+                for item in items:
+                    yield Result(item, page.ledger)
+
+        return walk(first)
+
+    async def _drive(self, flow: Flow[T]) -> T:
+        """Run a flow to its end (:func:`~ledgerkit.client._driver.adrive`)."""
+        return await adrive(flow, self._step)
+
+    async def _step(self, step: Call[Any] | Pause) -> Any:
+        """One step of a flow: send a call, or wait a pause and tell the time."""
+        if isinstance(step, Pause):
+            if step.seconds > 0:
+                await self._clock.sleep(step.seconds)
+            return self._clock.monotonic()
+        return await self._send(step)
+
+    async def aclose(self) -> None:
+        """Close the connections and the cache."""
+        await self._http.aclose()
+        self._forget_secrets()
+        if self._cache is not None:
+            self._cache.close()
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+
+# The asyncio twins of the client's own methods say what the blocking ones say.
+AsyncClient.send.__doc__ = Client.send.__doc__
+AsyncClient.chain_identity.__doc__ = Client.chain_identity.__doc__
