@@ -14,12 +14,6 @@ BLOCKS = 40
 
 
 @pytest.fixture(scope="session")
-def node() -> Iterator[LocalNode]:
-    with LocalNode(seed=SEED, blocks=BLOCKS) as running:
-        yield running
-
-
-@pytest.fixture(scope="session")
 def http(node: LocalNode) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=node.url, timeout=30.0) as client:
         yield client

@@ -23,12 +23,6 @@ def _private_cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(scope="session")
-def node() -> Iterator[LocalNode]:
-    with LocalNode(seed=7, blocks=40) as running:
-        yield running
-
-
-@pytest.fixture(scope="session")
 def http(node: LocalNode) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=node.url, timeout=30.0) as client:
         yield client
