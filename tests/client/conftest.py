@@ -1,5 +1,5 @@
-"""Fixtures of the client's tests: no test writes to the user's cache directory, and one
-embedded node serves the integration tests of the session."""
+"""Fixtures of the client's tests: no test writes to the user's cache directory. The
+integration tests talk to the run's shared node (``node``, from tests/conftest.py)."""
 
 from __future__ import annotations
 
