@@ -10,6 +10,7 @@ import pytest
 
 from ledgerkit.localnet import LocalNode
 
+
 @pytest.fixture(scope="session")
 def http(node: LocalNode) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=node.url, timeout=30.0) as client:
