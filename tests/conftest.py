@@ -8,10 +8,10 @@ Hypothesis runs without its per-example deadline: a deadline is a timing asserti
 the first example of a test may pay for an import or a warm-up on a busy machine.
 
 ``node`` is the embedded node of the whole run: seed 7, 40 blocks, with its services.
-Tests share it, so a test that spends coins spends from accounts of its own (or funds
-fresh ones) and never counts on the ledger staying as generated. A test module that needs
-a chain or settings of its own, or a ledger nobody else writes to, asks ``make_node``:
-``make_node(seed=11, blocks=5)`` starts a node, stopped when the run ends.
+Tests of every folder share it, so none may count on the ledger, or a dev account's
+balance, staying as generated. A test module that needs a chain or settings of its own, or
+a ledger nobody else writes to, asks ``make_node``: ``make_node(seed=11, blocks=5)``
+starts a node, stopped when the run ends.
 """
 
 from __future__ import annotations
