@@ -9,6 +9,13 @@ BIN := $(VENV)/bin
 # constraints.txt means the venv must be refreshed.
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
+# The slow tiers (pytest markers registered in pyproject.toml) that `make test-fast`
+# leaves out: chromium, the SDKs, nbval over the notebooks, schemathesis, kill -9
+# cycles, the Binder venv.
+SLOW_TIERS := browser interop notebooks schemathesis crash binder
+empty :=
+space := $(empty) $(empty)
+FAST_MARKERS := not ($(subst $(space), or ,$(SLOW_TIERS)))
 # Every extra of pyproject.toml: the targets test and run all of ledgerkit.
 EXTRAS := test,dask,docs
 # The official TypeScript SDK the interop tests run, pinned by its package-lock.json.
@@ -27,7 +34,7 @@ DOCS_BUILD := build/docs
 SPHINX_OPTS := -W --keep-going -n -E -q
 
 .DEFAULT_GOAL := help
-.PHONY: help venv demo lab test lint docs format bench lock clean notebooks chromium
+.PHONY: help venv demo lab test test-fast lint docs format bench lock clean notebooks chromium
 
 help:
 	@echo "make demo    a transfer on the embedded node, byte by byte; then the quickstart"
@@ -36,6 +43,9 @@ help:
 	@echo "make test    ruff, mypy, then pytest (PYTEST_ARGS='...' passes extra options);"
 	@echo "             installs the TypeScript SDK of the interop tests with npm ci when node is there,"
 	@echo "             and Debian's chromium for the browser tests with apt-get when it is missing"
+	@echo "make test-fast  ruff, mypy, then pytest in a few minutes, without the slow tiers:"
+	@echo "             chromium, SDK interop, nbval over the notebooks, schemathesis, kill -9"
+	@echo "             cycles, the Binder venv (markers: $(SLOW_TIERS))"
 	@echo "make lint    ruff check, ruff format --check, mypy"
 	@echo "make docs    build the docs site into $(DOCS_BUILD)/html (warnings are errors)"
 	@echo "make format  ruff format, then ruff check --fix"
@@ -80,6 +90,10 @@ lab: $(STAMP)
 
 test: lint docs $(TS_STAMP) chromium
 	$(BIN)/pytest $(PYTEST_ARGS)
+
+# What a change usually needs checked, in a few minutes: everything but the slow tiers.
+test-fast: lint
+	$(BIN)/pytest -m "$(FAST_MARKERS)" $(PYTEST_ARGS)
 
 # Without node the TypeScript interop tests skip (they fail in CI instead), so a machine
 # without it can still run the rest.

@@ -21,6 +21,8 @@ from typing import Final
 import pytest
 from packaging.specifiers import SpecifierSet
 
+pytestmark = [pytest.mark.binder, pytest.mark.timeout(900)]
+
 ROOT: Final = Path(__file__).resolve().parent.parent
 BINDER: Final = ROOT / "binder"
 
@@ -96,6 +98,8 @@ def test_repo2docker_builds_what_the_folder_says() -> None:
     assert 'R2D_ENTRYPOINT="${REPO_DIR}/binder/start"' in both
 
 
+# Past the sum of its steps' own limits (venv, install, postBuild, nbval), which say more.
+@pytest.mark.timeout(4800)
 def test_a_fresh_venv_from_the_requirements_runs_the_notebooks(tmp_path: Path) -> None:
     """As a Binder session: a new environment from ``binder/requirements.txt`` (and nbval
     to check), ``postBuild``, then every notebook under nbval against its outputs."""

@@ -10,7 +10,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -18,13 +17,6 @@ import pytest
 import ledgerkit
 from ledgerkit.client import Client
 from ledgerkit.localnet import LocalNode
-
-
-@pytest.fixture(scope="module")
-def node() -> Iterator[LocalNode]:
-    with LocalNode(seed=7, blocks=40) as running:
-        yield running
-
 
 _FRESH = """
 import json, ledgerkit

@@ -13,7 +13,7 @@ import asyncio
 import inspect
 import re
 import urllib.parse
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, Final
 
 import httpx
@@ -112,12 +112,6 @@ CASES: Final[list[tuple[str, tuple[Any, ...], dict[str, Any], str]]] = [
     ("block_by_height", (0,), {}, "get_block_by_height"),
     ("block_by_version", (0,), {}, "get_block_by_version"),
 ]
-
-
-@pytest.fixture(scope="module")
-def node() -> Iterator[LocalNode]:
-    with LocalNode(seed=7, blocks=5) as running:
-        yield running
 
 
 @pytest.fixture(scope="module")

@@ -103,7 +103,7 @@ def test_the_graph_sees_every_kind_of_import() -> None:
         "from ..frames._rows import decode_transaction_rows\n"
         "from . import _ranges\n"
         "def late():\n"
-        "    from ledgerkit.types._ledger import HEADER_PREFIXES\n"
+        "    from ledgerkit.types._ledger_meta import HEADER_PREFIXES\n"
         "if TYPE_CHECKING:\n"
         "    from ledgerkit.client import _calls\n"
     )
@@ -115,8 +115,8 @@ def test_the_graph_sees_every_kind_of_import() -> None:
             (2, "ledgerkit.models._lenient"),
             (3, "ledgerkit.frames._rows"),
             (3, "ledgerkit.frames._rows.decode_transaction_rows"),
-            (6, "ledgerkit.types._ledger"),
-            (6, "ledgerkit.types._ledger.HEADER_PREFIXES"),
+            (6, "ledgerkit.types._ledger_meta"),
+            (6, "ledgerkit.types._ledger_meta.HEADER_PREFIXES"),
             (8, "ledgerkit.client._calls"),
         ]
     )

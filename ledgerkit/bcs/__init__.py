@@ -29,6 +29,7 @@ from ledgerkit.bcs._codec import (
     Span,
 )
 from ledgerkit.bcs._explain import explain_spans, format_explanation
+from ledgerkit.bcs._move_value_codec import DictLayouts, LayoutSource, MoveValueCodec
 from ledgerkit.bcs._onchain import (
     BlockEpilogue,
     BlockMetadata,
@@ -83,7 +84,6 @@ from ledgerkit.bcs._typetag import (
     serialize_type_tag,
     type_tag_bytes,
 )
-from ledgerkit.bcs._values import DictLayouts, LayoutSource, MoveValueCodec
 from ledgerkit.bcs._writeset import ContractEvent, StateKey, StateValueMetadata, WriteOp, WriteSet
 
 __all__ = [

@@ -10,8 +10,8 @@ from typing import Any, ClassVar, Final
 
 from ledgerkit._errors import BCSDecodeError, BCSEncodeError, InputError, MoveValueError
 from ledgerkit.bcs._codec import BCSStruct, Deserializer, Serializer
+from ledgerkit.bcs._move_value_codec import MoveValueCodec
 from ledgerkit.bcs._typetag import deserialize_type_tag, read_identifier, serialize_type_tag
-from ledgerkit.bcs._values import MoveValueCodec
 from ledgerkit.types import Address, EntryFunctionId, ModuleId, MoveType, parse_uint
 
 __all__ = [

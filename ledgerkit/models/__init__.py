@@ -81,15 +81,7 @@ from ledgerkit.models._decode import (
     to_builtins,
 )
 from ledgerkit.models._events import Event, EventGuid
-from ledgerkit.models._ledger import (
-    AuxiliaryInfo,
-    BatchSubmitFailure,
-    BatchSubmitResult,
-    GasEstimate,
-    HealthStatus,
-    LedgerInfo,
-    TransactionSummary,
-)
+from ledgerkit.models._node_status import GasEstimate, HealthStatus, LedgerInfo
 from ledgerkit.models._payloads import (
     ClaimedEntryFunction,
     DirectWriteSet,
@@ -135,6 +127,12 @@ from ledgerkit.models._signatures import (
     SingleSenderSignature,
     TransactionSignature,
     UnknownSignature,
+)
+from ledgerkit.models._transaction_answers import (
+    AuxiliaryInfo,
+    BatchSubmitFailure,
+    BatchSubmitResult,
+    TransactionSummary,
 )
 from ledgerkit.models._transactions import (
     BlockEndInfo,

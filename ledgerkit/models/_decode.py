@@ -28,7 +28,7 @@ from ledgerkit.models._base import U64Int, UnknownVariant
 from ledgerkit.models._blocks import Block
 from ledgerkit.models._changes import WriteSetChange
 from ledgerkit.models._events import Event
-from ledgerkit.models._ledger import GasEstimate, LedgerInfo
+from ledgerkit.models._node_status import GasEstimate, LedgerInfo
 from ledgerkit.models._payloads import TransactionPayload, WriteSet
 from ledgerkit.models._signatures import AccountSignature, TransactionSignature
 from ledgerkit.models._transactions import Transaction

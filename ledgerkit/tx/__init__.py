@@ -40,6 +40,7 @@ from ledgerkit.tx._explain import (
     entry_function_of,
     explain_transaction,
 )
+from ledgerkit.tx._json_form import from_json_form, to_json_form
 from ledgerkit.tx._layouts import AbiLayouts, is_builtin_struct
 from ledgerkit.tx._signing import (
     NO_FEE_PAYER,
@@ -51,7 +52,6 @@ from ledgerkit.tx._signing import (
     sign_transaction,
 )
 from ledgerkit.tx._simulation import BALANCE_CHANGE_COLUMNS, Simulation
-from ledgerkit.tx._values import from_json_form, to_json_form
 from ledgerkit.tx._zero_signatures import signed_with_zeros, zero_authenticator
 
 __all__ = [

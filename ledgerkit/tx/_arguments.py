@@ -37,7 +37,7 @@ from typing import Any, Final
 from ledgerkit._errors import ArgumentError, BCSEncodeError, InputError, MoveTypeSyntaxError
 from ledgerkit.bcs import EntryFunction, MoveValueCodec, Serializer
 from ledgerkit.models import MoveFunction
-from ledgerkit.tx._values import to_json_form
+from ledgerkit.tx._json_form import to_json_form
 from ledgerkit.types import EntryFunctionId, MoveType, PrimitiveType, ReferenceType
 
 __all__ = ["encode_call", "parameter_types", "type_arguments_of", "value_repr"]

@@ -53,7 +53,8 @@ __all__ = [
 
 #: Columns of :meth:`TransactionExplanation.to_frame`, in order.
 EXPLANATION_COLUMNS: Final = ("offset", "bytes", "field", "value")
-_INTS: Final = frozenset({"u8", "u16", "u32", "u64", "u128", "u256", "i8", "i16", "i32", "i64"})
+#: Every Move integer width, unsigned and signed: shown in the frame as an exact ``int``.
+_INTS: Final = frozenset(f"{sign}{bits}" for sign in "ui" for bits in (8, 16, 32, 64, 128, 256))
 _HEX_SHOWN: Final = 32
 _STRING: Final = "0x1::string::String"
 _OPTION: Final = "0x1::option::Option"

@@ -19,7 +19,7 @@ from ledgerkit.types._ints import (
     parse_u64,
     parse_uint,
 )
-from ledgerkit.types._ledger import HEADER_PREFIXES, LedgerMeta
+from ledgerkit.types._ledger_meta import HEADER_PREFIXES, LedgerMeta
 from ledgerkit.types._movetype import (
     EntryFunctionId,
     GenericTypeParam,

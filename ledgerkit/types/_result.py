@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Generic, NamedTuple, TypeVar
 
-from ledgerkit.types._ledger import LedgerMeta
+from ledgerkit.types._ledger_meta import LedgerMeta
 
 __all__ = ["Result"]
 

@@ -33,6 +33,8 @@ from playwright.sync_api import ConsoleMessage, Page
 
 from ledgerkit.localnet.services import BuiltSite, PageStore, create_docs_app
 
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(1200)]
+
 DOCS: Final = REPO / "docs"
 BUILT: Final = REPO / "build" / "docs"
 #: What ``make docs`` touches once its build succeeded.

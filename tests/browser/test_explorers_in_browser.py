@@ -11,8 +11,11 @@ from __future__ import annotations
 import re
 from typing import Final
 
+import pytest
 from browser_harness import OpenNotebook, SaveScreenshot
 from playwright.sync_api import Locator, Page, expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(1200)]
 
 #: What Voilà's lab template asks of a CDN (Font Awesome): aborted, and the page renders.
 TEMPLATE_CDN: Final = re.compile(r"https://cdn\.jsdelivr\.net/npm/@fortawesome/fontawesome-free@")

@@ -11,6 +11,8 @@ import httpx
 import pytest
 from browser_harness import NOTEBOOKS, VoilaServer, descendants, is_alive, is_loopback
 
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(1200)]
+
 
 def _kernels(processes: list[tuple[int, int]]) -> list[tuple[int, int]]:
     def command(pid: int) -> bytes:

@@ -8,9 +8,8 @@ from typing import Any
 import pandas as pd
 import pytest
 import vl_convert
-from chart_frames import chart_rows, shipped_rows
+from chart_frames import Chain, chart_rows, shipped_rows
 
-from conftest import Chain
 from ledgerkit.charts import (
     activity_chart,
     block_times_chart,

@@ -213,6 +213,26 @@ def test_gas_market_by_hand() -> None:
     assert sum(counted.values()) == 6  # every user transaction in a whole block
 
 
+def _ten_prices() -> pd.DataFrame:
+    """One block at t=0 s with ten user transactions of 10 gas units each, priced 100,
+    200 ... 1,000 octas."""
+    return txns([GENESIS, *block(1, 0, [(10, 100 * k) for k in range(1, 11)])])
+
+
+def test_the_price_labels_say_each_percentile_of_their_own() -> None:
+    # Ten prices, sorted 100 ... 1,000: p50 is the ceil(5.0) = 5th -> 500 octas,
+    # p90 the ceil(9.0) = 9th -> 900 octas; the highest 1,000.
+    (history,) = _filled(gas_history_chart(_ten_prices(), freq="1min"))
+    assert history["price_p50_text"] == "500 octas"
+    assert history["price_p90_text"] == "900 octas"
+    assert history["price_max_text"] == "1,000 octas"
+    _, trend = chart_rows(gas_market_chart(_ten_prices()))
+    (market,) = trend
+    assert (market["price_p50"], market["price_p90"]) == (500, 900)
+    assert market["price_p50_text"] == "500 octas"
+    assert market["price_p90_text"] == "900 octas"
+
+
 def test_charts_render_offline_to_identical_svg() -> None:
     for make in (
         lambda: gas_history_chart(_chain(), blocks=_blocks()),

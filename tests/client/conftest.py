@@ -1,9 +1,9 @@
 """Fixtures of the client's tests: no test writes to the user's cache directory, and one
-embedded node serves the integration tests of the session."""
+embedded node of their own serves the integration tests of the session."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,6 +17,7 @@ def _private_cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(scope="session")
-def node() -> Iterator[LocalNode]:
-    with LocalNode(seed=7, blocks=40) as running:
-        yield running
+def node(make_node: Callable[..., LocalNode]) -> LocalNode:
+    """A node of the client tests' own (seed 7, 40 blocks): they read event streams and
+    pages of the chain whole, so the writes of other folders' tests must not reach it."""
+    return make_node(seed=7, blocks=40)

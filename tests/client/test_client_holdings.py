@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
+from collections.abc import Callable
 
 import httpx
 import pytest
@@ -27,9 +27,9 @@ APT_METADATA = "0x" + "00" * 31 + "0a"
 
 
 @pytest.fixture(scope="module")
-def node() -> Iterator[LocalNode]:
-    with LocalNode(seed=21, blocks=3, services=False) as running:
-        yield running
+def node(make_node: Callable[..., LocalNode]) -> LocalNode:
+    """A node of this module's own: its dev accounts hold what genesis gave them."""
+    return make_node(seed=21, blocks=3, services=False)
 
 
 def test_a_dev_account_holds_apt_and_the_demo_token(node: LocalNode) -> None:

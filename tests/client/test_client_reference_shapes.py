@@ -205,10 +205,11 @@ class Answering:
 
 
 @pytest.fixture
-def node() -> Iterator[Answering]:
-    answering = Answering()
-    yield answering
-    answering.client.close()
+def answering() -> Iterator[Answering]:
+    """A client whose node answers with the body (and status) each call gives it."""
+    recorded = Answering()
+    yield recorded
+    recorded.client.close()
 
 
 def test_every_client_endpoint_with_a_json_answer_is_covered(shapes: Shapes) -> None:
@@ -307,13 +308,13 @@ def committed(**changes: Any) -> dict[str, Any]:
     return {**user_transaction(12), **changes}
 
 
-def test_a_null_state_checkpoint_hash_is_none(node: Answering) -> None:
-    txn = node(committed(state_checkpoint_hash=None)).transaction_by_version(12).value
+def test_a_null_state_checkpoint_hash_is_none(answering: Answering) -> None:
+    txn = answering(committed(state_checkpoint_hash=None)).transaction_by_version(12).value
     assert isinstance(txn, UserTransaction)
     assert txn.state_checkpoint_hash is None
 
 
-def test_a_table_item_written_without_decoded_data(node: Answering) -> None:
+def test_a_table_item_written_without_decoded_data(answering: Answering) -> None:
     change = {
         "type": "write_table_item",
         "state_key_hash": "0x" + "0c" * 32,
@@ -322,21 +323,21 @@ def test_a_table_item_written_without_decoded_data(node: Answering) -> None:
         "value": "0x02",
         "data": None,
     }
-    txn = node(committed(changes=[change])).transaction_by_version(12).value
+    txn = answering(committed(changes=[change])).transaction_by_version(12).value
     assert isinstance(txn, UserTransaction)
     [written] = txn.changes
     assert isinstance(written, WriteTableItem)
     assert (written.key, written.value, written.data) == ("0x01", "0x02", None)
 
 
-def test_a_script_payload_whose_abi_is_null(node: Answering) -> None:
+def test_a_script_payload_whose_abi_is_null(answering: Answering) -> None:
     payload = {
         "type": "script_payload",
         "code": {"bytecode": "0xa11ceb0b", "abi": None},
         "type_arguments": [],
         "arguments": ["1"],
     }
-    txn = node(committed(payload=payload)).transaction_by_version(12).value
+    txn = answering(committed(payload=payload)).transaction_by_version(12).value
     assert isinstance(txn, UserTransaction)
     assert isinstance(txn.payload, ScriptPayload)
     assert txn.payload.code.bytecode == "0xa11ceb0b"
@@ -348,16 +349,16 @@ def test_a_script_payload_whose_abi_is_null(node: Answering) -> None:
     [(None, None), (str(2**63 + 5), 9223372036854775813), (str(2**64 - 1), 18446744073709551615)],
 )
 def test_the_replay_protection_nonce_of_committed_transactions(
-    node: Answering, nonce: str | None, expected: int | None
+    answering: Answering, nonce: str | None, expected: int | None
 ) -> None:
-    txn = node(committed(replay_protection_nonce=nonce)).transaction_by_version(12).value
+    txn = answering(committed(replay_protection_nonce=nonce)).transaction_by_version(12).value
     assert isinstance(txn, UserTransaction)
     assert txn.replay_protection_nonce == expected
-    page = node([committed(replay_protection_nonce=nonce)]).transactions().value
+    page = answering([committed(replay_protection_nonce=nonce)]).transactions().value
     assert [t.replay_protection_nonce for t in page] == [expected]  # type: ignore[union-attr]
 
 
-def test_fields_a_newer_node_adds_are_let_through(node: Answering) -> None:
+def test_fields_a_newer_node_adds_are_let_through(answering: Answering) -> None:
     pending = {
         "hash": HASH,
         "sender": ADDRESS,
@@ -369,7 +370,7 @@ def test_fields_a_newer_node_adds_are_let_through(node: Answering) -> None:
         "signature": SIGNATURE,
         ADDED_LATER: {"nested": True},
     }
-    value = node(pending, 202).submit_transaction(SIGNED).value
+    value = answering(pending, 202).submit_transaction(SIGNED).value
     assert isinstance(value, PendingTransaction)
     assert value.hash == HASH
 
@@ -379,16 +380,16 @@ def test_fields_a_newer_node_adds_are_let_through(node: Answering) -> None:
     [("sequence_number", str(2**64)), ("gas_unit_price", "-1"), ("max_gas_amount", "ten")],
 )
 def test_a_u64_out_of_range_or_not_a_number_is_a_decoding_error(
-    node: Answering, field: str, value: str
+    answering: Answering, field: str, value: str
 ) -> None:
     with pytest.raises(DecodingError) as info:
-        node(committed(**{field: value})).transaction_by_version(12)
+        answering(committed(**{field: value})).transaction_by_version(12)
     assert info.value.status == 200
     assert "does not fit" in str(info.value)
 
 
-def test_a_resource_of_the_reference_shape(node: Answering) -> None:
-    resource = node(ACCOUNT_RESOURCE).account_resource(ADDRESS, ACCOUNT_TYPE).value
+def test_a_resource_of_the_reference_shape(answering: Answering) -> None:
+    resource = answering(ACCOUNT_RESOURCE).account_resource(ADDRESS, ACCOUNT_TYPE).value
     assert resource.type == ACCOUNT_TYPE
 
 
@@ -397,11 +398,11 @@ def test_a_resource_of_the_reference_shape(node: Answering) -> None:
 
 @pytest.mark.parametrize("status", [403, 411, 413, 415])
 def test_web_framework_errors_at_any_status_keep_status_and_code(
-    node: Answering, status: int
+    answering: Answering, status: int
 ) -> None:
     record = {"message": "Content type not supported", "error_code": "web_framework_error"}
     with pytest.raises(WebFrameworkError) as info:
-        node(record, status).ledger_info()
+        answering(record, status).ledger_info()
     error = info.value
     assert (error.status, error.error_code, error.vm_error_code) == (
         status,
@@ -413,10 +414,10 @@ def test_web_framework_errors_at_any_status_keep_status_and_code(
 
 
 @pytest.mark.parametrize("status", [400, 403])
-def test_invalid_input_with_a_vm_error_code_keeps_it(node: Answering, status: int) -> None:
+def test_invalid_input_with_a_vm_error_code_keeps_it(answering: Answering, status: int) -> None:
     record = {"message": "rejected", "error_code": "invalid_input", "vm_error_code": 4016}
     with pytest.raises(InvalidInputError) as info:
-        node(record, status).view_json("0x1::m::f")
+        answering(record, status).view_json("0x1::m::f")
     assert (info.value.status, info.value.error_code, info.value.vm_error_code) == (
         status,
         "invalid_input",
@@ -424,10 +425,10 @@ def test_invalid_input_with_a_vm_error_code_keeps_it(node: Answering, status: in
     )
 
 
-def test_an_error_code_unknown_here_keeps_its_text(node: Answering) -> None:
+def test_an_error_code_unknown_here_keeps_its_text(answering: Answering) -> None:
     record = {"message": "slow down", "error_code": "some_future_code", "vm_error_code": None}
     with pytest.raises(NodeAPIError) as info:
-        node(record, 418).ledger_info()
+        answering(record, 418).ledger_info()
     assert (info.value.status, info.value.error_code, info.value.vm_error_code) == (
         418,
         "some_future_code",
@@ -435,10 +436,10 @@ def test_an_error_code_unknown_here_keeps_its_text(node: Answering) -> None:
     )
 
 
-def test_a_full_mempool_refuses_a_batch_with_507(node: Answering) -> None:
+def test_a_full_mempool_refuses_a_batch_with_507(answering: Answering) -> None:
     record = {"message": "mempool is full", "error_code": "mempool_is_full"}
     with pytest.raises(MempoolFullError) as info:
-        node(record, 507).submit_batch_transactions([SIGNED])
+        answering(record, 507).submit_batch_transactions([SIGNED])
     assert info.value.status == 507
 
 

@@ -8,7 +8,7 @@ amount.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
@@ -21,9 +21,10 @@ BLOCKS = 40
 
 
 @pytest.fixture(scope="session")
-def node() -> Iterator[LocalNode]:
-    with LocalNode(seed=SEED, blocks=BLOCKS) as running:
-        yield running
+def node(make_node: Callable[..., LocalNode]) -> LocalNode:
+    """A node of the interop tests' own: the accounts they spend and the read-only one
+    are touched by nobody else."""
+    return make_node(seed=SEED, blocks=BLOCKS)
 
 
 @pytest.fixture(scope="session")

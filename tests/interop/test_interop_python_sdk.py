@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Final, TypeVar
 
 import httpx
+import pytest
 from aptos_sdk import ed25519
 from aptos_sdk.account import Account
 from aptos_sdk.account_address import AccountAddress
@@ -26,6 +27,8 @@ from aptos_sdk.transactions import (
 )
 
 from ledgerkit.localnet import LocalNode
+
+pytestmark = [pytest.mark.interop, pytest.mark.timeout(900)]
 
 T = TypeVar("T")
 

@@ -22,6 +22,8 @@ import pytest
 
 from ledgerkit.localnet import LocalNode
 
+pytestmark = [pytest.mark.interop, pytest.mark.timeout(900)]
+
 TS_DIR: Final = Path(__file__).parent / "ts"
 SCRIPT: Final = TS_DIR / "scenarios.mjs"
 SDK: Final = TS_DIR / "node_modules" / "@aptos-labs" / "ts-sdk" / "package.json"

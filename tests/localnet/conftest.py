@@ -1,4 +1,5 @@
-"""Fixtures shared by the local node's tests: one running node per session."""
+"""Fixtures shared by the local node's tests: a plain HTTP client of the run's shared
+node (``node``, seed 7 and 40 blocks, from tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -8,15 +9,6 @@ import httpx
 import pytest
 
 from ledgerkit.localnet import LocalNode
-
-SEED = 7
-BLOCKS = 40
-
-
-@pytest.fixture(scope="session")
-def node() -> Iterator[LocalNode]:
-    with LocalNode(seed=SEED, blocks=BLOCKS) as running:
-        yield running
 
 
 @pytest.fixture(scope="session")

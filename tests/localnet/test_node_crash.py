@@ -23,7 +23,11 @@ from node_http_helpers import SIGNED_TXN_BCS, ok, txn_hash
 from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
 from ledgerkit.localnet.chain import DevAccount, dev_accounts
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
+pytestmark = [
+    pytest.mark.crash,
+    pytest.mark.timeout(900),
+    pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX"),
+]
 
 SEED: Final = 13
 CHAIN_ID: Final = 4

@@ -22,6 +22,8 @@ from schemathesis import GenerationMode, checks
 from ledgerkit.localnet import LocalNode
 from ledgerkit.localnet.app.openapi import openapi_document
 
+pytestmark = [pytest.mark.schemathesis, pytest.mark.timeout(1200)]
+
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "200" if IN_CI else "25"))
 

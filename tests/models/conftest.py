@@ -1,8 +1,9 @@
-"""Fixtures of the model tests: one embedded node per session, and its answers."""
+"""Fixtures of the model tests: one embedded node per session that nobody writes to, and
+its answers."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import httpx
 import pytest
@@ -14,9 +15,10 @@ BLOCKS = 40
 
 
 @pytest.fixture(scope="session")
-def node() -> Iterator[LocalNode]:
-    with LocalNode(seed=SEED, blocks=BLOCKS) as running:
-        yield running
+def node(make_node: Callable[..., LocalNode]) -> LocalNode:
+    """A node of the model tests' own, holding exactly the generated chain they read (a
+    test that writes starts yet another node)."""
+    return make_node(seed=SEED, blocks=BLOCKS)
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,7 @@
-"""Fixtures of the transaction toolkit's tests: one embedded node for the session, a plain
-HTTP client that reads it independently of the code under test, a client whose transport
-counts what it sends, and fresh funded accounts so each test spends only its own coins.
+"""Fixtures of the transaction toolkit's tests: a plain HTTP client that reads the run's
+shared node (``node``, from tests/conftest.py) independently of the code under test, a
+client whose transport counts what it sends, and fresh funded accounts so each test
+spends only its own coins.
 """
 
 from __future__ import annotations
@@ -20,12 +21,6 @@ from ledgerkit.localnet import LocalNode
 @pytest.fixture(autouse=True)
 def _private_cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LEDGERKIT_CACHE_DIR", str(tmp_path / "cache"))
-
-
-@pytest.fixture(scope="session")
-def node() -> Iterator[LocalNode]:
-    with LocalNode(seed=7, blocks=40) as running:
-        yield running
 
 
 @pytest.fixture(scope="session")

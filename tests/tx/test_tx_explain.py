@@ -28,12 +28,6 @@ U64_MAX: Final = 2**64 - 1
 U128_MAX: Final = 2**128 - 1
 
 
-@pytest.fixture(scope="module")
-def node() -> Iterator[LocalNode]:
-    with LocalNode(seed=7, blocks=40) as running:
-        yield running
-
-
 @pytest.fixture
 def client(node: LocalNode) -> Iterator[Client]:
     with Client(node.url, cache=False) as c:

@@ -44,9 +44,9 @@ NOT_VERIFIED: Final = "The JWT token is not verified"
 
 
 @pytest.fixture(scope="module")
-def node() -> Iterator[LocalNode]:
-    with LocalNode(seed=11, blocks=5, faucet=FaucetSettings(requests_per_day=PER_DAY)) as running:
-        yield running
+def node(make_node: Callable[..., LocalNode]) -> LocalNode:
+    """A node of this module's own, its faucet allowing ``PER_DAY`` requests a day."""
+    return make_node(seed=11, blocks=5, faucet=FaucetSettings(requests_per_day=PER_DAY))
 
 
 @pytest.fixture(scope="module")
