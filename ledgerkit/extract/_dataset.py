@@ -53,7 +53,7 @@ from ledgerkit.extract._fetch import (
 from ledgerkit.extract._options import ExtractOptions, NodeAccess
 from ledgerkit.extract._ranges import partitions
 
-__all__ = ["MANIFEST", "SCHEMA_VERSION", "ExtractionSummary", "extract", "read_manifest"]
+__all__ = ["MANIFEST", "SCHEMA_VERSION", "ExtractionSummary", "read_manifest", "write_dataset"]
 
 _log = logging.getLogger("ledgerkit.extract")
 
@@ -367,7 +367,7 @@ class _Dataset:
         _write_atomic(self.root / MANIFEST, text.encode("utf-8"))
 
 
-async def extract(
+async def write_dataset(
     source: Source,
     node: NodeAccess,
     out: str | os.PathLike[str],
@@ -377,8 +377,8 @@ async def extract(
     options: ExtractOptions,
     transport: httpx.AsyncBaseTransport | None,
 ) -> ExtractionSummary:
-    """The engine behind every ``extract_*`` function (see :func:`extract_transactions`);
-    ``options`` has its ``partition_size`` and ``concurrency`` set."""
+    """The engine behind :func:`~ledgerkit.extract.extract` (see there); ``options`` has
+    its ``partition_size`` and ``concurrency`` set."""
     check_range(start, stop)
     partition_size, concurrency = options.partition_size, options.concurrency
     if partition_size is None or concurrency is None:

@@ -47,8 +47,9 @@ def _positive(value: object) -> bool:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ExtractOptions:
-    """How an extraction runs; one object for every ``extract_*``, ``aextract_*`` and
-    ``*_dask`` function (``options=``), whose keyword arguments of the same names override it.
+    """How an extraction runs; one object for :func:`extract` and :func:`aextract` (and
+    their ``extract_*`` aliases) and every ``*_dask`` function (``options=``), whose keyword
+    arguments of the same names override it.
 
     Parameters
     ----------
