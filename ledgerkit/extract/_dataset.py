@@ -396,7 +396,9 @@ async def write_dataset(
         plan = partitions(start, stop, partition_size)
         todo = dataset.to_fetch(plan)
         dataset.widen(start, stop)
-        dataset.save()
+        # The manifest names the widened range from the start, even if a partition fails;
+        # saved (and synced to disk) in a thread while the first pages come.
+        widened = asyncio.ensure_future(asyncio.to_thread(dataset.save))
         _log.info(
             "%s [%d, %d): %d of %d partitions to fetch",
             source.kind, start, stop, len(todo), len(plan),
@@ -405,9 +407,16 @@ async def write_dataset(
         from tqdm.auto import tqdm
 
         rows = 0
-        # Enough partitions in flight to keep ``concurrency`` requests busy, and no more.
+        # Enough partitions fetched at once to keep ``concurrency`` requests busy, and no
+        # more. A fetched partition is converted and written in a thread while the next
+        # ones are fetched: fetching never waits for a write (which, competing with the
+        # decoding of pages for the interpreter, takes longer than its CPU time), unless
+        # two more partitions than those being fetched are already waiting to be written.
         pages_each = max(1, -(-min(partition_size, stop - start) // source.page_size))
-        window = asyncio.Semaphore(max(2, -(-concurrency // pages_each) + 1))
+        fetching = max(2, -(-concurrency // pages_each) + 1)
+        fetch_slots = asyncio.Semaphore(fetching)
+        held = asyncio.Semaphore(fetching + 2)
+        writers = asyncio.Semaphore(2)
 
         with tqdm(
             total=sum(b - a for a, b in todo),
@@ -416,35 +425,51 @@ async def write_dataset(
             disable=not _interactive(options.progress),
         ) as bar:
 
-            async def one(first: int, end: int, counter: Counter) -> None:
+            async def write(first: int, end: int, records: list[Any], version: int) -> None:
                 nonlocal rows
-                async with window:
-                    records, version = await fetch_range(client, source, first, end, bar=counter)
-                    relative = dataset.file_for(first, end)
+                relative = dataset.file_for(first, end)
+                async with writers:
                     count, sha = await asyncio.to_thread(
                         _write_partition, source.kind, records, root / relative
                     )
+                entry = {
+                    "file": relative.as_posix(),
+                    "first": first,
+                    "stop": end,
+                    "rows": count,
+                    "sha256": sha,
+                    "written_at_ledger_version": version,
+                    "written_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+                }
                 async with dataset.lock:
+                    await widened
                     rows += count
-                    dataset.record(
-                        {
-                            "file": relative.as_posix(),
-                            "first": first,
-                            "stop": end,
-                            "rows": count,
-                            "sha256": sha,
-                            "written_at_ledger_version": version,
-                            "written_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-                        }
-                    )
+                    dataset.record(entry)
+
+            writes: list[asyncio.Future[None]] = []
+
+            async def one(first: int, end: int, counter: Counter) -> None:
+                async with held:
+                    async with fetch_slots:
+                        records, version = await fetch_range(
+                            client, source, first, end, bar=counter
+                        )
+                    # Shielded: a partition fetched is written even when another fails.
+                    written = asyncio.ensure_future(write(first, end, records, version))
+                    writes.append(written)
+                    del records
+                    await asyncio.shield(written)
 
             try:
                 async with asyncio.TaskGroup() as group:
                     for a, b in todo:
                         group.create_task(one(a, b, bar))
             except BaseExceptionGroup as failures:
-                # The partitions written so far stay recorded; the caller gets the cause.
+                # The partitions fetched so far are written and recorded; the caller gets
+                # the cause.
+                await asyncio.wait([widened, *writes])
                 raise _first(failures) from None
+            await widened
     return ExtractionSummary(
         kind=source.kind,
         path=root,
