@@ -5,6 +5,8 @@ the bare read of the same pages, and against sequential page loops and the node'
   each body read and dropped (nothing decoded, nothing written): what reading the pages
   costs at the least with the HTTP client the extraction uses. The floor and the
   extraction are measured in turns, ``--rounds`` times, so that both see the same machine;
+* the extraction's client alone: the same requests through the ``AsyncClient`` an
+  extraction makes, each body kept as bytes (nothing decoded, nothing written);
 * node capacity: the same pages fetched as raw bytes by a bare HTTP/1.1 client on
   keep-alive connections, at the best of several connection counts: what the node can
   serve, with as little client as possible in the way;
@@ -30,7 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import aiohttp
@@ -39,7 +41,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ledgerkit.client import AiohttpTransport, AsyncClient
+from ledgerkit.client import AiohttpTransport, AsyncClient, calls
 from ledgerkit.extract import extract
 from ledgerkit.extract._convert import CONVERTERS
 from ledgerkit.extract._ranges import pages
@@ -126,6 +128,23 @@ async def client_pages(url: str, stop: int, concurrency: int, *, aiohttp: bool) 
                 answer.raise_for_status()
 
         await asyncio.gather(*(one(a, b) for a, b in pages(0, stop, 100)))
+
+
+async def extraction_client(url: str, stop: int, concurrency: int) -> None:
+    """Every page as bytes through the very client an extraction makes (``AsyncClient``
+    over the aiohttp transport, no cache, ``concurrency`` requests in flight): what the
+    extraction costs before it decodes, converts or writes anything."""
+    identity: Callable[[bytes], bytes] = bytes
+    transport = AiohttpTransport(max_connections=concurrency)
+    async with AsyncClient(
+        url, cache=False, max_concurrency=concurrency, transport=transport
+    ) as client:
+        await asyncio.gather(
+            *(
+                client.send(calls.transactions(a, b - a), decoder=identity)
+                for a, b in pages(0, stop, 100)
+            )
+        )
 
 
 def node_capacity(url: str, stop: int) -> tuple[float, int, int]:
@@ -227,11 +246,15 @@ def main() -> None:
 
             seq = run("sequential", 1)
             floors: list[float] = []
+            clients: list[float] = []
             runs: list[float] = []
             for number in range(args.rounds):
                 t = time.perf_counter()
                 asyncio.run(bare_pages(node.url, stop, args.concurrency))
                 floors.append(time.perf_counter() - t)
+                t = time.perf_counter()
+                asyncio.run(extraction_client(node.url, stop, args.concurrency))
+                clients.append(time.perf_counter() - t)
                 runs.append(run(f"concurrent-{number}", args.concurrency))
             one_by_one = pd.read_parquet(root / "sequential" / "transactions")
             for number in range(args.rounds):
@@ -251,12 +274,18 @@ def main() -> None:
     print(f'sequential extract("transactions") (1 request):   {rate(seq)}')
     at_once = f"{args.concurrency} at once, median of {args.rounds}"
     print(f"floor: bare aiohttp read ({at_once}): {rate(floor)}")
+    print(f"  its client alone, bytes only ({at_once}): {rate(statistics.median(clients))}")
     print(f'extract("transactions") ({at_once}): {rate(conc)}')
     print(f"speed-up over the plain loop:      {loop / conc:5.2f}x (goal >= 3x)")
     print(f"speed-up over the same work, 1 by 1: {seq / conc:5.2f}x")
     print(
         f"share of the floor (extract rate / floor rate): {statistics.median(shares):.2f} "
         f"(rounds {min(shares):.2f}-{max(shares):.2f}; goal >= {GOAL:.2f})"
+    )
+    ceilings = [f / c for f, c in zip(floors, clients, strict=True)]
+    print(
+        f"  share of the floor its client alone reaches: {statistics.median(ceilings):.2f} "
+        f"(rounds {min(ceilings):.2f}-{max(ceilings):.2f})"
     )
     print(f"share of node capacity:   {raw / conc:.0%}")
     print(f"share of what its HTTP client alone fetches: {fetch_only / conc:.0%}")

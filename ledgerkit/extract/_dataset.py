@@ -30,7 +30,7 @@ import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import httpx
 
@@ -52,6 +52,9 @@ from ledgerkit.extract._fetch import (
 )
 from ledgerkit.extract._options import ExtractOptions, NodeAccess
 from ledgerkit.extract._ranges import partitions
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 __all__ = ["MANIFEST", "SCHEMA_VERSION", "ExtractionSummary", "read_manifest", "write_dataset"]
 
@@ -146,10 +149,14 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _write_partition(kind: str, records: list[Any], target: Path) -> tuple[int, str]:
-    """Convert, write to a hidden temporary file, rename; returns (rows, sha256)."""
+def _table(kind: str, records: list[Any]) -> pa.Table:
+    """The records of a partition as the Arrow table of its file.
+
+    Called on the event loop: it is Python work that holds the interpreter throughout, and
+    in a thread it would make the loop wait for the interpreter after every socket call
+    (some 5 ms each) for longer than it takes here.
+    """
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
     frame = CONVERTERS[kind](records)
     table = pa.Table.from_pandas(frame, preserve_index=False)
@@ -164,7 +171,15 @@ def _write_partition(kind: str, records: list[Any], target: Path) -> tuple[int, 
         ],
         metadata=table.schema.metadata,
     )
-    table = table.cast(schema)
+    return table.cast(schema)
+
+
+def _write_table(table: pa.Table, target: Path) -> tuple[int, str]:
+    """Write to a hidden temporary file, sync, rename; returns (rows, sha256). Run in a
+    thread: Parquet encoding and compression, the sync and the hash let go of the
+    interpreter."""
+    import pyarrow.parquet as pq
+
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     os.close(fd)
     try:
@@ -176,7 +191,7 @@ def _write_partition(kind: str, records: list[Any], target: Path) -> tuple[int, 
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return len(frame), sha
+    return table.num_rows, sha
 
 
 def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:
@@ -429,9 +444,9 @@ async def write_dataset(
                 nonlocal rows
                 relative = dataset.file_for(first, end)
                 async with writers:
-                    count, sha = await asyncio.to_thread(
-                        _write_partition, source.kind, records, root / relative
-                    )
+                    table = _table(source.kind, records)
+                    del records
+                    count, sha = await asyncio.to_thread(_write_table, table, root / relative)
                 entry = {
                     "file": relative.as_posix(),
                     "first": first,
