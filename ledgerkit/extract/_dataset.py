@@ -194,6 +194,36 @@ def _write_table(table: pa.Table, target: Path) -> tuple[int, str]:
     return table.num_rows, sha
 
 
+async def _drop(fetching: asyncio.Future[Any] | None) -> None:
+    """Cancel a fetch no longer wanted, and wait until it has stopped."""
+    if fetching is None:
+        return
+    fetching.cancel()
+    await asyncio.wait([fetching])
+    if not fetching.cancelled():
+        fetching.exception()  # seen: the run's own failure, if any, is the one to tell
+
+
+class _Relay:
+    """A progress counter that keeps the counts made before the bar exists, then passes
+    them on to it."""
+
+    def __init__(self) -> None:
+        self._target: Counter | None = None
+        self._pending = 0.0
+
+    def to(self, target: Counter) -> None:
+        self._target = target
+        if self._pending:
+            target.update(self._pending)
+
+    def update(self, n: float | None = 1) -> bool | None:
+        if self._target is not None:
+            return self._target.update(n)
+        self._pending += 1 if n is None else n
+        return None
+
+
 def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:
     error = group.exceptions[0]
     return _first(error) if isinstance(error, BaseExceptionGroup) else error
@@ -401,15 +431,29 @@ async def write_dataset(
     root = Path(out)
     async with node.client(options, transport) as client:
         head = await check_available(client, source, stop)
-        chain = (await client.chain_identity()).value
-        root.mkdir(parents=True, exist_ok=True)
-        (root / source.kind).mkdir(exist_ok=True)
-        dataset = _Dataset(root, source, chain, partition_size)
-        if dataset.unverified:
-            await dataset.verify(client)
-        dataset.sweep()
         plan = partitions(start, stop, partition_size)
-        todo = dataset.to_fetch(plan)
+        # A new dataset is fetched whole: its first partition comes while the node is asked
+        # which chain it serves (by its genesis transaction, a megabyte on a local node).
+        # Nothing is written before the chain is known.
+        relay = _Relay()
+        early: asyncio.Future[tuple[list[Any], int]] | None = None
+        if not (root / MANIFEST).exists():
+            early = asyncio.ensure_future(fetch_range(client, source, *plan[0], bar=relay))
+        try:
+            chain = (await client.chain_identity()).value
+            root.mkdir(parents=True, exist_ok=True)
+            (root / source.kind).mkdir(exist_ok=True)
+            dataset = _Dataset(root, source, chain, partition_size)
+            if dataset.unverified:
+                await dataset.verify(client)
+            dataset.sweep()
+            todo = dataset.to_fetch(plan)
+        except BaseException:
+            await _drop(early)
+            raise
+        if todo[:1] != plan[:1]:  # a dataset made meanwhile by another run
+            await _drop(early)
+            early = None
         dataset.widen(start, stop)
         # The manifest names the widened range from the start, even if a partition fails;
         # saved (and synced to disk) in a thread while the first pages come.
@@ -439,6 +483,7 @@ async def write_dataset(
             desc=source.kind,
             disable=not _interactive(options.progress),
         ) as bar:
+            relay.to(bar)
 
             async def write(first: int, end: int, records: list[Any], version: int) -> None:
                 nonlocal rows
@@ -463,12 +508,19 @@ async def write_dataset(
 
             writes: list[asyncio.Future[None]] = []
 
-            async def one(first: int, end: int, counter: Counter) -> None:
+            async def one(
+                first: int,
+                end: int,
+                counter: Counter,
+                fetched: asyncio.Future[tuple[list[Any], int]] | None,
+            ) -> None:
                 async with held:
                     async with fetch_slots:
-                        records, version = await fetch_range(
-                            client, source, first, end, bar=counter
-                        )
+                        if fetched is None:
+                            fetched = asyncio.ensure_future(
+                                fetch_range(client, source, first, end, bar=counter)
+                            )
+                        records, version = await fetched
                     # Shielded: a partition fetched is written even when another fails.
                     written = asyncio.ensure_future(write(first, end, records, version))
                     writes.append(written)
@@ -477,8 +529,8 @@ async def write_dataset(
 
             try:
                 async with asyncio.TaskGroup() as group:
-                    for a, b in todo:
-                        group.create_task(one(a, b, bar))
+                    for number, (a, b) in enumerate(todo):
+                        group.create_task(one(a, b, bar, early if number == 0 else None))
             except BaseExceptionGroup as failures:
                 # The partitions fetched so far are written and recorded; the caller gets
                 # the cause.
