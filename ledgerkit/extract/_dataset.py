@@ -467,10 +467,9 @@ async def write_dataset(
 
         rows = 0
         # Enough partitions fetched at once to keep ``concurrency`` requests busy, and no
-        # more. A fetched partition is converted and written in a thread while the next
-        # ones are fetched: fetching never waits for a write (which, competing with the
-        # decoding of pages for the interpreter, takes longer than its CPU time), unless
-        # two more partitions than those being fetched are already waiting to be written.
+        # more. A fetched partition is converted on the loop and written in a thread while
+        # the next ones are fetched: fetching does not wait for writes to finish, unless
+        # two partitions more than those being fetched are already waiting to be written.
         pages_each = max(1, -(-min(partition_size, stop - start) // source.page_size))
         fetching = max(2, -(-concurrency // pages_each) + 1)
         fetch_slots = asyncio.Semaphore(fetching)
