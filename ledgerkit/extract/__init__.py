@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from ledgerkit._public import publish as _publish
 from ledgerkit.extract._dask import blocks_dask, events_dask, transactions_dask
-from ledgerkit.extract._dataset import MANIFEST, SCHEMA_VERSION, ExtractionSummary, read_manifest
+from ledgerkit.extract._dataset import ExtractionSummary
 from ledgerkit.extract._entry import (
     KINDS,
     ExtractKind,
@@ -36,6 +36,7 @@ from ledgerkit.extract._entry import (
     extract_transactions,
     fetch_transactions,
 )
+from ledgerkit.extract._manifest import MANIFEST, SCHEMA_VERSION, read_manifest
 from ledgerkit.extract._options import ExtractOptions
 
 __all__ = [
