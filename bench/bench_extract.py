@@ -1,16 +1,23 @@
-"""Extraction throughput: concurrent ``extract_transactions`` against sequential page
-loops with the same client, and against the node's own capacity.
+"""Extraction throughput: concurrent ``extract("transactions", ...)`` against its floor,
+the bare read of the same pages, and against sequential page loops and the node's capacity.
 
+* the floor: the same page requests at the same concurrency by a bare aiohttp client,
+  each body read and dropped (nothing decoded, nothing written): what reading the pages
+  costs at the least with the HTTP client the extraction uses. The floor and the
+  extraction are measured in turns, ``--rounds`` times, so that both see the same machine;
+* the extraction's client alone: the same requests through the ``AsyncClient`` an
+  extraction makes, each body kept as bytes (nothing decoded, nothing written);
 * node capacity: the same pages fetched as raw bytes by a bare HTTP/1.1 client on
-  keep-alive connections (nothing decoded), at the best of several connection counts:
-  what the node can serve, with as little client as possible in the way;
-* sequential, same work: ``extract_transactions(concurrency=1)``, one page at a time
-  through the very code the concurrent run uses;
+  keep-alive connections, at the best of several connection counts: what the node can
+  serve, with as little client as possible in the way;
+* sequential, same work: ``extract("transactions", ..., concurrency=1)``, one page at a
+  time through the very code the concurrent run uses;
 * sequential, plain loop: ``client.transactions`` page after page (full records), then
   one frame and one Parquet file, as a notebook would write it.
 
-One run; prints figures and ratios. Goals: >= 3x the sequential loop, >= 70% of the
-node's capacity. ``python bench/bench_extract.py [--versions 50000] [--concurrency 16]``
+Prints figures and ratios. Goals: >= 3x the sequential loop, an extraction rate >= 70% of
+the floor's. ``python bench/bench_extract.py [--versions 50000] [--concurrency 16]
+[--rounds 3]``
 """
 
 from __future__ import annotations
@@ -20,24 +27,28 @@ import asyncio
 import collections
 import contextlib
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import aiohttp
 import httpx
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ledgerkit.client import AiohttpTransport, AsyncClient
-from ledgerkit.extract import extract_transactions
+from ledgerkit.client import AiohttpTransport, AsyncClient, calls
+from ledgerkit.extract import extract
 from ledgerkit.extract._convert import CONVERTERS
 from ledgerkit.extract._ranges import pages
 
 VERSIONS_PER_BLOCK = 4.6  # about what the seeded generator writes
+#: What the extraction should reach of the floor's rate.
+GOAL = 0.70
 
 
 async def sequential(url: str, stop: int, out: Path) -> None:
@@ -79,6 +90,24 @@ async def raw_pages(url: str, stop: int, connections: int) -> int:
     return sum(await asyncio.gather(*(worker() for _ in range(connections))))
 
 
+async def bare_pages(url: str, stop: int, concurrency: int) -> int:
+    """The floor: every page of ``[0, stop)`` as the extraction asks for it (100 versions,
+    ``concurrency`` requests in flight), by a bare aiohttp session, each body read and
+    dropped. Returns the bytes received."""
+    limit = asyncio.Semaphore(concurrency)
+    connector = aiohttp.TCPConnector(limit=concurrency)
+    async with aiohttp.ClientSession(connector=connector) as session:
+
+        async def one(first: int, end: int) -> int:
+            async with limit:
+                params = {"start": first, "limit": end - first}
+                async with session.get(f"{url}/transactions", params=params) as answer:
+                    answer.raise_for_status()
+                    return len(await answer.read())
+
+        return sum(await asyncio.gather(*(one(a, b) for a, b in pages(0, stop, 100))))
+
+
 async def client_pages(url: str, stop: int, concurrency: int, *, aiohttp: bool) -> None:
     """Every page as bytes through httpx, ``concurrency`` at a time, over its own transport
     or the aiohttp one that extraction uses: the HTTP client alone."""
@@ -99,6 +128,23 @@ async def client_pages(url: str, stop: int, concurrency: int, *, aiohttp: bool) 
                 answer.raise_for_status()
 
         await asyncio.gather(*(one(a, b) for a, b in pages(0, stop, 100)))
+
+
+async def extraction_client(url: str, stop: int, concurrency: int) -> None:
+    """Every page as bytes through the very client an extraction makes (``AsyncClient``
+    over the aiohttp transport, no cache, ``concurrency`` requests in flight): what the
+    extraction costs before it decodes, converts or writes anything."""
+    identity: Callable[[bytes], bytes] = bytes
+    transport = AiohttpTransport(max_connections=concurrency)
+    async with AsyncClient(
+        url, cache=False, max_concurrency=concurrency, transport=transport
+    ) as client:
+        await asyncio.gather(
+            *(
+                client.send(calls.transactions(a, b - a), decoder=identity)
+                for a, b in pages(0, stop, 100)
+            )
+        )
 
 
 def node_capacity(url: str, stop: int) -> tuple[float, int, int]:
@@ -146,6 +192,8 @@ def main() -> None:
     parser.add_argument("--versions", type=int, default=50_000)
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--partition-size", type=int, default=10_000)
+    parser.add_argument("--rounds", type=int, default=3, help="floor and extraction, in turns")
+    parser.add_argument("--url", default=None, help="a node already serving a chain to measure")
     args = parser.parse_args()
     blocks = int(args.versions / VERSIONS_PER_BLOCK) + 20
     with tempfile.TemporaryDirectory(prefix="ledgerkit-bench-") as tmp:
@@ -155,7 +203,8 @@ def main() -> None:
         # The node generates its chain and serves it from its own process, as a real node
         # would: in this process it would share the GIL, and leave its garbage, with the
         # client it is measured against.
-        with _node_process(db, blocks) as node:
+        serving = contextlib.nullcontext(_Served(args.url)) if args.url else None
+        with serving or _node_process(db, blocks) as node:
             head = httpx.get(node.url).json()
             total = int(head["ledger_version"]) + 1
             stop = min(args.versions, total)
@@ -181,7 +230,8 @@ def main() -> None:
 
             def run(name: str, concurrency: int) -> float:
                 t = time.perf_counter()
-                extract_transactions(
+                extract(
+                    "transactions",
                     node.url,
                     root / name,
                     start=0,
@@ -195,23 +245,49 @@ def main() -> None:
                 return took
 
             seq = run("sequential", 1)
-            conc = run("concurrent", args.concurrency)
+            floors: list[float] = []
+            clients: list[float] = []
+            runs: list[float] = []
+            for number in range(args.rounds):
+                t = time.perf_counter()
+                asyncio.run(bare_pages(node.url, stop, args.concurrency))
+                floors.append(time.perf_counter() - t)
+                t = time.perf_counter()
+                asyncio.run(extraction_client(node.url, stop, args.concurrency))
+                clients.append(time.perf_counter() - t)
+                runs.append(run(f"concurrent-{number}", args.concurrency))
             one_by_one = pd.read_parquet(root / "sequential" / "transactions")
-            at_once = pd.read_parquet(root / "concurrent" / "transactions")
-            pd.testing.assert_frame_equal(one_by_one, at_once)
+            for number in range(args.rounds):
+                at_once = pd.read_parquet(root / f"concurrent-{number}" / "transactions")
+                pd.testing.assert_frame_equal(one_by_one, at_once)
 
     def rate(seconds: float) -> str:
         return f"{seconds:6.2f} s  {stop / seconds:9,.0f} versions/s"
 
+    conc = statistics.median(runs)
+    floor = statistics.median(floors)
+    shares = [f / r for f, r in zip(floors, runs, strict=True)]
     print(f"node capacity ({size / 1e6:.0f} MB of pages, {connections} connections): {rate(raw)}")
     print(f"httpx alone, {args.concurrency} at once, bytes only:  {rate(httpcore_only)}")
     print(f"  the same over the aiohttp transport:       {rate(fetch_only)}")
     print(f"sequential plain loop (records, frame, write): {rate(loop)}")
-    print(f"sequential extract_transactions (1 request):   {rate(seq)}")
-    print(f"extract_transactions ({args.concurrency} requests at once):   {rate(conc)}")
+    print(f'sequential extract("transactions") (1 request):   {rate(seq)}')
+    at_once = f"{args.concurrency} at once, median of {args.rounds}"
+    print(f"floor: bare aiohttp read ({at_once}): {rate(floor)}")
+    print(f"  its client alone, bytes only ({at_once}): {rate(statistics.median(clients))}")
+    print(f'extract("transactions") ({at_once}): {rate(conc)}')
     print(f"speed-up over the plain loop:      {loop / conc:5.2f}x (goal >= 3x)")
     print(f"speed-up over the same work, 1 by 1: {seq / conc:5.2f}x")
-    print(f"share of node capacity:   {raw / conc:.0%} (goal >= 70%)")
+    print(
+        f"share of the floor (extract rate / floor rate): {statistics.median(shares):.2f} "
+        f"(rounds {min(shares):.2f}-{max(shares):.2f}; goal >= {GOAL:.2f})"
+    )
+    ceilings = [f / c for f, c in zip(floors, clients, strict=True)]
+    print(
+        f"  share of the floor its client alone reaches: {statistics.median(ceilings):.2f} "
+        f"(rounds {min(ceilings):.2f}-{max(ceilings):.2f})"
+    )
+    print(f"share of node capacity:   {raw / conc:.0%}")
     print(f"share of what its HTTP client alone fetches: {fetch_only / conc:.0%}")
 
 

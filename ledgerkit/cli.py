@@ -148,32 +148,31 @@ def _api_key(args: argparse.Namespace) -> str | None:
 
 def _extract(args: argparse.Namespace) -> None:
     from ledgerkit import connect
-    from ledgerkit.extract import extract_blocks, extract_events, extract_transactions
+    from ledgerkit.extract import extract
     from ledgerkit.types import Address, parse_uint
 
+    stream: dict[str, Any] = {}
     if args.kind == "events":
         # Checked before a node is started or anything is written to --out.
-        address = Address.parse(args.address)
-        creation_number = parse_uint(args.creation_number, 64, what="creation_number")
-    common: dict[str, Any] = {
-        "api_key": _api_key(args),
-        "start": args.start,
-        "stop": args.stop,
-        "partition_size": args.partition_size,
-        "concurrency": args.concurrency,
-        "max_rps": args.max_rps,
-    }
+        stream["address"] = Address.parse(args.address)
+        stream["creation_number"] = parse_uint(args.creation_number, 64, what="creation_number")
+    api_key = _api_key(args)
     # --url, else $LEDGERKIT_NODE_URL, else the embedded node, started now; the client
     # itself sends nothing: it names the node (and stops the one it started).
     client = connect(args.url or None, cache=False)
-    url = client.config.base_url
     try:
-        if args.kind == "events":
-            summary = extract_events(url, args.out, address, creation_number, **common)
-        elif args.kind == "blocks":
-            summary = extract_blocks(url, args.out, **common)
-        else:
-            summary = extract_transactions(url, args.out, **common)
+        summary = extract(
+            args.kind,
+            client.config.base_url,
+            args.out,
+            **stream,
+            api_key=api_key,
+            start=args.start,
+            stop=args.stop,
+            partition_size=args.partition_size,
+            concurrency=args.concurrency,
+            max_rps=args.max_rps,
+        )
     finally:
         client.close()
     print(summary)

@@ -47,8 +47,9 @@ def _positive(value: object) -> bool:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ExtractOptions:
-    """How an extraction runs; one object for every ``extract_*``, ``aextract_*`` and
-    ``*_dask`` function (``options=``), whose keyword arguments of the same names override it.
+    """How an extraction runs; one object for :func:`extract` and :func:`aextract` (and
+    their ``extract_*`` aliases) and every ``*_dask`` function (``options=``), whose keyword
+    arguments of the same names override it.
 
     Parameters
     ----------
@@ -174,6 +175,10 @@ class NodeAccess:
         )
 
 
+#: The transport of the client :func:`node_access` checks its arguments with: it sends nothing.
+_NO_TRANSPORT: Final = httpx.BaseTransport()
+
+
 def node_access(
     node: str | Client | AsyncClient,
     *,
@@ -197,8 +202,10 @@ def node_access(
         raise InputError(
             f"the node must be a URL, a Client or an AsyncClient, got {type(node).__name__}"
         )
-    # The client checks the address and the credentials as it would before sending.
-    probe = Client(url, api_key=api_key, headers=headers, cache=False)
+    # The client checks the address and the credentials as it would before sending. It
+    # never sends: a stand-in transport spares it the TLS context httpx would otherwise
+    # load for it (some 70 ms, a tenth of a 50,000-version extraction from a local node).
+    probe = Client(url, api_key=api_key, headers=headers, cache=False, transport=_NO_TRANSPORT)
     try:
         config = probe.config
         return NodeAccess(config.base_url, config.api_key, config.headers)

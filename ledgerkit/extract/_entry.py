@@ -1,0 +1,316 @@
+"""The entry points: :func:`extract` and its coroutine twin :func:`aextract`, one for
+every kind of dataset, the ``extract_<kind>`` aliases of each, and :func:`fetch_transactions`.
+
+The kinds are a closed set (:data:`ExtractKind`); a kind outside it is an
+:class:`~ledgerkit.InputError` naming the kinds, before anything is sent or written.
+"""
+
+from __future__ import annotations
+
+import os
+import typing
+from collections.abc import Mapping
+from typing import Any, Final, Literal, Required, Unpack
+
+import httpx
+
+from ledgerkit._errors import InputError
+from ledgerkit.client import AsyncClient, Client
+from ledgerkit.extract._dataset import ExtractionSummary, write_dataset
+from ledgerkit.extract._fetch import (
+    Source,
+    blocks_source,
+    check_available,
+    check_range,
+    events_source,
+    fetch_range,
+    run_sync,
+    transactions_source,
+)
+from ledgerkit.extract._options import (
+    PARTITION_SIZE,
+    ExtractOptions,
+    OptionFields,
+    node_access,
+    resolve_options,
+)
+from ledgerkit.types import Address
+
+__all__ = [
+    "CONCURRENCY",
+    "KINDS",
+    "ExtractKind",
+    "aextract",
+    "aextract_blocks",
+    "aextract_events",
+    "aextract_transactions",
+    "extract",
+    "extract_blocks",
+    "extract_events",
+    "extract_transactions",
+    "fetch_transactions",
+]
+
+#: What a dataset can hold: transactions by version, blocks by height, or the events of
+#: one stream by sequence number.
+ExtractKind = Literal["transactions", "blocks", "events"]
+#: The kinds, in the order the documentation lists them.
+KINDS: Final[tuple[str, ...]] = typing.get_args(ExtractKind)
+
+#: Requests in flight at most when writing a dataset, unless the options say otherwise.
+CONCURRENCY: Final = 16
+
+
+class ExtractArguments(OptionFields, total=False):
+    """The keyword arguments every kind takes: the range, the options and the node's
+    credentials (the parameters of :func:`extract` after ``out``, but the stream's)."""
+
+    start: Required[int]
+    stop: Required[int]
+    options: ExtractOptions | None
+    api_key: str | None
+    headers: Mapping[str, str] | None
+    transport: httpx.AsyncBaseTransport | None
+
+
+def _source(kind: object, address: str | Address | None, creation_number: int | None) -> Source:
+    """What ``kind`` reads, checked: a kind of the closed set, and a stream for events
+    (and for events only)."""
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise InputError(
+            f"unknown extraction kind {kind!r}; the kinds are {', '.join(map(repr, KINDS))}"
+        )
+    if kind == "events":
+        if address is None or creation_number is None:
+            raise InputError("events are read from one stream: give address= and creation_number=")
+        return events_source(address, creation_number)
+    if address is not None or creation_number is not None:
+        raise InputError(f"address= and creation_number= name an event stream; {kind} have none")
+    if kind == "blocks":
+        return blocks_source()
+    return transactions_source(rows=True)
+
+
+async def aextract(
+    kind: ExtractKind,
+    url: str | Client | AsyncClient,
+    out: str | os.PathLike[str],
+    *,
+    start: int,
+    stop: int,
+    address: str | Address | None = None,
+    creation_number: int | None = None,
+    options: ExtractOptions | None = None,
+    api_key: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    transport: httpx.AsyncBaseTransport | None = None,
+    **overrides: Unpack[OptionFields],
+) -> ExtractionSummary:
+    """Coroutine twin of :func:`extract`."""
+    source = _source(kind, address, creation_number)
+    resolved = resolve_options(
+        options, overrides, partition_size=PARTITION_SIZE[source.kind], concurrency=CONCURRENCY
+    )
+    node = node_access(url, api_key=api_key, headers=headers)
+    return await write_dataset(
+        source, node, out, start=start, stop=stop, options=resolved, transport=transport
+    )
+
+
+def extract(
+    kind: ExtractKind,
+    url: str | Client | AsyncClient,
+    out: str | os.PathLike[str],
+    *,
+    start: int,
+    stop: int,
+    address: str | Address | None = None,
+    creation_number: int | None = None,
+    options: ExtractOptions | None = None,
+    api_key: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    transport: httpx.AsyncBaseTransport | None = None,
+    **overrides: Unpack[OptionFields],
+) -> ExtractionSummary:
+    """Write the ``kind`` records of ``[start, stop)`` to a Parquet dataset in ``out``.
+
+    Parameters
+    ----------
+    kind : {"transactions", "blocks", "events"}
+        Transactions by version (10,000 a file by default), blocks by height (1,000 a
+        file), or the events of one stream (``address``, ``creation_number``) by
+        sequence number (10,000 a file).
+    url : str, Client or AsyncClient
+        The node's API root, or a client configured for it: its address, ``api_key`` and
+        ``headers`` are used (the extraction makes its own client, without a cache, with
+        the limits of ``options``).
+    out : path
+        Dataset directory: ``manifest.json`` and ``<kind>/part-*.parquet``.
+    start, stop : int
+        Half-open range of keys; for transactions and blocks, ``stop`` may be at most the
+        ledger version (block height) + 1.
+    address, creation_number : optional
+        The event stream, for ``"events"`` (and only for it).
+    options : ExtractOptions, optional
+        Partition size (files are cut at multiples of it:
+        ``part-000000000000-000000009999``), concurrency (default 16 requests in flight),
+        ``max_rps``, retries, timeout and progress bar.
+    api_key : str, optional
+        Sent as ``Authorization: Bearer <api_key>`` (replaces a client's own).
+    headers : mapping, optional
+        Sent with every request (added to a client's own).
+    transport : httpx.AsyncBaseTransport, optional
+        For tests: the transport of the client.
+    **overrides
+        Any field of :class:`ExtractOptions` (``partition_size=``, ``concurrency=``,
+        ``max_rps=``, ``retries=``, ``timeout=``, ``progress=``), replacing that of ``options``.
+
+    Returns
+    -------
+    ExtractionSummary
+
+    Raises
+    ------
+    InputError
+        A kind other than ``"transactions"``, ``"blocks"`` and ``"events"`` (the message
+        lists them), a stream missing for events or given for another kind,
+        ``stop <= start``, a negative start, an option out of range or unknown, a
+        malformed key or header (nothing sent).
+    RangeBeyondLedgerError
+        ``stop`` is past the head of the ledger.
+    IncompleteExtractionError
+        Keys the node did not deliver (listed as ranges); for events, a stream that ends
+        before ``stop``.
+    ChainMismatchError, DatasetMismatchError
+        ``out`` holds a dataset of another chain, kind, stream or partition size.
+
+    Notes
+    -----
+    Complete partitions on disk (recorded in the manifest with a matching sha256) are not
+    fetched again, so an interrupted run resumes and a finished one fetches nothing.
+
+    ``extract_transactions(url, out, ...)``, ``extract_blocks(url, out, ...)`` and
+    ``extract_events(url, out, address, creation_number, ...)`` are aliases of this
+    function for each kind, and ``aextract_<kind>`` of :func:`aextract`.
+
+    Examples
+    --------
+    >>> extract("transactions", node.url, "data", start=0, stop=5_000)  # doctest: +SKIP
+    >>> pandas.read_parquet("data/transactions")  # doctest: +SKIP
+    >>> extract("events", node.url, "ev", start=0, stop=100, address="0x1", creation_number=2)
+    ... # doctest: +SKIP
+    >>> fast = ExtractOptions(concurrency=32, max_rps=200)
+    >>> keyed = Client(url, api_key=key)  # doctest: +SKIP
+    >>> extract("blocks", keyed, "blocks", start=0, stop=5_000, options=fast)  # doctest: +SKIP
+    """
+    return run_sync(
+        aextract(
+            kind,
+            url,
+            out,
+            start=start,
+            stop=stop,
+            address=address,
+            creation_number=creation_number,
+            options=options,
+            api_key=api_key,
+            headers=headers,
+            transport=transport,
+            **overrides,
+        )
+    )
+
+
+def extract_transactions(
+    url: str | Client | AsyncClient,
+    out: str | os.PathLike[str],
+    **arguments: Unpack[ExtractArguments],
+) -> ExtractionSummary:
+    """Alias of ``extract("transactions", url, out, ...)``: see :func:`extract`."""
+    return extract("transactions", url, out, **arguments)
+
+
+def extract_blocks(
+    url: str | Client | AsyncClient,
+    out: str | os.PathLike[str],
+    **arguments: Unpack[ExtractArguments],
+) -> ExtractionSummary:
+    """Alias of ``extract("blocks", url, out, ...)``: see :func:`extract`."""
+    return extract("blocks", url, out, **arguments)
+
+
+def extract_events(
+    url: str | Client | AsyncClient,
+    out: str | os.PathLike[str],
+    address: str | Address,
+    creation_number: int,
+    **arguments: Unpack[ExtractArguments],
+) -> ExtractionSummary:
+    """Alias of ``extract("events", url, out, address=address,
+    creation_number=creation_number, ...)``: see :func:`extract`."""
+    return extract(
+        "events", url, out, address=address, creation_number=creation_number, **arguments
+    )
+
+
+async def aextract_transactions(
+    url: str | Client | AsyncClient,
+    out: str | os.PathLike[str],
+    **arguments: Unpack[ExtractArguments],
+) -> ExtractionSummary:
+    """Alias of ``await aextract("transactions", url, out, ...)``: see :func:`extract`."""
+    return await aextract("transactions", url, out, **arguments)
+
+
+async def aextract_blocks(
+    url: str | Client | AsyncClient,
+    out: str | os.PathLike[str],
+    **arguments: Unpack[ExtractArguments],
+) -> ExtractionSummary:
+    """Alias of ``await aextract("blocks", url, out, ...)``: see :func:`extract`."""
+    return await aextract("blocks", url, out, **arguments)
+
+
+async def aextract_events(
+    url: str | Client | AsyncClient,
+    out: str | os.PathLike[str],
+    address: str | Address,
+    creation_number: int,
+    **arguments: Unpack[ExtractArguments],
+) -> ExtractionSummary:
+    """Alias of ``await aextract("events", url, out, address=address,
+    creation_number=creation_number, ...)``: see :func:`extract`."""
+    return await aextract(
+        "events", url, out, address=address, creation_number=creation_number, **arguments
+    )
+
+
+def fetch_transactions(
+    url: str | Client | AsyncClient,
+    start: int,
+    stop: int,
+    *,
+    options: ExtractOptions | None = None,
+    api_key: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    transport: httpx.AsyncBaseTransport | None = None,
+    **overrides: Unpack[OptionFields],
+) -> list[Any]:
+    """The transactions of versions ``[start, stop)``, fetched concurrently, each version
+    exactly once and in order (or :class:`~ledgerkit.IncompleteExtractionError`). The node
+    and the options are given as to :func:`extract` (``partition_size`` and ``progress``
+    do not apply)."""
+    source = transactions_source()
+    resolved = resolve_options(
+        options, overrides, partition_size=PARTITION_SIZE[source.kind], concurrency=CONCURRENCY
+    )
+    node = node_access(url, api_key=api_key, headers=headers)
+
+    async def run() -> list[Any]:
+        check_range(start, stop)
+        async with node.client(resolved, transport) as client:
+            await check_available(client, source, stop)
+            records, _ = await fetch_range(client, source, start, stop)
+        return records
+
+    return run_sync(run())
