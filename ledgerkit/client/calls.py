@@ -54,7 +54,6 @@ __all__ = [
     "SIGNED_TXN_BCS",
     "VIEW_BCS",
     "Call",
-    "Params",
     "account",
     "account_balance",
     "account_module",

@@ -38,14 +38,9 @@ WORKLOAD_ACCOUNT_APT: Final = 100_000 * OCTAS_PER_APT
 
 class DevAccount(Account):
     """A funded account of the embedded node: an :class:`~ledgerkit.Account` with an
-    Ed25519 key, which signs transactions and never shows its key in ``repr``.
-
-    Attributes
-    ----------
-    address : Address
-        The account address (the SHA3-256 authentication key of the Ed25519 public key).
-    private_key : Ed25519PrivateKey
-        Its signing key.
+    Ed25519 key, which signs transactions and never shows its key in ``repr``. Its
+    ``address`` is the SHA3-256 authentication key of the Ed25519 public key, and its
+    ``private_key`` the :class:`~ledgerkit.Ed25519PrivateKey` it signs with.
     """
 
     __slots__ = ()
