@@ -277,6 +277,8 @@ async def write_dataset(
                                 fetch_range(client, source, first, end, bar=counter)
                             )
                         records, version = await fetched
+                        # Its records are held here alone: freed once their table is made.
+                        fetched = None
                     # Shielded: a partition fetched is written even when another fails.
                     written = asyncio.ensure_future(write(first, end, records, version))
                     writes.append(written)
@@ -287,6 +289,7 @@ async def write_dataset(
                 async with asyncio.TaskGroup() as group:
                     for number, (a, b) in enumerate(todo):
                         group.create_task(one(a, b, bar, early if number == 0 else None))
+                    early = None  # (so are the first partition's)
             except BaseExceptionGroup as failures:
                 # The partitions fetched so far are written and recorded; the caller gets
                 # the cause.
