@@ -12,7 +12,9 @@ the error tree (``_answers``). A flow's steps go through ``_drive`` (the driver 
 ``_driver``), a walk's pages through ``_walk``. :class:`BaseClient` holds everything that
 does no I/O (settings, requests, answers, retries, cache keys, which chain the node
 serves); ``Client`` and ``AsyncClient`` only move bytes, wait and store, each in its own
-way (httpx's ``BaseClient`` / ``Client`` / ``AsyncClient`` split).
+way (httpx's ``BaseClient`` / ``Client`` / ``AsyncClient`` split). An ``AsyncClient``
+over an ``AiohttpTransport`` moves them past httpx: ``_attempt`` hands the request to
+aiohttp, which reads the answer whole (the bulk path).
 
 Every call answers a :class:`Result`: the decoded value and the :class:`LedgerMeta` of the
 response it came from (a named tuple, so ``value, ledger = client.account(a)`` works).
@@ -660,7 +662,11 @@ class AsyncClient(BaseClient):
     """An asyncio client of the node REST API; see :class:`~ledgerkit.Client`.
 
     Same parameters, except that ``transport`` is an ``httpx.AsyncBaseTransport`` and
-    ``clock`` has an awaitable ``sleep``. Use ``async with AsyncClient(url) as client``.
+    ``clock`` has an awaitable ``sleep``. With an
+    :class:`~ledgerkit.client.AiohttpTransport`, requests go to aiohttp directly and
+    answers are read whole, past httpx's request and response objects (the bulk path of
+    :mod:`ledgerkit.extract`); headers, limits, retries, answers and errors are the same.
+    Use ``async with AsyncClient(url) as client``.
     ``max_concurrency`` bounds the requests in flight across tasks of one event loop.
 
     Examples
