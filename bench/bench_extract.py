@@ -15,9 +15,11 @@ the bare read of the same pages, and against sequential page loops and the node'
 * sequential, plain loop: ``client.transactions`` page after page (full records), then
   one frame and one Parquet file, as a notebook would write it.
 
-Prints figures and ratios. Goals: >= 3x the sequential loop, an extraction rate >= 70% of
-the floor's. ``python bench/bench_extract.py [--versions 50000] [--concurrency 16]
-[--rounds 3]``
+Prints figures and ratios, and the CPU seconds the client (this process, all its threads)
+and the node (its process, when the script started it; Linux) spent on the floor, the
+client alone and the extraction in the rounds. Goals: >= 3x the sequential loop, an
+extraction rate >= 70% of the floor's. ``python bench/bench_extract.py [--versions 50000]
+[--concurrency 16] [--rounds 3]``
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ import argparse
 import asyncio
 import collections
 import contextlib
+import os
+import resource
 import socket
 import statistics
 import subprocess
@@ -161,8 +165,24 @@ def node_capacity(url: str, stop: int) -> tuple[float, int, int]:
 
 
 class _Served:
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, pid: int | None = None) -> None:
         self.url = url
+        self.pid = pid
+
+    def cpu(self) -> float | None:
+        """CPU seconds the node's process has used so far (Linux), when it is ours."""
+        try:
+            with open(f"/proc/{self.pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _cpu() -> float:
+    """CPU seconds this process has used so far, all its threads."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 @contextlib.contextmanager
@@ -181,10 +201,14 @@ def _node_process(db: Path, blocks: int) -> Iterator[_Served]:
                 break
             except httpx.HTTPError:
                 time.sleep(0.1)
-        yield _Served(url)
+        yield _Served(url, process.pid)
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def _minus(after: float | None, before: float | None) -> float | None:
+    return None if after is None or before is None else after - before
 
 
 def main() -> None:
@@ -248,14 +272,24 @@ def main() -> None:
             floors: list[float] = []
             clients: list[float] = []
             runs: list[float] = []
+            # CPU seconds of this process and of the node, per run, to tell where time goes.
+            spent: dict[str, list[tuple[float, float | None]]] = {
+                "floor": [],
+                "its client alone": [],
+                "extraction": [],
+            }
             for number in range(args.rounds):
-                t = time.perf_counter()
+                t, cpu, node_cpu = time.perf_counter(), _cpu(), node.cpu()
                 asyncio.run(bare_pages(node.url, stop, args.concurrency))
                 floors.append(time.perf_counter() - t)
-                t = time.perf_counter()
+                spent["floor"].append((_cpu() - cpu, _minus(node.cpu(), node_cpu)))
+                t, cpu, node_cpu = time.perf_counter(), _cpu(), node.cpu()
                 asyncio.run(extraction_client(node.url, stop, args.concurrency))
                 clients.append(time.perf_counter() - t)
+                spent["its client alone"].append((_cpu() - cpu, _minus(node.cpu(), node_cpu)))
+                cpu, node_cpu = _cpu(), node.cpu()
                 runs.append(run(f"concurrent-{number}", args.concurrency))
+                spent["extraction"].append((_cpu() - cpu, _minus(node.cpu(), node_cpu)))
             one_by_one = pd.read_parquet(root / "sequential" / "transactions")
             for number in range(args.rounds):
                 at_once = pd.read_parquet(root / f"concurrent-{number}" / "transactions")
@@ -287,6 +321,13 @@ def main() -> None:
         f"  share of the floor its client alone reaches: {statistics.median(ceilings):.2f} "
         f"(rounds {min(ceilings):.2f}-{max(ceilings):.2f})"
     )
+    for name, figures in spent.items():
+        client_cpu = [c for c, _ in figures]
+        node_cpus = [n for _, n in figures if n is not None]
+        line = f"CPU, {name}: client {min(client_cpu):.2f}-{max(client_cpu):.2f} s"
+        if node_cpus:
+            line += f", node {min(node_cpus):.2f}-{max(node_cpus):.2f} s"
+        print(line)
     print(f"share of node capacity:   {raw / conc:.0%}")
     print(f"share of what its HTTP client alone fetches: {fetch_only / conc:.0%}")
 

@@ -9,7 +9,8 @@ tree. See ``docs/client.md``.
 :meth:`Client.send` sends any request the core describes (a :class:`Call`, one per
 endpoint in :mod:`ledgerkit.client.calls`) and reads its answer with a chosen decoder.
 :class:`AiohttpTransport` (``transport=`` of :class:`AsyncClient`) parses HTTP in C, for
-bulk reads; it loads aiohttp when first named.
+bulk reads: an ``AsyncClient`` made with it sends straight to aiohttp, past httpx. It loads
+aiohttp when first named.
 
 The clients of the other services sit beside it: :mod:`ledgerkit.client.faucet`
 (``FaucetClient``, ``TokenProvider``) and :mod:`ledgerkit.client.docsite`

@@ -12,7 +12,9 @@ the error tree (``_answers``). A flow's steps go through ``_drive`` (the driver 
 ``_driver``), a walk's pages through ``_walk``. :class:`BaseClient` holds everything that
 does no I/O (settings, requests, answers, retries, cache keys, which chain the node
 serves); ``Client`` and ``AsyncClient`` only move bytes, wait and store, each in its own
-way (httpx's ``BaseClient`` / ``Client`` / ``AsyncClient`` split).
+way (httpx's ``BaseClient`` / ``Client`` / ``AsyncClient`` split). An ``AsyncClient``
+over an ``AiohttpTransport`` moves them past httpx: ``_attempt`` hands the request to
+aiohttp, which reads the answer whole (the bulk path).
 
 Every call answers a :class:`Result`: the decoded value and the :class:`LedgerMeta` of the
 response it came from (a named tuple, so ``value, ledger = client.account(a)`` works).
@@ -31,13 +33,14 @@ import hashlib
 import logging
 import os
 import random
+import sys
 import threading
 import urllib.parse
 import weakref
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from types import TracebackType
-from typing import Any, Final, TypeVar, overload
+from typing import Any, Final, Protocol, TypeVar, cast, overload
 
 import httpx
 
@@ -98,6 +101,35 @@ T = TypeVar("T")
 U = TypeVar("U")
 
 _log = logging.getLogger("ledgerkit.client")
+
+
+#: An answer read whole: status, headers, body.
+_Answer = tuple[int, Mapping[str, str], bytes]
+
+
+class _Exchanger(Protocol):
+    """A transport that sends a request and reads its answer whole, itself
+    (:meth:`~ledgerkit.client.AiohttpTransport.exchange`)."""
+
+    def exchange(
+        self,
+        method: str,
+        url: str,
+        headers: Mapping[str, str],
+        body: bytes | None,
+        timeout: float | None,
+    ) -> Awaitable[_Answer]: ...
+
+
+def _direct(transport: httpx.AsyncBaseTransport | None) -> _Exchanger | None:
+    """``transport`` when the client may hand it requests itself: an
+    :class:`~ledgerkit.client.AiohttpTransport` exactly (a subclass may change how
+    requests are handled; it keeps the httpx path)."""
+    # Its module is loaded when there is one (aiohttp is not imported here otherwise).
+    module = sys.modules.get("ledgerkit.client._aiohttp")
+    if module is not None and type(transport) is module.AiohttpTransport:
+        return cast("_Exchanger", transport)
+    return None
 
 
 def _kept_headers(headers: Mapping[str, str]) -> dict[str, str]:
@@ -464,7 +496,8 @@ class Client(BaseClient):
                     raise error from exc
             else:
                 status, headers, body = response.status_code, response.headers, response.content
-                _log.debug("%s: %s -> %d", call.name, self._label(call), status)
+                if _log.isEnabledFor(logging.DEBUG):
+                    _log.debug("%s: %s -> %d", call.name, self._label(call), status)
                 if 200 <= status < 300:
                     return status, headers, body
                 refusal = self._node_error(call, status, headers, body)
@@ -629,7 +662,11 @@ class AsyncClient(BaseClient):
     """An asyncio client of the node REST API; see :class:`~ledgerkit.Client`.
 
     Same parameters, except that ``transport`` is an ``httpx.AsyncBaseTransport`` and
-    ``clock`` has an awaitable ``sleep``. Use ``async with AsyncClient(url) as client``.
+    ``clock`` has an awaitable ``sleep``. With an
+    :class:`~ledgerkit.client.AiohttpTransport`, requests go to aiohttp directly and
+    answers are read whole, past httpx's request and response objects (the bulk path of
+    :mod:`ledgerkit.extract`); headers, limits, retries, answers and errors are the same.
+    Use ``async with AsyncClient(url) as client``.
     ``max_concurrency`` bounds the requests in flight across tasks of one event loop.
 
     Examples
@@ -669,27 +706,28 @@ class AsyncClient(BaseClient):
         self._http = httpx.AsyncClient(
             transport=transport, timeout=self.config.timeout, limits=pool, follow_redirects=False
         )
+        self._direct = _direct(transport)
         self._cache = open_cache(self.config.cache)
         self._identity_lock = asyncio.Lock()
 
     # -- plumbing ------------------------------------------------------------------------
 
-    async def _exchange(self, call: Call[Any]) -> tuple[int, httpx.Headers, bytes]:
-        request = self._build_request(call, self._trace)
+    async def _exchange(self, call: Call[Any]) -> tuple[int, Mapping[str, str], bytes]:
+        attempt = self._attempt(call)
         retry_number = 0
         while True:
             try:
                 async with self._limiter.slot():
-                    response = await self._http.send(request)
-                self._heard(response.headers, self._clock.monotonic())
+                    status, headers, body = await attempt()
+                self._heard(headers, self._clock.monotonic())
             except httpx.HTTPError as exc:
                 error = self._transport_error(call, exc)
                 delay = self._retry_delay(call, retry_number, error, None, self._clock.time())
                 if delay is None:
                     raise error from exc
             else:
-                status, headers, body = response.status_code, response.headers, response.content
-                _log.debug("%s: %s -> %d", call.name, self._label(call), status)
+                if _log.isEnabledFor(logging.DEBUG):
+                    _log.debug("%s: %s -> %d", call.name, self._label(call), status)
                 if 200 <= status < 300:
                     return status, headers, body
                 refusal = self._node_error(call, status, headers, body)
@@ -698,6 +736,27 @@ class AsyncClient(BaseClient):
                     raise refusal
             await self._clock.sleep(delay)
             retry_number += 1
+
+    def _attempt(self, call: Call[Any]) -> Callable[[], Awaitable[_Answer]]:
+        """What sends ``call`` once and reads its answer whole: straight over aiohttp when
+        the transport is an :class:`~ledgerkit.client.AiohttpTransport` (no httpx objects
+        in between), else through httpx."""
+        direct = self._direct
+        if direct is not None:
+            method, body, timeout = call.method, call.body, self.config.timeout
+            url, headers = self._url(call.path, call.params), self._request_headers(call)
+
+            def exchange() -> Awaitable[_Answer]:
+                return direct.exchange(method, url, headers, body, timeout)
+
+            return exchange
+        request = self._build_request(call, self._trace)
+
+        async def send() -> _Answer:
+            response = await self._http.send(request)
+            return response.status_code, response.headers, response.content
+
+        return send
 
     async def _send(self, call: Call[T]) -> Result[T]:
         key = self._cache_key(call)

@@ -22,7 +22,14 @@ import httpx
 
 from ledgerkit._errors import InputError
 from ledgerkit.extract._convert import CONVERTERS
-from ledgerkit.extract._fetch import Counter, Source, check_available, check_range, fetch_range
+from ledgerkit.extract._fetch import (
+    Counter,
+    Source,
+    check_available,
+    check_range,
+    fetch_range,
+    first_error,
+)
 from ledgerkit.extract._manifest import MANIFEST, Dataset, sha256_of
 from ledgerkit.extract._options import ExtractOptions, NodeAccess
 from ledgerkit.extract._ranges import partitions
@@ -156,11 +163,6 @@ class _Relay:
         return None
 
 
-def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:
-    error = group.exceptions[0]
-    return _first(error) if isinstance(error, BaseExceptionGroup) else error
-
-
 def _interactive(progress: bool | None) -> bool:
     if progress is not None:
         return progress
@@ -275,6 +277,8 @@ async def write_dataset(
                                 fetch_range(client, source, first, end, bar=counter)
                             )
                         records, version = await fetched
+                        # Its records are held here alone: freed once their table is made.
+                        fetched = None
                     # Shielded: a partition fetched is written even when another fails.
                     written = asyncio.ensure_future(write(first, end, records, version))
                     writes.append(written)
@@ -285,11 +289,12 @@ async def write_dataset(
                 async with asyncio.TaskGroup() as group:
                     for number, (a, b) in enumerate(todo):
                         group.create_task(one(a, b, bar, early if number == 0 else None))
+                    early = None  # (so are the first partition's)
             except BaseExceptionGroup as failures:
                 # The partitions fetched so far are written and recorded; the caller gets
                 # the cause.
                 await asyncio.wait([widened, *writes])
-                raise _first(failures) from None
+                raise first_error(failures) from None
             await widened
     return ExtractionSummary(
         kind=source.kind,

@@ -32,6 +32,7 @@ __all__ = [
     "check_available",
     "check_range",
     "fetch_range",
+    "first_error",
     "run_sync",
 ]
 
@@ -181,9 +182,18 @@ async def fetch_range(
     :class:`IncompleteExtractionError` naming the keys that never arrived.
     """
     check_range(start, stop)
-    answers = await asyncio.gather(
-        *(_fetch_page(client, source, a, b, bar) for a, b in pages(start, stop, source.page_size))
-    )
+    # A task group, not gather: when a page fails, the others are cancelled and awaited
+    # here, so that no request is still in flight (its connection left open) when the
+    # client closes.
+    try:
+        async with asyncio.TaskGroup() as group:
+            tasks = [
+                group.create_task(_fetch_page(client, source, a, b, bar))
+                for a, b in pages(start, stop, source.page_size)
+            ]
+    except BaseExceptionGroup as failures:
+        raise first_error(failures) from None
+    answers = [task.result() for task in tasks]
     by_key: dict[int, Any] = {}
     key = source.key
     for records, _ in answers:
@@ -194,6 +204,12 @@ async def fetch_range(
         raise IncompleteExtractionError(source.kind, missing)
     version = max(v for _, v in answers)
     return [by_key[k] for k in range(start, stop)], version
+
+
+def first_error(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """The first failure of a task group, out of any nesting."""
+    error = group.exceptions[0]
+    return first_error(error) if isinstance(error, BaseExceptionGroup) else error
 
 
 def run_sync(coro: Coroutine[Any, Any, T]) -> T:

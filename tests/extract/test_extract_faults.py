@@ -3,11 +3,13 @@ exactly once; gaps the node leaves are named; overlaps are removed."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
+import httpx
 import pandas as pd
 import pytest
-from extract_helpers import VERSIONS, FaultyTransport
+from extract_helpers import VERSIONS, FaultyTransport, invalid_input
 
 import ledgerkit
 from ledgerkit.client import Retry
@@ -63,3 +65,42 @@ def test_overlapping_pages_are_deduplicated(node: LocalNode) -> None:
 
     records = fetch_transactions(node.url, 0, 450, transport=FaultyTransport(edit=repeat_first))
     assert [r.version for r in records] == list(range(450))
+
+
+class _Stalling(FaultyTransport):
+    """Every page but the third waits a while before going to the node; the third is
+    refused at once (a hard failure). Counts the requests still in flight when the
+    client closes its transport."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked = 0
+        self.in_flight = 0
+        self.in_flight_at_close: int | None = None
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/transactions"):
+            self.asked += 1
+            if self.asked == 3:
+                return invalid_input(request)
+            self.in_flight += 1
+            try:
+                await asyncio.sleep(0.5)
+                return await super().handle_async_request(request)
+            finally:
+                self.in_flight -= 1
+        return await super().handle_async_request(request)
+
+    async def aclose(self) -> None:
+        self.in_flight_at_close = self.in_flight
+        await super().aclose()
+
+
+def test_a_failed_page_leaves_no_request_in_flight_when_the_client_closes(
+    node: LocalNode,
+) -> None:
+    transport = _Stalling()
+    with pytest.raises(ledgerkit.InvalidInputError, match="injected hard failure"):
+        fetch_transactions(node.url, 0, 500, concurrency=8, transport=transport)
+    assert transport.asked == 5  # the five pages at once; the third refused
+    assert transport.in_flight_at_close == 0  # the other four were stopped first
