@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from ledgerkit._errors import InputError
-from ledgerkit.extract._convert import CONVERTERS
 from ledgerkit.extract._fetch import (
     Counter,
     Source,
@@ -33,6 +32,7 @@ from ledgerkit.extract._fetch import (
 from ledgerkit.extract._manifest import MANIFEST, Dataset, sha256_of
 from ledgerkit.extract._options import ExtractOptions, NodeAccess
 from ledgerkit.extract._ranges import partitions
+from ledgerkit.extract._tables import TableBuilder
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -86,31 +86,6 @@ class ExtractionSummary:
             f"{self.partitions} partitions, {self.written} written ({self.rows_written} rows), "
             f"{self.skipped} already complete"
         )
-
-
-def _table(kind: str, records: list[Any]) -> pa.Table:
-    """The records of a partition as the Arrow table of its file.
-
-    Called on the event loop: it is Python work that holds the interpreter throughout, and
-    in a thread it would make the loop wait for the interpreter after every socket call
-    (some 5 ms each) for longer than it takes here.
-    """
-    import pyarrow as pa
-
-    frame = CONVERTERS[kind](records)
-    table = pa.Table.from_pandas(frame, preserve_index=False)
-    # pandas picks the narrowest codes (int8 below 128 categories); a dataset read across
-    # partitions unifies their dictionaries, which overflows such codes. int32 always fits.
-    schema = pa.schema(
-        [
-            field.with_type(pa.dictionary(pa.int32(), field.type.value_type))
-            if pa.types.is_dictionary(field.type)
-            else field
-            for field in table.schema
-        ],
-        metadata=table.schema.metadata,
-    )
-    return table.cast(schema)
 
 
 def _write_table(table: pa.Table, target: Path) -> tuple[int, str]:
@@ -193,9 +168,18 @@ async def write_dataset(
         # which chain it serves (by its genesis transaction, a megabyte on a local node).
         # Nothing is written before the chain is known.
         relay = _Relay()
-        early: asyncio.Future[tuple[list[Any], int]] | None = None
+
+        async def fetch_table(first: int, end: int, counter: Counter) -> tuple[pa.Table, int]:
+            # Its pages are converted as they come, in between the answers awaited.
+            builder = TableBuilder(source.kind)
+            _, version = await fetch_range(
+                client, source, first, end, bar=counter, sink=builder.add
+            )
+            return builder.finish(), version
+
+        early: asyncio.Future[tuple[pa.Table, int]] | None = None
         if not (root / MANIFEST).exists():
-            early = asyncio.ensure_future(fetch_range(client, source, *plan[0], bar=relay))
+            early = asyncio.ensure_future(fetch_table(*plan[0], relay))
         try:
             chain = (await client.chain_identity()).value
             root.mkdir(parents=True, exist_ok=True)
@@ -224,9 +208,10 @@ async def write_dataset(
 
         rows = 0
         # Enough partitions fetched at once to keep ``concurrency`` requests busy, and no
-        # more. A fetched partition is converted on the loop and written in a thread while
-        # the next ones are fetched: fetching does not wait for writes to finish, unless
-        # two partitions more than those being fetched are already waiting to be written.
+        # more. A partition is converted on the loop while its pages come, and written in
+        # a thread while the next ones are fetched: fetching does not wait for writes to
+        # finish, unless two partitions more than those being fetched are already waiting
+        # to be written.
         pages_each = max(1, -(-min(partition_size, stop - start) // source.page_size))
         fetching = max(2, -(-concurrency // pages_each) + 1)
         fetch_slots = asyncio.Semaphore(fetching)
@@ -241,12 +226,10 @@ async def write_dataset(
         ) as bar:
             relay.to(bar)
 
-            async def write(first: int, end: int, records: list[Any], version: int) -> None:
+            async def write(first: int, end: int, table: pa.Table, version: int) -> None:
                 nonlocal rows
                 relative = dataset.file_for(first, end)
                 async with writers:
-                    table = _table(source.kind, records)
-                    del records
                     count, sha = await asyncio.to_thread(_write_table, table, root / relative)
                 entry = {
                     "file": relative.as_posix(),
@@ -268,21 +251,19 @@ async def write_dataset(
                 first: int,
                 end: int,
                 counter: Counter,
-                fetched: asyncio.Future[tuple[list[Any], int]] | None,
+                fetched: asyncio.Future[tuple[pa.Table, int]] | None,
             ) -> None:
                 async with held:
                     async with fetch_slots:
                         if fetched is None:
-                            fetched = asyncio.ensure_future(
-                                fetch_range(client, source, first, end, bar=counter)
-                            )
-                        records, version = await fetched
-                        # Its records are held here alone: freed once their table is made.
+                            fetched = asyncio.ensure_future(fetch_table(first, end, counter))
+                        table, version = await fetched
+                        # Its table is held here alone: freed once written.
                         fetched = None
                     # Shielded: a partition fetched is written even when another fails.
-                    written = asyncio.ensure_future(write(first, end, records, version))
+                    written = asyncio.ensure_future(write(first, end, table, version))
                     writes.append(written)
-                    del records
+                    del table
                     await asyncio.shield(written)
 
             try:

@@ -175,35 +175,59 @@ async def fetch_range(
     stop: int,
     *,
     bar: Counter | None = None,
+    sink: Callable[[list[Any]], None] | None = None,
 ) -> tuple[list[Any], int]:
     """Every record of ``[start, stop)`` exactly once, in key order.
+
+    ``sink``, when given, receives the records page by page in key order (each key once),
+    as soon as every page before has arrived: to work on them while the rest comes.
 
     Returns the records and the newest ledger version the answers were read at. Raises
     :class:`IncompleteExtractionError` naming the keys that never arrived.
     """
     check_range(start, stop)
+    plan = pages(start, stop, source.page_size)
+    answers: list[tuple[list[Any], int] | None] = [None] * len(plan)
+    handed = 0  # pages given to the sink
+
+    async def page(number: int, first: int, end: int) -> None:
+        nonlocal handed
+        answers[number] = await _fetch_page(client, source, first, end, bar)
+        while sink is not None and handed < len(plan):
+            answer = answers[handed]
+            if answer is None:
+                break  # a page before is still coming
+            handed += 1
+            sink(_in_key_order(answer[0], source.key))
+
     # A task group, not gather: when a page fails, the others are cancelled and awaited
     # here, so that no request is still in flight (its connection left open) when the
     # client closes.
     try:
         async with asyncio.TaskGroup() as group:
-            tasks = [
-                group.create_task(_fetch_page(client, source, a, b, bar))
-                for a, b in pages(start, stop, source.page_size)
-            ]
+            for number, (a, b) in enumerate(plan):
+                group.create_task(page(number, a, b))
     except BaseExceptionGroup as failures:
         raise first_error(failures) from None
-    answers = [task.result() for task in tasks]
+    answers_of = [a for a in answers if a is not None]  # all of them: none failed
     by_key: dict[int, Any] = {}
     key = source.key
-    for records, _ in answers:
+    for records, _ in answers_of:
         for record in records:
             by_key.setdefault(key(record), record)  # an overlap keeps the first copy
     if len(by_key) != stop - start:
         missing = compact(k for k in range(start, stop) if k not in by_key)
         raise IncompleteExtractionError(source.kind, missing)
-    version = max(v for _, v in answers)
+    version = max(v for _, v in answers_of)
     return [by_key[k] for k in range(start, stop)], version
+
+
+def _in_key_order(records: list[Any], key: Callable[[Any], int]) -> list[Any]:
+    """A page's records sorted by key, each key once (the first copy)."""
+    by_key: dict[int, Any] = {}
+    for record in records:
+        by_key.setdefault(key(record), record)
+    return [by_key[k] for k in sorted(by_key)]
 
 
 def first_error(group: BaseExceptionGroup[BaseException]) -> BaseException:
