@@ -55,20 +55,27 @@ from ledgerkit.models import (
     UserTransaction,
     decode,
     decode_account,
+    decode_auxiliary_info,
     decode_balance,
+    decode_batch_submit_result,
     decode_block,
     decode_events,
     decode_gas_estimate,
+    decode_health,
     decode_ledger_info,
     decode_module,
     decode_modules,
+    decode_pending_transaction,
     decode_resource,
     decode_resources,
+    decode_signing_message,
+    decode_simulation,
+    decode_table_item,
     decode_transaction,
     decode_transactions,
     decode_view,
 )
-from ledgerkit.types import HexBytes, LedgerMeta, Result
+from ledgerkit.types import LedgerMeta, Result
 
 if TYPE_CHECKING:
     from ledgerkit.client.calls import Call
@@ -148,6 +155,14 @@ transactions = decode_transactions
 block = decode_block
 balance = decode_balance
 json_values = decode_view
+json_value = decode_table_item
+health = decode_health
+auxiliary_info = decode_auxiliary_info
+# Submission and simulation answers come without ``type``; their decoders read them so.
+pending_transaction = decode_pending_transaction
+simulated_transactions = decode_simulation
+batch_result = decode_batch_submit_result
+hex_bytes = decode_signing_message
 
 
 def reader(type_: type[T]) -> Callable[[bytes], T]:
@@ -159,50 +174,6 @@ def reader(type_: type[T]) -> Callable[[bytes], T]:
         return decode(data, type_)
 
     return read
-
-
-def health(data: bytes) -> HealthStatus:
-    return decode(data, HealthStatus)
-
-
-def auxiliary_info(data: bytes) -> list[AuxiliaryInfo]:
-    return decode(data, list[AuxiliaryInfo])
-
-
-def json_value(data: bytes) -> Any:
-    """A Move value in JSON form (a table item)."""
-    return decode(data, Any)
-
-
-def pending_transaction(data: bytes) -> PendingTransaction:
-    """The answer of a submission: a ``PendingTransaction`` record, read by its own schema.
-
-    Public nodes send it without the ``type`` tag (the tag belongs to the ``Transaction``
-    union of reads by hash); a ``type`` present is taken too, when it says
-    ``pending_transaction``.
-    """
-    return decode(data, PendingTransaction)
-
-
-def simulated_transactions(data: bytes) -> list[UserTransaction]:
-    """The answer of a simulation: ``UserTransaction`` records, never committed, read by
-    their own schema (public nodes send them without ``type``; a ``user_transaction`` tag
-    is taken too)."""
-    return decode(data, list[UserTransaction])
-
-
-def batch_result(data: bytes) -> BatchSubmitResult:
-    """The answer of a batch submission (202 or 206): the refused transactions, if any."""
-    return decode(data, BatchSubmitResult)
-
-
-def hex_bytes(data: bytes) -> bytes:
-    """A JSON string of hex bytes (encode_submission's signing message)."""
-    text = decode(data, str)
-    try:
-        return bytes(HexBytes.parse(text))
-    except InputError as exc:
-        raise DecodingError(f"expected hex bytes: {exc}") from None
 
 
 def transaction_data(data: bytes) -> TransactionData:

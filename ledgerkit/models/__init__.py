@@ -20,12 +20,56 @@ signature's own, so :class:`SingleSenderSignature` keeps the flattened fields as
 tells single-key, multi-key and the other shapes apart by their fields (``.scheme``,
 ``.is_multi_key``, and ``.sender`` for the typed account signature).
 
+Transactions sent without ``type`` decode too: the answer of a submission (a pending
+transaction) and of a simulation (user transactions) are written so by nodes, and their
+kind is told by their fields (a ``hash`` and no ``version``: pending; a ``version`` and a
+``sender``: user).
+
 The ``decode_*`` functions take raw bytes and do no I/O; ledger metadata travels beside
-the records (the client pairs them), never inside. :func:`decode_transaction_rows` reads
-a page of transactions as rows (:class:`TransactionRow`), only the fields a transactions
-frame shows: what bulk extraction fetches and ``transactions_to_frame(bytes)`` reads.
-Every record's ``to_dict()`` gives a plain dict (attribute names, nested records as
-dicts, integers exact), for ``pandas.DataFrame([record.to_dict()])`` and the like.
+the records (the client pairs them), never inside. One reads each JSON answer of the
+node API, and the client reads its answers with these same functions:
+
+===========================================  =====================================
+answer                                       decoder
+===========================================  =====================================
+``GET /``                                    :func:`decode_ledger_info`
+``GET /-/healthy``                           :func:`decode_health`
+``GET /estimate_gas_price``                  :func:`decode_gas_estimate`
+``GET /accounts/{a}``                        :func:`decode_account`
+``GET /accounts/{a}/resources``              :func:`decode_resources`
+``GET /accounts/{a}/resource/{type}``        :func:`decode_resource`
+``GET /accounts/{a}/modules``                :func:`decode_modules`
+``GET /accounts/{a}/module/{name}``          :func:`decode_module`
+``GET /accounts/{a}/balance/{asset}``        :func:`decode_balance`
+``GET /accounts/{a}/transactions``           :func:`decode_transactions`
+``GET /accounts/{a}/transaction_summaries``  :func:`decode_transaction_summaries`
+``GET /accounts/{a}/events/...`` (both)      :func:`decode_events`
+``GET /transactions``                        :func:`decode_transactions`
+``GET /transactions/by_hash/{h}``            :func:`decode_transaction`
+``GET /transactions/wait_by_hash/{h}``       :func:`decode_transaction`
+``GET /transactions/by_version/{v}``         :func:`decode_transaction`
+``POST /transactions`` (submit)              :func:`decode_pending_transaction`
+``POST /transactions/batch``                 :func:`decode_batch_submit_result`
+``POST /transactions/simulate``              :func:`decode_simulation`
+``POST /transactions/encode_submission``     :func:`decode_signing_message`
+``GET /transactions/auxiliary_info``         :func:`decode_auxiliary_info`
+``POST /tables/{handle}/item``               :func:`decode_table_item`
+``POST /view``                               :func:`decode_view`
+``GET /blocks/by_height/{n}``                :func:`decode_block`
+``GET /blocks/by_version/{v}``               :func:`decode_block`
+``GET /info``, ``GET /spec.json``            ``decode(body, dict[str, Any])``
+===========================================  =====================================
+
+The generic :func:`decode_transaction` and :func:`decode_transactions` read the answers of
+a submission and of a simulation too, into the same records. BCS answers are read by
+:mod:`ledgerkit.bcs` (``TransactionData.from_bcs``...); an error answer is the node's
+error record, which the client turns into an exception.
+
+:func:`decode_transaction_rows` reads a page of transactions as rows
+(:class:`TransactionRow`), only the fields a transactions frame shows: what bulk
+extraction fetches and ``transactions_to_frame(bytes)`` reads. Every record's
+``to_dict()`` gives a plain dict (attribute names, nested records as dicts, integers
+exact), for ``pandas.DataFrame([record.to_dict()])`` and the like.
 
 Examples
 --------
@@ -66,16 +110,24 @@ from ledgerkit.models._changes import (
 from ledgerkit.models._decode import (
     decode,
     decode_account,
+    decode_auxiliary_info,
     decode_balance,
+    decode_batch_submit_result,
     decode_block,
     decode_events,
     decode_gas_estimate,
+    decode_health,
     decode_ledger_info,
     decode_module,
     decode_modules,
+    decode_pending_transaction,
     decode_resource,
     decode_resources,
+    decode_signing_message,
+    decode_simulation,
+    decode_table_item,
     decode_transaction,
+    decode_transaction_summaries,
     decode_transactions,
     decode_view,
     to_builtins,
@@ -236,17 +288,25 @@ __all__ = [
     "WriteTableItem",
     "decode",
     "decode_account",
+    "decode_auxiliary_info",
     "decode_balance",
+    "decode_batch_submit_result",
     "decode_block",
     "decode_events",
     "decode_gas_estimate",
+    "decode_health",
     "decode_ledger_info",
     "decode_module",
     "decode_modules",
+    "decode_pending_transaction",
     "decode_resource",
     "decode_resources",
+    "decode_signing_message",
+    "decode_simulation",
+    "decode_table_item",
     "decode_transaction",
     "decode_transaction_rows",
+    "decode_transaction_summaries",
     "decode_transactions",
     "decode_view",
     "row_from_record",

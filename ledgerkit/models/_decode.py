@@ -9,7 +9,11 @@ quoting the start of the body.
 
 Unions decode in one msgspec pass while every ``type`` is known. When one is not (a
 newer node), the affected items are decoded again one by one (``_lenient.py``) and the
-unknown parts are kept as ``Unknown...`` records with their raw JSON.
+unknown parts are kept as ``Unknown...`` records with their raw JSON. The same slow path
+reads transactions sent without ``type`` (the answers of submission and simulation).
+
+There is one named decoder per answer of the node API; the client reads every JSON
+answer with these same functions.
 """
 
 from __future__ import annotations
@@ -21,32 +25,45 @@ from typing import Any, Final, TypeAlias, TypeVar, cast, overload
 
 import msgspec
 
-from ledgerkit._errors import DecodingError
+from ledgerkit._errors import DecodingError, InputError
 from ledgerkit.models import _lenient
 from ledgerkit.models._accounts import AccountData, MoveModuleBytecode, MoveResource
 from ledgerkit.models._base import U64Int, UnknownVariant
 from ledgerkit.models._blocks import Block
 from ledgerkit.models._changes import WriteSetChange
 from ledgerkit.models._events import Event
-from ledgerkit.models._node_status import GasEstimate, LedgerInfo
+from ledgerkit.models._node_status import GasEstimate, HealthStatus, LedgerInfo
 from ledgerkit.models._payloads import TransactionPayload, WriteSet
 from ledgerkit.models._signatures import AccountSignature, TransactionSignature
-from ledgerkit.models._transactions import Transaction
-from ledgerkit.types import U64_MAX
+from ledgerkit.models._transaction_answers import (
+    AuxiliaryInfo,
+    BatchSubmitResult,
+    TransactionSummary,
+)
+from ledgerkit.models._transactions import PendingTransaction, Transaction, UserTransaction
+from ledgerkit.types import U64_MAX, HexBytes
 
 __all__ = [
     "decode",
     "decode_account",
+    "decode_auxiliary_info",
     "decode_balance",
+    "decode_batch_submit_result",
     "decode_block",
     "decode_events",
     "decode_gas_estimate",
+    "decode_health",
     "decode_ledger_info",
     "decode_module",
     "decode_modules",
+    "decode_pending_transaction",
     "decode_resource",
     "decode_resources",
+    "decode_signing_message",
+    "decode_simulation",
+    "decode_table_item",
     "decode_transaction",
+    "decode_transaction_summaries",
     "decode_transactions",
     "decode_view",
     "to_builtins",
@@ -187,15 +204,49 @@ def _decode_slowly(data: Body, plan: _lenient.Plan, what: str) -> Any:
 
 
 def decode_transaction(data: Body) -> Transaction:
-    """One transaction (``by_hash``, ``by_version``, ``wait_by_hash``), tagged by ``type``."""
+    """One transaction: the answer of a read by hash or version, of a submission, or one
+    item of a simulation.
+
+    Reads are tagged by ``type``. The answer of a submission (a pending transaction) and
+    the items of a simulation's answer (user transactions) come without it, as nodes
+    write them; their kind is told by their fields: a ``hash`` and no ``version`` is
+    pending, a ``version`` and a ``sender`` is a user transaction.
+
+    Parameters
+    ----------
+    data : bytes or str
+        The response body.
+
+    Returns
+    -------
+    Transaction
+        A :class:`PendingTransaction`, :class:`UserTransaction`... or, for a ``type``
+        this version does not know, an :class:`UnknownTransaction`.
+
+    Raises
+    ------
+    DecodingError
+        The body is not a transaction (an object without ``type`` whose fields say
+        neither pending nor user included).
+
+    Examples
+    --------
+    >>> from ledgerkit.models import decode_transaction
+    >>> txn = decode_transaction(submit_answer)  # doctest: +SKIP
+    >>> type(txn).__name__, txn.sequence_number  # doctest: +SKIP
+    ('PendingTransaction', 7)
+    """
     return cast(Transaction, decode(data, Transaction))
 
 
 def decode_transactions(data: Body) -> list[Transaction]:
-    """A page of transactions (``/transactions``, an account's), each tagged by ``type``.
+    """A list of transactions: a page (``/transactions``, an account's), each tagged by
+    ``type``, or a simulation's answer, whose items come without it.
 
-    Decodes the page in one pass while every variant is known; otherwise only the items
-    holding an unknown variant are decoded slowly, and kept.
+    Decodes the page in one pass while every variant is known and tagged; otherwise only
+    the other items are decoded slowly: an unknown ``type`` is kept as an
+    :class:`UnknownTransaction`, and an item without ``type`` is told by its fields (see
+    :func:`decode_transaction`).
 
     Examples
     --------
@@ -205,6 +256,108 @@ def decode_transactions(data: Body) -> list[Transaction]:
     ('shiny_new_transaction', '7')
     """
     return decode(data, list[Transaction])
+
+
+def decode_pending_transaction(data: Body) -> PendingTransaction:
+    """The answer of a submission (``POST /transactions``, 202): the pending transaction.
+
+    Nodes write it without ``type``; a ``type`` present is taken too when it says
+    ``pending_transaction``. :func:`decode_transaction` reads the same body into the same
+    record; this one refuses any other kind of transaction.
+
+    Parameters
+    ----------
+    data : bytes or str
+        The response body.
+
+    Returns
+    -------
+    PendingTransaction
+
+    Raises
+    ------
+    DecodingError
+        The body is not a pending transaction.
+
+    Examples
+    --------
+    >>> from ledgerkit.models import decode_pending_transaction
+    >>> decode_pending_transaction(submit_answer).hash  # doctest: +SKIP
+    '0x6f2a...'
+    """
+    return decode(data, PendingTransaction)
+
+
+def decode_simulation(data: Body) -> list[UserTransaction]:
+    """The answer of a simulation (``POST /transactions/simulate``): user transactions,
+    never committed, their state hashes zero.
+
+    Nodes write them without ``type``; a ``type`` present is taken too when it says
+    ``user_transaction``. ``success`` and ``vm_status`` say how the transaction would
+    fare, ``gas_used`` what it would cost. :func:`decode_transactions` reads the same body
+    into the same records.
+
+    Parameters
+    ----------
+    data : bytes or str
+        The response body.
+
+    Returns
+    -------
+    list of UserTransaction
+
+    Raises
+    ------
+    DecodingError
+        The body is not a list of user transactions.
+
+    Examples
+    --------
+    >>> from ledgerkit.models import decode_simulation
+    >>> [txn] = decode_simulation(simulate_answer)  # doctest: +SKIP
+    >>> txn.success, txn.vm_status  # doctest: +SKIP
+    (False, 'Move abort in 0x1::coin: EINSUFFICIENT_BALANCE(0x10006): ...')
+    """
+    return decode(data, list[UserTransaction])
+
+
+def decode_batch_submit_result(data: Body) -> BatchSubmitResult:
+    """The answer of a batch submission (``POST /transactions/batch``, 202 or 206): the
+    transactions the node refused, by position, with their error records."""
+    return decode(data, BatchSubmitResult)
+
+
+def decode_signing_message(data: Body) -> bytes:
+    """The answer of ``POST /transactions/encode_submission``: the signing message, a
+    JSON string of hex bytes, as the bytes to sign.
+
+    Raises
+    ------
+    DecodingError
+        The body is not a JSON string of hex bytes.
+
+    Examples
+    --------
+    >>> from ledgerkit.models import decode_signing_message
+    >>> decode_signing_message(b'"0x6c6564676572"')
+    b'ledger'
+    """
+    what = "a JSON string of hex bytes"
+    text: str = _decode(data, str, what)
+    try:
+        return bytes(HexBytes.parse(text))
+    except InputError as exc:
+        raise _error(what, data, str(exc)) from None
+
+
+def decode_auxiliary_info(data: Body) -> list[AuxiliaryInfo]:
+    """The answer of ``GET /transactions/auxiliary_info``: one record per version."""
+    return decode(data, list[AuxiliaryInfo])
+
+
+def decode_transaction_summaries(data: Body) -> list[TransactionSummary]:
+    """The answer of ``GET /accounts/{address}/transaction_summaries``."""
+    return decode(data, list[TransactionSummary])
 
 
 def decode_block(data: Body) -> Block:
@@ -242,6 +395,11 @@ def decode_account(data: Body) -> AccountData:
     return decode(data, AccountData)
 
 
+def decode_health(data: Body) -> HealthStatus:
+    """The answer of ``GET /-/healthy``."""
+    return decode(data, HealthStatus)
+
+
 def decode_ledger_info(data: Body) -> LedgerInfo:
     """The answer of ``GET /``."""
     return decode(data, LedgerInfo)
@@ -263,6 +421,12 @@ def decode_balance(data: Body) -> int:
 def decode_view(data: Body) -> list[Any]:
     """The values a view function returned, as plain JSON (u64 and wider stay strings)."""
     return decode(data, list[Any])
+
+
+def decode_table_item(data: Body) -> Any:
+    """The answer of ``POST /tables/{handle}/item``: the item's value, as plain JSON (u64
+    and wider stay strings)."""
+    return decode(data, Any)
 
 
 # -- back to JSON ----------------------------------------------------------------------------

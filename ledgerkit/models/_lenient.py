@@ -10,6 +10,10 @@ known part is still decoded by msgspec with the same rules as the fast path.
 What to do for a record is read from its fields' run-time annotations (the known
 variants of each union, see ``_changes.py``), so a new record needs no entry here;
 a new *union* needs one in ``_UNIONS``.
+
+A union may also say how to tell a member sent without ``type`` (transactions: the
+answers of submission and simulation are written untagged); an object without ``type``
+whose kind that cannot tell is refused, as before.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import functools
 import types
 import typing
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,35 +44,51 @@ from ledgerkit.models._signatures import (
     SingleSenderSignature,
     UnknownSignature,
 )
-from ledgerkit.models._transactions import KnownTransaction, UnknownTransaction
+from ledgerkit.models._transactions import (
+    KnownTransaction,
+    UnknownTransaction,
+    kind_without_type,
+)
 
 __all__ = ["Plan", "at_path", "convert", "known_type", "plan", "union_fields"]
 
 
 @dataclass(frozen=True, slots=True)
 class _Union:
-    """A union on ``type``: its known members, the record for the others, and a body of
-    a known member to stand in while the real value is converted on its own."""
+    """A union on ``type``: its known members, the record for the others, a body of a
+    known member to stand in while the real value is converted on its own, and how to
+    tell the ``type`` of a member sent without one (None: such an object is refused)."""
 
     members: dict[str, type[msgspec.Struct]]
     unknown: type[UnknownVariant]
     stand_in: dict[str, Any] | None
+    untagged: Callable[[Mapping[str, Any]], str | None] | None = None
 
 
 def _members(union: Any) -> tuple[type[msgspec.Struct], ...]:
     return typing.get_args(union) or (union,)
 
 
-def _union(known: Any, unknown: type[UnknownVariant], stand_in: dict[str, Any] | None) -> _Union:
+def _union(
+    known: Any,
+    unknown: type[UnknownVariant],
+    stand_in: dict[str, Any] | None,
+    untagged: Callable[[Mapping[str, Any]], str | None] | None = None,
+) -> _Union:
     by_tag = {cls.__struct_config__.tag: cls for cls in _members(known)}
-    return _Union(by_tag, unknown, stand_in)  # type: ignore[arg-type]
+    return _Union(by_tag, unknown, stand_in, untagged)  # type: ignore[arg-type]
 
 
 _EMPTY_WRITE_SET = {"type": "direct_write_set", "changes": [], "events": []}
 
+# Transactions are the one union whose members are also sent without ``type``.
+_UNTAGGED: dict[Any, Callable[[Mapping[str, Any]], str | None]] = {
+    KnownTransaction: kind_without_type,
+}
+
 # Every tagged union of the records, by the set of its known members.
 _UNIONS: dict[frozenset[type], _Union] = {
-    frozenset(_members(known)): _union(known, unknown, stand_in)
+    frozenset(_members(known)): _union(known, unknown, stand_in, _UNTAGGED.get(known))
     for known, unknown, stand_in in [
         (KnownTransaction, UnknownTransaction, None),
         (KnownTransactionPayload, UnknownPayload, {"type": "module_bundle_payload"}),
@@ -214,6 +235,13 @@ def convert(obj: Any, target: _Union | type[msgspec.Struct]) -> Any:
 
 def _convert_union(obj: Any, union: _Union) -> Any:
     tag = obj.get("type") if isinstance(obj, dict) else None
+    if tag is None and isinstance(obj, dict) and "type" not in obj and union.untagged:
+        tag = union.untagged(obj)
+        if tag is None:
+            raise msgspec.ValidationError(
+                f"Expected an object with a string `type` (or fields that tell its kind), "
+                f"got {obj!r:.80}"
+            )
     if not isinstance(tag, str):
         raise msgspec.ValidationError(f"Expected an object with a string `type`, got {obj!r:.80}")
     cls = union.members.get(tag)

@@ -1,8 +1,14 @@
 """Transactions, a union on ``type``: pending, user, genesis, block metadata, state
-checkpoint, block epilogue and validator transactions, and any newer kind kept whole."""
+checkpoint, block epilogue and validator transactions, and any newer kind kept whole.
+
+Two answers carry no ``type``: a submission's pending transaction and a simulation's
+user transactions are written by their own schemas, not the union's. Their kind is read
+from their fields instead (:func:`kind_without_type`).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import msgspec
@@ -244,6 +250,21 @@ KnownTransaction: TypeAlias = (
     | ValidatorTransaction
 )
 Transaction: TypeAlias = KnownTransaction | UnknownTransaction
+
+
+def kind_without_type(obj: Mapping[str, Any]) -> str | None:
+    """The ``type`` of a transaction the node wrote without one, told by its fields.
+
+    A pending transaction has a ``hash`` and no ``version`` (the answer of a submission);
+    a user transaction has a ``version`` and a ``sender`` (an item of a simulation's
+    answer). Anything else is None: the other kinds are only ever sent tagged, and
+    guessing between them (a state checkpoint and a block epilogue look alike) would be
+    wrong.
+    """
+    if "version" not in obj:
+        return "pending_transaction" if "hash" in obj else None
+    return "user_transaction" if "sender" in obj else None
+
 
 if TYPE_CHECKING:  # see _changes.py: known variants at run time, all of them for mypy
     TransactionField: TypeAlias = Transaction
