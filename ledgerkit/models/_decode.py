@@ -262,8 +262,9 @@ def decode_pending_transaction(data: Body) -> PendingTransaction:
     """The answer of a submission (``POST /transactions``, 202): the pending transaction.
 
     Nodes write it without ``type``; a ``type`` present is taken too when it says
-    ``pending_transaction``. :func:`decode_transaction` reads the same body into the same
-    record; this one refuses any other kind of transaction.
+    ``pending_transaction``. It is read as :func:`decode_transaction` reads it, into the
+    same record, and any other kind of transaction (one with a ``version``, say) is
+    refused.
 
     Parameters
     ----------
@@ -277,7 +278,7 @@ def decode_pending_transaction(data: Body) -> PendingTransaction:
     Raises
     ------
     DecodingError
-        The body is not a pending transaction.
+        The body is not a pending transaction (a committed one included).
 
     Examples
     --------
@@ -285,7 +286,12 @@ def decode_pending_transaction(data: Body) -> PendingTransaction:
     >>> decode_pending_transaction(submit_answer).hash  # doctest: +SKIP
     '0x6f2a...'
     """
-    return decode(data, PendingTransaction)
+    what = "PendingTransaction"
+    txn = _decode(data, Transaction, what)
+    if not isinstance(txn, PendingTransaction):
+        kind = txn.type if isinstance(txn, UnknownVariant) else txn.__struct_config__.tag
+        raise _error(what, data, f"this is a {kind}")
+    return txn
 
 
 def decode_simulation(data: Body) -> list[UserTransaction]:
