@@ -90,6 +90,15 @@ def serve(
         node.start()
         print(f"ledgerkit local node: {node.url}", flush=True)
         print(f"  chain id {node.config.chain_id}, seed {node.config.seed}", flush=True)
+        if node.public is not None and node.api_key is not None:
+            window = node.public.prune_window
+            lines = [
+                f"  profile     public: the fullnode keeps the newest {window} versions",
+                f"  archive     {node.archive_url}  (all of history; no API key)",
+                # Like the dev keys below: printed for the user, never logged.
+                f"  api key     {node.api_key}  (Authorization: Bearer; keep it here)",
+            ]
+            print("\n".join(lines), flush=True)
         if node.faucet_url:
             print(f"  faucet      {node.faucet_url}  (an ID token of an issuer below)", flush=True)
             for name, url in node.issuers.items():
