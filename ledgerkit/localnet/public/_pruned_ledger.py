@@ -6,7 +6,7 @@ Both nodes of the public profile serve one ledger file. The archive answers from
 the window keeps. Submissions, simulation and gas go to the shared ledger.
 
 Where a pruned fullnode differs from the default node's ``prune_window`` it answers as
-public fullnodes do: an event range starting in pruned history answers 410
+public fullnodes do: an event range asked from a pruned start answers 410
 ``version_pruned`` (the default node leaves those events out), and a transaction looked up
 by the hash of a pruned version answers 404 ``transaction_not_found`` (its version is
 not known any more).
@@ -29,20 +29,18 @@ __all__ = ["PrunedLedger", "PrunedReads"]
 
 
 class PrunedReads(LedgerReads):
-    """A ledger's reads that answer an event range starting in pruned history with 410."""
+    """A ledger's reads that answer an event range asked from a pruned start with 410."""
 
     def events_by_creation_number(
         self, address: Address, creation_number: int, start: int | None, limit: int
     ) -> list[dict[str, Any]]:
-        """Events of one stream; 410 ``version_pruned`` when the range starts pruned."""
-        if limit > 0:  # a bad limit is refused below, as everywhere
-            account = bytes(address)
-            first = start
-            if first is None:
-                last = self.store.reads.last_event_sequence(account, creation_number)
-                first = None if last is None else max(0, last - limit + 1)
-            if first is not None:
-                self._check_not_pruned(account, creation_number, first)
+        """Events of one stream; 410 ``version_pruned`` when ``start`` is pruned.
+
+        Without ``start`` the newest page is read newest first, as nodes do, and holds
+        what the window keeps.
+        """
+        if start is not None and limit > 0:  # a bad limit is refused below, as everywhere
+            self._check_not_pruned(bytes(address), creation_number, start)
         return super().events_by_creation_number(address, creation_number, start, limit)
 
     def _check_not_pruned(self, account: bytes, creation_number: int, sequence: int) -> None:
