@@ -265,6 +265,7 @@ class LocalNode:
         self.profile = profile
         #: The public profile's settings (``prune_window`` resolved once started); else None.
         self.public = public
+        self._public_given = public
         #: The archive node's ``/v1`` URL in the public profile ("" otherwise or until started).
         self.archive_url = ""
         #: The key the public fullnode issues, sent as ``Authorization: Bearer <key>``; a new
@@ -305,11 +306,11 @@ class LocalNode:
         self._producer = BlockProducer(self.ledger, self.config.block_interval)
         sock = _bind(self._host, self._port)
         port = sock.getsockname()[1]
-        if self.public is None:
+        if self._public_given is None:
             app = create_app(self.ledger, on_submit=self._producer.nudge)
             plan = [(self._uvicorn(app, protocol_for(self.ledger)), sock)]
-        else:
-            plan = self._public_plan(self.ledger, self.public, sock)
+        else:  # the default window is taken anew from the chain at each start
+            plan = self._public_plan(self.ledger, self._public_given, sock)
         if self._services:
             plan += self._service_plan(self.ledger)
         self._servers = [server for server, _ in plan]
