@@ -61,7 +61,8 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         default=None,
         metavar="VERSIONS",
-        help="keep only the newest VERSIONS versions; older ones answer 410",
+        help="keep only the newest VERSIONS versions; older ones answer 410 (in the public "
+        "profile: the fullnode's window, by default the newest 40%% of the chain)",
     )
     node.add_argument(
         "--disable",
@@ -70,6 +71,37 @@ def _parser() -> argparse.ArgumentParser:
         metavar="GROUP",
         help="switch an endpoint group off (403 api_disabled); repeatable",
     )
+    public = node.add_argument_group(
+        "public profile",
+        "--profile public serves a pruned fullnode behind a public gateway (API key, rate "
+        "limit, load shedding) and an archive node with all of history, over one chain",
+    )
+    public.add_argument(
+        "--profile",
+        choices=("local", "public"),
+        default="local",
+        help="local: one node (default); public: a fullnode and an archive as public networks",
+    )
+    public.add_argument(
+        "--budget", type=int, default=None, metavar="UNITS",
+        help="compute units per window and client address without a key (default: 50000)",
+    )  # fmt: skip
+    public.add_argument(
+        "--key-budget", type=int, default=None, metavar="UNITS",
+        help="compute units per window with the node's API key (default: 500000)",
+    )  # fmt: skip
+    public.add_argument(
+        "--rate-window", type=float, default=None, metavar="SECONDS",
+        help="length of a metering window (default: 300)",
+    )  # fmt: skip
+    public.add_argument(
+        "--page-cost", type=int, default=None, metavar="UNITS",
+        help="units a page read costs; other requests cost 1 (default: 10)",
+    )  # fmt: skip
+    public.add_argument(
+        "--overload-rate", type=float, default=None, metavar="SHARE",
+        help="share of fullnode requests answered 503 overloaded, seeded (default: 0)",
+    )  # fmt: skip
     extract = commands.add_parser(
         "extract",
         help="extract a range of the ledger to a resumable Parquet dataset",
@@ -178,6 +210,31 @@ def _extract(args: argparse.Namespace) -> None:
     print(summary)
 
 
+#: ``ledgerkit node`` options of the public profile -> ``PublicSettings`` fields.
+_PUBLIC_OPTIONS = {
+    "budget": "budget",
+    "key_budget": "key_budget",
+    "rate_window": "window_seconds",
+    "page_cost": "page_cost",
+    "overload_rate": "overload_rate",
+}
+
+
+def _profile_options(args: argparse.Namespace) -> dict[str, Any]:
+    """``profile`` and, for the public one, its ``PublicSettings`` from the options given."""
+    given = [option for option in _PUBLIC_OPTIONS if getattr(args, option) is not None]
+    if args.profile != "public":
+        if given:
+            flags = ", ".join("--" + option.replace("_", "-") for option in given)
+            raise InputError(f"{flags}: options of the public profile (--profile public)")
+        return {}
+    from ledgerkit.localnet import PublicSettings
+
+    fields = {_PUBLIC_OPTIONS[option]: getattr(args, option) for option in given}
+    settings = PublicSettings(**fields)
+    return {"profile": "public", "public": settings}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; returns the exit status."""
     args = _parser().parse_args(argv)
@@ -192,6 +249,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from ledgerkit.localnet import serve
 
             serve(
+                **_profile_options(args),
                 db=args.db,
                 host=args.host,
                 port=args.port,

@@ -15,26 +15,32 @@ Inside, by concept (each folder's docstring says what it holds and exports):
 * ``wire``: transactions in the API's JSON and as BCS records;
 * ``app``: the HTTP app, one module per REST tag, and its OpenAPI document;
 * ``services``: the faucet, the identity provider and the docs host;
+* ``public``: the public profile, a pruned fullnode behind a public gateway and an
+  archive node over the same ledger (settings: :class:`PublicSettings`);
 
-and at the root the server (``_server``), the settings (``_node_config``) and the node's
-errors (``_node_errors``).
+and at the root the server (``_server``), the foreground command (``_foreground``), the
+settings (``_node_config``) and the node's errors (``_node_errors``).
 """
 
 from __future__ import annotations
 
 from ledgerkit._public import publish as _publish
+from ledgerkit.localnet._foreground import serve
 from ledgerkit.localnet._node_config import ENDPOINT_GROUPS, NodeConfig
 from ledgerkit.localnet._node_errors import IncompleteChainError, NodeConfigError
-from ledgerkit.localnet._server import LocalNode, serve
+from ledgerkit.localnet._server import PROFILES, LocalNode
+from ledgerkit.localnet.public import PublicSettings
 from ledgerkit.localnet.services import FaucetSettings
 
 __all__ = [
     "ENDPOINT_GROUPS",
+    "PROFILES",
     "FaucetSettings",
     "IncompleteChainError",
     "LocalNode",
     "NodeConfig",
     "NodeConfigError",
+    "PublicSettings",
     "serve",
 ]
 

@@ -1,9 +1,11 @@
-"""Running the embedded node: ``LocalNode`` (a background server for Python and Jupyter)
-and ``serve`` (the foreground server behind ``ledgerkit node``).
+"""Running the embedded node: ``LocalNode``, a background server for Python and Jupyter
+(``serve``, the foreground server behind ``ledgerkit node``, runs one).
 
 Beside the node API, each on its own loopback port, run its neighbours: the faucet, the
 identity provider whose ID tokens the faucet asks for, and the docs host
-(``ledgerkit.localnet.services``). All the servers share one thread and one event loop.
+(``ledgerkit.localnet.services``). In the public profile (``ledgerkit.localnet.public``)
+an archive node over the same ledger runs beside them. All the servers share one thread
+and one event loop.
 
 The HTTP server is uvicorn; a block producer thread makes a block shortly after each
 submission, or every ``block_interval`` seconds with a background workload in live mode,
@@ -15,18 +17,17 @@ node's error record and ledger headers rather than uvicorn's plain-text page.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import shutil
-import signal
 import socket
 import tempfile
 import threading
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
-from types import FrameType, TracebackType
-from typing import Any, ClassVar, Final
+from types import TracebackType
+from typing import Any, ClassVar, Final, Protocol
 
 import httptools
 import orjson
@@ -35,9 +36,10 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from ledgerkit._errors import ErrorCode
 from ledgerkit.localnet._node_config import NodeConfig
-from ledgerkit.localnet._node_errors import NodeError
+from ledgerkit.localnet._node_errors import NodeConfigError, NodeError
 from ledgerkit.localnet.app import MAX_ECHO_CHARS, create_app, meta_headers
 from ledgerkit.localnet.ledger import Ledger
+from ledgerkit.localnet.public import PublicApps, PublicSettings, RequestLog, public_apps
 from ledgerkit.localnet.services import (
     BuiltSite,
     FaucetSettings,
@@ -48,8 +50,9 @@ from ledgerkit.localnet.services import (
     create_docs_app,
     create_faucet_app,
 )
+from ledgerkit.types import LedgerMeta
 
-__all__ = ["LocalNode", "serve"]
+__all__ = ["PROFILES", "LocalNode"]
 
 _log = logging.getLogger("ledgerkit.localnet")
 
@@ -60,6 +63,15 @@ SWEEP_SECONDS: Final = 1.0
 #: How long an idle keep-alive connection stays open (longer than any common client keeps one).
 KEEP_ALIVE_SECONDS: Final = 75
 START_TIMEOUT_SECONDS: Final = 60.0
+#: The node's profiles: ``local`` (one node, the default) and ``public`` (a pruned
+#: fullnode behind a public gateway, and an archive node).
+PROFILES: Final = ("local", "public")
+
+
+class _Positioned(Protocol):
+    """A ledger that knows its position (what a refusal's headers carry)."""
+
+    def meta(self) -> LedgerMeta: ...
 
 
 class BlockProducer:
@@ -122,7 +134,7 @@ class NodeHttpProtocol(HttpToolsProtocol):
     ``ledger`` is bound per node by :func:`protocol_for`.
     """
 
-    ledger: ClassVar[Ledger | None] = None
+    ledger: ClassVar[_Positioned | None] = None
     _refusal = ""
     _status = 400
 
@@ -181,7 +193,7 @@ def _serve_together(
         runner.run(all_of())
 
 
-def protocol_for(ledger: Ledger) -> type[NodeHttpProtocol]:
+def protocol_for(ledger: _Positioned) -> type[NodeHttpProtocol]:
     """A :class:`NodeHttpProtocol` whose refusals carry ``ledger``'s position."""
     return type("NodeHttpProtocol", (NodeHttpProtocol,), {"ledger": ledger})
 
@@ -209,6 +221,14 @@ class LocalNode:
         Without one, the node uses a temporary file removed when it stops.
     host, port : str, int
         Where to listen; port 0 picks a free port. Only loopback unless told otherwise.
+    profile : {"local", "public"}
+        ``"local"``: one node keeping what ``prune_window`` says. ``"public"``: the node as
+        public networks show themselves (see ``docs/localnet.md``): at ``url`` a pruned
+        fullnode behind a gateway (API keys, compute-unit rate limits, load shedding),
+        and at ``archive_url`` an archive node over the same ledger with all of history.
+    public : PublicSettings, optional
+        The public profile's settings (its default ones when omitted). A ``prune_window``
+        option is then the fullnode's window, the archive keeping everything.
     **options
         Any :class:`NodeConfig` field: ``seed``, ``blocks``, ``anchor``, ``chain_id``,
         ``dev_accounts``, ``block_interval``, ``prune_window``, ``disabled`` ...
@@ -218,6 +238,8 @@ class LocalNode:
     --------
     >>> with LocalNode(seed=1, blocks=5) as node:  # doctest: +SKIP
     ...     print(node.url, node.dev_accounts[0].address)
+    >>> with LocalNode(profile="public", blocks=20) as node:  # doctest: +SKIP
+    ...     print(node.url, node.archive_url)  # a key raises the budget: node.api_key
     """
 
     def __init__(
@@ -229,9 +251,27 @@ class LocalNode:
         log_level: str = "warning",
         services: bool = True,
         faucet: FaucetSettings | None = None,
+        profile: str = "local",
+        public: PublicSettings | None = None,
         **options: Any,
     ) -> None:
+        if profile not in PROFILES:
+            raise NodeConfigError(f"profile must be one of {list(PROFILES)}, got {profile!r}")
+        if profile != "public" and public is not None:
+            raise NodeConfigError("public settings are for profile='public'")
+        if profile == "public":
+            public = _fullnode_window(public or PublicSettings(), options.pop("prune_window", None))
         self.config = NodeConfig(**options)
+        self.profile = profile
+        #: The public profile's settings (``prune_window`` resolved once started); else None.
+        self.public = public
+        self._public_given = public
+        #: The archive node's ``/v1`` URL in the public profile ("" otherwise or until started).
+        self.archive_url = ""
+        #: The key the public fullnode issues, sent as ``Authorization: Bearer <key>``; a new
+        #: one at each start. ``None`` outside the public profile or until started.
+        self.api_key: str | None = None
+        self._archive_log: RequestLog | None = None
         self._services = services
         self._faucet_settings = faucet or FaucetSettings()
         #: The identity provider (its issuers sign ID tokens); ``None`` without services.
@@ -264,10 +304,13 @@ class LocalNode:
             path.parent.mkdir(parents=True, exist_ok=True)
         self.ledger = Ledger.open(path, self.config)
         self._producer = BlockProducer(self.ledger, self.config.block_interval)
-        app = create_app(self.ledger, on_submit=self._producer.nudge)
         sock = _bind(self._host, self._port)
         port = sock.getsockname()[1]
-        plan = [(self._uvicorn(app, protocol_for(self.ledger)), sock)]
+        if self._public_given is None:
+            app = create_app(self.ledger, on_submit=self._producer.nudge)
+            plan = [(self._uvicorn(app, protocol_for(self.ledger)), sock)]
+        else:  # the default window is taken anew from the chain at each start
+            plan = self._public_plan(self.ledger, self._public_given, sock)
         if self._services:
             plan += self._service_plan(self.ledger)
         self._servers = [server for server, _ in plan]
@@ -287,7 +330,34 @@ class LocalNode:
         self._producer.start()
         self.url = f"{self._origin(port)}/v1"
         _log.info("local node at %s (ledger %s)", self.url, path)
+        if self.archive_url:
+            _log.info("archive node at %s", self.archive_url)
         return self
+
+    def _public_plan(
+        self, ledger: Ledger, settings: PublicSettings, sock: socket.socket
+    ) -> list[tuple[uvicorn.Server, socket.socket]]:
+        """The pruned fullnode on ``sock`` and the archive on a port of its own."""
+        archive_sock = _bind(self._host, 0)
+        archive_url = f"{self._origin(archive_sock.getsockname()[1])}/v1"
+        assert self._producer is not None
+        apps: PublicApps = public_apps(
+            ledger, settings, archive_url=archive_url, on_submit=self._producer.nudge
+        )
+        self.public, self.api_key = apps.settings, apps.api_key
+        self.archive_url, self._archive_log = archive_url, apps.archive_received
+        return [
+            (self._uvicorn(apps.fullnode, protocol_for(apps.fullnode_ledger)), sock),
+            (self._uvicorn(apps.archive, protocol_for(ledger)), archive_sock),
+        ]
+
+    @property
+    def archive_received(self) -> list[tuple[str, str, dict[str, str]]]:
+        """What the public profile's archive received, oldest first (the newest
+        ``PublicSettings.max_recorded``): ``(method, path and query, headers)``, header
+        names lower-cased. Empty outside the public profile."""
+        log = self._archive_log
+        return [] if log is None else log.snapshot()
 
     def _origin(self, port: int) -> str:
         host = f"[{self._host}]" if ":" in self._host else self._host
@@ -376,7 +446,8 @@ class LocalNode:
                 self._thread.join(timeout=10)
             self._servers = []
             self.identity = None
-            self.faucet_url = self.docs_url = ""
+            self.faucet_url = self.docs_url = self.archive_url = ""
+            self.api_key = None
         if self.ledger is not None:
             self.ledger.close()
             self.ledger = None
@@ -407,86 +478,13 @@ class LocalNode:
         return f"LocalNode(seed={self.config.seed}, {state})"
 
 
-class _SignalStop:
-    """SIGINT and SIGTERM handled by the foreground node for the time of a ``with`` block.
-
-    :meth:`wait` returns at the first signal. A signal before the node waits (while it opens
-    or generates its ledger) raises ``KeyboardInterrupt`` to interrupt that work, once, and
-    the block ends there quietly. Later signals never interrupt the cleanup. On leaving, the
-    handlers and signal mask found on entry are restored.
-    """
-
-    def __init__(self) -> None:
-        self.received: list[signal.Signals] = []
-        self._waiting = False
-        self._previous: dict[signal.Signals, Any] = {}
-        self._mask: set[int | signal.Signals] | None = None
-
-    def _handle(self, signum: int, frame: FrameType | None) -> None:
-        self.received.append(signal.Signals(signum))
-        if not self._waiting and len(self.received) == 1:
-            raise KeyboardInterrupt
-
-    def __enter__(self) -> _SignalStop:
-        wanted = [signal.SIGINT, signal.SIGTERM]
-        # Ours whatever was inherited: a shell starts a background job with SIGINT ignored,
-        # and an ignored or blocked signal would leave the node running until killed.
-        self._previous = {signum: signal.signal(signum, self._handle) for signum in wanted}
-        if hasattr(signal, "pthread_sigmask"):  # POSIX
-            self._mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, wanted)
-        return self
-
-    def wait(self) -> None:
-        """Return at the first signal, saying which one stops the node."""
-        self._waiting = True
-        while not self.received:
-            time.sleep(0.2)  # the handler only records the signal
-        self._say_stopping()
-
-    def _say_stopping(self) -> None:
-        name = self.received[0].name if self.received else "SIGINT"
-        print(f"\nstopping ({name})", flush=True)
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> bool:
-        for signum, handler in self._previous.items():
-            if handler is not None:
-                signal.signal(signum, handler)
-        if self._mask is not None:
-            signal.pthread_sigmask(signal.SIG_SETMASK, self._mask)
-        if exc_type is KeyboardInterrupt and self.received:
-            self._say_stopping()
-            return True  # a stop asked for while starting: no traceback
-        return False
-
-
-def serve(
-    *, db: str | Path | None, host: str, port: int, log_level: str = "info", **options: Any
-) -> None:
-    """Run the node in the foreground until Ctrl-C or SIGTERM (the ``ledgerkit node`` command).
-
-    Either signal stops it cleanly: the server stops listening, the block producer finishes
-    its block, the ledger is closed, and the function returns. Call it from the main thread,
-    where signal handlers live.
-    """
-    node = LocalNode(db=db, host=host, port=port, log_level=log_level, **options)
-    with _SignalStop() as stop, contextlib.ExitStack() as stack:
-        stack.callback(node.stop)
-        node.start()
-        print(f"ledgerkit local node: {node.url}", flush=True)
-        print(f"  chain id {node.config.chain_id}, seed {node.config.seed}", flush=True)
-        if node.faucet_url:
-            print(f"  faucet      {node.faucet_url}  (an ID token of an issuer below)", flush=True)
-            for name, url in node.issuers.items():
-                print(f"  issuer      {url}  ({name}; sign in: POST {url}/sign_in)", flush=True)
-            print(f"  docs        {node.docs_url}", flush=True)
-        print("  dev accounts (funded; keep these keys to this machine):", flush=True)
-        for account in node.dev_accounts:
-            # AIP-80 text: what the SDKs, the CLI and wallets import without a warning.
-            print(f"    {account.address}  {account.private_key.secret_aip80()}", flush=True)
-        print("Press Ctrl-C to stop.", flush=True)
-        stop.wait()
+def _fullnode_window(settings: PublicSettings, prune_window: int | None) -> PublicSettings:
+    """``settings`` with a node option ``prune_window`` as the fullnode's window."""
+    if prune_window is None or prune_window == settings.prune_window:
+        return settings
+    if settings.prune_window is not None:
+        raise NodeConfigError(
+            f"two prune windows: {prune_window} and PublicSettings.prune_window="
+            f"{settings.prune_window}; give one"
+        )
+    return replace(settings, prune_window=prune_window)

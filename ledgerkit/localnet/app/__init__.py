@@ -72,11 +72,18 @@ def _routes(by_id: Mapping[str, Endpoint]) -> list[Route]:
     return [Route(op.path, by_id[op.id], methods=[op.method]) for op in rows]
 
 
-def create_app(ledger: AppLedger, *, on_submit: Callable[[], None] | None = None) -> Starlette:
+def create_app(
+    ledger: AppLedger,
+    *,
+    on_submit: Callable[[], None] | None = None,
+    middleware: Sequence[Middleware] = (),
+) -> Starlette:
     """The node API over ``ledger``, under ``/v1``.
 
     ``on_submit`` is called after each accepted submission (the block producer uses it
-    to make the next block promptly).
+    to make the next block promptly). ``middleware`` runs inside the CORS layer, in the
+    order given (a gateway in front of the node: its answers are marked for browsers,
+    and preflights never reach it).
     """
     by_id = handlers()
     routes = _routes(by_id)
@@ -110,7 +117,7 @@ def create_app(ledger: AppLedger, *, on_submit: Callable[[], None] | None = None
             Mount(base, app=api),
         ],
         exception_handlers={HTTPException: http_error},
-        middleware=[Middleware(CorsMiddleware, meta=ledger.meta)],
+        middleware=[Middleware(CorsMiddleware, meta=ledger.meta), *middleware],
     )
     app.router.redirect_slashes = False
     app.state.node = NodeState(ledger, on_submit)

@@ -160,7 +160,21 @@ class Ledger:
     # -- position -----------------------------------------------------------------------
 
     def _make_head(self, block: BlockRecord) -> Head:
-        window = self.config.prune_window
+        return self._head_within(block, self.config.prune_window)
+
+    def head_within(self, window: int | None) -> Head:
+        """The current head as a node keeping only the newest ``window`` versions sees it.
+
+        The oldest version is the first of the oldest block wholly inside the window, and
+        never older than this ledger's own (``None``: this ledger's own window).
+        """
+        head = self._head
+        own = self.config.prune_window
+        if window is None or (own is not None and own <= window):
+            return head
+        return self._head_within(head.block, window)
+
+    def _head_within(self, block: BlockRecord, window: int | None) -> Head:
         if window is None:
             return Head(block, 0, 0)
         readable = max(0, block.last_version + 1 - window)
@@ -172,9 +186,12 @@ class Ledger:
                 first = following
         return Head(block, first.first_version, first.height)
 
-    def meta(self, *, gas_used: int | None = None, cursor: str | None = None) -> LedgerMeta:
-        """The ledger position for the ``X-NODE-*`` headers."""
-        head = self._head
+    def meta(
+        self, *, gas_used: int | None = None, cursor: str | None = None, head: Head | None = None
+    ) -> LedgerMeta:
+        """The ledger position for the ``X-NODE-*`` headers (at ``head``: by default the
+        current one)."""
+        head = head if head is not None else self._head
         return LedgerMeta(
             chain_id=self.config.chain_id,
             ledger_version=head.version,
@@ -187,9 +204,9 @@ class Ledger:
             cursor=cursor,
         )
 
-    def index(self) -> dict[str, Any]:
-        """The body of ``GET /``."""
-        head = self._head
+    def index(self, *, head: Head | None = None) -> dict[str, Any]:
+        """The body of ``GET /`` (at ``head``: by default the current one)."""
+        head = head if head is not None else self._head
         return {
             "chain_id": self.config.chain_id,
             "epoch": str(head.block.epoch),

@@ -1,0 +1,112 @@
+"""The node in the foreground: ``serve``, behind the ``ledgerkit node`` command.
+
+It starts a :class:`~ledgerkit.localnet.LocalNode`, prints where its servers listen and its
+dev accounts, and stops it cleanly at Ctrl-C or SIGTERM (:class:`_SignalStop`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import time
+from pathlib import Path
+from types import FrameType, TracebackType
+from typing import Any
+
+from ledgerkit.localnet._server import LocalNode
+
+__all__ = ["serve"]
+
+
+class _SignalStop:
+    """SIGINT and SIGTERM handled by the foreground node for the time of a ``with`` block.
+
+    :meth:`wait` returns at the first signal. A signal before the node waits (while it opens
+    or generates its ledger) raises ``KeyboardInterrupt`` to interrupt that work, once, and
+    the block ends there quietly. Later signals never interrupt the cleanup. On leaving, the
+    handlers and signal mask found on entry are restored.
+    """
+
+    def __init__(self) -> None:
+        self.received: list[signal.Signals] = []
+        self._waiting = False
+        self._previous: dict[signal.Signals, Any] = {}
+        self._mask: set[int | signal.Signals] | None = None
+
+    def _handle(self, signum: int, frame: FrameType | None) -> None:
+        self.received.append(signal.Signals(signum))
+        if not self._waiting and len(self.received) == 1:
+            raise KeyboardInterrupt
+
+    def __enter__(self) -> _SignalStop:
+        wanted = [signal.SIGINT, signal.SIGTERM]
+        # Ours whatever was inherited: a shell starts a background job with SIGINT ignored,
+        # and an ignored or blocked signal would leave the node running until killed.
+        self._previous = {signum: signal.signal(signum, self._handle) for signum in wanted}
+        if hasattr(signal, "pthread_sigmask"):  # POSIX
+            self._mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, wanted)
+        return self
+
+    def wait(self) -> None:
+        """Return at the first signal, saying which one stops the node."""
+        self._waiting = True
+        while not self.received:
+            time.sleep(0.2)  # the handler only records the signal
+        self._say_stopping()
+
+    def _say_stopping(self) -> None:
+        name = self.received[0].name if self.received else "SIGINT"
+        print(f"\nstopping ({name})", flush=True)
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool:
+        for signum, handler in self._previous.items():
+            if handler is not None:
+                signal.signal(signum, handler)
+        if self._mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, self._mask)
+        if exc_type is KeyboardInterrupt and self.received:
+            self._say_stopping()
+            return True  # a stop asked for while starting: no traceback
+        return False
+
+
+def serve(
+    *, db: str | Path | None, host: str, port: int, log_level: str = "info", **options: Any
+) -> None:
+    """Run the node in the foreground until Ctrl-C or SIGTERM (the ``ledgerkit node`` command).
+
+    Either signal stops it cleanly: the server stops listening, the block producer finishes
+    its block, the ledger is closed, and the function returns. Call it from the main thread,
+    where signal handlers live.
+    """
+    node = LocalNode(db=db, host=host, port=port, log_level=log_level, **options)
+    with _SignalStop() as stop, contextlib.ExitStack() as stack:
+        stack.callback(node.stop)
+        node.start()
+        print(f"ledgerkit local node: {node.url}", flush=True)
+        print(f"  chain id {node.config.chain_id}, seed {node.config.seed}", flush=True)
+        if node.public is not None and node.api_key is not None:
+            window = node.public.prune_window
+            lines = [
+                f"  profile     public: the fullnode keeps the newest {window} versions",
+                f"  archive     {node.archive_url}  (all of history; no API key)",
+                # Like the dev keys below: printed for the user, never logged.
+                f"  api key     {node.api_key}  (Authorization: Bearer; keep it here)",
+            ]
+            print("\n".join(lines), flush=True)
+        if node.faucet_url:
+            print(f"  faucet      {node.faucet_url}  (an ID token of an issuer below)", flush=True)
+            for name, url in node.issuers.items():
+                print(f"  issuer      {url}  ({name}; sign in: POST {url}/sign_in)", flush=True)
+            print(f"  docs        {node.docs_url}", flush=True)
+        print("  dev accounts (funded; keep these keys to this machine):", flush=True)
+        for account in node.dev_accounts:
+            # AIP-80 text: what the SDKs, the CLI and wallets import without a warning.
+            print(f"    {account.address}  {account.private_key.secret_aip80()}", flush=True)
+        print("Press Ctrl-C to stop.", flush=True)
+        stop.wait()

@@ -1,0 +1,171 @@
+"""The public fullnode's ledger: the shared chain seen through a rolling window.
+
+Both nodes of the public profile serve one ledger file. The archive answers from the
+:class:`~ledgerkit.localnet.ledger.Ledger` itself (all of history); the fullnode from a
+:class:`PrunedLedger` over it, whose reads, views and position stop at the oldest version
+the window keeps. Submissions, simulation and gas go to the shared ledger.
+
+Where a pruned fullnode differs from the default node's ``prune_window`` it answers as
+public fullnodes do: an event range asked from a pruned start answers 410
+``version_pruned`` (the default node leaves those events out), and a transaction looked up
+by the hash of a pruned version answers 404 ``transaction_not_found`` (its version is
+not known any more).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from ledgerkit._errors import ErrorCode
+from ledgerkit.bcs import SignedTransaction, TransactionData
+from ledgerkit.localnet._node_config import NodeConfig
+from ledgerkit.localnet._node_errors import NodeError
+from ledgerkit.localnet.ledger import Head, Ledger, LedgerReads, LedgerViews
+from ledgerkit.types import Address, LedgerMeta
+
+__all__ = ["PrunedLedger", "PrunedReads"]
+
+
+class PrunedReads(LedgerReads):
+    """A ledger's reads that answer an event range asked from a pruned start with 410."""
+
+    def events_by_creation_number(
+        self, address: Address, creation_number: int, start: int | None, limit: int
+    ) -> list[dict[str, Any]]:
+        """Events of one stream; 410 ``version_pruned`` when ``start`` is pruned.
+
+        Without ``start`` the newest page is read newest first, as nodes do, and holds
+        what the window keeps.
+        """
+        if start is not None and limit > 0:  # a bad limit is refused below, as everywhere
+            self._check_not_pruned(bytes(address), creation_number, start)
+        return super().events_by_creation_number(address, creation_number, start, limit)
+
+    def _check_not_pruned(self, account: bytes, creation_number: int, sequence: int) -> None:
+        rows = self.store.reads.events(account, creation_number, sequence, 1)
+        if not rows:
+            return
+        version = int(orjson.loads(rows[0])["version"])
+        oldest = self.head.oldest_version
+        if version < oldest:
+            raise NodeError(
+                ErrorCode.VERSION_PRUNED,
+                f"Ledger version({version}) has been pruned: the oldest version is {oldest}",
+            )
+
+
+class PrunedLedger:
+    """The ledger as a fullnode keeping the newest ``window`` versions serves it.
+
+    Parameters
+    ----------
+    ledger : Ledger
+        The shared ledger (all of history).
+    window : int
+        Versions kept; the oldest readable position is the first block wholly inside them.
+
+    Attributes
+    ----------
+    window : int
+        Versions kept.
+    reads : PrunedReads
+        Reads that stop at the window.
+    views : LedgerViews
+        View functions over those reads.
+    """
+
+    def __init__(self, ledger: Ledger, window: int) -> None:
+        self._ledger = ledger
+        self.window = window
+        self._cached: tuple[int, Head] | None = None
+        self.reads = PrunedReads(ledger.store, self.head)
+        self.views = LedgerViews(self.reads, chain_id=ledger.config.chain_id)
+
+    @property
+    def config(self) -> NodeConfig:
+        """The shared ledger's settings."""
+        return self._ledger.config
+
+    def head(self) -> Head:
+        """The shared ledger's head, with the oldest position this window leaves."""
+        block = self._ledger.reads.head.block
+        cached = self._cached
+        if cached is not None and cached[0] == block.height:
+            return cached[1]
+        head = self._ledger.head_within(self.window)
+        self._cached = (head.block.height, head)
+        return head
+
+    # -- position and health -------------------------------------------------------------
+
+    def meta(self, *, gas_used: int | None = None, cursor: str | None = None) -> LedgerMeta:
+        """The ledger position for the headers, reporting the window."""
+        return self._ledger.meta(gas_used=gas_used, cursor=cursor, head=self.head())
+
+    def index(self) -> dict[str, Any]:
+        """The body of ``GET /``, reporting the window."""
+        return self._ledger.index(head=self.head())
+
+    def now_usec(self) -> int:
+        """The chain's time now."""
+        return self._ledger.now_usec()
+
+    def health(self, duration_secs: int | None, now_usec: int) -> None:
+        """Raise ``health_check_failed`` when the last block is too old."""
+        self._ledger.health(duration_secs, now_usec)
+
+    # -- transactions ---------------------------------------------------------------------
+
+    def transaction_by_hash(self, txn_hash: bytes) -> dict[str, Any]:
+        """The transaction, pending or committed inside the window; a pruned one is not
+        found (404), as public fullnodes answer."""
+        found = self._ledger.transaction_by_hash(txn_hash)
+        pending = found.get("type") == "pending_transaction"
+        if not pending and int(found["version"]) < self.head().oldest_version:
+            raise NodeError(
+                ErrorCode.TRANSACTION_NOT_FOUND,
+                f"Transaction not found by Transaction hash({'0x' + txn_hash.hex()})",
+            )
+        return found
+
+    def transaction_data(self, txn: dict[str, Any]) -> TransactionData:
+        """The BCS ``TransactionData`` of a transaction's JSON."""
+        return self._ledger.transaction_data(txn)
+
+    def transactions_bcs(self, txns: list[dict[str, Any]]) -> bytes:
+        """A BCS sequence of committed transactions."""
+        return self._ledger.transactions_bcs(txns)
+
+    def signed_from_json(self, request: dict[str, Any], *, simulation: bool) -> SignedTransaction:
+        """The signed transaction of a JSON submit (or simulate) request."""
+        return self._ledger.signed_from_json(request, simulation=simulation)
+
+    def submit(self, signed: SignedTransaction) -> dict[str, Any]:
+        """Queue a signed transaction on the shared ledger."""
+        return self._ledger.submit(signed)
+
+    def simulate(
+        self,
+        signed: SignedTransaction,
+        *,
+        estimate_gas_unit_price: bool = False,
+        estimate_max_gas_amount: bool = False,
+        estimate_prioritized_gas_unit_price: bool = False,
+    ) -> tuple[list[dict[str, Any]], int]:
+        """Execute against the latest state without committing."""
+        return self._ledger.simulate(
+            signed,
+            estimate_gas_unit_price=estimate_gas_unit_price,
+            estimate_max_gas_amount=estimate_max_gas_amount,
+            estimate_prioritized_gas_unit_price=estimate_prioritized_gas_unit_price,
+        )
+
+    def encode_submission(self, request: dict[str, Any]) -> bytes:
+        """The signing message of a JSON transaction request."""
+        return self._ledger.encode_submission(request)
+
+    def estimate_gas_price(self) -> dict[str, int]:
+        """The gas price estimates."""
+        return self._ledger.estimate_gas_price()
