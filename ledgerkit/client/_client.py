@@ -617,7 +617,9 @@ class Client(BaseClient):
             archive_headers=archive_headers,
         )
         self._clock: Clock
-        self._limiter: Limiter = Limiter(self.config.max_rps, self.config.max_concurrency, self._clock)
+        self._limiter: Limiter = Limiter(
+            self.config.max_rps, self.config.max_concurrency, self._clock
+        )
         pool = httpx.Limits(max_connections=self.config.max_concurrency or 100)
         self._http = httpx.Client(
             transport=transport, timeout=self.config.timeout, limits=pool, follow_redirects=False
@@ -868,7 +870,9 @@ class AsyncClient(BaseClient):
             archive_headers=archive_headers,
         )
         self._clock: AsyncClock
-        self._limiter: AsyncLimiter = AsyncLimiter(self.config.max_rps, self.config.max_concurrency, self._clock)
+        self._limiter: AsyncLimiter = AsyncLimiter(
+            self.config.max_rps, self.config.max_concurrency, self._clock
+        )
         pool = httpx.Limits(max_connections=self.config.max_concurrency or 100)
         self._http = httpx.AsyncClient(
             transport=transport, timeout=self.config.timeout, limits=pool, follow_redirects=False
