@@ -280,9 +280,11 @@ def test_rate_limit_waits_end_at_the_limit_given() -> None:
     node = _limited_then_served(100, retry_after="60")
     clock = FakeClock()
     policy = ledgerkit.client.Retry(total=2, rate_limit_wait=150.0)
-    with node.client(retries=policy, clock=clock) as client:
-        with pytest.raises(ledgerkit.RateLimitedError):
-            client.transaction_by_version(5)
+    with (
+        node.client(retries=policy, clock=clock) as client,
+        pytest.raises(ledgerkit.RateLimitedError),
+    ):
+        client.transaction_by_version(5)
     # Two holds of 60 s (a third would pass 150 s), then the two retries, then the error.
     assert clock.sleeps[:2] == [60.0, 60.0]
     assert len(node.sent()) == 5
@@ -290,9 +292,11 @@ def test_rate_limit_waits_end_at_the_limit_given() -> None:
 
 def test_with_retries_off_a_rate_limit_is_raised_at_once() -> None:
     node = _limited_then_served(1)
-    with node.client(retries=0, clock=FakeClock()) as client:
-        with pytest.raises(ledgerkit.RateLimitedError):
-            client.transaction_by_version(5)
+    with (
+        node.client(retries=0, clock=FakeClock()) as client,
+        pytest.raises(ledgerkit.RateLimitedError),
+    ):
+        client.transaction_by_version(5)
     assert len(node.sent()) == 1
 
 
@@ -326,9 +330,11 @@ def test_overloaded_is_typed_keeps_its_code_and_is_retried() -> None:
 def test_overloaded_past_the_retries_is_a_service_unavailable_error() -> None:
     node = FakeNode()
     node.on("GET", "/transactions/by_version/5", error(503, "overloaded", "overloaded"))
-    with node.client(retries=1, clock=FakeClock()) as client:
-        with pytest.raises(ledgerkit.ServiceUnavailableError) as caught:
-            client.transaction_by_version(5)
+    with (
+        node.client(retries=1, clock=FakeClock()) as client,
+        pytest.raises(ledgerkit.ServiceUnavailableError) as caught,
+    ):
+        client.transaction_by_version(5)
     assert isinstance(caught.value, ledgerkit.ServerError)
     assert caught.value.error_code == "overloaded"
     assert caught.value.status == 503
