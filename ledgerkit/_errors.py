@@ -37,7 +37,7 @@ notebook can catch the whole family with one ``except``. The tree::
         │   ├── AccountNotFoundError, ResourceNotFoundError, MoveModuleNotFoundError,
         │   ├── StructFieldNotFoundError, VersionNotFoundError, TransactionNotFoundError,
         │   └── TableItemNotFoundError, BlockNotFoundError, StateValueNotFoundError
-        ├── PrunedError                       410: the oldest version still held
+        ├── PrunedError                       410: the oldest version still held, the archive
         │   ├── VersionPrunedError
         │   └── BlockPrunedError
         ├── InvalidInputError                 400 invalid_input
@@ -53,6 +53,7 @@ notebook can catch the whole family with one ``except``. The tree::
         ├── HealthCheckFailedError            503
         ├── RateLimitedError                  429
         └── ServerError                       internal_error, node_not_bootstrapped, other 5xx
+            └── ServiceUnavailableError       503 with a code the spec does not list (overloaded)
 
 :class:`ErrorCode` lists the node's ``error_code`` values with the HTTP status each is
 answered with; the embedded node renders its errors from it and
@@ -63,7 +64,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
     from ledgerkit.types import LedgerMeta
@@ -114,6 +115,7 @@ __all__ = [
     "ResourceNotFoundError",
     "SequenceNumberTooOldError",
     "ServerError",
+    "ServiceUnavailableError",
     "SigningError",
     "StateValueNotFoundError",
     "StructFieldNotFoundError",
@@ -571,6 +573,10 @@ class NodeAPIError(LedgerError):
         Ledger position from the response headers.
     request : str or None
         ``METHOD url`` of the request, for the message.
+    details : dict
+        The record's other fields, as sent: what gateways add to the node's record
+        (``hint``, ``oldest_ledger_version``, ``archival_endpoint``...), strings, numbers
+        and booleans only.
     """
 
     def __init__(
@@ -582,6 +588,7 @@ class NodeAPIError(LedgerError):
         vm_error_code: int | None = None,
         ledger: LedgerMeta | None = None,
         request: str | None = None,
+        details: Mapping[str, Any] | None = None,
     ) -> None:
         self.message = message
         self.status = status
@@ -589,6 +596,7 @@ class NodeAPIError(LedgerError):
         self.vm_error_code = vm_error_code
         self.ledger = ledger
         self.request = request
+        self.details: dict[str, Any] = dict(details or {})
         where = f" [{request}]" if request else ""
         vm = f" (vm_error_code {vm_error_code})" if vm_error_code is not None else ""
         super().__init__(f"{status} {error_code}: {message}{vm}{where}")
@@ -604,6 +612,7 @@ class NodeAPIError(LedgerError):
                 self.vm_error_code,
                 self.ledger,
                 self.request,
+                self.details,
             ),
         )
 
@@ -616,6 +625,7 @@ def _rebuild_node_error(
     vm_error_code: int | None,
     ledger: LedgerMeta | None,
     request: str | None,
+    details: Mapping[str, Any] | None = None,
 ) -> NodeAPIError:
     return cls(
         message,
@@ -624,6 +634,7 @@ def _rebuild_node_error(
         vm_error_code=vm_error_code,
         ledger=ledger,
         request=request,
+        details=details,
     )
 
 
@@ -671,12 +682,29 @@ class PrunedError(NodeAPIError):
     """410: the node no longer holds that version, block or range.
 
     ``oldest_version`` and ``oldest_block_height`` say what it still holds (from the
-    response headers), so a caller can retry from there.
+    response headers, else the record's ``oldest_ledger_version``), so a caller can retry
+    from there; ``archival_endpoint`` and ``hint`` are what a public gateway adds: where
+    an archive node with the full history answers, and a sentence for people.
     """
 
     @property
     def oldest_version(self) -> int | None:
-        return self.ledger.oldest_ledger_version if self.ledger is not None else None
+        if self.ledger is not None:
+            return self.ledger.oldest_ledger_version
+        raw = self.details.get("oldest_ledger_version")
+        text = str(raw) if isinstance(raw, str | int) and not isinstance(raw, bool) else ""
+        return int(text) if text.isascii() and text.isdigit() and len(text) <= 20 else None
+
+    @property
+    def archival_endpoint(self) -> str | None:
+        """The archive's API root the gateway names, as sent (``None`` without one)."""
+        value = self.details.get("archival_endpoint")
+        return value if isinstance(value, str) and value else None
+
+    @property
+    def hint(self) -> str | None:
+        value = self.details.get("hint")
+        return value if isinstance(value, str) and value else None
 
     @property
     def oldest_block_height(self) -> int | None:
@@ -743,6 +771,11 @@ class ServerError(NodeAPIError):
     """5xx: the node failed to answer the request."""
 
 
+class ServiceUnavailableError(ServerError):
+    """503 with a code the spec does not list (``overloaded``: a node under memory
+    pressure, say): not now rather than no; idempotent requests are retried."""
+
+
 _E = ErrorCode
 _TABLE: dict[ErrorCode, tuple[int, type[NodeAPIError]]] = {
     _E.ACCOUNT_NOT_FOUND: (404, AccountNotFoundError),
@@ -779,8 +812,15 @@ _BY_STATUS: dict[int, type[NodeAPIError]] = {
     404: NotFoundError,
     410: PrunedError,
     429: RateLimitedError,
+    503: ServiceUnavailableError,
     507: MempoolFullError,
 }
+
+#: The fields of the node's error record; the others are kept in ``details``.
+_RECORD_FIELDS: Final = frozenset({"message", "error_code", "vm_error_code"})
+#: Extra fields kept at most, and characters of each.
+_MAX_DETAILS: Final = 16
+_MAX_DETAIL_CHARS: Final = 2_000
 
 
 def error_from_record(
@@ -816,6 +856,11 @@ def error_from_record(
         cls = ErrorCode(code_text).error_class
     except ValueError:
         cls = _BY_STATUS.get(status, ServerError if status >= 500 else NodeAPIError)
+    details = {
+        str(key)[:100]: value[:_MAX_DETAIL_CHARS] if isinstance(value, str) else value
+        for key, value in list(record.items())[: _MAX_DETAILS + len(_RECORD_FIELDS)]
+        if key not in _RECORD_FIELDS and isinstance(value, str | int | float | bool)
+    }
     return cls(
         message,
         status=status,
@@ -823,4 +868,5 @@ def error_from_record(
         vm_error_code=vm_error_code,
         ledger=ledger,
         request=request,
+        details=dict(list(details.items())[:_MAX_DETAILS]),
     )

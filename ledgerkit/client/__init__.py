@@ -29,7 +29,7 @@ from ledgerkit.client._cache import ChainIdentity
 from ledgerkit.client._client import AsyncClient, Client
 from ledgerkit.client._config import ClientConfig
 from ledgerkit.client._holdings import Holding
-from ledgerkit.client._pacing import AsyncClock, Clock, Retry
+from ledgerkit.client._pacing import AsyncClock, Clock, Retry, Waited
 from ledgerkit.client.calls import Call
 from ledgerkit.types import Result
 
@@ -49,6 +49,7 @@ __all__ = [
     "Holding",
     "Result",
     "Retry",
+    "Waited",
     "calls",
 ]
 

@@ -50,6 +50,8 @@ from ledgerkit._errors import (
     NodeAPIError,
     NotFoundError,
     PrunedError,
+    RateLimitedError,
+    TransactionNotFoundError,
     TransportError,
 )
 from ledgerkit.client import calls
@@ -72,6 +74,8 @@ from ledgerkit.client._config import (
     client_secrets,
     install,
     is_loopback,
+    normalize_base_url,
+    shown_url,
 )
 from ledgerkit.client._declare import Pager
 from ledgerkit.client._driver import Flow, Pause, adrive, drive
@@ -84,6 +88,8 @@ from ledgerkit.client._pacing import (
     Limiter,
     Retry,
     SystemClock,
+    Waited,
+    rate_limit_delay,
     retry_delay,
 )
 from ledgerkit.client.calls import Call
@@ -102,9 +108,14 @@ U = TypeVar("U")
 
 _log = logging.getLogger("ledgerkit.client")
 
+#: Lookups by hash: a pruned node answers 404 for a hash it no longer holds.
+_BY_HASH: Final = frozenset({"transaction_by_hash", "transaction_by_hash_bcs"})
+
 
 #: An answer read whole: status, headers, body.
 _Answer = tuple[int, Mapping[str, str], bytes]
+#: The same, and the archive that gave it (``None``: the node itself).
+_Routed = tuple[int, Mapping[str, str], bytes, str | None]
 
 
 class _Exchanger(Protocol):
@@ -145,6 +156,8 @@ class BaseClient(Flows):
     """The I/O-free core both clients share: every method declared once (``_methods``,
     ``_flows``), the settings, and the requests, answers, retries and cache keys."""
 
+    _limiter: Limiter | AsyncLimiter
+
     def __init__(
         self,
         base_url: str,
@@ -157,6 +170,8 @@ class BaseClient(Flows):
         max_concurrency: int | None,
         cache: CacheSetting,
         clock: Clock | AsyncClock,
+        archive_url: str | None = None,
+        archive_headers: Mapping[str, str] | None = None,
     ) -> None:
         self.config: ClientConfig = client_config(
             base_url,
@@ -167,6 +182,8 @@ class BaseClient(Flows):
             max_rps=max_rps,
             max_concurrency=max_concurrency,
             cache=cache,
+            archive_url=archive_url,
+            archive_headers=archive_headers,
         )
         base = self.config.base_url
         self._api_key = self.config.api_key
@@ -175,6 +192,14 @@ class BaseClient(Flows):
         self._secrets = client_secrets(
             base, self.config.shown_base_url, self._api_key, self.config.headers
         )
+        # The archive pruned reads go on to: the one given, else the one a 410 names.
+        self._archive: str | None = self.config.archive_url
+        if self._archive is not None:
+            self._secrets.update(
+                client_secrets(
+                    self._archive, shown_url(self._archive), None, self.config.archive_headers
+                )
+            )
         if self._secrets:
             install()
             FILTER.add(self._secrets)
@@ -197,6 +222,12 @@ class BaseClient(Flows):
         return self.config.base_url
 
     @property
+    def archive_url(self) -> str | None:
+        """The archive node reads of pruned history go on to: the one given as
+        ``archive_url=``, else the one the node's last 410 named (``None`` until then)."""
+        return self._archive
+
+    @property
     def timeout(self) -> float | None:
         """Seconds each attempt may take (connect, send, wait, read); ``None``: no limit."""
         return self.config.timeout
@@ -212,58 +243,126 @@ class BaseClient(Flows):
     # -- requests ------------------------------------------------------------------------
 
     def _url(
-        self, path: str, params: Iterable[tuple[str, str]] = (), *, shown: bool = False
+        self,
+        path: str,
+        params: Iterable[tuple[str, str]] = (),
+        *,
+        shown: bool = False,
+        archive: str | None = None,
     ) -> str:
-        """The URL to send to, or (``shown``) as logs, errors and cache keys write it."""
-        base = self.config.shown_base_url if shown else self.config.base_url
+        """The URL to send to, or (``shown``) as logs, errors and cache keys write it; at
+        the node, or at ``archive`` (an archive's API root) when given."""
+        if archive is not None:
+            base = shown_url(archive) if shown else archive
+        else:
+            base = self.config.shown_base_url if shown else self.config.base_url
         query = urllib.parse.urlencode(list(params))
         return f"{base}{path}" + (f"?{query}" if query else "")
 
-    def _label(self, call: Call[Any]) -> str:
+    def _label(self, call: Call[Any], archive: str | None = None) -> str:
         """The request as logs and errors write it (the node's address as shown)."""
-        return f"{call.method} {self._url(call.path, call.params, shown=True)}"
+        return f"{call.method} {self._url(call.path, call.params, shown=True, archive=archive)}"
 
-    def _request_headers(self, call: Call[Any]) -> dict[str, str]:
+    def _request_headers(self, call: Call[Any], archive: str | None = None) -> dict[str, str]:
+        """The headers of ``call``: the client's own and its api key at the node; at an
+        archive, only ``archive_headers`` (a key is never sent to another origin)."""
         headers = {"User-Agent": _USER_AGENT}
-        headers.update(self.config.headers)
+        headers.update(self.config.headers if archive is None else self.config.archive_headers)
         headers["Accept"] = call.accept
         if call.content_type is not None:
             headers["Content-Type"] = call.content_type
-        if self._api_key is not None:
+        if self._api_key is not None and archive is None:
             headers["Authorization"] = f"Bearer {self._api_key}"
         return headers
 
-    def _build_request(self, call: Call[Any], trace: Callable[..., Any]) -> httpx.Request:
+    def _build_request(
+        self, call: Call[Any], trace: Callable[..., Any], archive: str | None = None
+    ) -> httpx.Request:
         """The request for ``call``; ``trace`` hears httpcore's connection events (a new
         connection to a loopback node may be to another node: see ``_cache``)."""
+        watched = self._loopback and self.config.cache and archive is None
         return httpx.Request(
             call.method,
-            self._url(call.path, call.params),
-            headers=self._request_headers(call),
+            self._url(call.path, call.params, archive=archive),
+            headers=self._request_headers(call, archive),
             content=call.body,
-            extensions={"trace": trace} if self._loopback and self.config.cache else {},
+            extensions={"trace": trace} if watched else {},
         )
+
+    # -- archives ------------------------------------------------------------------------
+
+    def _archive_for(self, call: Call[Any], error: LedgerError) -> str | None:
+        """The archive to ask ``call`` of after ``error`` from the node, or ``None``.
+
+        A read of pruned history (410) goes on to the archive given as ``archive_url=``,
+        else to the one the 410 names (``archival_endpoint``), remembered for later. A
+        transaction looked up by hash that a pruned node does not know (404, no hint: a
+        real node cannot tell a pruned hash from an unknown one) is asked of the archive
+        known so far. Only reads go on: nothing that is not idempotent is sent twice.
+        """
+        if not call.idempotent:
+            return None
+        if isinstance(error, PrunedError):
+            if self._archive is None and error.archival_endpoint is not None:
+                self._learn_archive(error.archival_endpoint)
+            return self._archive
+        if (
+            isinstance(error, TransactionNotFoundError)
+            and call.name in _BY_HASH
+            and error.ledger is not None
+            and error.ledger.oldest_ledger_version > 0
+        ):
+            return self._archive
+        return None
+
+    def _learn_archive(self, named: str) -> None:
+        try:
+            url = normalize_base_url(named)
+        except InputError:
+            _log.warning("%s: the node names an archive that is not an http(s) URL", self)
+            return
+        if url == self.config.base_url:
+            return
+        self._archive = url
+        self._secrets.update(client_secrets(url, shown_url(url), None, ()))
+        FILTER.add(self._secrets)
+        _log.info("%s: reads of pruned history go on to %s", self, shown_url(url))
 
     # -- answers -------------------------------------------------------------------------
 
     def _parse(
-        self, call: Call[T], status: int, headers: Mapping[str, str], body: bytes
+        self,
+        call: Call[T],
+        status: int,
+        headers: Mapping[str, str],
+        body: bytes,
+        archive: str | None = None,
     ) -> Result[T]:
-        """A 2xx answer as a :class:`Result` (see ``_answers``)."""
-        return parse_answer(call, self._label(call), status, headers, body)
+        """A 2xx answer as a :class:`Result` (see ``_answers``), its metadata saying which
+        node answered."""
+        result = parse_answer(call, self._label(call, archive), status, headers, body)
+        by = self.config.shown_base_url if archive is None else shown_url(archive)
+        return Result(result.value, replace(result.ledger, answered_by=by))
 
     def _node_error(
-        self, call: Call[Any], status: int, headers: Mapping[str, str], body: bytes
+        self,
+        call: Call[Any],
+        status: int,
+        headers: Mapping[str, str],
+        body: bytes,
+        archive: str | None = None,
     ) -> NodeAPIError:
         """The exception for a non-2xx answer, its secrets redacted (see ``_answers``); a
         submission refused for a stale sequence number makes the next build read it again."""
-        error = node_error(self._label(call), status, headers, body, self._secrets)
+        error = node_error(self._label(call, archive), status, headers, body, self._secrets)
         self._state.builds.refused(call.name, call.body, error)
         return error
 
-    def _transport_error(self, call: Call[Any], exc: httpx.HTTPError) -> LedgerError:
+    def _transport_error(
+        self, call: Call[Any], exc: httpx.HTTPError, archive: str | None = None
+    ) -> LedgerError:
         """Our exception for an httpx failure (see ``_answers``)."""
-        return transport_error(self._label(call), exc, self._secrets)
+        return transport_error(self._label(call, archive), exc, self._secrets)
 
     def _retry_delay(
         self,
@@ -289,6 +388,38 @@ class BaseClient(Flows):
         if delay is not None:
             _log.info("retrying %s in %.2fs after: %s", self._label(call), delay, error)
         return delay
+
+    def _rate_limit_hold(
+        self,
+        call: Call[Any],
+        refusal: NodeAPIError,
+        headers: Mapping[str, str],
+        waited: float,
+        holds: int,
+    ) -> float | None:
+        """Seconds every request is held after ``refusal``, a 429 that says when to come
+        back (not a retry), or ``None`` (see ``_pacing.rate_limit_delay``)."""
+        if not isinstance(refusal, RateLimitedError):
+            return None
+        held = rate_limit_delay(
+            self.config.retry,
+            idempotent=call.idempotent,
+            status=refusal.status,
+            headers=headers,
+            waited=waited,
+            holds=holds,
+            now=self._clock.time(),
+        )
+        if held is not None:
+            _log.info("rate limited: holding requests %.2fs (%s)", held, refusal.request)
+        return held
+
+    @property
+    def waited(self) -> Waited:
+        """How long the node's rate limit has held this client's requests so far
+        (:class:`~ledgerkit.client.Waited`: holds, seconds, what remains of the current
+        one)."""
+        return self._limiter.waited()
 
     # -- cache ---------------------------------------------------------------------------
 
@@ -412,7 +543,10 @@ class Client(BaseClient):
     retries : int or Retry
         Retries of idempotent requests after 429, 503 or a dropped connection, with
         exponential backoff and full jitter, honouring ``Retry-After``. Submissions are
-        never retried.
+        never retried. A 429 that says when to come back holds every request of the
+        client until then (the node's budget is spent for all of them) and is not
+        counted as a retry (see :class:`~ledgerkit.client.Retry`); ``waited`` tells how
+        long the client was held.
     max_rps : float, optional
         Start at most this many requests a second (a token bucket).
     max_concurrency : int, optional
@@ -430,6 +564,15 @@ class Client(BaseClient):
         The httpx transport, e.g. ``httpx.MockTransport`` in tests.
     clock : Clock, optional
         Where waits and time come from (tests pass a fake one).
+    archive_url : str, optional
+        An archive node with the full history (public fullnodes keep only recent
+        versions). Reads the node answers 410 (pruned) go on to it, as do lookups by hash
+        the pruned node answers 404; without one, the archive a 410 names
+        (``archival_endpoint``) is used. ``result.ledger.answered_by`` says which node
+        answered.
+    archive_headers : mapping, optional
+        Headers for the archive instead of ``headers``; the api key is never sent there
+        (a key is issued for one origin).
 
     Attributes
     ----------
@@ -457,6 +600,8 @@ class Client(BaseClient):
         cache: str | os.PathLike[str] | bool | None = None,
         transport: httpx.BaseTransport | None = None,
         clock: Clock | None = None,
+        archive_url: str | None = None,
+        archive_headers: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(
             base_url,
@@ -468,9 +613,13 @@ class Client(BaseClient):
             max_concurrency=max_concurrency,
             cache=cache,
             clock=clock or SystemClock(),
+            archive_url=archive_url,
+            archive_headers=archive_headers,
         )
         self._clock: Clock
-        self._limiter = Limiter(self.config.max_rps, self.config.max_concurrency, self._clock)
+        self._limiter: Limiter = Limiter(
+            self.config.max_rps, self.config.max_concurrency, self._clock
+        )
         pool = httpx.Limits(max_connections=self.config.max_concurrency or 100)
         self._http = httpx.Client(
             transport=transport, timeout=self.config.timeout, limits=pool, follow_redirects=False
@@ -480,27 +629,43 @@ class Client(BaseClient):
 
     # -- plumbing ------------------------------------------------------------------------
 
-    def _exchange(self, call: Call[Any]) -> tuple[int, httpx.Headers, bytes]:
-        """Send ``call`` (retrying when allowed) until a 2xx answer; raise anything else."""
-        request = self._build_request(call, self._trace)
-        retry_number = 0
+    def _exchange(self, call: Call[Any]) -> _Routed:
+        """Send ``call`` (retrying when allowed) until a 2xx answer, at the node or, for a
+        read of pruned history, at the archive (``_archive_for``); raise anything else."""
+        try:
+            return (*self._exchange_at(call, None), None)
+        except (PrunedError, TransactionNotFoundError) as error:
+            archive = self._archive_for(call, error)
+            if archive is None:
+                raise
+        return (*self._exchange_at(call, archive), archive)
+
+    def _exchange_at(self, call: Call[Any], archive: str | None) -> _Answer:
+        request = self._build_request(call, self._trace, archive)
+        retry_number, waited, holds = 0, 0.0, 0
         while True:
             try:
                 with self._limiter.slot():
                     response = self._http.send(request)
-                self._heard(response.headers, self._clock.monotonic())
+                if archive is None:
+                    self._heard(response.headers, self._clock.monotonic())
             except httpx.HTTPError as exc:
-                error = self._transport_error(call, exc)
+                error = self._transport_error(call, exc, archive)
                 delay = self._retry_delay(call, retry_number, error, None, self._clock.time())
                 if delay is None:
                     raise error from exc
             else:
                 status, headers, body = response.status_code, response.headers, response.content
                 if _log.isEnabledFor(logging.DEBUG):
-                    _log.debug("%s: %s -> %d", call.name, self._label(call), status)
+                    _log.debug("%s: %s -> %d", call.name, self._label(call, archive), status)
                 if 200 <= status < 300:
                     return status, headers, body
-                refusal = self._node_error(call, status, headers, body)
+                refusal = self._node_error(call, status, headers, body, archive)
+                held = self._rate_limit_hold(call, refusal, headers, waited, holds)
+                if held is not None:
+                    self._limiter.hold(held)  # the next slot waits it out, for every request
+                    waited, holds = waited + held, holds + 1
+                    continue
                 delay = self._retry_delay(call, retry_number, refusal, headers, self._clock.time())
                 if delay is None:
                     raise refusal
@@ -515,8 +680,8 @@ class Client(BaseClient):
             hit = None if chain is None else self._cache.get(chain, key, call.accept)
             if hit is not None:
                 return self._from_cache(call, hit)
-        status, headers, body = self._exchange(call)
-        result = self._parse(call, status, headers, body)
+        status, headers, body, archive = self._exchange(call)
+        result = self._parse(call, status, headers, body, archive)
         # Stored only when nothing said the node changed while it answered.
         if key is not None and self._cache is not None and chain is not None:
             if chain != self._identity:
@@ -688,6 +853,8 @@ class AsyncClient(BaseClient):
         cache: str | os.PathLike[str] | bool | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         clock: AsyncClock | None = None,
+        archive_url: str | None = None,
+        archive_headers: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(
             base_url,
@@ -699,9 +866,13 @@ class AsyncClient(BaseClient):
             max_concurrency=max_concurrency,
             cache=cache,
             clock=clock or AsyncSystemClock(),
+            archive_url=archive_url,
+            archive_headers=archive_headers,
         )
         self._clock: AsyncClock
-        self._limiter = AsyncLimiter(self.config.max_rps, self.config.max_concurrency, self._clock)
+        self._limiter: AsyncLimiter = AsyncLimiter(
+            self.config.max_rps, self.config.max_concurrency, self._clock
+        )
         pool = httpx.Limits(max_connections=self.config.max_concurrency or 100)
         self._http = httpx.AsyncClient(
             transport=transport, timeout=self.config.timeout, limits=pool, follow_redirects=False
@@ -712,45 +883,63 @@ class AsyncClient(BaseClient):
 
     # -- plumbing ------------------------------------------------------------------------
 
-    async def _exchange(self, call: Call[Any]) -> tuple[int, Mapping[str, str], bytes]:
-        attempt = self._attempt(call)
-        retry_number = 0
+    async def _exchange(self, call: Call[Any]) -> _Routed:
+        try:
+            return (*await self._exchange_at(call, None), None)
+        except (PrunedError, TransactionNotFoundError) as error:
+            archive = self._archive_for(call, error)
+            if archive is None:
+                raise
+        return (*await self._exchange_at(call, archive), archive)
+
+    async def _exchange_at(self, call: Call[Any], archive: str | None) -> _Answer:
+        attempt = self._attempt(call, archive)
+        retry_number, waited, holds = 0, 0.0, 0
         while True:
             try:
                 async with self._limiter.slot():
                     status, headers, body = await attempt()
-                self._heard(headers, self._clock.monotonic())
+                if archive is None:
+                    self._heard(headers, self._clock.monotonic())
             except httpx.HTTPError as exc:
-                error = self._transport_error(call, exc)
+                error = self._transport_error(call, exc, archive)
                 delay = self._retry_delay(call, retry_number, error, None, self._clock.time())
                 if delay is None:
                     raise error from exc
             else:
                 if _log.isEnabledFor(logging.DEBUG):
-                    _log.debug("%s: %s -> %d", call.name, self._label(call), status)
+                    _log.debug("%s: %s -> %d", call.name, self._label(call, archive), status)
                 if 200 <= status < 300:
                     return status, headers, body
-                refusal = self._node_error(call, status, headers, body)
+                refusal = self._node_error(call, status, headers, body, archive)
+                held = self._rate_limit_hold(call, refusal, headers, waited, holds)
+                if held is not None:
+                    self._limiter.hold(held)  # the next slot waits it out, for every request
+                    waited, holds = waited + held, holds + 1
+                    continue
                 delay = self._retry_delay(call, retry_number, refusal, headers, self._clock.time())
                 if delay is None:
                     raise refusal
             await self._clock.sleep(delay)
             retry_number += 1
 
-    def _attempt(self, call: Call[Any]) -> Callable[[], Awaitable[_Answer]]:
+    def _attempt(
+        self, call: Call[Any], archive: str | None = None
+    ) -> Callable[[], Awaitable[_Answer]]:
         """What sends ``call`` once and reads its answer whole: straight over aiohttp when
         the transport is an :class:`~ledgerkit.client.AiohttpTransport` (no httpx objects
         in between), else through httpx."""
         direct = self._direct
         if direct is not None:
             method, body, timeout = call.method, call.body, self.config.timeout
-            url, headers = self._url(call.path, call.params), self._request_headers(call)
+            url = self._url(call.path, call.params, archive=archive)
+            headers = self._request_headers(call, archive)
 
             def exchange() -> Awaitable[_Answer]:
                 return direct.exchange(method, url, headers, body, timeout)
 
             return exchange
-        request = self._build_request(call, self._trace)
+        request = self._build_request(call, self._trace, archive)
 
         async def send() -> _Answer:
             response = await self._http.send(request)
@@ -768,8 +957,8 @@ class AsyncClient(BaseClient):
                 hit = await asyncio.to_thread(self._cache.get, chain, key, call.accept)
                 if hit is not None:
                     return self._from_cache(call, hit)
-        status, headers, body = await self._exchange(call)
-        result = self._parse(call, status, headers, body)
+        status, headers, body, archive = await self._exchange(call)
+        result = self._parse(call, status, headers, body, archive)
         # Stored only when nothing said the node changed while it answered.
         if key is not None and self._cache is not None and chain is not None:
             if chain != self._identity:

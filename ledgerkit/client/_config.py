@@ -84,6 +84,10 @@ class ClientConfig:
     headers: tuple[tuple[str, str], ...] = field(repr=False)
     cache: Path | None = None
     api_key: str | None = field(default=None, repr=False)
+    #: The archive node pruned reads go on to (``None``: the one a 410 names, if any),
+    #: and the headers sent there instead of ``headers`` and the api key.
+    archive_url: str | None = field(default=None, repr=False)
+    archive_headers: tuple[tuple[str, str], ...] = field(default=(), repr=False)
 
 
 def client_config(
@@ -96,6 +100,8 @@ def client_config(
     max_rps: float | None,
     max_concurrency: int | None,
     cache: CacheSetting,
+    archive_url: str | None = None,
+    archive_headers: Mapping[str, str] | None = None,
 ) -> ClientConfig:
     """The settings of a client made with these arguments, each checked: a bad one is an
     :class:`~ledgerkit.InputError` naming it (never the value of a secret)."""
@@ -118,6 +124,8 @@ def client_config(
         headers=check_headers(headers),
         cache=resolve_cache(cache, base),
         api_key=api_key,
+        archive_url=None if archive_url is None else normalize_base_url(archive_url),
+        archive_headers=check_headers(archive_headers),
     )
 
 
@@ -263,7 +271,8 @@ def check_headers(headers: Mapping[str, str] | None) -> tuple[tuple[str, str], .
 def client_secrets(
     base_url: str, shown_base_url: str, api_key: str | None, headers: Iterable[tuple[str, str]]
 ) -> dict[str, str]:
-    """What a client must keep out of logs, each secret mapped to what replaces it."""
+    """What a client must keep out of logs, each secret mapped to what replaces it (call
+    it for each origin the client sends to, with what it sends there)."""
     found: dict[str, str] = {}
     if api_key is not None:
         found[api_key] = REDACTED

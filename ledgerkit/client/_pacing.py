@@ -13,6 +13,12 @@ header (seconds or an HTTP date) is honoured exactly: the next attempt never goe
 it; when it asks for longer than :attr:`Retry.max_retry_after` the error is raised at once
 instead of blocking the caller for minutes.
 
+**Rate limits as a budget.** A 429 that says when to come back (``Retry-After``) holds
+every request of the client until then, not only the one refused (:class:`Hold`): a
+budget spent is spent for all of them, and asking again before it comes back only spends
+the next one. Such waits do not count as retries (up to :attr:`Retry.rate_limit_wait`
+seconds a request); the client tells how long it was held (:class:`Waited`).
+
 **Limits.** A token bucket for requests per second and a cap on requests in flight.
 
 :class:`TokenBucket` is arithmetic only: it is told the time and answers how long the
@@ -38,16 +44,20 @@ from typing import Final, Protocol
 from ledgerkit._errors import InputError
 
 __all__ = [
+    "MAX_HOLDS",
     "RETRY_STATUSES",
     "AsyncClock",
     "AsyncLimiter",
     "AsyncSystemClock",
     "Clock",
+    "Hold",
     "Limiter",
     "Retry",
     "SystemClock",
     "TokenBucket",
+    "Waited",
     "parse_retry_after",
+    "rate_limit_delay",
     "retry_delay",
 ]
 
@@ -57,6 +67,10 @@ RETRY_STATUSES: Final = frozenset({429, 503})
 #: Digits of a delta-seconds ``Retry-After`` read exactly; more is longer than any wait
 #: (10**12 seconds are 30,000 years) and is read as infinity.
 _MAX_DIGITS: Final = 12
+
+#: Holds one request may go through on 429s before they count as retries (a node that
+#: says "come back in 0 s" again and again must not keep it forever).
+MAX_HOLDS: Final = 100
 
 #: 503 answers that are a verdict, not a hiccup: asking again gives the same answer.
 _FINAL_ERROR_CODES: Final = frozenset({"health_check_failed"})
@@ -77,6 +91,9 @@ class Retry:
     max_retry_after : float
         Longest ``Retry-After`` honoured, in seconds; a node asking for longer gets its
         error raised at once.
+    rate_limit_wait : float
+        Seconds one request may wait in all on 429 answers that say when to come back;
+        those waits are not retries (a long extraction under a budget waits many times).
 
     Examples
     --------
@@ -88,11 +105,12 @@ class Retry:
     backoff: float = 0.25
     max_backoff: float = 10.0
     max_retry_after: float = 60.0
+    rate_limit_wait: float = 900.0
 
     def __post_init__(self) -> None:
         if isinstance(self.total, bool) or not isinstance(self.total, int) or self.total < 0:
             raise InputError(f"Retry.total must be an int >= 0, got {self.total!r}")
-        for name in ("backoff", "max_backoff", "max_retry_after"):
+        for name in ("backoff", "max_backoff", "max_retry_after", "rate_limit_wait"):
             if not getattr(self, name) >= 0:
                 raise InputError(f"Retry.{name} must be >= 0, got {getattr(self, name)!r}")
 
@@ -257,6 +275,80 @@ class TokenBucket:
         return 0.0 if self._tokens >= 0.0 else -self._tokens / self.rate
 
 
+def rate_limit_delay(
+    policy: Retry,
+    *,
+    idempotent: bool,
+    status: int | None,
+    headers: Mapping[str, str] | None,
+    waited: float,
+    holds: int,
+    now: float,
+) -> float | None:
+    """Seconds to hold every request after a 429 that says when to come back, or ``None``
+    when this is not one (then :func:`retry_delay` decides): retrying is off, or the
+    request has been held ``holds`` times for ``waited`` seconds so far and the next wait
+    would pass :attr:`Retry.rate_limit_wait` (or :data:`MAX_HOLDS` holds).
+
+    Examples
+    --------
+    >>> rate_limit_delay(Retry(), idempotent=True, status=429,
+    ...                  headers={"retry-after": "3"}, waited=0.0, holds=0, now=0.0)
+    3.0
+    """
+    if not idempotent or status != 429 or policy.total == 0 or holds >= MAX_HOLDS:
+        return None
+    after = parse_retry_after((headers or {}).get("retry-after"), now=now)
+    if after is None or after > policy.max_retry_after:
+        return None
+    return after if waited + after <= policy.rate_limit_wait else None
+
+
+@dataclass(frozen=True, slots=True)
+class Waited:
+    """How long a client's requests were held by the node's rate limit.
+
+    Attributes
+    ----------
+    holds : int
+        Times a 429 held them (a hold extended before it ended counts once).
+    seconds : float
+        Time they were held, overlapping holds counted once.
+    remaining : float
+        Seconds the current hold still lasts (0.0 when none).
+    """
+
+    holds: int
+    seconds: float
+    remaining: float
+
+
+class Hold:
+    """When requests may go again after a rate limit said to wait: arithmetic only, told
+    the (monotonic) time."""
+
+    def __init__(self) -> None:
+        self._until = 0.0
+        self._holds = 0
+        self._seconds = 0.0
+
+    def hold(self, now: float, seconds: float) -> None:
+        """Nothing goes before ``now + seconds``."""
+        until = now + seconds
+        if until <= self._until:
+            return
+        if self._until <= now:
+            self._holds += 1
+        self._seconds += until - max(self._until, now)
+        self._until = until
+
+    def remaining(self, now: float) -> float:
+        return max(0.0, self._until - now)
+
+    def waited(self, now: float) -> Waited:
+        return Waited(self._holds, self._seconds, self.remaining(now))
+
+
 class Limiter:
     """Thread-safe limits for the sync client: at most ``max_concurrency`` requests in
     flight, started at most ``max_rps`` a second."""
@@ -266,10 +358,21 @@ class Limiter:
         self._slots = threading.BoundedSemaphore(max_concurrency) if max_concurrency else None
         self._lock = threading.Lock()
         self._clock = clock
+        self._hold = Hold()
+
+    def hold(self, seconds: float) -> None:
+        """Hold every request for ``seconds`` from now (the node's rate limit said so)."""
+        with self._lock:
+            self._hold.hold(self._clock.monotonic(), seconds)
+
+    def waited(self) -> Waited:
+        with self._lock:
+            return self._hold.waited(self._clock.monotonic())
 
     @contextlib.contextmanager
     def slot(self) -> Iterator[None]:
-        """Hold a place for one request: wait for a free slot, then for a token."""
+        """Hold a place for one request: wait for a free slot, then for a token, then
+        for the end of a rate limit's hold."""
         if self._slots is not None:
             self._slots.acquire()
         try:
@@ -278,6 +381,8 @@ class Limiter:
                     wait = self._bucket.reserve(self._clock.monotonic())
                 if wait > 0:
                     self._clock.sleep(wait)
+            while (held := self.waited().remaining) > 0:
+                self._clock.sleep(held)
             yield
         finally:
             if self._slots is not None:
@@ -293,10 +398,19 @@ class AsyncLimiter:
         self._bucket = TokenBucket(max_rps) if max_rps is not None else None
         self._slots = asyncio.Semaphore(max_concurrency) if max_concurrency else None
         self._clock = clock
+        self._hold = Hold()
+
+    def hold(self, seconds: float) -> None:
+        """Hold every request for ``seconds`` from now (the node's rate limit said so)."""
+        self._hold.hold(self._clock.monotonic(), seconds)
+
+    def waited(self) -> Waited:
+        return self._hold.waited(self._clock.monotonic())
 
     @contextlib.asynccontextmanager
     async def slot(self) -> AsyncIterator[None]:
-        """Hold a place for one request: wait for a free slot, then for a token."""
+        """Hold a place for one request: wait for a free slot, then for a token, then
+        for the end of a rate limit's hold."""
         if self._slots is not None:
             await self._slots.acquire()
         try:
@@ -305,6 +419,8 @@ class AsyncLimiter:
                 wait = self._bucket.reserve(self._clock.monotonic())
                 if wait > 0:
                     await self._clock.sleep(wait)
+            while (held := self._hold.remaining(self._clock.monotonic())) > 0:
+                await self._clock.sleep(held)
             yield
         finally:
             if self._slots is not None:

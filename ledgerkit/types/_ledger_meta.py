@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from ledgerkit.types._ints import parse_u64
@@ -30,6 +30,10 @@ class LedgerMeta:
         Opaque cursor for the next page of resources or modules.
     txn_encryption_key : str or None
         Per-epoch transaction encryption key (hex), when the node publishes one.
+    answered_by : str or None
+        The API root of the node that answered, as the client shows it (the node asked,
+        or the archive a pruned read was sent on to); ``None`` when not known. Not part
+        of the position: two metadata that differ only here are equal.
     """
 
     chain_id: int
@@ -42,6 +46,7 @@ class LedgerMeta:
     gas_used: int | None = None
     cursor: str | None = None
     txn_encryption_key: str | None = None
+    answered_by: str | None = field(default=None, compare=False)
 
     @classmethod
     def from_headers(cls, headers: Mapping[str, str]) -> LedgerMeta | None:

@@ -173,7 +173,7 @@ REFUSALS = [
     (refusal(404, None), ledgerkit.NotFoundError),
     (refusal(410, "version_pruned"), ledgerkit.VersionPrunedError),
     (refusal(429, None, extra=b"Retry-After: 0\r\n"), ledgerkit.RateLimitedError),
-    (refusal(503, None), ledgerkit.ServerError),
+    (refusal(503, None), ledgerkit.ServiceUnavailableError),
     (http(502, b"<html>bad gateway</html>", ledger=False), ledgerkit.ServerError),
 ]
 
