@@ -629,9 +629,12 @@ class Client(BaseClient):
 
     # -- plumbing ------------------------------------------------------------------------
 
-    def _exchange(self, call: Call[Any]) -> _Routed:
+    def _exchange(self, call: Call[Any], archive_first: bool = False) -> _Routed:
         """Send ``call`` (retrying when allowed) until a 2xx answer, at the node or, for a
-        read of pruned history, at the archive (``_archive_for``); raise anything else."""
+        read of pruned history, at the archive (``_archive_for``; straight there when
+        ``archive_first`` and one is known); raise anything else."""
+        if archive_first and self._archive is not None:
+            return (*self._exchange_at(call, self._archive), self._archive)
         try:
             return (*self._exchange_at(call, None), None)
         except (PrunedError, TransactionNotFoundError) as error:
@@ -672,7 +675,7 @@ class Client(BaseClient):
             self._clock.sleep(delay)
             retry_number += 1
 
-    def _send(self, call: Call[T]) -> Result[T]:
+    def _send(self, call: Call[T], archive_first: bool = False) -> Result[T]:
         key = self._cache_key(call)
         chain = None
         if key is not None and self._cache is not None:
@@ -680,7 +683,7 @@ class Client(BaseClient):
             hit = None if chain is None else self._cache.get(chain, key, call.accept)
             if hit is not None:
                 return self._from_cache(call, hit)
-        status, headers, body, archive = self._exchange(call)
+        status, headers, body, archive = self._exchange(call, archive_first)
         result = self._parse(call, status, headers, body, archive)
         # Stored only when nothing said the node changed while it answered.
         if key is not None and self._cache is not None and chain is not None:
@@ -692,10 +695,18 @@ class Client(BaseClient):
         return result
 
     @overload
-    def send(self, call: Call[T]) -> Result[T]: ...
+    def send(self, call: Call[T], *, archive: bool = False) -> Result[T]: ...
     @overload
-    def send(self, call: Call[Any], *, decoder: Callable[[bytes], U]) -> Result[U]: ...
-    def send(self, call: Call[Any], *, decoder: Callable[[bytes], Any] | None = None) -> Any:
+    def send(
+        self, call: Call[Any], *, decoder: Callable[[bytes], U], archive: bool = False
+    ) -> Result[U]: ...
+    def send(
+        self,
+        call: Call[Any],
+        *,
+        decoder: Callable[[bytes], Any] | None = None,
+        archive: bool = False,
+    ) -> Any:
         """Send a request the core describes, and read its answer.
 
         What every endpoint method does, as a door of its own: the request is a
@@ -712,6 +723,9 @@ class Client(BaseClient):
             or narrower reading of the same bytes). An answer read this way is neither
             looked up in nor stored in the cache, which holds the call's own readings;
             without one, the call's cache policy applies as for the endpoint methods.
+        archive : bool
+            Ask the archive (``archive_url``, given or learned) straight away, for a read
+            known to be older than the node keeps; without an archive known, the node.
 
         Returns
         -------
@@ -735,7 +749,7 @@ class Client(BaseClient):
         ...     calls.transactions(0, 100), decoder=decode_transaction_rows
         ... )
         """
-        return self._send(read_with(call, decoder))
+        return self._send(read_with(call, decoder), archive)
 
     def _chain(self) -> ChainIdentity | None:
         """The chain the node serves now, for the cache's key: confirmed by its genesis
@@ -883,7 +897,9 @@ class AsyncClient(BaseClient):
 
     # -- plumbing ------------------------------------------------------------------------
 
-    async def _exchange(self, call: Call[Any]) -> _Routed:
+    async def _exchange(self, call: Call[Any], archive_first: bool = False) -> _Routed:
+        if archive_first and self._archive is not None:
+            return (*await self._exchange_at(call, self._archive), self._archive)
         try:
             return (*await self._exchange_at(call, None), None)
         except (PrunedError, TransactionNotFoundError) as error:
@@ -947,7 +963,7 @@ class AsyncClient(BaseClient):
 
         return send
 
-    async def _send(self, call: Call[T]) -> Result[T]:
+    async def _send(self, call: Call[T], archive_first: bool = False) -> Result[T]:
         key = self._cache_key(call)
         chain = None
         if key is not None and self._cache is not None:
@@ -957,7 +973,7 @@ class AsyncClient(BaseClient):
                 hit = await asyncio.to_thread(self._cache.get, chain, key, call.accept)
                 if hit is not None:
                     return self._from_cache(call, hit)
-        status, headers, body, archive = await self._exchange(call)
+        status, headers, body, archive = await self._exchange(call, archive_first)
         result = self._parse(call, status, headers, body, archive)
         # Stored only when nothing said the node changed while it answered.
         if key is not None and self._cache is not None and chain is not None:
@@ -969,11 +985,19 @@ class AsyncClient(BaseClient):
         return result
 
     @overload
-    async def send(self, call: Call[T]) -> Result[T]: ...
+    async def send(self, call: Call[T], *, archive: bool = False) -> Result[T]: ...
     @overload
-    async def send(self, call: Call[Any], *, decoder: Callable[[bytes], U]) -> Result[U]: ...
-    async def send(self, call: Call[Any], *, decoder: Callable[[bytes], Any] | None = None) -> Any:
-        return await self._send(read_with(call, decoder))
+    async def send(
+        self, call: Call[Any], *, decoder: Callable[[bytes], U], archive: bool = False
+    ) -> Result[U]: ...
+    async def send(
+        self,
+        call: Call[Any],
+        *,
+        decoder: Callable[[bytes], Any] | None = None,
+        archive: bool = False,
+    ) -> Any:
+        return await self._send(read_with(call, decoder), archive)
 
     async def _chain(self) -> ChainIdentity | None:
         async with self._identity_lock:

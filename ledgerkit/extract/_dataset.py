@@ -9,12 +9,13 @@ manifest (also replaced atomically) records it with its row count and sha256.
 from __future__ import annotations
 
 import asyncio
+import collections
 import datetime as dt
 import logging
 import os
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,11 +24,15 @@ import httpx
 from ledgerkit._errors import InputError
 from ledgerkit.extract._fetch import (
     Counter,
+    Plan,
     Source,
     check_available,
+    check_ends,
     check_range,
     fetch_range,
     first_error,
+    held_from,
+    resolve_ends,
 )
 from ledgerkit.extract._manifest import MANIFEST, Dataset, sha256_of
 from ledgerkit.extract._options import ExtractOptions, NodeAccess
@@ -67,6 +72,11 @@ class ExtractionSummary:
     genesis_hash : str or None
         Hash of the chain's genesis transaction (with the chain id, it names the chain);
         ``None`` when the node no longer holds version 0.
+    served_by : dict
+        Rows this run read from each node (its API root as shown): the node, and the
+        archive for what the node no longer keeps.
+    waited_seconds : float
+        Time the node's rate limit held the run's requests.
     """
 
     kind: str
@@ -79,6 +89,8 @@ class ExtractionSummary:
     skipped: int
     rows_written: int
     genesis_hash: str | None = None
+    served_by: dict[str, int] = field(default_factory=dict)
+    waited_seconds: float = 0.0
 
     def __str__(self) -> str:
         return (
@@ -138,6 +150,24 @@ class _Relay:
         return None
 
 
+#: A partition fetched: its table, the ledger version it was read at, the rows per node.
+_Fetched = tuple["pa.Table", int, dict[str, int]]
+
+
+async def _tell_waits(client: Any, bar: Any) -> None:
+    """Show on the bar, while the node's rate limit holds the requests, how long for."""
+    shown = False
+    while True:
+        remaining = client.waited.remaining
+        if remaining > 0:
+            bar.set_postfix_str(f"rate limit: waiting {remaining:.0f} s", refresh=True)
+            shown = True
+        elif shown:
+            bar.set_postfix_str("", refresh=True)
+            shown = False
+        await asyncio.sleep(0.5)
+
+
 def _interactive(progress: bool | None) -> bool:
     if progress is not None:
         return progress
@@ -149,35 +179,47 @@ async def write_dataset(
     node: NodeAccess,
     out: str | os.PathLike[str],
     *,
-    start: int,
-    stop: int,
+    start: int | str,
+    stop: int | str,
     options: ExtractOptions,
     transport: httpx.AsyncBaseTransport | None,
 ) -> ExtractionSummary:
     """The engine behind :func:`~ledgerkit.extract.extract` (see there); ``options`` has
     its ``partition_size`` and ``concurrency`` set."""
-    check_range(start, stop)
+    check_ends(source, start, stop)
     partition_size, concurrency = options.partition_size, options.concurrency
     if partition_size is None or concurrency is None:
         raise InputError("partition_size and concurrency must be set")
     root = Path(out)
     async with node.client(options, transport) as client:
-        head = await check_available(client, source, stop)
+        head = await check_available(client, source, stop if isinstance(stop, int) else 0)
+        # ``oldest`` and ``head`` are read once, here: a public node's window moves on.
+        named = {"start": start, "stop": stop}
+        start, stop = resolve_ends(source, start, stop, head)
+        check_range(start, stop)
+        oldest = held_from(source, head)
+        if start < oldest and client.archive_url is None:
+            # Older than the node keeps: ask once, so that its 410 names the archive
+            # (or says there is none) before the pages go out.
+            await source.page(client, start, start + 1)
         plan = partitions(start, stop, partition_size)
+        served: collections.Counter[str] = collections.Counter()
         # A new dataset is fetched whole: its first partition comes while the node is asked
         # which chain it serves (by its genesis transaction, a megabyte on a local node).
         # Nothing is written before the chain is known.
         relay = _Relay()
 
-        async def fetch_table(first: int, end: int, counter: Counter) -> tuple[pa.Table, int]:
+        async def fetch_table(first: int, end: int, counter: Counter) -> _Fetched:
             # Its pages are converted as they come, in between the answers awaited.
             builder = TableBuilder(source.kind)
+            where = Plan(oldest)
             _, version = await fetch_range(
-                client, source, first, end, bar=counter, sink=builder.add
+                client, source, first, end, bar=counter, sink=builder.add, plan=where
             )
-            return builder.finish(), version
+            served.update(where.served)
+            return builder.finish(), version, dict(sorted(where.served.items()))
 
-        early: asyncio.Future[tuple[pa.Table, int]] | None = None
+        early: asyncio.Future[_Fetched] | None = None
         if not (root / MANIFEST).exists():
             early = asyncio.ensure_future(fetch_table(*plan[0], relay))
         try:
@@ -196,6 +238,8 @@ async def write_dataset(
             await _drop(early)
             early = None
         dataset.widen(start, stop)
+        if any(isinstance(v, str) for v in named.values()):
+            dataset.note_ends(named, start, stop, head.ledger_version)
         # The manifest names the widened range from the start, even if a partition fails;
         # saved (and synced to disk) in a thread while the first pages come.
         widened = asyncio.ensure_future(asyncio.to_thread(dataset.save))
@@ -223,10 +267,15 @@ async def write_dataset(
             unit=" " + source.key_name,
             desc=source.kind,
             disable=not _interactive(options.progress),
+            # The rate over the whole run, waits included: an honest ETA under a budget.
+            smoothing=0,
         ) as bar:
             relay.to(bar)
+            telling = None if bar.disable else asyncio.ensure_future(_tell_waits(client, bar))
 
-            async def write(first: int, end: int, table: pa.Table, version: int) -> None:
+            async def write(
+                first: int, end: int, table: pa.Table, version: int, by: dict[str, int]
+            ) -> None:
                 nonlocal rows
                 relative = dataset.file_for(first, end)
                 async with writers:
@@ -238,6 +287,7 @@ async def write_dataset(
                     "rows": count,
                     "sha256": sha,
                     "written_at_ledger_version": version,
+                    "served_by": by,
                     "written_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
                 }
                 async with dataset.lock:
@@ -251,17 +301,17 @@ async def write_dataset(
                 first: int,
                 end: int,
                 counter: Counter,
-                fetched: asyncio.Future[tuple[pa.Table, int]] | None,
+                fetched: asyncio.Future[_Fetched] | None,
             ) -> None:
                 async with held:
                     async with fetch_slots:
                         if fetched is None:
                             fetched = asyncio.ensure_future(fetch_table(first, end, counter))
-                        table, version = await fetched
+                        table, version, by = await fetched
                         # Its table is held here alone: freed once written.
                         fetched = None
                     # Shielded: a partition fetched is written even when another fails.
-                    written = asyncio.ensure_future(write(first, end, table, version))
+                    written = asyncio.ensure_future(write(first, end, table, version, by))
                     writes.append(written)
                     del table
                     await asyncio.shield(written)
@@ -276,6 +326,8 @@ async def write_dataset(
                 # the cause.
                 await asyncio.wait([widened, *writes])
                 raise first_error(failures) from None
+            finally:
+                await _drop(telling)
             await widened
     return ExtractionSummary(
         kind=source.kind,
@@ -288,4 +340,6 @@ async def write_dataset(
         skipped=len(plan) - len(todo),
         rows_written=rows,
         genesis_hash=chain.genesis_hash,
+        served_by=dict(sorted(served.items())),
+        waited_seconds=client.waited.seconds,
     )

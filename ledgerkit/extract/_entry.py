@@ -65,8 +65,8 @@ class ExtractArguments(OptionFields, total=False):
     """The keyword arguments every kind takes: the range, the options and the node's
     credentials (the parameters of :func:`extract` after ``out``, but the stream's)."""
 
-    start: Required[int]
-    stop: Required[int]
+    start: Required[int | Literal["oldest"]]
+    stop: Required[int | Literal["head"]]
     options: ExtractOptions | None
     api_key: str | None
     headers: Mapping[str, str] | None
@@ -96,8 +96,8 @@ async def aextract(
     url: str | Client | AsyncClient,
     out: str | os.PathLike[str],
     *,
-    start: int,
-    stop: int,
+    start: int | Literal["oldest"],
+    stop: int | Literal["head"],
     address: str | Address | None = None,
     creation_number: int | None = None,
     options: ExtractOptions | None = None,
@@ -122,8 +122,8 @@ def extract(
     url: str | Client | AsyncClient,
     out: str | os.PathLike[str],
     *,
-    start: int,
-    stop: int,
+    start: int | Literal["oldest"],
+    stop: int | Literal["head"],
     address: str | Address | None = None,
     creation_number: int | None = None,
     options: ExtractOptions | None = None,
@@ -146,9 +146,14 @@ def extract(
         the limits of ``options``).
     out : path
         Dataset directory: ``manifest.json`` and ``<kind>/part-*.parquet``.
-    start, stop : int
+    start, stop : int, or "oldest" and "head"
         Half-open range of keys; for transactions and blocks, ``stop`` may be at most the
-        ledger version (block height) + 1.
+        ledger version (block height) + 1. For transactions and blocks, ``start="oldest"``
+        is the oldest the node keeps and ``stop="head"`` one past its newest, read once
+        when the run begins and recorded in the manifest (``resolved_ends``): a public
+        node's window moves while you read. Keys older than the node keeps are read from
+        its archive (``archive_url`` of a client passed as ``url``, or the one its 410
+        names); the manifest says which node served each partition (``served_by``).
     address, creation_number : optional
         The event stream, for ``"events"`` (and only for it).
     options : ExtractOptions, optional

@@ -10,12 +10,13 @@ and checked: every key of the range exactly once, or :class:`IncompleteExtractio
 from __future__ import annotations
 
 import asyncio
+import collections
 import operator
 import sys
 import threading
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, Final, Protocol, TypeVar
 
 import httpx
 
@@ -27,12 +28,16 @@ from ledgerkit.types import Address, LedgerMeta, parse_uint
 
 __all__ = [
     "PageFetcher",
+    "Plan",
     "Source",
     "bulk_transport",
     "check_available",
+    "check_ends",
     "check_range",
     "fetch_range",
     "first_error",
+    "held_from",
+    "resolve_ends",
     "run_sync",
 ]
 
@@ -44,6 +49,17 @@ PAGE_SIZE = 100
 
 class Counter(Protocol):
     def update(self, n: float | None = ...) -> bool | None: ...
+
+
+@dataclass(slots=True)
+class Plan:
+    """Where a range's pages are read: keys below ``oldest`` (what the node no longer
+    keeps, as it said when the run began) from the archive straight away, the others from
+    the node (which sends on to the archive a page it has pruned meanwhile); ``served``
+    counts the records each node (its API root as shown) answered."""
+
+    oldest: int = 0
+    served: collections.Counter[str] = field(default_factory=collections.Counter)
 
 
 PageFetcher = Callable[[AsyncClient, int, int], Awaitable[tuple[list[Any], LedgerMeta]]]
@@ -81,26 +97,25 @@ class Source:
         return operator.attrgetter(self.key_name)
 
     async def page(
-        self, client: AsyncClient, first: int, stop: int
+        self, client: AsyncClient, first: int, stop: int, *, archive: bool = False
     ) -> tuple[list[Any], LedgerMeta]:
-        """Records of ``[first, stop)`` as far as one request gets them."""
+        """Records of ``[first, stop)`` as far as one request gets them; from the
+        client's archive straight away when ``archive`` (older than the node keeps)."""
         if self.kind == "transactions" and self.rows:
             page = calls.transactions(first, stop - first)
-            rows = await client.send(page, decoder=decode_transaction_rows)
+            rows = await client.send(page, decoder=decode_transaction_rows, archive=archive)
             return list(rows.value), rows.ledger
         if self.kind == "transactions":
-            result = await client.transactions(start=first, limit=stop - first)
+            result = await client.send(calls.transactions(first, stop - first), archive=archive)
             return list(result.value), result.ledger
         if self.kind == "events":
             assert self.stream is not None
-            events = await client.events_by_creation_number(
-                self.stream["address"],
-                self.stream["creation_number"],
-                start=first,
-                limit=stop - first,
+            call = calls.events_by_creation_number(
+                self.stream["address"], self.stream["creation_number"], first, stop - first
             )
+            events = await client.send(call, archive=archive)
             return list(events.value), events.ledger
-        block = await client.block_by_height(first)
+        block = await client.send(calls.block_by_height(first, False), archive=archive)
         return [block.value], block.ledger
 
 
@@ -137,6 +152,47 @@ async def check_available(client: AsyncClient, source: Source, stop: int) -> Led
     return head
 
 
+#: The ends of a range that are read from the node when a run begins.
+ENDS: Final = {"start": "oldest", "stop": "head"}
+
+
+def check_ends(source: Source, start: int | str, stop: int | str) -> None:
+    """Refuse a range before anything is sent: ``start`` an int or ``"oldest"``, ``stop``
+    an int or ``"head"`` (transactions and blocks only), and ints in order."""
+    for name, value in (("start", start), ("stop", stop)):
+        if isinstance(value, str):
+            if value != ENDS[name]:
+                raise InputError(f"{name} must be an integer or {ENDS[name]!r}, got {value!r}")
+            if source.kind == "events":
+                raise InputError(
+                    f"{name}={value!r} is for transactions and blocks; an event stream's "
+                    "range is given in sequence numbers"
+                )
+    if isinstance(start, int) and isinstance(stop, int):
+        check_range(start, stop)
+    elif isinstance(start, int) and (isinstance(start, bool) or start < 0):
+        check_range(start, start + 1)
+
+
+def held_from(source: Source, head: LedgerMeta) -> int:
+    """The first key the node still keeps (0 for event streams)."""
+    return {
+        "transactions": head.oldest_ledger_version,
+        "blocks": head.oldest_block_height,
+    }.get(source.kind, 0)
+
+
+def resolve_ends(
+    source: Source, start: int | str, stop: int | str, head: LedgerMeta
+) -> tuple[int, int]:
+    """``oldest`` and ``head`` as keys, from where the node stood (``head``)."""
+    first = held_from(source, head) if isinstance(start, str) else start
+    if isinstance(stop, str):
+        last = head.ledger_version if source.kind == "transactions" else head.block_height
+        return first, last + 1
+    return first, stop
+
+
 def check_range(start: int, stop: int) -> None:
     """Refuse an empty or negative range before anything is sent."""
     if isinstance(start, bool) or isinstance(stop, bool) or start < 0:
@@ -146,13 +202,19 @@ def check_range(start: int, stop: int) -> None:
 
 
 async def _fetch_page(
-    client: AsyncClient, source: Source, first: int, stop: int, bar: Counter | None
+    client: AsyncClient,
+    source: Source,
+    first: int,
+    stop: int,
+    bar: Counter | None,
+    plan: Plan,
 ) -> tuple[list[Any], int]:
     """One page, continued while the node answers short and stops making progress."""
     got: list[Any] = []
     seen_version = 0
     while first < stop:
-        records, ledger = await source.page(client, first, stop)
+        archive = stop <= plan.oldest  # all of it older than the node keeps
+        records, ledger = await source.page(client, first, stop, archive=archive)
         seen_version = max(seen_version, ledger.ledger_version)
         if source.kind == "transactions":
             # Versions past the head cannot come: leave them to the completeness check.
@@ -162,6 +224,7 @@ async def _fetch_page(
         if not useful:
             break  # nothing more here: the check below names the gap
         got.extend(useful)
+        plan.served[ledger.answered_by or client.config.shown_base_url] += len(useful)
         if bar is not None:
             bar.update(len(useful))
         first = max(map(key, useful)) + 1
@@ -176,24 +239,28 @@ async def fetch_range(
     *,
     bar: Counter | None = None,
     sink: Callable[[list[Any]], None] | None = None,
+    plan: Plan | None = None,
 ) -> tuple[list[Any], int]:
     """Every record of ``[start, stop)`` exactly once, in key order.
 
     ``sink``, when given, receives the records page by page in key order (each key once),
     as soon as every page before has arrived: to work on them while the rest comes.
+    ``plan`` says which keys the node no longer keeps (those pages go to the client's
+    archive straight away) and counts the records each node served.
 
     Returns the records and the newest ledger version the answers were read at. Raises
     :class:`IncompleteExtractionError` naming the keys that never arrived.
     """
     check_range(start, stop)
-    plan = pages(start, stop, source.page_size)
-    answers: list[tuple[list[Any], int] | None] = [None] * len(plan)
+    plan = plan or Plan()
+    todo = pages(start, stop, source.page_size)
+    answers: list[tuple[list[Any], int] | None] = [None] * len(todo)
     handed = 0  # pages given to the sink
 
     async def page(number: int, first: int, end: int) -> None:
         nonlocal handed
-        answers[number] = await _fetch_page(client, source, first, end, bar)
-        while sink is not None and handed < len(plan):
+        answers[number] = await _fetch_page(client, source, first, end, bar, plan)
+        while sink is not None and handed < len(todo):
             answer = answers[handed]
             if answer is None:
                 break  # a page before is still coming
@@ -205,7 +272,7 @@ async def fetch_range(
     # client closes.
     try:
         async with asyncio.TaskGroup() as group:
-            for number, (a, b) in enumerate(plan):
+            for number, (a, b) in enumerate(todo):
                 group.create_task(page(number, a, b))
     except BaseExceptionGroup as failures:
         raise first_error(failures) from None

@@ -220,6 +220,21 @@ class Dataset:
             ]
         )
 
+    def note_ends(
+        self, named: Mapping[str, int | str], start: int, stop: int, ledger_version: int
+    ) -> None:
+        """Record what ``oldest`` / ``head`` meant for this run (a public node's window
+        moves on): the ends as given, as read, and the ledger version they were read at."""
+        self.manifest.setdefault("resolved_ends", []).append(
+            {
+                "start": named["start"],
+                "stop": named["stop"],
+                "first": start,
+                "end": stop,
+                "at_ledger_version": ledger_version,
+            }
+        )
+
     def file_for(self, first: int, stop: int) -> Path:
         return Path(self.source.kind) / f"part-{first:012d}-{stop - 1:012d}.parquet"
 

@@ -145,9 +145,14 @@ class NodeAccess:
     url: str
     api_key: str | None = field(default=None, repr=False)
     headers: tuple[tuple[str, str], ...] = field(default=(), repr=False)
+    #: The archive node pruned pages are read from, and the headers sent there.
+    archive_url: str | None = None
+    archive_headers: tuple[tuple[str, str], ...] = field(default=(), repr=False)
 
     def __repr__(self) -> str:
         parts = [repr(self.url)]
+        if self.archive_url is not None:
+            parts.append(f"archive_url={self.archive_url!r}")
         if self.api_key is not None:
             parts.append("api_key=<redacted>")
         if self.headers:
@@ -172,6 +177,8 @@ class NodeAccess:
             max_concurrency=concurrency,
             retries=options.retries,
             transport=transport or bulk_transport(concurrency),
+            archive_url=self.archive_url,
+            archive_headers=dict(self.archive_headers),
         )
 
 
@@ -191,11 +198,15 @@ def node_access(
     Everything is checked here, before any request or Dask task: a malformed URL, key or
     header is an :class:`InputError` that never quotes the secret.
     """
+    archive_url: str | None = None
+    archive_headers: dict[str, str] = {}
     if isinstance(node, Client | AsyncClient):
         config = node.config
         url = config.base_url
         api_key = config.api_key if api_key is None else api_key
         headers = {**dict(config.headers), **dict(headers or {})}
+        # The archive it was given, or learned from a 410 so far.
+        archive_url, archive_headers = node.archive_url, dict(config.archive_headers)
     elif isinstance(node, str):
         url = node
     else:
@@ -205,9 +216,23 @@ def node_access(
     # The client checks the address and the credentials as it would before sending. It
     # never sends: a stand-in transport spares it the TLS context httpx would otherwise
     # load for it (some 70 ms, a tenth of a 50,000-version extraction from a local node).
-    probe = Client(url, api_key=api_key, headers=headers, cache=False, transport=_NO_TRANSPORT)
+    probe = Client(
+        url,
+        api_key=api_key,
+        headers=headers,
+        cache=False,
+        transport=_NO_TRANSPORT,
+        archive_url=archive_url,
+        archive_headers=archive_headers,
+    )
     try:
         config = probe.config
-        return NodeAccess(config.base_url, config.api_key, config.headers)
+        return NodeAccess(
+            config.base_url,
+            config.api_key,
+            config.headers,
+            config.archive_url,
+            config.archive_headers,
+        )
     finally:
         probe.close()
