@@ -3,7 +3,10 @@ and the node it reads (:class:`NodeAccess`: address and credentials).
 
 A :class:`NodeAccess` travels to Dask workers inside each task, so it pickles; its repr,
 and so the repr of every task and graph holding it, shows the address and the names of the
-headers, never the api key or a header's value.
+headers, never the api key or a header's value. One made from a client that records into
+or replays from a snapshot (:mod:`ledgerkit.client.snapshot`) carries that snapshot, and
+the extraction's own client records into it or replays from it too; such a one stays in
+its process (the Dask functions refuse it).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import httpx
 
 from ledgerkit._errors import InputError
 from ledgerkit.client import AsyncClient, Client, Retry
+from ledgerkit.client.snapshot import Snapshot, snapshot_of
 
 __all__ = ["ExtractOptions", "NodeAccess", "OptionFields", "node_access", "resolve_options"]
 
@@ -140,11 +144,13 @@ def resolve_options(
 @dataclass(frozen=True, slots=True)
 class NodeAccess:
     """A node's address and the credentials to read it: plain data, so it pickles to Dask
-    workers, and redacted in its repr (the api key and the header values are not shown)."""
+    workers, and redacted in its repr (the api key and the header values are not shown).
+    ``snapshot``: the snapshot the client it was made from records into or replays from."""
 
     url: str
     api_key: str | None = field(default=None, repr=False)
     headers: tuple[tuple[str, str], ...] = field(default=(), repr=False)
+    snapshot: Snapshot | None = field(default=None, repr=False, compare=False)
 
     def __repr__(self) -> str:
         parts = [repr(self.url)]
@@ -152,6 +158,8 @@ class NodeAccess:
             parts.append("api_key=<redacted>")
         if self.headers:
             parts.append(f"headers=<{', '.join(name for name, _ in self.headers)}: redacted>")
+        if self.snapshot is not None:
+            parts.append("replaying" if self.snapshot.replaying else "recording")
         return f"NodeAccess({', '.join(parts)})"
 
     def client(
@@ -162,16 +170,24 @@ class NodeAccess:
         from ledgerkit.extract._fetch import bulk_transport
 
         concurrency = options.concurrency or 1
-        return AsyncClient(
-            self.url,
-            api_key=self.api_key,
-            headers=dict(self.headers),
-            timeout=options.timeout,
-            cache=False,
-            max_rps=options.max_rps,
-            max_concurrency=concurrency,
-            retries=options.retries,
-            transport=transport or bulk_transport(concurrency),
+        settings: dict[str, Any] = {
+            "api_key": self.api_key,
+            "headers": dict(self.headers),
+            "timeout": options.timeout,
+            "cache": False,
+            "max_rps": options.max_rps,
+            "max_concurrency": concurrency,
+            "retries": options.retries,
+        }
+        snapshot = self.snapshot
+        if snapshot is None:
+            return AsyncClient(
+                self.url, transport=transport or bulk_transport(concurrency), **settings
+            )
+        if snapshot.replaying:  # sends nothing: no transport of its own
+            return snapshot.async_client(self.url, **settings)
+        return snapshot.async_client(
+            self.url, transport=transport or bulk_transport(concurrency), **settings
         )
 
 
@@ -189,9 +205,12 @@ def node_access(
     (``api_key`` replaces the client's, ``headers`` are added to its own).
 
     Everything is checked here, before any request or Dask task: a malformed URL, key or
-    header is an :class:`InputError` that never quotes the secret.
+    header is an :class:`InputError` that never quotes the secret. A client that records
+    into or replays from a snapshot hands it on.
     """
+    snapshot = None
     if isinstance(node, Client | AsyncClient):
+        snapshot = snapshot_of(node)
         config = node.config
         url = config.base_url
         api_key = config.api_key if api_key is None else api_key
@@ -208,6 +227,6 @@ def node_access(
     probe = Client(url, api_key=api_key, headers=headers, cache=False, transport=_NO_TRANSPORT)
     try:
         config = probe.config
-        return NodeAccess(config.base_url, config.api_key, config.headers)
+        return NodeAccess(config.base_url, config.api_key, config.headers, snapshot)
     finally:
         probe.close()
