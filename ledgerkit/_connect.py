@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final, cast
 
 from ledgerkit._errors import InputError
 from ledgerkit._public import publish as _publish
-from ledgerkit.client import Client
+from ledgerkit.client import AsyncClient, Client
 from ledgerkit.client.snapshot import Snapshot, snapshot_of
 from ledgerkit.faucet import FaucetClient, TokenProvider
 
@@ -58,6 +58,46 @@ class ConnectedClient(Client):
     @property
     def snapshot(self) -> Snapshot | None:
         return snapshot_of(self)
+
+    def async_client(self, *, bulk: bool = False, **options: Any) -> AsyncClient:
+        """An :class:`~ledgerkit.AsyncClient` of the same node, with the same settings
+        (api key, headers, timeout, retries, limits), that records into this client's
+        snapshot or replays from it, if any.
+
+        Parameters
+        ----------
+        bulk : bool
+            Over an :class:`~ledgerkit.client.AiohttpTransport` (HTTP parsed in C, for
+            many reads at once); a replaying client sends nothing either way.
+        **options
+            Any :class:`~ledgerkit.AsyncClient` option, replacing this client's.
+
+        Examples
+        --------
+        >>> async with client.async_client(bulk=True) as aclient:  # doctest: +SKIP
+        ...     blocks = await asyncio.gather(*(aclient.block_by_height(h) for h in range(9)))
+        """
+        config = self.config
+        settings: dict[str, Any] = {
+            "api_key": config.api_key,
+            "headers": dict(config.headers),
+            "timeout": config.timeout,
+            "retries": config.retry,
+            "max_rps": config.max_rps,
+            "max_concurrency": config.max_concurrency,
+            "cache": False if self.snapshot is not None else config.cache or False,
+            **options,
+        }
+        snapshot = self.snapshot
+        if snapshot is not None:
+            return snapshot.async_client(config.base_url, bulk=bulk, **settings)
+        if bulk and settings.get("transport") is None:
+            from ledgerkit.client import AiohttpTransport
+
+            settings["transport"] = AiohttpTransport(
+                max_connections=settings["max_concurrency"] or 100
+            )
+        return AsyncClient(config.base_url, **settings)
 
     def __enter__(self) -> ConnectedClient:
         return self
