@@ -14,8 +14,8 @@ The layout (``version`` 1)::
                     {"status": 200, "headers": {...}, "base64": "..."}]}]}
 
 An answer's body is ``text`` when it is UTF-8 (JSON answers, kept readable in a diff) and
-``base64`` otherwise (BCS). gzip comes with the standard library; the file is written with
-no timestamp in its header, so recording the same answers twice gives the same bytes.
+``base64`` otherwise (BCS). gzip comes with the standard library; its header is written
+without a timestamp (``recorded_at`` is the one time the file holds).
 """
 
 from __future__ import annotations
@@ -129,7 +129,7 @@ def read_snapshot(path: str | os.PathLike[str], *, max_bytes: int) -> SnapshotDa
         size = where.stat().st_size
         if size > max_bytes:
             raise SnapshotError(
-                f"snapshot {where.name}: {size} bytes, more than the {max_bytes} allowed"
+                f"snapshot {where.name}: {size} bytes, more than the {max_bytes} bytes allowed"
             )
         raw = where.read_bytes()
     except OSError as exc:
