@@ -45,6 +45,7 @@ from typing import Any, Final
 import httpx
 
 from ledgerkit._errors import InputError, SnapshotError, SnapshotMissError
+from ledgerkit._public import publish as _publish
 from ledgerkit.client._client import AsyncClient, BaseClient, Client
 from ledgerkit.client._config import client_secrets, normalize_base_url, redact, shown_url
 from ledgerkit.client._snapshot_file import (
@@ -524,3 +525,7 @@ class AsyncReplayTransport(httpx.AsyncBaseTransport):
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         await request.aread()
         return _response(self.snapshot.answer(request))
+
+
+# Public names report where users import them from (see ledgerkit._public).
+_publish(globals(), __all__, __name__)
