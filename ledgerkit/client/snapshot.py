@@ -124,9 +124,11 @@ class VirtualClock:
         self.slept: list[float] = []
 
     def monotonic(self) -> float:
+        """Seconds slept so far."""
         return self._elapsed
 
     def time(self) -> float:
+        """``start`` plus the seconds slept so far."""
         return self._start + self._elapsed
 
     def _advance(self, seconds: float) -> None:
@@ -189,8 +191,6 @@ class Snapshot:
         The file it was loaded from or is saved to.
     replaying : bool
         True when loaded from a file: its clients send nothing.
-    recorded_at : float
-        When recording began (POSIX seconds); a replaying client's clock starts there.
 
     Examples
     --------
@@ -211,6 +211,7 @@ class Snapshot:
 
     @property
     def recorded_at(self) -> float:
+        """When recording began (POSIX seconds); a replaying client's clock starts there."""
         return self._data.recorded_at
 
     @classmethod
@@ -469,6 +470,7 @@ class RecordingTransport(httpx.BaseTransport):
         self._inner = inner if inner is not None else httpx.HTTPTransport()
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
+        """Send ``request`` through the inner transport; record and return its answer."""
         request.read()
         response = self._inner.handle_request(request)
         try:
@@ -479,6 +481,7 @@ class RecordingTransport(httpx.BaseTransport):
         return _live(response, body)
 
     def close(self) -> None:
+        """Close the inner transport."""
         self._inner.close()
 
 
@@ -491,6 +494,7 @@ class AsyncRecordingTransport(httpx.AsyncBaseTransport):
         self._inner = inner if inner is not None else httpx.AsyncHTTPTransport()
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        """Send ``request`` through the inner transport; record and return its answer."""
         await request.aread()
         response = await self._inner.handle_async_request(request)
         try:
@@ -501,6 +505,7 @@ class AsyncRecordingTransport(httpx.AsyncBaseTransport):
         return _live(response, body)
 
     async def aclose(self) -> None:
+        """Close the inner transport."""
         await self._inner.aclose()
 
 
@@ -512,6 +517,7 @@ class ReplayTransport(httpx.BaseTransport):
         self.snapshot = snapshot
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
+        """The next recorded answer of ``request`` (see :meth:`Snapshot.answer`)."""
         request.read()
         return _response(self.snapshot.answer(request))
 
@@ -523,6 +529,7 @@ class AsyncReplayTransport(httpx.AsyncBaseTransport):
         self.snapshot = snapshot
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        """The next recorded answer of ``request`` (see :meth:`Snapshot.answer`)."""
         await request.aread()
         return _response(self.snapshot.answer(request))
 
