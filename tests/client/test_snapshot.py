@@ -95,6 +95,26 @@ def test_a_request_body_is_part_of_the_key(tmp_path: Path) -> None:
             replayed.view_json("0x1::m::f", [], ["2"])
 
 
+def test_answers_of_two_origins_are_kept_apart(tmp_path: Path) -> None:
+    archive_url = "http://archive.test/v1"
+    archive = FakeNode()
+    archive.on("GET", "/", answer({**LEDGER_INFO, "ledger_version": "77"}))
+    recording = Snapshot(tmp_path / "a.snapshot")
+    with (
+        recording.client(URL, transport=_counting_node().transport) as live,
+        recording.client(archive_url, transport=archive.transport) as old,
+    ):
+        assert live.ledger_info().value.ledger_version == 5_000
+        assert old.ledger_info().value.ledger_version == 77
+    recording.save()
+    replaying = Snapshot.load(tmp_path / "a.snapshot")
+    assert replaying.base_urls == (URL, archive_url)
+    with replaying.client() as first, replaying.client(archive_url) as second:
+        assert first.base_url == URL
+        assert second.ledger_info().value.ledger_version == 77
+        assert first.ledger_info().value.ledger_version == 5_000
+
+
 def test_a_429_wait_is_replayed_on_the_virtual_clock(tmp_path: Path) -> None:
     path = tmp_path / "a.snapshot"
     live_clock = FakeClock()
