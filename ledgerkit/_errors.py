@@ -17,7 +17,9 @@ notebook can catch the whole family with one ``except``. The tree::
     │   └── BCSDecodeError                    truncated, non-canonical, out of range, trailing
     ├── SigningError                          keys and signatures
     ├── TransportError                        the request never got an HTTP answer
-    │   └── RequestTimeoutError
+    │   ├── RequestTimeoutError
+    │   └── SnapshotMissError                 replayed: the request is not in the snapshot
+    ├── SnapshotError                         a snapshot file that cannot be read
     ├── DecodingError                         an answer came back that is not what was promised
     ├── MissingExtraError                     an extra is not installed (an ImportError too)
     ├── ExtractionError                       a bulk extraction cannot be done as asked
@@ -117,6 +119,8 @@ __all__ = [
     "ServerError",
     "ServiceUnavailableError",
     "SigningError",
+    "SnapshotError",
+    "SnapshotMissError",
     "StateValueNotFoundError",
     "StructFieldNotFoundError",
     "TableItemNotFoundError",
@@ -294,6 +298,35 @@ class TransportError(LedgerError):
 
 class RequestTimeoutError(TransportError):
     """The request timed out."""
+
+
+class SnapshotMissError(TransportError):
+    """A replaying client was asked a request its snapshot holds no answer to: nothing
+    is sent anywhere. The message names the request (its method and URL as shown, the
+    node's token hidden) and its ``Accept``.
+
+    Attributes
+    ----------
+    method, url, accept : str
+        The request, as the snapshot would have keyed it.
+    """
+
+    def __init__(self, method: str, url: str, accept: str) -> None:
+        self.method = method
+        self.url = url
+        self.accept = accept
+        super().__init__(
+            f"{method} {url} (Accept: {accept}) is not in the snapshot being replayed; "
+            "a snapshot answers only the requests it was recorded with"
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.method, self.url, self.accept))
+
+
+class SnapshotError(LedgerError):
+    """A snapshot file cannot be read: not a snapshot, truncated, corrupt, of a newer
+    format, or larger than allowed. The message names the file and the fault."""
 
 
 class DecodingError(LedgerError):

@@ -91,6 +91,8 @@ EXPECTED_PUBLIC_NAMES = [
     "SequenceNumberTooOldError",
     "ServerError",
     "SigningError",
+    "SnapshotError",
+    "SnapshotMissError",
     "StateValueNotFoundError",
     "StructFieldNotFoundError",
     "StructTag",

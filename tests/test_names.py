@@ -25,6 +25,7 @@ PUBLIC_PACKAGES = [
     "ledgerkit.bcs",
     "ledgerkit.charts",
     "ledgerkit.client",
+    "ledgerkit.client.snapshot",
     "ledgerkit.docsite",
     "ledgerkit.extract",
     "ledgerkit.faucet",

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Unpack
 
-from ledgerkit._errors import MissingExtraError
+from ledgerkit._errors import InputError, MissingExtraError
 from ledgerkit.client import AsyncClient, Client
 from ledgerkit.extract._convert import CONVERTERS, empty_frame
 from ledgerkit.extract._fetch import (
@@ -90,7 +90,14 @@ def _from_map(
     resolved = resolve_options(
         options, overrides, partition_size=PARTITION_SIZE[source.kind], concurrency=CONCURRENCY
     )
-    load = _Load(source, node_access(url, api_key=api_key, headers=headers), resolved)
+    node = node_access(url, api_key=api_key, headers=headers)
+    if node.snapshot is not None:
+        # Its answers are in this process: workers could neither record into it nor read it.
+        raise InputError(
+            "the *_dask functions do not record or replay a snapshot; "
+            "use extract() or fetch_transactions() with this client"
+        )
+    load = _Load(source, node, resolved)
     check_range(start, stop)
     assert resolved.partition_size is not None  # set by resolve_options
     return dd.from_map(

@@ -3,7 +3,10 @@ and the node it reads (:class:`NodeAccess`: address and credentials).
 
 A :class:`NodeAccess` travels to Dask workers inside each task, so it pickles; its repr,
 and so the repr of every task and graph holding it, shows the address and the names of the
-headers, never the api key or a header's value.
+headers, never the api key or a header's value. One made from a client that records into
+or replays from a snapshot (:mod:`ledgerkit.client.snapshot`) carries that snapshot, and
+the extraction's own client records into it or replays from it too; such a one stays in
+its process (the Dask functions refuse it).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import httpx
 
 from ledgerkit._errors import InputError
 from ledgerkit.client import AsyncClient, Client, Retry
+from ledgerkit.client.snapshot import Snapshot, snapshot_of
 
 __all__ = ["ExtractOptions", "NodeAccess", "OptionFields", "node_access", "resolve_options"]
 
@@ -140,7 +144,8 @@ def resolve_options(
 @dataclass(frozen=True, slots=True)
 class NodeAccess:
     """A node's address and the credentials to read it: plain data, so it pickles to Dask
-    workers, and redacted in its repr (the api key and the header values are not shown)."""
+    workers, and redacted in its repr (the api key and the header values are not shown).
+    ``snapshot``: the snapshot the client it was made from records into or replays from."""
 
     url: str
     api_key: str | None = field(default=None, repr=False)
@@ -148,6 +153,7 @@ class NodeAccess:
     #: The archive node pruned pages are read from, and the headers sent there.
     archive_url: str | None = None
     archive_headers: tuple[tuple[str, str], ...] = field(default=(), repr=False)
+    snapshot: Snapshot | None = field(default=None, repr=False, compare=False)
 
     def __repr__(self) -> str:
         parts = [repr(self.url)]
@@ -157,6 +163,8 @@ class NodeAccess:
             parts.append("api_key=<redacted>")
         if self.headers:
             parts.append(f"headers=<{', '.join(name for name, _ in self.headers)}: redacted>")
+        if self.snapshot is not None:
+            parts.append("replaying" if self.snapshot.replaying else "recording")
         return f"NodeAccess({', '.join(parts)})"
 
     def client(
@@ -167,18 +175,26 @@ class NodeAccess:
         from ledgerkit.extract._fetch import bulk_transport
 
         concurrency = options.concurrency or 1
-        return AsyncClient(
-            self.url,
-            api_key=self.api_key,
-            headers=dict(self.headers),
-            timeout=options.timeout,
-            cache=False,
-            max_rps=options.max_rps,
-            max_concurrency=concurrency,
-            retries=options.retries,
-            transport=transport or bulk_transport(concurrency),
-            archive_url=self.archive_url,
-            archive_headers=dict(self.archive_headers),
+        settings: dict[str, Any] = {
+            "api_key": self.api_key,
+            "headers": dict(self.headers),
+            "timeout": options.timeout,
+            "cache": False,
+            "max_rps": options.max_rps,
+            "max_concurrency": concurrency,
+            "retries": options.retries,
+            "archive_url": self.archive_url,
+            "archive_headers": dict(self.archive_headers),
+        }
+        snapshot = self.snapshot
+        if snapshot is None:
+            return AsyncClient(
+                self.url, transport=transport or bulk_transport(concurrency), **settings
+            )
+        if snapshot.replaying:  # sends nothing: no transport of its own
+            return snapshot.async_client(self.url, **settings)
+        return snapshot.async_client(
+            self.url, transport=transport or bulk_transport(concurrency), **settings
         )
 
 
@@ -196,11 +212,14 @@ def node_access(
     (``api_key`` replaces the client's, ``headers`` are added to its own).
 
     Everything is checked here, before any request or Dask task: a malformed URL, key or
-    header is an :class:`InputError` that never quotes the secret.
+    header is an :class:`InputError` that never quotes the secret. A client that records
+    into or replays from a snapshot hands it on.
     """
     archive_url: str | None = None
     archive_headers: dict[str, str] = {}
+    snapshot = None
     if isinstance(node, Client | AsyncClient):
+        snapshot = snapshot_of(node)
         config = node.config
         url = config.base_url
         api_key = config.api_key if api_key is None else api_key
@@ -233,6 +252,7 @@ def node_access(
             config.headers,
             config.archive_url,
             config.archive_headers,
+            snapshot,
         )
     finally:
         probe.close()
