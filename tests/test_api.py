@@ -90,6 +90,7 @@ EXPECTED_PUBLIC_NAMES = [
     "Secp256k1PublicKey",
     "SequenceNumberTooOldError",
     "ServerError",
+    "ServiceUnavailableError",
     "SigningError",
     "SnapshotError",
     "SnapshotMissError",
