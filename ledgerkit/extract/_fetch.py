@@ -253,7 +253,17 @@ async def fetch_range(
     """
     check_range(start, stop)
     plan = plan or Plan()
-    todo = pages(start, stop, source.page_size)
+    # A page across the node's oldest key is cut there: the part the node no longer keeps
+    # from the archive, the rest from the node (a page that starts too old is refused whole).
+    todo = [
+        piece
+        for first, end in pages(start, stop, source.page_size)
+        for piece in (
+            [(first, plan.oldest), (plan.oldest, end)]
+            if first < plan.oldest < end
+            else [(first, end)]
+        )
+    ]
     answers: list[tuple[list[Any], int] | None] = [None] * len(todo)
     handed = 0  # pages given to the sink
 
