@@ -121,7 +121,8 @@ def test_oldest_and_head_are_read_once_and_recorded(
     assert (summary.start, summary.stop) == (oldest, VERSIONS)
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     (ends,) = manifest["resolved_ends"]
-    assert ends["start"] == "oldest" and ends["stop"] == "head"
+    assert ends["start"] == "oldest"
+    assert ends["stop"] == "head"
     assert (ends["first"], ends["end"]) == (oldest, VERSIONS)
     assert ends["at_ledger_version"] == VERSIONS - 1
     frame = pq.read_table(tmp_path / "transactions").to_pandas()
