@@ -117,14 +117,41 @@ def _parser() -> argparse.ArgumentParser:
     events.add_argument(
         "--creation-number", type=int, required=True, help="creation number of the stream"
     )
-    _add_range_options(events, key="sequence number", partition_size=10_000)
+    _add_range_options(events, key="sequence number", partition_size=10_000, ends=False)
     return parser
 
 
-def _add_range_options(kind: argparse.ArgumentParser, *, key: str, partition_size: int) -> None:
-    """The options every ``extract`` kind shares; ``key`` names what the range is over."""
-    kind.add_argument("--start", type=int, required=True, help=f"first {key}")
-    kind.add_argument("--stop", type=int, required=True, help=f"{key} after the last one")
+def _end(name: str) -> Any:
+    """An ``--start`` / ``--stop`` value: an integer, or ``name`` (read from the node)."""
+
+    def parse(text: str) -> int | str:
+        if text == name:
+            return text
+        try:
+            return int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"an integer or {name!r}, not {text!r}") from None
+
+    return parse
+
+
+def _add_range_options(
+    kind: argparse.ArgumentParser, *, key: str, partition_size: int, ends: bool = True
+) -> None:
+    """The options every ``extract`` kind shares; ``key`` names what the range is over;
+    ``ends``: the range may say ``oldest`` and ``head`` (read from the node)."""
+    if ends:
+        kind.add_argument(
+            "--start", type=_end("oldest"), required=True,
+            help=f"first {key}, or 'oldest': the oldest the node keeps",
+        )  # fmt: skip
+        kind.add_argument(
+            "--stop", type=_end("head"), required=True,
+            help=f"{key} after the last one, or 'head': after the node's newest",
+        )  # fmt: skip
+    else:
+        kind.add_argument("--start", type=int, required=True, help=f"first {key}")
+        kind.add_argument("--stop", type=int, required=True, help=f"{key} after the last one")
     kind.add_argument("--out", required=True, help="dataset directory (resumed if it exists)")
     kind.add_argument(
         "--url",
