@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from extract_helpers import API_KEY, KeyedNode
+from extract_helpers import API_KEY, VERSIONS, KeyedNode
 
 from ledgerkit.localnet import LocalNode
 
@@ -105,3 +105,16 @@ def test_there_is_no_option_for_the_key_itself(tmp_path: Path) -> None:
     done = _cli("--start", "0", "--stop", "1", "--out", str(tmp_path), "--api-key", API_KEY)
     assert done.returncode == 2  # argparse: unrecognized argument
     assert "--api-key" in done.stderr
+
+
+def test_the_range_may_be_oldest_to_head(node: LocalNode, tmp_path: Path) -> None:
+    # An unpruned node keeps every version: oldest is 0, head one past its newest.
+    done = _cli("--start", "oldest", "--stop", "head", "--out", str(tmp_path), "--url", node.url)
+    assert done.returncode == 0, done.stderr
+    assert f"transactions [0, {VERSIONS}) of chain 4" in done.stdout
+
+
+def test_a_range_end_that_is_neither_a_number_nor_a_name_exits_2(tmp_path: Path) -> None:
+    done = _cli("--start", "newest", "--stop", "head", "--out", str(tmp_path))
+    assert done.returncode == 2
+    assert "an integer or 'oldest', not 'newest'" in done.stderr

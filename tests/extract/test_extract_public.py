@@ -163,3 +163,22 @@ def test_overloaded_answers_are_typed_and_retried(make_node: MakeNode) -> None:
                 errors.append(exc)
     assert errors, "half the answers shed, none seen"
     assert {(e.status, e.error_code) for e in errors} == {(503, "overloaded")}
+
+
+@pytest.mark.parametrize(
+    ("kind", "ends", "says"),
+    [
+        ("transactions", {"start": "latest", "stop": 10}, "start must be an integer or 'oldest'"),
+        ("blocks", {"start": 0, "stop": "newest"}, "stop must be an integer or 'head'"),
+        ("events", {"start": "oldest", "stop": 10}, "an event stream's range"),
+        ("transactions", {"start": -1, "stop": "head"}, "start must be a non-negative"),
+    ],
+)
+def test_range_ends_other_than_oldest_and_head_are_refused_before_sending(
+    kind: str, ends: dict[str, object], says: str, tmp_path: Path
+) -> None:
+    stream = {"address": "0x1", "creation_number": 0} if kind == "events" else {}
+    # An address nothing listens on: nothing may be sent.
+    with pytest.raises(ledgerkit.InputError, match=says):
+        extract(kind, "http://127.0.0.1:9/v1", tmp_path, **ends, **stream, progress=False)  # type: ignore[arg-type]
+    assert not (tmp_path / "manifest.json").exists()
