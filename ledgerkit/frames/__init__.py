@@ -155,6 +155,7 @@ __all__ = [
 
 # The converters the front door re-exports report it as their home.
 _FRONT_DOOR = (
+    "AbiCache",
     "balances_to_frame",
     "blocks_to_frame",
     "changes_to_frame",
