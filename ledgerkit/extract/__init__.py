@@ -69,4 +69,5 @@ __all__ = [
 
 # Public names report where users import them from (see ledgerkit._public).
 _publish(globals(), __all__, __name__)
+# A front-door name (see ledgerkit._public).
 _publish(globals(), ("events_of_type",), "ledgerkit")

@@ -14,7 +14,7 @@ import os
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal, Unpack
+from typing import Literal
 
 import httpx
 import pandas as pd
@@ -28,7 +28,6 @@ from ledgerkit.extract._fetch import run_sync, transaction_events_source
 from ledgerkit.extract._options import (
     PARTITION_SIZE,
     ExtractOptions,
-    OptionFields,
     node_access,
     resolve_options,
 )
@@ -90,18 +89,30 @@ async def aevents_of_type(
     typed: bool = False,
     cache: AbiCache | None = None,
     options: ExtractOptions | None = None,
+    partition_size: int | None = None,
+    concurrency: int | None = None,
+    max_rps: float | None = None,
+    progress: bool | None = None,
     api_key: str | None = None,
     headers: Mapping[str, str] | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
-    **overrides: Unpack[OptionFields],
 ) -> pd.DataFrame:
     """Coroutine twin of :func:`events_of_type`."""
     wanted = StructTag.parse(event_type)
+    if cache is not None and not typed:
+        raise InputError("cache= holds ABIs for typing the events: give typed=True with it")
     first = _bound(start_version, "start_version")
     end = _bound(end_version, "end_version")
     start: int | Literal["oldest"] = "oldest" if first is None else first
     stop: int | Literal["head"] = "head" if end is None else end
     source = transaction_events_source()
+    given = {
+        "partition_size": partition_size,
+        "concurrency": concurrency,
+        "max_rps": max_rps,
+        "progress": progress,
+    }
+    overrides = {name: value for name, value in given.items() if value is not None}
     resolved = resolve_options(
         options, overrides, partition_size=PARTITION_SIZE[_KIND], concurrency=CONCURRENCY
     )
@@ -119,8 +130,6 @@ async def aevents_of_type(
         with tempfile.TemporaryDirectory(prefix="ledgerkit-events-") as scratch:
             frame = await scan(Path(scratch))
     if not typed:
-        if cache is not None:
-            raise InputError("cache= types the events: give typed=True with it")
         return frame
     cache = AbiCache() if cache is None else cache
     types = [StructTag.parse(t) for t in pd.unique(frame["type"].astype(str))] or [wanted]
@@ -139,10 +148,13 @@ def events_of_type(
     typed: bool = False,
     cache: AbiCache | None = None,
     options: ExtractOptions | None = None,
+    partition_size: int | None = None,
+    concurrency: int | None = None,
+    max_rps: float | None = None,
+    progress: bool | None = None,
     api_key: str | None = None,
     headers: Mapping[str, str] | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
-    **overrides: Unpack[OptionFields],
 ) -> pd.DataFrame:
     """The events of one Move type emitted in a version range, module events and handle
     events alike, found by scanning the range's transactions.
@@ -168,8 +180,14 @@ def events_of_type(
         declare them (see :func:`ledgerkit.typed_events`), instead of ``data`` as JSON.
     cache : AbiCache, optional
         With ``typed``: the ABIs at hand, those missing fetched into it.
-    options, api_key, headers, transport, **overrides
-        As for :func:`extract` (``concurrency=``, ``max_rps=``, ``progress=``...).
+    options : ExtractOptions, optional
+        How the scan runs, as for :func:`extract` (retries, timeout...).
+    partition_size, concurrency, max_rps, progress : optional
+        Fields of ``options`` given one by one (they win over it): versions per file of
+        the dataset (10,000), requests in flight (16), requests per second, progress bar
+        (by default when interactive).
+    api_key, headers, transport : optional
+        As for :func:`extract`.
 
     Returns
     -------
@@ -208,9 +226,12 @@ def events_of_type(
             typed=typed,
             cache=cache,
             options=options,
+            partition_size=partition_size,
+            concurrency=concurrency,
+            max_rps=max_rps,
+            progress=progress,
             api_key=api_key,
             headers=headers,
             transport=transport,
-            **overrides,
         )
     )
