@@ -25,6 +25,7 @@ from ledgerkit._errors import InputError, LedgerError, UnknownStructError
 from ledgerkit.frames import _dtypes as d
 from ledgerkit.frames._inputs import describe, json_text
 from ledgerkit.frames._state import move_column
+from ledgerkit.frames._transactions import EVENT_COLUMNS
 from ledgerkit.models import MoveModule, MoveModuleBytecode, MoveStruct
 from ledgerkit.types import (
     Address,
@@ -43,15 +44,19 @@ __all__ = [
     "expand_event_data",
 ]
 
-#: The columns of an expanded frame before the fields: the event's place and identity.
-EVENT_KEY_COLUMNS: Final = (
-    "version",
-    "event_index",
-    "creation_number",
-    "account_address",
-    "sequence_number",
-    "type",
-)
+#: The columns of an expanded frame before the fields: the event's place and identity,
+#: as in :data:`EVENT_COLUMNS`.
+EVENT_KEY_COLUMNS: Final = {
+    name: EVENT_COLUMNS[name]
+    for name in (
+        "version",
+        "event_index",
+        "creation_number",
+        "account_address",
+        "sequence_number",
+        "type",
+    )
+}
 #: Modules an :class:`AbiCache` holds unless told otherwise.
 DEFAULT_MAX_MODULES: Final = 256
 #: Structs nested deeper than this are one JSON text column.
