@@ -20,6 +20,7 @@ Examples
 from __future__ import annotations
 
 from ledgerkit._public import publish as _publish
+from ledgerkit.frames._abi_cache import AbiCache, abi_requests
 from ledgerkit.frames._derive import (
     APT_DECIMALS,
     LedgerAccessor,
@@ -51,8 +52,6 @@ from ledgerkit.frames._dtypes import (
 )
 from ledgerkit.frames._event_data import (
     EVENT_KEY_COLUMNS,
-    AbiCache,
-    abi_requests,
     event_type_matches,
     expand_event_data,
 )
