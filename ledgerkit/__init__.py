@@ -67,6 +67,7 @@ from ledgerkit._errors import (
     TransactionNotFoundError,
     TransactionRejectedError,
     TransportError,
+    UnknownStructError,
     VersionNotFoundError,
     VersionPrunedError,
     VMError,
@@ -105,10 +106,13 @@ if _TYPE_CHECKING:
     from ledgerkit._assets import account_balances
     from ledgerkit._connect import ConnectedClient, connect
     from ledgerkit._explain import explain
+    from ledgerkit._typed_events import atyped_events, typed_events
     from ledgerkit.client import AsyncClient, Client
     from ledgerkit.docsite import AsyncDocsClient, DocsClient
+    from ledgerkit.extract import events_of_type
     from ledgerkit.faucet import AsyncFaucetClient, FaucetClient, TokenProvider
     from ledgerkit.frames import (
+        AbiCache,
         balances_to_frame,
         blocks_to_frame,
         changes_to_frame,
@@ -132,6 +136,10 @@ _LAZY = {
     "connect": "ledgerkit._connect",
     "explain": "ledgerkit._explain",
     "account_balances": "ledgerkit._assets",
+    "typed_events": "ledgerkit._typed_events",
+    "atyped_events": "ledgerkit._typed_events",
+    "events_of_type": "ledgerkit.extract",
+    "AbiCache": "ledgerkit.frames",
     "FaucetClient": "ledgerkit.faucet",
     "AsyncFaucetClient": "ledgerkit.faucet",
     "TokenProvider": "ledgerkit.faucet",
@@ -172,6 +180,7 @@ __all__ = [
     "U128",
     "U256",
     "APIDisabledError",
+    "AbiCache",
     "Account",
     "AccountNotFoundError",
     "Address",
@@ -252,16 +261,19 @@ __all__ = [
     "TransactionNotFoundError",
     "TransactionRejectedError",
     "TransportError",
+    "UnknownStructError",
     "VMError",
     "VersionNotFoundError",
     "VersionPrunedError",
     "WebFrameworkError",
     "__version__",
     "account_balances",
+    "atyped_events",
     "balances_to_frame",
     "blocks_to_frame",
     "changes_to_frame",
     "connect",
+    "events_of_type",
     "events_to_frame",
     "explain",
     "functions_to_frame",
@@ -271,6 +283,7 @@ __all__ = [
     "resources_to_frame",
     "structs_to_frame",
     "transactions_to_frame",
+    "typed_events",
 ]
 
 # Public names report ``ledgerkit`` as their module (as httpx does), so reprs, tracebacks and

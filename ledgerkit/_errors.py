@@ -11,6 +11,7 @@ notebook can catch the whole family with one ``except``. The tree::
     │   ├── InvalidKeyError                   not a key of the expected form (a SigningError too)
     │   ├── MoveTypeSyntaxError               carries the text and the position of the fault
     │   ├── MoveValueError                    a JSON value that does not fit its Move type
+    │   ├── UnknownStructError                a struct (or its module) no ABI at hand declares
     │   └── ArgumentError                     a call's argument that does not fit the function's ABI
     ├── BCSError
     │   ├── BCSEncodeError (also ValueError)
@@ -127,6 +128,7 @@ __all__ = [
     "TransactionNotFoundError",
     "TransactionRejectedError",
     "TransportError",
+    "UnknownStructError",
     "VMError",
     "VersionNotFoundError",
     "VersionPrunedError",
@@ -189,6 +191,37 @@ def _rebuild_syntax_error(
 
 class MoveValueError(InputError):
     """A Move value (in the API's JSON form) that does not fit its Move type."""
+
+
+class UnknownStructError(InputError):
+    """A struct whose fields are needed (to type an event's data) that no module ABI at
+    hand declares: its module is not published (or not among the ABIs given), or the
+    module declares no struct of that name.
+
+    Attributes
+    ----------
+    struct : str
+        The struct asked for, ``address::module::Name`` (type arguments included).
+    module : str
+        Its module, ``address::module``.
+    module_found : bool
+        Whether the module's ABI was found (then the struct is missing from it).
+    """
+
+    def __init__(self, message: str, *, struct: str, module: str, module_found: bool) -> None:
+        super().__init__(message)
+        self.struct = struct
+        self.module = module
+        self.module_found = module_found
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_unknown_struct, (str(self), self.struct, self.module, self.module_found))
+
+
+def _rebuild_unknown_struct(
+    message: str, struct: str, module: str, module_found: bool
+) -> UnknownStructError:
+    return UnknownStructError(message, struct=struct, module=module, module_found=module_found)
 
 
 # -- BCS --------------------------------------------------------------------------------

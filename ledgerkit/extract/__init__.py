@@ -2,11 +2,14 @@
 written to resumable Parquet datasets (or handed to Dask).
 
 - :func:`extract` writes a dataset directory (``manifest.json`` plus
-  ``<kind>/part-*.parquet``) of one kind: ``"transactions"``, ``"blocks"`` or
-  ``"events"`` (:data:`ExtractKind`); :func:`aextract` is its coroutine twin, and
+  ``<kind>/part-*.parquet``) of one kind: ``"transactions"``, ``"blocks"``,
+  ``"events"`` or ``"transaction_events"`` (:data:`ExtractKind`); :func:`aextract` is
+  its coroutine twin, and
   ``extract_transactions``, ``extract_blocks``, ``extract_events`` (``aextract_*``) are
   its aliases for each kind.
 - :func:`fetch_transactions` returns the records of a version range, checked.
+- :func:`events_of_type` (``aevents_of_type``) returns the events of one Move type over a
+  version range, module events included, from a ``"transaction_events"`` extraction.
 - :func:`transactions_dask`, :func:`blocks_dask`, :func:`events_dask` are the same
   extractions as Dask DataFrames (the ``dask`` extra: ``pip install 'ledgerkit[dask]'``).
 
@@ -36,6 +39,7 @@ from ledgerkit.extract._entry import (
     extract_transactions,
     fetch_transactions,
 )
+from ledgerkit.extract._events_of_type import aevents_of_type, events_of_type
 from ledgerkit.extract._manifest import MANIFEST, SCHEMA_VERSION, read_manifest
 from ledgerkit.extract._options import ExtractOptions
 
@@ -46,12 +50,14 @@ __all__ = [
     "ExtractKind",
     "ExtractOptions",
     "ExtractionSummary",
+    "aevents_of_type",
     "aextract",
     "aextract_blocks",
     "aextract_events",
     "aextract_transactions",
     "blocks_dask",
     "events_dask",
+    "events_of_type",
     "extract",
     "extract_blocks",
     "extract_events",
@@ -63,3 +69,5 @@ __all__ = [
 
 # Public names report where users import them from (see ledgerkit._public).
 _publish(globals(), __all__, __name__)
+# A front-door name (see ledgerkit._public).
+_publish(globals(), ("events_of_type",), "ledgerkit")

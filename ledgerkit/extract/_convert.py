@@ -16,6 +16,8 @@ CONVERTERS: dict[str, Callable[[Sequence[Any]], pd.DataFrame]] = {
     "transactions": transactions_to_frame,
     "events": events_to_frame,
     "blocks": blocks_to_frame,
+    # The events of transactions, read alone: the frame events_to_frame gives of them.
+    "transaction_events": events_to_frame,
 }
 
 

@@ -54,7 +54,7 @@ class ExtractionSummary:
     Attributes
     ----------
     kind : str
-        ``"transactions"``, ``"blocks"`` or ``"events"``.
+        ``"transactions"``, ``"blocks"``, ``"events"`` or ``"transaction_events"``.
     path : Path
         The dataset directory (``manifest.json`` and ``<kind>/``).
     start, stop : int

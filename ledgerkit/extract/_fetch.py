@@ -1,5 +1,5 @@
-"""Concurrent, checked fetching of a key range: transactions by version, blocks by height,
-the events of one stream by sequence number.
+"""Concurrent, checked fetching of a key range: transactions (or the events they carry) by
+version, blocks by height, the events of one stream by sequence number.
 
 A range is cut into pages that are fetched at once over one :class:`~ledgerkit.AsyncClient`
 (its ``max_concurrency``, ``max_rps`` and retries apply to every page). A page the node
@@ -23,7 +23,7 @@ import httpx
 from ledgerkit._errors import IncompleteExtractionError, InputError, RangeBeyondLedgerError
 from ledgerkit.client import AiohttpTransport, AsyncClient, calls
 from ledgerkit.extract._ranges import compact, pages
-from ledgerkit.models import decode_transaction_rows
+from ledgerkit.models import decode_transaction_events, decode_transaction_rows
 from ledgerkit.types import Address, LedgerMeta, parse_uint
 
 __all__ = [
@@ -72,7 +72,7 @@ class Source:
     Attributes
     ----------
     kind : str
-        ``"transactions"``, ``"blocks"`` or ``"events"``.
+        ``"transactions"``, ``"transaction_events"``, ``"blocks"`` or ``"events"``.
     key_name : str
         The key the range is over (``version``, ``block_height``, ``sequence_number``).
     page_size : int
@@ -108,6 +108,10 @@ class Source:
         if self.kind == "transactions":
             result = await client.send(calls.transactions(first, stop - first), archive=archive)
             return list(result.value), result.ledger
+        if self.kind == "transaction_events":
+            page = calls.transactions(first, stop - first)
+            found = await client.send(page, decoder=decode_transaction_events, archive=archive)
+            return list(found.value), found.ledger
         if self.kind == "events":
             assert self.stream is not None
             call = calls.events_by_creation_number(
@@ -121,6 +125,11 @@ class Source:
 
 def transactions_source(*, rows: bool = False) -> Source:
     return Source("transactions", "version", PAGE_SIZE, rows=rows)
+
+
+def transaction_events_source() -> Source:
+    """The events transactions carry, read from pages of transactions, keyed by version."""
+    return Source("transaction_events", "version", PAGE_SIZE)
 
 
 def blocks_source() -> Source:
@@ -144,9 +153,9 @@ async def check_available(client: AsyncClient, source: Source, stop: int) -> Led
     """Ask the node where its ledger stands; a range past the head is refused."""
     _, head = await client.ledger_info()
     available = {
-        "transactions": head.ledger_version + 1,
-        "blocks": head.block_height + 1,
-    }.get(source.kind)
+        "version": head.ledger_version + 1,
+        "block_height": head.block_height + 1,
+    }.get(source.key_name)
     if available is not None and stop > available:
         raise RangeBeyondLedgerError(source.kind, stop, available)
     return head
@@ -177,9 +186,9 @@ def check_ends(source: Source, start: int | str, stop: int | str) -> None:
 def held_from(source: Source, head: LedgerMeta) -> int:
     """The first key the node still keeps (0 for event streams)."""
     return {
-        "transactions": head.oldest_ledger_version,
-        "blocks": head.oldest_block_height,
-    }.get(source.kind, 0)
+        "version": head.oldest_ledger_version,
+        "block_height": head.oldest_block_height,
+    }.get(source.key_name, 0)
 
 
 def resolve_ends(
@@ -188,7 +197,7 @@ def resolve_ends(
     """``oldest`` and ``head`` as keys, from where the node stood (``head``)."""
     first = held_from(source, head) if isinstance(start, str) else start
     if isinstance(stop, str):
-        last = head.ledger_version if source.kind == "transactions" else head.block_height
+        last = head.ledger_version if source.key_name == "version" else head.block_height
         return first, last + 1
     return first, stop
 
@@ -216,7 +225,7 @@ async def _fetch_page(
         archive = stop <= plan.oldest  # all of it older than the node keeps
         records, ledger = await source.page(client, first, stop, archive=archive)
         seen_version = max(seen_version, ledger.ledger_version)
-        if source.kind == "transactions":
+        if source.key_name == "version":
             # Versions past the head cannot come: leave them to the completeness check.
             stop = min(stop, ledger.ledger_version + 1)
         key = source.key

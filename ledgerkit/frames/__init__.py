@@ -20,6 +20,7 @@ Examples
 from __future__ import annotations
 
 from ledgerkit._public import publish as _publish
+from ledgerkit.frames._abi_cache import AbiCache, abi_requests
 from ledgerkit.frames._derive import (
     APT_DECIMALS,
     LedgerAccessor,
@@ -49,6 +50,11 @@ from ledgerkit.frames._dtypes import (
     wide_sum,
     wide_to_ints,
 )
+from ledgerkit.frames._event_data import (
+    EVENT_KEY_COLUMNS,
+    event_type_matches,
+    expand_event_data,
+)
 from ledgerkit.frames._modules import (
     FUNCTION_COLUMNS,
     MODULE_COLUMNS,
@@ -63,7 +69,6 @@ from ledgerkit.frames._state import (
     HOLDING_COLUMNS,
     RESOURCE_COLUMNS,
     balances_to_frame,
-    expand_event_data,
     gas_estimates_to_frame,
     holdings_to_frame,
     move_column,
@@ -96,6 +101,7 @@ __all__ = [
     "CHANGE_COLUMNS",
     "COUNT",
     "EVENT_COLUMNS",
+    "EVENT_KEY_COLUMNS",
     "FUNCTION_COLUMNS",
     "GAS_ESTIMATE_COLUMNS",
     "HOLDING_COLUMNS",
@@ -112,12 +118,15 @@ __all__ = [
     "U256",
     "U256_WIDTH",
     "UINT64",
+    "AbiCache",
     "LedgerAccessor",
+    "abi_requests",
     "balances_to_frame",
     "block_stats",
     "blocks_to_frame",
     "changes_to_frame",
     "empty_frame",
+    "event_type_matches",
     "events_to_frame",
     "expand_event_data",
     "fees",
@@ -145,6 +154,7 @@ __all__ = [
 
 # The converters the front door re-exports report it as their home.
 _FRONT_DOOR = (
+    "AbiCache",
     "balances_to_frame",
     "blocks_to_frame",
     "changes_to_frame",

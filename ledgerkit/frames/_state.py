@@ -1,5 +1,5 @@
 """Converters for state read at a version (resources, balances, view results), gas
-estimates observed over time, and typed columns for Move values (event data)."""
+estimates observed over time, and typed columns for Move values."""
 
 from __future__ import annotations
 
@@ -26,7 +26,6 @@ __all__ = [
     "HOLDING_COLUMNS",
     "RESOURCE_COLUMNS",
     "balances_to_frame",
-    "expand_event_data",
     "gas_estimates_to_frame",
     "holdings_to_frame",
     "move_column",
@@ -72,7 +71,6 @@ GAS_ESTIMATE_COLUMNS: Final = {
     "prioritized": d.UINT64,
 }
 
-_EVENT_KEYS: Final = ("version", "event_index", "creation_number", "account_address")
 _UNSIGNED: Final = frozenset({"u8", "u16", "u32", "u64"})
 _STRING_TAG: Final = "0x1::string::String"
 
@@ -122,48 +120,6 @@ def move_column(values: Sequence[Any], move_type: MoveType | str | None) -> Any:
     if isinstance(kind, StructTag) and str(kind) == _STRING_TAG:
         return d.string(list(values))
     return d.string([None if v is None else json_text(v) for v in values])
-
-
-def expand_event_data(
-    frame: pd.DataFrame, event_type: str, fields: Mapping[str, MoveType | str]
-) -> pd.DataFrame:
-    """The events of one type from :func:`events_to_frame`, their ``data`` as typed columns.
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        A frame of :data:`EVENT_COLUMNS`.
-    event_type : str
-        The event type to keep, as in the frame's ``type`` column.
-    fields : mapping of str to MoveType or str
-        Field name -> Move type (``{"store": "address", "amount": "u64"}``); see
-        :func:`move_column` for the dtype each type gets. A field an event lacks is
-        missing.
-
-    Returns
-    -------
-    pandas.DataFrame
-        ``version``, ``event_index``, ``creation_number``, ``account_address``, then one
-        column per field; the same columns and dtypes when no event matches.
-
-    Examples
-    --------
-    >>> expand_event_data(events, "0x1::fungible_asset::Deposit",
-    ...                   {"store": "address", "amount": "u64"})  # doctest: +SKIP
-    """
-    if not isinstance(frame, pd.DataFrame) or not {*_EVENT_KEYS, "type", "data"} <= set(
-        frame.columns
-    ):
-        raise InputError(
-            f"expand_event_data expects a frame of events_to_frame, got {describe(frame)}"
-        )
-    rows = frame.loc[(frame["type"] == event_type).to_numpy(dtype=bool, na_value=False)]
-    decode = msgspec.json.Decoder().decode
-    data = [decode(text) for text in rows["data"].tolist()]
-    columns: dict[str, Any] = {key: rows[key].reset_index(drop=True) for key in _EVENT_KEYS}
-    for name, move_type in fields.items():
-        columns[name] = move_column([item.get(name) for item in data], move_type)
-    return pd.DataFrame(columns, index=pd.RangeIndex(len(data)))
 
 
 def resources_to_frame(

@@ -25,6 +25,7 @@ from ledgerkit.models import (
     PayloadRow,
     ScriptPayload,
     Transaction,
+    TransactionEvents,
     TransactionRow,
     UnknownVariant,
     WriteModule,
@@ -356,7 +357,8 @@ def events_to_frame(
     ----------
     records : iterable of Event or Transaction, or a Result of them
         Events from an event stream (their ``version`` is used), or transactions, whose
-        events are listed with the transaction's version; what the client returns
+        events are listed with the transaction's version (or the events of transactions
+        alone, :class:`~ledgerkit.models.TransactionEvents`); what the client returns
         (``client.events(...)``), page bytes and raw JSON of either are accepted.
 
     Returns
@@ -369,7 +371,7 @@ def events_to_frame(
     """
     items = records_of(
         records,
-        (Event, *_TRANSACTION_KINDS),
+        (Event, TransactionEvents, *_TRANSACTION_KINDS),
         _events_or_transactions,
         converter="events_to_frame",
         expected=_EVENTS,

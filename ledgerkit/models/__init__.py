@@ -45,6 +45,7 @@ answer                                       decoder
 ``GET /accounts/{a}/transaction_summaries``  :func:`decode_transaction_summaries`
 ``GET /accounts/{a}/events/...`` (both)      :func:`decode_events`
 ``GET /transactions``                        :func:`decode_transactions`
+(its versions and events alone)              :func:`decode_transaction_events`
 ``GET /transactions/by_hash/{h}``            :func:`decode_transaction`
 ``GET /transactions/wait_by_hash/{h}``       :func:`decode_transaction`
 ``GET /transactions/by_version/{v}``         :func:`decode_transaction`
@@ -127,12 +128,13 @@ from ledgerkit.models._decode import (
     decode_simulation,
     decode_table_item,
     decode_transaction,
+    decode_transaction_events,
     decode_transaction_summaries,
     decode_transactions,
     decode_view,
     to_builtins,
 )
-from ledgerkit.models._events import Event, EventGuid
+from ledgerkit.models._events import Event, EventGuid, TransactionEvents
 from ledgerkit.models._node_status import GasEstimate, HealthStatus, LedgerInfo
 from ledgerkit.models._payloads import (
     ClaimedEntryFunction,
@@ -267,6 +269,7 @@ __all__ = [
     "SingleSenderSignature",
     "StateCheckpointTransaction",
     "Transaction",
+    "TransactionEvents",
     "TransactionPayload",
     "TransactionRow",
     "TransactionSignature",
@@ -305,6 +308,7 @@ __all__ = [
     "decode_simulation",
     "decode_table_item",
     "decode_transaction",
+    "decode_transaction_events",
     "decode_transaction_rows",
     "decode_transaction_summaries",
     "decode_transactions",

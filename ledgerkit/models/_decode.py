@@ -31,7 +31,7 @@ from ledgerkit.models._accounts import AccountData, MoveModuleBytecode, MoveReso
 from ledgerkit.models._base import U64Int, UnknownVariant
 from ledgerkit.models._blocks import Block
 from ledgerkit.models._changes import WriteSetChange
-from ledgerkit.models._events import Event
+from ledgerkit.models._events import Event, TransactionEvents
 from ledgerkit.models._node_status import GasEstimate, HealthStatus, LedgerInfo
 from ledgerkit.models._payloads import TransactionPayload, WriteSet
 from ledgerkit.models._signatures import AccountSignature, TransactionSignature
@@ -63,6 +63,7 @@ __all__ = [
     "decode_simulation",
     "decode_table_item",
     "decode_transaction",
+    "decode_transaction_events",
     "decode_transaction_summaries",
     "decode_transactions",
     "decode_view",
@@ -374,6 +375,13 @@ def decode_block(data: Body) -> Block:
 def decode_events(data: Body) -> list[Event]:
     """A page of an event stream."""
     return decode(data, list[Event])
+
+
+def decode_transaction_events(data: Body) -> list[TransactionEvents]:
+    """The versions and events of a page of transactions (``GET /transactions`` and
+    kin), the rest of each transaction skipped unread (a page is mostly payloads,
+    signatures and write sets)."""
+    return decode(data, list[TransactionEvents])
 
 
 def decode_resource(data: Body) -> MoveResource:

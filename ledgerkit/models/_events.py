@@ -1,13 +1,16 @@
-"""Events: what a transaction emitted, read from a transaction or an event stream."""
+"""Events: what a transaction emitted, read from a transaction or an event stream, and
+the events of a transaction alone (:class:`TransactionEvents`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from ledgerkit.models._base import Record, U64Int, check_u64
 from ledgerkit.types import MoveType
 
-__all__ = ["Event", "EventGuid"]
+__all__ = ["Event", "EventGuid", "TransactionEvents"]
 
 
 class EventGuid(Record, frozen=True, kw_only=True):
@@ -52,3 +55,21 @@ class Event(Record, frozen=True, kw_only=True):
     def move_type(self) -> MoveType:
         """``type`` parsed (parses are cached)."""
         return MoveType.parse(self.type)
+
+
+class TransactionEvents(Record, frozen=True, kw_only=True):
+    """The events of the committed transaction at ``version``, in the node's order (an
+    event's index in ``events`` is its ``event_index``): what
+    :func:`decode_transaction_events` reads of a page of transactions, skipping the rest.
+
+    Attributes
+    ----------
+    version : int
+    events : list of Event
+    """
+
+    version: U64Int
+    events: list[Event] = msgspec.field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        check_u64(self.version)
