@@ -107,6 +107,7 @@ EXPECTED_PUBLIC_NAMES = [
     "VersionPrunedError",
     "WebFrameworkError",
     "__version__",
+    "account_activity",
     "account_balances",
     "balances_to_frame",
     "blocks_to_frame",

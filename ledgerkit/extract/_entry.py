@@ -16,6 +16,7 @@ import httpx
 
 from ledgerkit._errors import InputError
 from ledgerkit.client import AsyncClient, Client
+from ledgerkit.extract._activity import activity_source
 from ledgerkit.extract._dataset import ExtractionSummary, write_dataset
 from ledgerkit.extract._fetch import (
     Source,
@@ -51,9 +52,9 @@ __all__ = [
     "fetch_transactions",
 ]
 
-#: What a dataset can hold: transactions by version, blocks by height, or the events of
-#: one stream by sequence number.
-ExtractKind = Literal["transactions", "blocks", "events"]
+#: What a dataset can hold: transactions by version, blocks by height, the events of
+#: one stream by sequence number, or the activity of every address by version.
+ExtractKind = Literal["transactions", "blocks", "events", "activity"]
 #: The kinds, in the order the documentation lists them.
 KINDS: Final[tuple[str, ...]] = typing.get_args(ExtractKind)
 
@@ -88,6 +89,8 @@ def _source(kind: object, address: str | Address | None, creation_number: int | 
         raise InputError(f"address= and creation_number= name an event stream; {kind} have none")
     if kind == "blocks":
         return blocks_source()
+    if kind == "activity":
+        return activity_source()
     return transactions_source(rows=True)
 
 
@@ -136,10 +139,12 @@ def extract(
 
     Parameters
     ----------
-    kind : {"transactions", "blocks", "events"}
+    kind : {"transactions", "blocks", "events", "activity"}
         Transactions by version (10,000 a file by default), blocks by height (1,000 a
-        file), or the events of one stream (``address``, ``creation_number``) by
-        sequence number (10,000 a file).
+        file), the events of one stream (``address``, ``creation_number``) by
+        sequence number (10,000 a file), or by version the activity of every address
+        the transactions touch (:data:`ledgerkit.frames.ACTIVITY_COLUMNS`, 10,000
+        versions a file; read an account's rows with :func:`read_activity`).
     url : str, Client or AsyncClient
         The node's API root, or a client configured for it: its address, ``api_key`` and
         ``headers`` are used (the extraction makes its own client, without a cache, with
@@ -147,8 +152,8 @@ def extract(
     out : path
         Dataset directory: ``manifest.json`` and ``<kind>/part-*.parquet``.
     start, stop : int, or "oldest" and "head"
-        Half-open range of keys; for transactions and blocks, ``stop`` may be at most the
-        ledger version (block height) + 1. For transactions and blocks, ``start="oldest"``
+        Half-open range of keys; for transactions (and activity) and blocks, ``stop``
+        may be at most the ledger version (block height) + 1, and ``start="oldest"``
         is the oldest the node keeps and ``stop="head"`` one past its newest, read once
         when the run begins and recorded in the manifest (``resolved_ends``): a public
         node's window moves while you read. Keys older than the node keeps are read from
@@ -177,9 +182,9 @@ def extract(
     Raises
     ------
     InputError
-        A kind other than ``"transactions"``, ``"blocks"`` and ``"events"`` (the message
-        lists them), a stream missing for events or given for another kind,
-        ``stop <= start``, a negative start, an option out of range or unknown, a
+        A kind other than ``"transactions"``, ``"blocks"``, ``"events"`` and
+        ``"activity"`` (the message lists them), a stream missing for events or given
+        for another kind, ``stop <= start``, a negative start, an option out of range or unknown, a
         malformed key or header (nothing sent).
     RangeBeyondLedgerError
         ``stop`` is past the head of the ledger.

@@ -83,6 +83,9 @@ class Source:
         Transactions as the rows of their frame
         (:func:`ledgerkit.models.decode_transaction_rows`, read straight from the page's
         bytes), not as full records: for datasets, which keep only the frame.
+    reads : str, optional
+        What the node is asked for, when the dataset is made of something else: an
+        ``"activity"`` dataset reads ``"transactions"``.
     """
 
     kind: str
@@ -90,6 +93,12 @@ class Source:
     page_size: int
     stream: dict[str, Any] | None = None
     rows: bool = False
+    reads: str | None = None
+
+    @property
+    def node_kind(self) -> str:
+        """What the node is asked for: ``"transactions"``, ``"blocks"`` or ``"events"``."""
+        return self.reads or self.kind
 
     @property
     def key(self) -> Callable[[Any], int]:
@@ -101,14 +110,14 @@ class Source:
     ) -> tuple[list[Any], LedgerMeta]:
         """Records of ``[first, stop)`` as far as one request gets them; from the
         client's archive straight away when ``archive`` (older than the node keeps)."""
-        if self.kind == "transactions" and self.rows:
+        if self.node_kind == "transactions" and self.rows:
             page = calls.transactions(first, stop - first)
             rows = await client.send(page, decoder=decode_transaction_rows, archive=archive)
             return list(rows.value), rows.ledger
-        if self.kind == "transactions":
+        if self.node_kind == "transactions":
             result = await client.send(calls.transactions(first, stop - first), archive=archive)
             return list(result.value), result.ledger
-        if self.kind == "events":
+        if self.node_kind == "events":
             assert self.stream is not None
             call = calls.events_by_creation_number(
                 self.stream["address"], self.stream["creation_number"], first, stop - first
@@ -146,9 +155,9 @@ async def check_available(client: AsyncClient, source: Source, stop: int) -> Led
     available = {
         "transactions": head.ledger_version + 1,
         "blocks": head.block_height + 1,
-    }.get(source.kind)
+    }.get(source.node_kind)
     if available is not None and stop > available:
-        raise RangeBeyondLedgerError(source.kind, stop, available)
+        raise RangeBeyondLedgerError(source.node_kind, stop, available)
     return head
 
 
@@ -163,7 +172,7 @@ def check_ends(source: Source, start: int | str, stop: int | str) -> None:
         if isinstance(value, str):
             if value != ENDS[name]:
                 raise InputError(f"{name} must be an integer or {ENDS[name]!r}, got {value!r}")
-            if source.kind == "events":
+            if source.node_kind == "events":
                 raise InputError(
                     f"{name}={value!r} is for transactions and blocks; an event stream's "
                     "range is given in sequence numbers"
@@ -179,7 +188,7 @@ def held_from(source: Source, head: LedgerMeta) -> int:
     return {
         "transactions": head.oldest_ledger_version,
         "blocks": head.oldest_block_height,
-    }.get(source.kind, 0)
+    }.get(source.node_kind, 0)
 
 
 def resolve_ends(
@@ -188,7 +197,7 @@ def resolve_ends(
     """``oldest`` and ``head`` as keys, from where the node stood (``head``)."""
     first = held_from(source, head) if isinstance(start, str) else start
     if isinstance(stop, str):
-        last = head.ledger_version if source.kind == "transactions" else head.block_height
+        last = head.ledger_version if source.node_kind == "transactions" else head.block_height
         return first, last + 1
     return first, stop
 
@@ -216,7 +225,7 @@ async def _fetch_page(
         archive = stop <= plan.oldest  # all of it older than the node keeps
         records, ledger = await source.page(client, first, stop, archive=archive)
         seen_version = max(seen_version, ledger.ledger_version)
-        if source.kind == "transactions":
+        if source.node_kind == "transactions":
             # Versions past the head cannot come: leave them to the completeness check.
             stop = min(stop, ledger.ledger_version + 1)
         key = source.key

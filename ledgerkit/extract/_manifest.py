@@ -46,6 +46,7 @@ _WITNESS: Final = {
     "transactions": ("version", "hash"),
     "blocks": ("block_height", "block_hash"),
     "events": ("sequence_number", "version", "type", "data"),
+    "activity": ("version", "hash"),
 }
 
 

@@ -27,7 +27,12 @@ __all__ = ["ExtractOptions", "NodeAccess", "OptionFields", "node_access", "resol
 #: Seconds each request may take, as a client's default.
 DEFAULT_TIMEOUT: Final = 30.0
 #: Keys per Parquet file or Dask partition, unless the options say otherwise.
-PARTITION_SIZE: Final = {"transactions": 10_000, "blocks": 1_000, "events": 10_000}
+PARTITION_SIZE: Final = {
+    "transactions": 10_000,
+    "blocks": 1_000,
+    "events": 10_000,
+    "activity": 10_000,
+}
 
 
 class OptionFields(TypedDict, total=False):

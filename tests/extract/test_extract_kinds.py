@@ -52,7 +52,7 @@ def _by_alias(kind: str, url: str, out: Path, **arguments: Any) -> object:
 
 
 def test_the_kinds_are_the_three_datasets() -> None:
-    assert KINDS == ("transactions", "blocks", "events")
+    assert KINDS == ("transactions", "blocks", "events", "activity")
 
 
 @pytest.mark.parametrize("kind", list(CASES))

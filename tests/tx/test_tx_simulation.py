@@ -14,7 +14,7 @@ from typing import Any, Final
 import pandas as pd
 import pytest
 
-from ledgerkit import DecodingError, InputError, LedgerMeta
+from ledgerkit import InputError, LedgerMeta
 from ledgerkit.frames import CHANGE_COLUMNS, EVENT_COLUMNS, schema_of
 from ledgerkit.models import decode_transaction
 from ledgerkit.tx import (
