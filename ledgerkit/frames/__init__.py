@@ -35,8 +35,6 @@ from ledgerkit.frames._asset_keys import (
     paired_metadata_address,
 )
 from ledgerkit.frames._balances import (
-    BalanceKey,
-    StoreFacts,
     balance_deltas,
     fee_payer,
     primary_store_address,
@@ -141,9 +139,7 @@ __all__ = [
     "U256_WIDTH",
     "UINT64",
     "AssetKey",
-    "BalanceKey",
     "LedgerAccessor",
-    "StoreFacts",
     "activity_to_frame",
     "asset_key",
     "balance_changes_to_frame",

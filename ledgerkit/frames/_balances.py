@@ -24,6 +24,7 @@ address of its paired metadata, so a coin and its fungible asset are one asset.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final
@@ -73,15 +74,19 @@ def primary_store_address(owner: str | Address, metadata: str | Address) -> Addr
     return Address(digest.digest())
 
 
-def _long(value: Any) -> str | None:
-    if isinstance(value, dict):  # an Object<T>: {"inner": address}
-        value = value.get("inner")
-    if not isinstance(value, str):
-        return None
+# Transactions repeat the same few addresses and types: each spelling is parsed once.
+@functools.lru_cache(maxsize=1 << 14)
+def _long_text(value: str) -> str | None:
     try:
         return Address.parse(value).long
     except LedgerError:
         return None
+
+
+def _long(value: Any) -> str | None:
+    if isinstance(value, dict):  # an Object<T>: {"inner": address}
+        value = value.get("inner")
+    return _long_text(value) if isinstance(value, str) else None
 
 
 def _u64(raw: Any) -> int | None:
@@ -98,6 +103,7 @@ def _amount(data: Any) -> int | None:
     return _u64(data.get("amount")) if isinstance(data, dict) else None
 
 
+@functools.lru_cache(maxsize=1 << 12)
 def _struct(type_text: str) -> StructTag | None:
     try:
         parsed = MoveType.parse(type_text)
@@ -106,6 +112,7 @@ def _struct(type_text: str) -> StructTag | None:
     return parsed if isinstance(parsed, StructTag) else None
 
 
+@functools.lru_cache(maxsize=1 << 12)
 def _base(tag: StructTag) -> str:
     return f"{tag.address.short}::{tag.module}::{tag.name}"
 

@@ -12,8 +12,6 @@ from ledgerkit import frames
 from ledgerkit.frames import (
     APT_COIN,
     APT_METADATA,
-    BalanceKey,
-    StoreFacts,
     fee_payer,
     storage_fee_refund,
 )
@@ -30,6 +28,12 @@ __all__ = [
     "storage_fee_refund",
     "stores_to_look_up",
 ]
+
+#: ``(account, asset)``: the account in long form; the asset's key (a metadata address,
+#: long form; a coin's paired one), None when the transaction does not say.
+BalanceKey = tuple[str, str | None]
+#: What is known of a fungible store: ``(owner, metadata)``, each long form or None.
+StoreFacts = tuple[str | None, str | None]
 
 
 def balance_deltas(
