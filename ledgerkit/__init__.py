@@ -103,6 +103,7 @@ from ledgerkit.types import (
 __version__ = "0.1.0.dev0"
 
 if _TYPE_CHECKING:
+    from ledgerkit._activity import account_activity
     from ledgerkit._assets import account_balances
     from ledgerkit._connect import ConnectedClient, connect
     from ledgerkit._explain import explain
@@ -135,6 +136,7 @@ _LAZY = {
     "ConnectedClient": "ledgerkit._connect",
     "connect": "ledgerkit._connect",
     "explain": "ledgerkit._explain",
+    "account_activity": "ledgerkit._activity",
     "account_balances": "ledgerkit._assets",
     "typed_events": "ledgerkit._typed_events",
     "atyped_events": "ledgerkit._typed_events",
@@ -267,6 +269,7 @@ __all__ = [
     "VersionPrunedError",
     "WebFrameworkError",
     "__version__",
+    "account_activity",
     "account_balances",
     "atyped_events",
     "balances_to_frame",

@@ -109,6 +109,7 @@ EXPECTED_PUBLIC_NAMES = [
     "VersionPrunedError",
     "WebFrameworkError",
     "__version__",
+    "account_activity",
     "account_balances",
     "atyped_events",
     "balances_to_frame",

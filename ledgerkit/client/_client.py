@@ -55,6 +55,7 @@ from ledgerkit._errors import (
     TransportError,
 )
 from ledgerkit.client import calls
+from ledgerkit.client._activity import ActivityScan, activity_dataset
 from ledgerkit.client._answers import node_error, parse_answer, transport_error
 from ledgerkit.client._cache import (
     GENESIS_PATH,
@@ -810,13 +811,23 @@ class Client(BaseClient):
         """Run a flow to its end (:func:`~ledgerkit.client._driver.drive`)."""
         return drive(flow, self._step)
 
-    def _step(self, step: Call[Any] | Pause) -> Any:
-        """One step of a flow: send a call, or wait a pause and tell the time."""
+    def _step(self, step: Call[Any] | Pause | ActivityScan) -> Any:
+        """One step of a flow: send a call, wait a pause and tell the time, or scan."""
         if isinstance(step, Pause):
             if step.seconds > 0:
                 self._clock.sleep(step.seconds)
             return self._clock.monotonic()
+        if isinstance(step, ActivityScan):
+            return self._scan(step)
         return self._send(step)
+
+    def _scan(self, scan: ActivityScan) -> Any:
+        """An account's activity, by the extraction (which sits on top of the client)."""
+        from ledgerkit.extract import ExtractOptions, scan_activity
+
+        dataset = scan.dataset or activity_dataset(self.chain_identity().value)
+        options = ExtractOptions(progress=scan.progress)
+        return scan_activity(self, scan.address, scan.start, scan.stop, dataset, options=options)
 
     def close(self) -> None:
         """Close the connections and the cache."""
@@ -1043,13 +1054,25 @@ class AsyncClient(BaseClient):
         """Run a flow to its end (:func:`~ledgerkit.client._driver.adrive`)."""
         return await adrive(flow, self._step)
 
-    async def _step(self, step: Call[Any] | Pause) -> Any:
-        """One step of a flow: send a call, or wait a pause and tell the time."""
+    async def _step(self, step: Call[Any] | Pause | ActivityScan) -> Any:
+        """One step of a flow: send a call, wait a pause and tell the time, or scan."""
         if isinstance(step, Pause):
             if step.seconds > 0:
                 await self._clock.sleep(step.seconds)
             return self._clock.monotonic()
+        if isinstance(step, ActivityScan):
+            return await self._scan(step)
         return await self._send(step)
+
+    async def _scan(self, scan: ActivityScan) -> Any:
+        """An account's activity, by the extraction (which sits on top of the client)."""
+        from ledgerkit.extract import ExtractOptions, ascan_activity
+
+        dataset = scan.dataset or activity_dataset((await self.chain_identity()).value)
+        options = ExtractOptions(progress=scan.progress)
+        return await ascan_activity(
+            self, scan.address, scan.start, scan.stop, dataset, options=options
+        )
 
     async def aclose(self) -> None:
         """Close the connections and the cache."""

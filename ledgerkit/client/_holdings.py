@@ -15,6 +15,9 @@ Discovery, all at one ledger version (the first answer's, unless one is given):
 
 Only primary stores are read; secondary stores and dispatchable assets' derived balances
 are not.
+
+Each asset is named by its key (``ledgerkit.frames.asset_key``): its fungible-asset
+metadata address, a coin's paired one, so that holdings join the balance-change frames.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from typing import Any, Final
 from ledgerkit._errors import InputError, LedgerError, NotFoundError
 from ledgerkit.client import calls
 from ledgerkit.client._driver import Flow, send
+from ledgerkit.frames import paired_metadata_address
 from ledgerkit.models import WriteResource
 from ledgerkit.types import Address
 
@@ -47,8 +51,8 @@ class Holding:
     Attributes
     ----------
     asset : str
-        The coin type (``0x1::aptos_coin::AptosCoin``) or, for a fungible asset with no
-        coin, its metadata address (long form).
+        The asset's key, as every frame names it: its fungible-asset metadata address,
+        long form; for a coin, the metadata it is paired with (``0x…0a`` for APT).
     kind : {"coin", "fungible_asset"}
         How it is held: a coin type (its paired fungible asset counted in) or a fungible
         asset only.
@@ -59,7 +63,11 @@ class Holding:
     symbol, name : str or None
         From ``CoinInfo`` or ``Metadata``.
     metadata : str or None
-        The fungible asset's metadata address (a coin's paired one), long form.
+        The fungible asset's metadata address (a coin's paired one), long form: the
+        key. For a coin not paired yet, the address its pair will have.
+    coin_type : str or None
+        The coin type (``0x1::aptos_coin::AptosCoin``) for a coin or a fungible asset
+        paired with one; None for a fungible asset alone.
     """
 
     asset: str
@@ -69,6 +77,7 @@ class Holding:
     symbol: str | None = None
     name: str | None = None
     metadata: str | None = None
+    coin_type: str | None = None
 
 
 def _option_inner(value: Any) -> str | None:
@@ -174,6 +183,7 @@ def holdings(
         paired_long = Address.parse(paired).long if paired else None
         if paired_long:
             counted.add(paired_long)
+        key = paired_long or paired_metadata_address(coin)
         balance = (yield from send(calls.account_balance(owner, coin, version))).value
         coin_info = yield from _read_resource(
             _coin_address(coin), f"0x1::coin::CoinInfo<{coin}>", version
@@ -181,13 +191,14 @@ def holdings(
         facts = coin_info or {}
         out.append(
             Holding(
-                coin,
+                key,
                 "coin",
                 int(balance),
                 _int_or_none(facts.get("decimals")),
                 facts.get("symbol"),
                 facts.get("name"),
-                paired_long,
+                key,
+                coin,
             )
         )
 
@@ -213,13 +224,14 @@ def holdings(
         if coin is not None:  # held as a fungible asset, known by its coin type
             out.append(
                 Holding(
-                    coin,
+                    metadata,
                     "coin",
                     int(balance),
                     _int_or_none(meta.get("decimals")),
                     meta.get("symbol"),
                     meta.get("name"),
                     metadata,
+                    coin,
                 )
             )
             continue

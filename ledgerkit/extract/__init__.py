@@ -3,13 +3,16 @@ written to resumable Parquet datasets (or handed to Dask).
 
 - :func:`extract` writes a dataset directory (``manifest.json`` plus
   ``<kind>/part-*.parquet``) of one kind: ``"transactions"``, ``"blocks"``,
-  ``"events"`` or ``"transaction_events"`` (:data:`ExtractKind`); :func:`aextract` is
-  its coroutine twin, and
+  ``"events"``, ``"transaction_events"`` or ``"activity"`` (:data:`ExtractKind`);
+  :func:`aextract` is its coroutine twin, and
   ``extract_transactions``, ``extract_blocks``, ``extract_events`` (``aextract_*``) are
   its aliases for each kind.
 - :func:`fetch_transactions` returns the records of a version range, checked.
 - :func:`events_of_type` (``aevents_of_type``) returns the events of one Move type over a
   version range, module events included, from a ``"transaction_events"`` extraction.
+- :func:`read_activity` reads one account's rows from an ``"activity"`` dataset;
+  :func:`scan_activity` (:func:`ascan_activity`) extracts a range first (what
+  ``ledgerkit.account_activity`` does).
 - :func:`transactions_dask`, :func:`blocks_dask`, :func:`events_dask` are the same
   extractions as Dask DataFrames (the ``dask`` extra: ``pip install 'ledgerkit[dask]'``).
 
@@ -24,6 +27,7 @@ See ``docs/extract.md``.
 from __future__ import annotations
 
 from ledgerkit._public import publish as _publish
+from ledgerkit.extract._activity import ascan_activity, read_activity, scan_activity
 from ledgerkit.extract._dask import blocks_dask, events_dask, transactions_dask
 from ledgerkit.extract._dataset import ExtractionSummary
 from ledgerkit.extract._entry import (
@@ -55,6 +59,7 @@ __all__ = [
     "aextract_blocks",
     "aextract_events",
     "aextract_transactions",
+    "ascan_activity",
     "blocks_dask",
     "events_dask",
     "events_of_type",
@@ -63,7 +68,9 @@ __all__ = [
     "extract_events",
     "extract_transactions",
     "fetch_transactions",
+    "read_activity",
     "read_manifest",
+    "scan_activity",
     "transactions_dask",
 ]
 

@@ -8,7 +8,12 @@ from typing import Any
 
 import pandas as pd
 
-from ledgerkit.frames import blocks_to_frame, events_to_frame, transactions_to_frame
+from ledgerkit.frames import (
+    activity_to_frame,
+    blocks_to_frame,
+    events_to_frame,
+    transactions_to_frame,
+)
 
 __all__ = ["CONVERTERS", "empty_frame"]
 
@@ -18,6 +23,7 @@ CONVERTERS: dict[str, Callable[[Sequence[Any]], pd.DataFrame]] = {
     "blocks": blocks_to_frame,
     # The events of transactions, read alone: the frame events_to_frame gives of them.
     "transaction_events": events_to_frame,
+    "activity": activity_to_frame,
 }
 
 

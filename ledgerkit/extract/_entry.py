@@ -16,6 +16,7 @@ import httpx
 
 from ledgerkit._errors import InputError
 from ledgerkit.client import AsyncClient, Client
+from ledgerkit.extract._activity import activity_source
 from ledgerkit.extract._dataset import ExtractionSummary, write_dataset
 from ledgerkit.extract._fetch import (
     Source,
@@ -53,8 +54,9 @@ __all__ = [
 ]
 
 #: What a dataset can hold: transactions by version, blocks by height, the events of
-#: one stream by sequence number, or the events transactions carry, by version.
-ExtractKind = Literal["transactions", "blocks", "events", "transaction_events"]
+#: one stream by sequence number, the events transactions carry by version, or the
+#: activity of every address by version.
+ExtractKind = Literal["transactions", "blocks", "events", "transaction_events", "activity"]
 #: The kinds, in the order the documentation lists them.
 KINDS: Final[tuple[str, ...]] = typing.get_args(ExtractKind)
 
@@ -91,6 +93,8 @@ def _source(kind: object, address: str | Address | None, creation_number: int | 
         return blocks_source()
     if kind == "transaction_events":
         return transaction_events_source()
+    if kind == "activity":
+        return activity_source()
     return transactions_source(rows=True)
 
 
@@ -139,12 +143,14 @@ def extract(
 
     Parameters
     ----------
-    kind : {"transactions", "blocks", "events", "transaction_events"}
+    kind : {"transactions", "blocks", "events", "transaction_events", "activity"}
         Transactions by version (10,000 a file by default), blocks by height (1,000 a
         file), the events of one stream (``address``, ``creation_number``) by
-        sequence number (10,000 a file), or the events transactions carry, module events
+        sequence number (10,000 a file), the events transactions carry, module events
         included, by version (10,000 versions a file; one row per event,
-        ``event_index`` its index within the transaction).
+        ``event_index`` its index within the transaction), or by version the activity
+        of every address the transactions touch (:data:`ledgerkit.frames.ACTIVITY_COLUMNS`,
+        10,000 versions a file; read an account's rows with :func:`read_activity`).
     url : str, Client or AsyncClient
         The node's API root, or a client configured for it: its address, ``api_key`` and
         ``headers`` are used (the extraction makes its own client, without a cache, with
@@ -152,13 +158,14 @@ def extract(
     out : path
         Dataset directory: ``manifest.json`` and ``<kind>/part-*.parquet``.
     start, stop : int, or "oldest" and "head"
-        Half-open range of keys; for transactions (and their events) and blocks, ``stop``
-        may be at most the ledger version (block height) + 1. There, ``start="oldest"``
-        is the oldest the node keeps and ``stop="head"`` one past its newest, read once
-        when the run begins and recorded in the manifest (``resolved_ends``): a public
-        node's window moves while you read. Keys older than the node keeps are read from
-        its archive (``archive_url`` of a client passed as ``url``, or the one its 410
-        names); the manifest says which node served each partition (``served_by``).
+        Half-open range of keys; for transactions (their events and activity) and
+        blocks, ``stop`` may be at most the ledger version (block height) + 1. There,
+        ``start="oldest"`` is the oldest the node keeps and ``stop="head"`` one past its
+        newest, read once when the run begins and recorded in the manifest
+        (``resolved_ends``): a public node's window moves while you read. Keys older
+        than the node keeps are read from its archive (``archive_url`` of a client
+        passed as ``url``, or the one its 410 names); the manifest says which node served
+        each partition (``served_by``).
     address, creation_number : optional
         The event stream, for ``"events"`` (and only for it).
     options : ExtractOptions, optional
@@ -183,9 +190,10 @@ def extract(
     ------
     InputError
         A kind other than ``"transactions"``, ``"blocks"``, ``"events"`` and
-        ``"transaction_events"`` (the message lists them), a stream missing for events or
-        given for another kind, ``stop <= start``, a negative start, an option out of
-        range or unknown, a malformed key or header (nothing sent).
+        A kind other than ``"transactions"``, ``"blocks"``, ``"events"``,
+        ``"transaction_events"`` and ``"activity"`` (the message lists them), a stream
+        missing for events or given for another kind, ``stop <= start``, a negative start,
+        an option out of range or unknown, a malformed key or header (nothing sent).
     RangeBeyondLedgerError
         ``stop`` is past the head of the ledger.
     IncompleteExtractionError

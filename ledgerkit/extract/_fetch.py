@@ -83,6 +83,9 @@ class Source:
         Transactions as the rows of their frame
         (:func:`ledgerkit.models.decode_transaction_rows`, read straight from the page's
         bytes), not as full records: for datasets, which keep only the frame.
+    reads : str, optional
+        What the node is asked for, when the dataset is made of something else: an
+        ``"activity"`` dataset reads ``"transactions"``.
     """
 
     kind: str
@@ -90,6 +93,12 @@ class Source:
     page_size: int
     stream: dict[str, Any] | None = None
     rows: bool = False
+    reads: str | None = None
+
+    @property
+    def node_kind(self) -> str:
+        """What the node is asked for: ``"transactions"``, ``"blocks"`` or ``"events"``."""
+        return self.reads or self.kind
 
     @property
     def key(self) -> Callable[[Any], int]:
@@ -101,18 +110,18 @@ class Source:
     ) -> tuple[list[Any], LedgerMeta]:
         """Records of ``[first, stop)`` as far as one request gets them; from the
         client's archive straight away when ``archive`` (older than the node keeps)."""
-        if self.kind == "transactions" and self.rows:
+        if self.node_kind == "transactions" and self.rows:
             page = calls.transactions(first, stop - first)
             rows = await client.send(page, decoder=decode_transaction_rows, archive=archive)
             return list(rows.value), rows.ledger
-        if self.kind == "transactions":
+        if self.node_kind == "transactions":
             result = await client.send(calls.transactions(first, stop - first), archive=archive)
             return list(result.value), result.ledger
         if self.kind == "transaction_events":
             page = calls.transactions(first, stop - first)
             found = await client.send(page, decoder=decode_transaction_events, archive=archive)
             return list(found.value), found.ledger
-        if self.kind == "events":
+        if self.node_kind == "events":
             assert self.stream is not None
             call = calls.events_by_creation_number(
                 self.stream["address"], self.stream["creation_number"], first, stop - first
@@ -157,7 +166,7 @@ async def check_available(client: AsyncClient, source: Source, stop: int) -> Led
         "block_height": head.block_height + 1,
     }.get(source.key_name)
     if available is not None and stop > available:
-        raise RangeBeyondLedgerError(source.kind, stop, available)
+        raise RangeBeyondLedgerError(source.node_kind, stop, available)
     return head
 
 
@@ -172,7 +181,7 @@ def check_ends(source: Source, start: int | str, stop: int | str) -> None:
         if isinstance(value, str):
             if value != ENDS[name]:
                 raise InputError(f"{name} must be an integer or {ENDS[name]!r}, got {value!r}")
-            if source.kind == "events":
+            if source.node_kind == "events":
                 raise InputError(
                     f"{name}={value!r} is for transactions and blocks; an event stream's "
                     "range is given in sequence numbers"

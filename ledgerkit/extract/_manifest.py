@@ -47,6 +47,7 @@ _WITNESS: Final = {
     "blocks": ("block_height", "block_hash"),
     "events": ("sequence_number", "version", "type", "data"),
     "transaction_events": ("version", "event_index", "type", "data"),
+    "activity": ("version", "hash"),
 }
 
 

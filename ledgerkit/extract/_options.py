@@ -32,6 +32,7 @@ PARTITION_SIZE: Final = {
     "blocks": 1_000,
     "events": 10_000,
     "transaction_events": 10_000,
+    "activity": 10_000,
 }
 
 

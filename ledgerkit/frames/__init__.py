@@ -21,6 +21,27 @@ from __future__ import annotations
 
 from ledgerkit._public import publish as _publish
 from ledgerkit.frames._abi_cache import AbiCache, abi_requests
+from ledgerkit.frames._activity import (
+    ACTIVITY_COLUMNS,
+    BALANCE_CHANGE_COLUMNS,
+    ROLES,
+    activity_to_frame,
+    balance_changes_to_frame,
+)
+from ledgerkit.frames._asset_keys import (
+    APT_COIN,
+    APT_METADATA,
+    AssetKey,
+    asset_key,
+    paired_metadata_address,
+)
+from ledgerkit.frames._balances import (
+    balance_deltas,
+    fee_payer,
+    primary_store_address,
+    storage_fee_refund,
+    stores_to_look_up,
+)
 from ledgerkit.frames._derive import (
     APT_DECIMALS,
     LedgerAccessor,
@@ -93,7 +114,11 @@ from ledgerkit.frames._transactions import (
 register_accessor()
 
 __all__ = [
+    "ACTIVITY_COLUMNS",
+    "APT_COIN",
     "APT_DECIMALS",
+    "APT_METADATA",
+    "BALANCE_CHANGE_COLUMNS",
     "BALANCE_COLUMNS",
     "BLOCK_COLUMNS",
     "BOOL",
@@ -108,6 +133,7 @@ __all__ = [
     "MODULE_COLUMNS",
     "PAYLOAD_COLUMNS",
     "RESOURCE_COLUMNS",
+    "ROLES",
     "STRING",
     "STRUCT_COLUMNS",
     "TIMESTAMP",
@@ -119,8 +145,13 @@ __all__ = [
     "U256_WIDTH",
     "UINT64",
     "AbiCache",
+    "AssetKey",
     "LedgerAccessor",
     "abi_requests",
+    "activity_to_frame",
+    "asset_key",
+    "balance_changes_to_frame",
+    "balance_deltas",
     "balances_to_frame",
     "block_stats",
     "blocks_to_frame",
@@ -129,6 +160,7 @@ __all__ = [
     "event_type_matches",
     "events_to_frame",
     "expand_event_data",
+    "fee_payer",
     "fees",
     "fees_in_units",
     "function_activity",
@@ -139,10 +171,14 @@ __all__ = [
     "modules_to_frame",
     "move_column",
     "move_dtype",
+    "paired_metadata_address",
     "payloads_to_frame",
+    "primary_store_address",
     "resources_to_frame",
     "schema_of",
     "sender_activity",
+    "storage_fee_refund",
+    "stores_to_look_up",
     "structs_to_frame",
     "time_stats",
     "transactions_to_frame",

@@ -53,8 +53,11 @@ BALANCE_COLUMNS: Final = {
 
 #: One row per asset an account holds (``Client.account_assets``): the exact ``balance``
 #: in the smallest unit and ``amount``, the same in display units as exact decimal text.
+#: ``asset`` is the asset's key (its fungible-asset metadata address, a coin's paired
+#: one), as in :data:`BALANCE_CHANGE_COLUMNS`; ``coin_type`` the coin, if any.
 HOLDING_COLUMNS: Final = {
     "asset": d.STRING,
+    "coin_type": d.STRING,
     "kind": d.CATEGORY,
     "symbol": d.STRING,
     "name": d.STRING,
@@ -249,6 +252,7 @@ def holdings_to_frame(holdings: Iterable[Any]) -> pd.DataFrame:
             )
     cols: dict[str, list[Any]] = {
         "asset": [h.asset for h in items],
+        "coin_type": [getattr(h, "coin_type", None) for h in items],
         "kind": [h.kind for h in items],
         "symbol": [h.symbol for h in items],
         "name": [h.name for h in items],

@@ -1,36 +1,21 @@
-"""Who gained and lost what in one transaction, from its events, write set and gas.
-
-* Fungible assets: ``0x1::fungible_asset::Withdraw`` / ``Deposit`` name a store and an
-  amount. The store's asset is its ``FungibleStore.metadata`` and its owner its
-  ``ObjectCore.owner``, read from the write set, or from what the caller looked up, or
-  found by matching the store against the primary store address of each account the
-  transaction names (``SHA3-256(owner ‖ metadata ‖ 0xFC)``). A store whose owner stays
-  unknown is listed under its own address.
-* Coins: the module events ``0x1::coin::CoinWithdraw`` / ``CoinDeposit`` (account and
-  coin type), ``0x1::coin::Withdraw<T>`` / ``Deposit<T>``, and the older handle events
-  ``WithdrawEvent`` / ``DepositEvent``, whose coin type is that of the ``CoinStore`` in
-  the write set that owns the handle.
-* Gas: ``gas_used * gas_unit_price``, less the storage refund of the ``FeeStatement``
-  event, leaves the fee payer's APT (its coin store if the write set has one, else its
-  fungible store of ``0xa``). Gas is burned without events, so it is added here. A fee
-  payer ``0x0`` (a simulation that skips the fee) pays nothing.
-"""
+"""Who gained and lost what in one transaction, for the simulation and the client's
+flows: the balance readers of :mod:`ledgerkit.frames` (which frames committed
+transactions' balance changes with them), under the names ``ledgerkit.tx`` has always
+given them."""
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, Final
+from collections.abc import Mapping
+from typing import Any
 
-from ledgerkit._errors import LedgerError
-from ledgerkit.models import (
-    Event,
-    FeePayerSignature,
-    MultiAgentSignature,
-    UserTransaction,
-    WriteResource,
+from ledgerkit import frames
+from ledgerkit.frames import (
+    APT_COIN,
+    APT_METADATA,
+    fee_payer,
+    storage_fee_refund,
 )
-from ledgerkit.types import Address, MoveType, StructTag
+from ledgerkit.types import Address
 
 __all__ = [
     "APT_COIN",
@@ -44,278 +29,38 @@ __all__ = [
     "stores_to_look_up",
 ]
 
-APT_COIN: Final = "0x1::aptos_coin::AptosCoin"
-APT_METADATA: Final = Address.from_int(0xA).long
-_ZERO: Final = Address.from_int(0).long
-_FEE_STATEMENT: Final = "0x1::transaction_fee::FeeStatement"
-_FUNGIBLE_STORE: Final = "0x1::fungible_asset::FungibleStore"
-_OBJECT_CORE: Final = "0x1::object::ObjectCore"
-_COIN_STORE: Final = "0x1::coin::CoinStore"
-
-#: ``(account, asset)``: the account in long form; the asset a coin type or a fungible
-#: asset's metadata address in long form (None when the transaction does not say).
+#: ``(account, asset)``: the account in long form; the asset's key (a metadata address,
+#: long form; a coin's paired one), None when the transaction does not say.
 BalanceKey = tuple[str, str | None]
 #: What is known of a fungible store: ``(owner, metadata)``, each long form or None.
 StoreFacts = tuple[str | None, str | None]
 
 
-def primary_store_address(owner: str | Address, metadata: str | Address) -> Address:
-    """The address of ``owner``'s primary store of the asset ``metadata``."""
-    digest = hashlib.sha3_256(bytes(Address.parse(owner)) + bytes(Address.parse(metadata)))
-    digest.update(b"\xfc")
-    return Address(digest.digest())
-
-
-def _long(value: Any) -> str | None:
-    if isinstance(value, dict):  # an Object<T>: {"inner": address}
-        value = value.get("inner")
-    if not isinstance(value, str):
-        return None
-    try:
-        return Address.parse(value).long
-    except LedgerError:
-        return None
-
-
-def _amount(data: Any) -> int | None:
-    raw = data.get("amount") if isinstance(data, dict) else None
-    if isinstance(raw, bool) or not isinstance(raw, str | int):
-        return None
-    try:
-        value = int(raw)
-    except ValueError:
-        return None
-    return value if 0 <= value < 1 << 64 else None
-
-
-def _struct(type_text: str) -> StructTag | None:
-    try:
-        parsed = MoveType.parse(type_text)
-    except LedgerError:
-        return None
-    return parsed if isinstance(parsed, StructTag) else None
-
-
-def _base(tag: StructTag) -> str:
-    return f"{tag.address.short}::{tag.module}::{tag.name}"
-
-
-def _resources(txn: UserTransaction) -> Iterator[tuple[str, StructTag, Any]]:
-    """``(address, struct tag, data)`` of every resource the write set writes."""
-    for change in txn.changes:
-        if isinstance(change, WriteResource):
-            address = _long(change.address)
-            tag = _struct(change.data.type)
-            if address is not None and tag is not None:
-                yield address, tag, change.data.data
-
-
-def _written_stores(txn: UserTransaction) -> dict[str, tuple[str | None, str | None]]:
-    found: dict[str, tuple[str | None, str | None]] = {}
-    for address, tag, data in _resources(txn):
-        owner, metadata = found.get(address, (None, None))
-        if _base(tag) == _OBJECT_CORE and isinstance(data, dict):
-            owner = _long(data.get("owner")) or owner
-        elif _base(tag) == _FUNGIBLE_STORE and isinstance(data, dict):
-            metadata = _long(data.get("metadata")) or metadata
-        found[address] = (owner, metadata)
-    return found
-
-
-def fee_payer(txn: UserTransaction) -> str:
-    """Who pays the gas, long form: the fee payer of a fee-payer transaction, else the
-    sender."""
-    if isinstance(txn.signature, FeePayerSignature):
-        payer = _long(txn.signature.fee_payer_address)
-        if payer is not None:
-            return payer
-    return _long(txn.sender) or txn.sender
-
-
-def storage_fee_refund(txn: UserTransaction) -> int:
-    """The storage refund the ``FeeStatement`` event reports (0 without one)."""
-    for event in txn.events:
-        if event.type == _FEE_STATEMENT and isinstance(event.data, dict):
-            raw = event.data.get("storage_fee_refund_octas")
-            if isinstance(raw, str | int) and not isinstance(raw, bool) and str(raw).isdigit():
-                return int(raw)
-    return 0
-
-
-def _addresses_in(value: Any) -> Iterator[str]:
-    """Every address-looking string inside a JSON value (arguments, event data)."""
-    if isinstance(value, str):
-        if value.startswith("0x"):
-            found = _long(value)
-            if found is not None:
-                yield found
-    elif isinstance(value, list):
-        for item in value:
-            yield from _addresses_in(item)
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _addresses_in(item)
-
-
-def _accounts_named(txn: UserTransaction) -> list[str]:
-    """The accounts a transaction names: signers, fee payer, arguments, event data and
-    the addresses its write set touches."""
-    named: dict[str, None] = {}
-
-    def add(values: Iterable[str]) -> None:
-        for value in values:
-            named.setdefault(value, None)
-
-    add(_addresses_in(txn.sender))
-    signature = txn.signature
-    if isinstance(signature, MultiAgentSignature | FeePayerSignature):
-        add(_addresses_in(list(signature.secondary_signer_addresses)))
-    if isinstance(signature, FeePayerSignature):
-        add(_addresses_in(signature.fee_payer_address))
-    add(_addresses_in(getattr(txn.payload, "arguments", None)))
-    for event in txn.events:
-        add(_addresses_in(event.data))
-    for change in txn.changes:
-        add(_addresses_in(getattr(change, "address", None)))
-    return list(named)
-
-
-def _fa_store_of(event: Event, tag: StructTag) -> str | None:
-    """The store a fungible asset event names, or None for other events."""
-    base = _base(tag)
-    if base in ("0x1::fungible_asset::Withdraw", "0x1::fungible_asset::Deposit"):
-        return _long(event.data.get("store")) if isinstance(event.data, dict) else None
-    if base in ("0x1::fungible_asset::WithdrawEvent", "0x1::fungible_asset::DepositEvent"):
-        return _long(event.guid.account_address)  # the store's own event handle
-    return None
-
-
-def _fa_events(txn: UserTransaction) -> Iterator[tuple[str, int]]:
-    """``(store, signed amount)`` of each fungible asset event, in order."""
-    for event in txn.events:
-        tag = _struct(event.type)
-        if tag is None:
-            continue
-        store = _fa_store_of(event, tag)
-        amount = _amount(event.data)
-        if store is not None and amount is not None:
-            sign = -1 if tag.name.startswith("Withdraw") else 1
-            yield store, sign * amount
-
-
-def _resolve(
-    txn: UserTransaction, looked_up: Mapping[str, StoreFacts] | None
-) -> dict[str, tuple[str | None, str | None]]:
-    """What is known of each store the fungible asset events name."""
-    stores: dict[str, tuple[str | None, str | None]]
-    stores = {store: (None, None) for store, _ in _fa_events(txn)}
-    written = _written_stores(txn)
-    given = {(_long(k) or k): v for k, v in (looked_up or {}).items()}
-    for store in stores:
-        owner, metadata = written.get(store, (None, None))
-        other_owner, other_metadata = given.get(store, (None, None))
-        stores[store] = (owner or _long(other_owner), metadata or _long(other_metadata))
-    unowned = {s: meta for s, (owner, meta) in stores.items() if owner is None and meta}
-    if unowned:
-        candidates = _accounts_named(txn)
-        for store, metadata in unowned.items():
-            for account in candidates:
-                if primary_store_address(account, metadata).long == store:
-                    stores[store] = (account, metadata)
-                    break
-    return stores
-
-
-def stores_to_look_up(txn: UserTransaction) -> list[str]:
-    """The fungible stores whose owner or asset the transaction alone does not tell
-    (long form): read their ``ObjectCore`` and ``FungibleStore`` to complete the
-    balance changes."""
-    return [s for s, (owner, meta) in _resolve(txn, None).items() if owner is None or not meta]
-
-
-def _coin_handles(txn: UserTransaction) -> dict[tuple[str, int], str]:
-    """``(address, creation number) -> coin type`` of the handles of written coin stores."""
-    handles: dict[tuple[str, int], str] = {}
-    for address, tag, data in _resources(txn):
-        if _base(tag) != _COIN_STORE or len(tag.type_args) != 1 or not isinstance(data, dict):
-            continue
-        for field in ("deposit_events", "withdraw_events"):
-            try:
-                number = int(data[field]["guid"]["id"]["creation_num"])
-            except (KeyError, TypeError, ValueError):
-                continue
-            handles[(address, number)] = str(tag.type_args[0])
-    return handles
-
-
-def _coin_type(value: Any) -> str | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        return str(MoveType.parse(value))
-    except LedgerError:
-        return None
-
-
-def _coin_events(txn: UserTransaction) -> Iterator[tuple[str, str | None, int]]:
-    """``(account, coin type, signed amount)`` of each coin event, in order."""
-    handles: dict[tuple[str, int], str] | None = None
-    for event in txn.events:
-        tag = _struct(event.type)
-        amount = _amount(event.data)
-        if tag is None or amount is None or tag.address.short != "0x1" or tag.module != "coin":
-            continue
-        data = event.data
-        if tag.name in ("CoinWithdraw", "CoinDeposit"):
-            account, coin = _long(data.get("account")), _coin_type(data.get("coin_type"))
-        elif tag.name in ("Withdraw", "Deposit") and len(tag.type_args) == 1:
-            account, coin = _long(data.get("account")), str(tag.type_args[0])
-        elif tag.name in ("WithdrawEvent", "DepositEvent"):
-            if handles is None:
-                handles = _coin_handles(txn)
-            account = _long(event.guid.account_address)
-            coin = handles.get((account or "", event.guid.creation_number))
-        else:
-            continue
-        if account is not None:
-            sign = -1 if tag.name.startswith(("Withdraw", "CoinWithdraw")) else 1
-            yield account, coin, sign * amount
-
-
-def _gas_asset(txn: UserTransaction, payer: str) -> str:
-    for address, tag, _ in _resources(txn):
-        coin = [str(t) for t in tag.type_args] if _base(tag) == _COIN_STORE else []
-        if address == payer and coin == [APT_COIN]:
-            return APT_COIN
-    return APT_METADATA
-
-
 def balance_deltas(
-    txn: UserTransaction, stores: Mapping[str, StoreFacts] | None = None
+    txn: Any, stores: Mapping[str, StoreFacts] | None = None
 ) -> dict[BalanceKey, int]:
-    """The net change of each account's balance of each asset, exact, zeros left out.
+    """The net change of each account's balance of each asset, exact, zeros left out:
+    ``(account, asset) -> signed change``, the asset named by its key (see
+    :func:`ledgerkit.frames.balance_deltas`).
 
     Parameters
     ----------
-    txn : UserTransaction
+    txn : Transaction
         A committed or simulated transaction.
     stores : mapping, optional
         Store address -> ``(owner, metadata)`` looked up elsewhere, for the stores of
         :func:`stores_to_look_up`.
     """
-    deltas: dict[BalanceKey, int] = {}
+    return frames.balance_deltas(txn, stores)
 
-    def add(key: BalanceKey, amount: int) -> None:
-        deltas[key] = deltas.get(key, 0) + amount
 
-    known = _resolve(txn, stores)
-    for store, amount in _fa_events(txn):
-        owner, metadata = known.get(store, (None, None))
-        add((owner or store, metadata), amount)
-    for account, coin, amount in _coin_events(txn):
-        add((account, coin), amount)
-    payer = fee_payer(txn)
-    charged = txn.gas_used * txn.gas_unit_price - storage_fee_refund(txn)
-    if charged and payer != _ZERO:
-        add((payer, _gas_asset(txn, payer)), -charged)
-    return {key: value for key, value in deltas.items() if value}
+def primary_store_address(owner: str | Address, metadata: str | Address) -> Address:
+    """The address of ``owner``'s primary store of the asset ``metadata``."""
+    return frames.primary_store_address(owner, metadata)
+
+
+def stores_to_look_up(txn: Any) -> list[str]:
+    """The fungible stores whose owner or asset the transaction alone does not tell
+    (long form): read their ``ObjectCore`` and ``FungibleStore`` to complete the
+    balance changes."""
+    return frames.stores_to_look_up(txn)

@@ -6,10 +6,10 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping
 from dataclasses import InitVar, dataclass, field
-from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
-from ledgerkit._errors import DecodingError, InputError
+from ledgerkit._errors import InputError
+from ledgerkit.frames import BALANCE_CHANGE_COLUMNS, balance_changes_to_frame
 from ledgerkit.models import UserTransaction
 from ledgerkit.tx._aborts import MoveAbort, parse_abort
 from ledgerkit.tx._balances import (
@@ -25,11 +25,6 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["BALANCE_CHANGE_COLUMNS", "Simulation"]
-
-#: Columns of :attr:`Simulation.balance_changes` and their dtypes.
-BALANCE_CHANGE_COLUMNS: Final = MappingProxyType(
-    {"address": "category", "asset": "category", "delta": "Int64"}
-)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -52,7 +47,8 @@ class Simulation:
         The Move abort that failed it, decoded (None when it did not abort).
     balance_deltas : mapping
         ``(account, asset) -> signed change``, exact ints, zeros left out: what
-        :attr:`balance_changes` shows.
+        :attr:`balance_changes` shows. The asset is its key (its fungible-asset metadata
+        address, a coin's paired one: ``0x…0a`` for APT).
 
     Examples
     --------
@@ -70,6 +66,7 @@ class Simulation:
     stores: InitVar[Mapping[str, StoreFacts] | None] = None
     abort: MoveAbort | None = field(init=False)
     balance_deltas: Mapping[BalanceKey, int] = field(init=False)
+    _stores: Mapping[str, StoreFacts] = field(init=False)
 
     def __post_init__(self, stores: Mapping[str, StoreFacts] | None) -> None:
         if not isinstance(self.transaction, UserTransaction):
@@ -78,6 +75,7 @@ class Simulation:
             )
         object.__setattr__(self, "abort", parse_abort(self.transaction.vm_status))
         object.__setattr__(self, "balance_deltas", balance_deltas(self.transaction, stores))
+        object.__setattr__(self, "_stores", dict(stores or {}))
 
     @classmethod
     def from_transaction(
@@ -173,34 +171,17 @@ class Simulation:
 
     @property
     def balance_changes(self) -> pd.DataFrame:
-        """One row per account and asset whose balance would change
-        (:data:`BALANCE_CHANGE_COLUMNS`).
+        """One row per account and asset whose balance would change: the frame of
+        ``ledgerkit.frames.balance_changes_to_frame`` (:data:`BALANCE_CHANGE_COLUMNS`).
 
-        ``address`` is the account (long form); ``asset`` a coin type or a fungible
-        asset's metadata address (long form); ``delta`` the signed change, an exact
-        ``Int64``: withdrawals, deposits and, for the fee payer, the fee less any storage
-        refund. A fungible store whose owner is unknown is listed under its own address.
-
-        Raises
-        ------
-        DecodingError
-            A change beyond ``±(2**63 - 1)`` (:attr:`balance_deltas` holds it exactly).
+        ``address`` is the account (long form); ``asset`` the asset's key, its
+        fungible-asset metadata address (a coin's paired one: APT is ``0x…0a``), the key
+        of ``account_balances`` too, with ``coin_type`` and ``metadata`` beside it;
+        ``delta`` the signed change as exact decimal text: withdrawals, deposits and, for
+        the fee payer, the fee less any storage refund. A fungible store whose owner is
+        unknown is listed under its own address.
         """
-        import pandas as pd
-
-        keys = list(self.balance_deltas)
-        values = list(self.balance_deltas.values())
-        if any(abs(value) >= 1 << 63 for value in values):
-            raise DecodingError(
-                "a balance change does not fit in an Int64 column; read balance_deltas"
-            )
-        return pd.DataFrame(
-            {
-                "address": pd.Categorical([address for address, _ in keys]),
-                "asset": pd.Categorical([asset for _, asset in keys]),
-                "delta": pd.array(values, dtype=BALANCE_CHANGE_COLUMNS["delta"]),
-            }
-        )
+        return balance_changes_to_frame(self.transaction, stores=self._stores)
 
     # -- display --------------------------------------------------------------------------
 

@@ -142,6 +142,7 @@ HAND_WRITTEN = {"send", "chain_identity"}
 
 #: The multi-step methods, each declared once as a flow for both clients.
 FLOWS = {
+    "account_activity",
     "account_assets",
     "simulate",
     "submit_and_wait",

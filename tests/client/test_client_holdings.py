@@ -10,6 +10,7 @@ genesis transaction is pruned.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 from collections.abc import Callable
 
@@ -24,6 +25,8 @@ from ledgerkit.localnet import LocalNode
 
 APT = "0x1::aptos_coin::AptosCoin"
 APT_METADATA = "0x" + "00" * 31 + "0a"
+#: The demo token's metadata: the named object of 0x1 with seed "ledgerkit::demo_token".
+LDT_METADATA = "0x" + hashlib.sha3_256(bytes(31) + b"\x01ledgerkit::demo_token\xfe").hexdigest()
 
 
 @pytest.fixture(scope="module")
@@ -35,13 +38,12 @@ def node(make_node: Callable[..., LocalNode]) -> LocalNode:
 def test_a_dev_account_holds_apt_and_the_demo_token(node: LocalNode) -> None:
     with Client(node.url) as client:
         held = client.account_assets(node.dev_accounts[0].address)
-    assert [(h.asset, h.kind, h.symbol, h.decimals, h.balance) for h in held] == [
-        (APT, "coin", "APT", 8, 1_000_000 * 10**8),
-        (held[1].asset, "fungible_asset", "LDT", 6, 1_000_000 * 10**6),
+    # APT is named by its key, the metadata 0xa, with its coin type beside it.
+    assert [(h.asset, h.coin_type, h.kind, h.symbol, h.decimals, h.balance) for h in held] == [
+        (APT_METADATA, APT, "coin", "APT", 8, 1_000_000 * 10**8),
+        (LDT_METADATA, None, "fungible_asset", "LDT", 6, 1_000_000 * 10**6),
     ]
-    assert held[0].metadata == APT_METADATA
-    assert held[1].metadata == held[1].asset
-    assert len(held[1].asset) == 66
+    assert [h.metadata for h in held] == [APT_METADATA, LDT_METADATA]
 
 
 def test_the_frame_holds_exact_balances_and_display_amounts(node: LocalNode) -> None:
@@ -62,7 +64,9 @@ def test_a_new_account_holds_what_it_was_sent(node: LocalNode) -> None:
         sent = client.transfer(node.dev_accounts[2], newcomer.address, 123_456_789)
         assert sent.value.success
         held = client.account_assets(newcomer.address)
-        assert [(h.asset, h.balance) for h in held] == [(APT, 123_456_789)]
+        assert [(h.asset, h.coin_type, h.balance) for h in held] == [
+            (APT_METADATA, APT, 123_456_789)
+        ]
         assert holdings_to_frame(held)["amount"].tolist() == ["1.23456789"]
         before = client.account_assets(newcomer.address, ledger_version=sent.value.version - 1)
         assert before == []
@@ -85,6 +89,7 @@ def test_the_async_client_finds_the_same(node: LocalNode) -> None:
 
 USDC = "0x5e156f1207d0ebfa19a9eeff00d62a282278fb8719f4fab3a586a0a2c0fffbea::coin::T"
 OWNER = "0x" + "42" * 32
+USDC_KEY = "0x" + hashlib.sha3_256(bytes(31) + b"\x0a" + USDC.encode() + b"\xfe").hexdigest()
 
 
 def _public_node() -> FakeNode:
@@ -122,9 +127,11 @@ def test_a_coin_on_a_public_node_with_a_pruned_genesis() -> None:
         held = client.account_assets(OWNER)
     assert len(held) == 1
     (usdc,) = held
-    assert (usdc.asset, usdc.kind, usdc.symbol, usdc.decimals) == (USDC, "coin", "USDC", 6)
+    assert (usdc.coin_type, usdc.kind, usdc.symbol, usdc.decimals) == (USDC, "coin", "USDC", 6)
     assert usdc.balance == 2**64 - 1  # exact, never through a float
-    assert usdc.metadata is None
+    # Not paired yet: its key is the address coin.move will pair it at, a named object of
+    # 0xa whose seed is the coin's type name.
+    assert usdc.asset == usdc.metadata == USDC_KEY
     frame = holdings_to_frame(held)
     assert frame["amount"].tolist() == ["18,446,744,073,709.551615"]
     # Every read is pinned to the version of the first answer.

@@ -51,8 +51,8 @@ def _by_alias(kind: str, url: str, out: Path, **arguments: Any) -> object:
     return extract_events(url, out, ADDRESS, CREATION_NUMBER, **arguments)
 
 
-def test_the_kinds_are_the_four_datasets() -> None:
-    assert KINDS == ("transactions", "blocks", "events", "transaction_events")
+def test_the_kinds_are_the_five_datasets() -> None:
+    assert KINDS == ("transactions", "blocks", "events", "transaction_events", "activity")
 
 
 @pytest.mark.parametrize("kind", list(CASES))

@@ -14,7 +14,7 @@ from typing import Any, Final
 import pandas as pd
 import pytest
 
-from ledgerkit import DecodingError, InputError, LedgerMeta
+from ledgerkit import InputError, LedgerMeta
 from ledgerkit.frames import CHANGE_COLUMNS, EVENT_COLUMNS, schema_of
 from ledgerkit.models import decode_transaction
 from ledgerkit.tx import (
@@ -32,6 +32,9 @@ POOL: Final = "0x" + "d4" * 32
 USD: Final = "0xcafe::usd::USD"
 APT: Final = "0x1::aptos_coin::AptosCoin"
 FA_APT: Final = "0x" + "0" * 63 + "a"
+#: USD's key: the metadata object coin.move pairs it with, a named object of 0xa whose
+#: seed is the coin's type name: SHA3-256(0xa ‖ "0xcafe::usd::USD" ‖ 0xFE).
+USD_FA: Final = "0x" + hashlib.sha3_256(bytes(31) + b"\x0a" + USD.encode() + b"\xfe").hexdigest()
 TOKEN: Final = "0x" + "e5" * 32
 LEDGER: Final = LedgerMeta(
     chain_id=4,
@@ -169,7 +172,7 @@ def test_a_coin_abort_from_the_reference_shape() -> None:
     assert (sim.abort.category, sim.abort.reason) == (1, 6)
     assert (sim.gas_used, sim.gas_unit_price, sim.fee) == (8, 100, 800)
     # Only the gas left the sender, from its APT coin store.
-    assert sim.balance_deltas == {(SENDER, APT): -800}
+    assert sim.balance_deltas == {(SENDER, FA_APT): -800}
 
 
 def test_legacy_coin_events_take_their_coin_type_from_the_written_store() -> None:
@@ -190,13 +193,19 @@ def test_legacy_coin_events_take_their_coin_type_from_the_written_store() -> Non
     assert sim.fee == 1_000
     assert sim.storage_fee_refund == 300
     # 500 USD moved; the sender paid 10 * 100 - 300 = 700 octas of APT.
-    assert sim.balance_deltas == {(SENDER, USD): -500, (RECIPIENT, USD): 500, (SENDER, APT): -700}
+    assert sim.balance_deltas == {
+        (SENDER, USD_FA): -500,
+        (RECIPIENT, USD_FA): 500,
+        (SENDER, FA_APT): -700,
+    }
     frame = sim.balance_changes
     assert schema_of(frame) == dict(BALANCE_CHANGE_COLUMNS)
-    assert frame.to_dict("records") == [
-        {"address": SENDER, "asset": USD, "delta": -500},
-        {"address": RECIPIENT, "asset": USD, "delta": 500},
-        {"address": SENDER, "asset": APT, "delta": -700},
+    usd = {"asset": USD_FA, "coin_type": USD, "metadata": USD_FA}
+    apt = {"asset": FA_APT, "coin_type": APT, "metadata": FA_APT}
+    assert frame.drop(columns="version").to_dict("records") == [
+        {"address": SENDER, **usd, "delta": "-500"},
+        {"address": RECIPIENT, **usd, "delta": "500"},
+        {"address": SENDER, **apt, "delta": "-700"},
     ]
 
 
@@ -216,9 +225,9 @@ def test_module_coin_events_name_account_and_coin_type() -> None:
     sim = Simulation.from_transaction(txn, LEDGER)
     # No APT coin store written for the payer: its gas is charged to its store of 0xa.
     assert sim.balance_deltas == {
-        (SENDER, USD): -70,
-        (RECIPIENT, USD): 70,
-        (PAYER, USD): 5,
+        (SENDER, USD_FA): -70,
+        (RECIPIENT, USD_FA): 70,
+        (PAYER, USD_FA): 5,
         (SENDER, FA_APT): -450,
     }
 
@@ -311,11 +320,11 @@ def test_amounts_stay_exact(amount: int) -> None:
         gas_used=0,
     )  # fmt: skip
     sim = Simulation.from_transaction(txn, LEDGER)
-    assert sim.balance_deltas == {(RECIPIENT, USD): amount}
-    assert sim.balance_changes["delta"].tolist() == [amount]
+    assert sim.balance_deltas == {(RECIPIENT, USD_FA): amount}
+    assert sim.balance_changes["delta"].tolist() == [str(amount)]
 
 
-def test_a_change_beyond_int64_is_exact_in_the_mapping_and_refused_by_the_frame() -> None:
+def test_a_change_beyond_int64_is_exact_in_the_mapping_and_in_the_frame() -> None:
     top = 2**64 - 1
     txn = answer(
         events=[event("0x1::coin::CoinDeposit", {"coin_type": USD, "account": RECIPIENT,
@@ -326,9 +335,10 @@ def test_a_change_beyond_int64_is_exact_in_the_mapping_and_refused_by_the_frame(
     )  # fmt: skip
     sim = Simulation.from_transaction(txn, LEDGER)
     assert sim.fee == 2**64
-    assert sim.balance_deltas[(RECIPIENT, USD)] == top
-    with pytest.raises(DecodingError, match="balance_deltas"):
-        sim.balance_changes  # noqa: B018
+    assert sim.balance_deltas[(RECIPIENT, USD_FA)] == top
+    assert sim.balance_deltas[(SENDER, FA_APT)] == -(2**64)
+    frame = sim.balance_changes.set_index("address")["delta"]
+    assert frame.to_dict() == {RECIPIENT: str(top), SENDER: str(-(2**64))}
 
 
 def test_changes_and_events_are_the_frames_of_ledgerkit_frames() -> None:
