@@ -35,7 +35,10 @@ from ledgerkit.models import (
     decode_events,
     decode_transaction_rows,
     decode_transactions,
+    fee_payer,
     row_from_record,
+    secondary_signers,
+    signature_kind,
 )
 
 if TYPE_CHECKING:
@@ -61,6 +64,10 @@ TRANSACTION_COLUMNS: Final = {
     "type": d.CATEGORY,
     "sender": d.CATEGORY,
     "sequence_number": d.UINT64,
+    "replay_protection_nonce": d.UINT64,
+    "fee_payer": d.CATEGORY,
+    "secondary_signers": d.STRING,
+    "signature_kind": d.CATEGORY,
     "success": d.BOOL,
     "vm_status": d.CATEGORY,
     "gas_used": d.UINT64,
@@ -222,6 +229,10 @@ def transactions_to_frame(
         "type": [r.type for r in rows],
         "sender": d.address_category([r.sender for r in rows]),
         "sequence_number": [r.sequence_number for r in rows],
+        "replay_protection_nonce": [r.replay_protection_nonce for r in rows],
+        "fee_payer": d.address_category([fee_payer(r) for r in rows]),
+        "secondary_signers": _signer_lists(rows),
+        "signature_kind": [signature_kind(r) for r in rows],
         "success": [r.success for r in rows],
         "vm_status": [r.vm_status for r in rows],
         "gas_used": [r.gas_used for r in rows],
@@ -250,6 +261,25 @@ def transactions_to_frame(
         c["state_checkpoint_hash"] = [r.state_checkpoint_hash for r in rows]
         c["accumulator_root_hash"] = [r.accumulator_root_hash for r in rows]
     return _build(schema, c)
+
+
+def _signer_lists(rows: list[TransactionRow]) -> list[str | None]:
+    """Each row's secondary signers as one text: long addresses joined by commas."""
+    addresses: dict[str, str] = {}
+    out: list[str | None] = []
+    for row in rows:
+        found = secondary_signers(row)
+        if not found:
+            out.append(None)
+            continue
+        longs = []
+        for address in found:
+            long = addresses.get(address)
+            if long is None:
+                long = addresses[address] = d.long_address(address)
+            longs.append(long)
+        out.append(",".join(longs))
+    return out
 
 
 def _rows_of(records: Any) -> list[TransactionRow]:
