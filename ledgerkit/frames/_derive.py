@@ -76,7 +76,10 @@ def _sponsored(frame: pd.DataFrame) -> np.ndarray[Any, np.dtype[np.bool_]]:
         return np.zeros(len(frame), dtype=bool)
     payer = frame["fee_payer"].astype(object)
     sender = frame["sender"].astype(object)
-    return (payer.notna() & (payer != sender)).to_numpy(dtype=bool)
+    sponsored: np.ndarray[Any, np.dtype[np.bool_]] = (payer.notna() & (payer != sender)).to_numpy(
+        dtype=bool
+    )
+    return sponsored
 
 
 def fee_payers(frame: pd.DataFrame) -> pd.Series:
