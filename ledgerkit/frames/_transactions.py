@@ -15,6 +15,9 @@ from ledgerkit.frames import _dtypes as d
 from ledgerkit.frames._inputs import json_text, records_of
 from ledgerkit.models import (
     Block,
+    BlockEndInfo,
+    BlockEpilogueTransaction,
+    BlockMetadataTransaction,
     DeleteModule,
     DeleteResource,
     DeleteTableItem,
@@ -124,6 +127,11 @@ BLOCK_COLUMNS: Final = {
     "first_version": d.UINT64,
     "last_version": d.UINT64,
     "transaction_count": d.UINT64,
+    "block_id": d.STRING,
+    "block_gas_limit_reached": d.BOOL,
+    "block_output_limit_reached": d.BOOL,
+    "block_effective_block_gas_units": d.UINT64,
+    "block_approx_output_size": d.UINT64,
 }
 
 CHANGE_COLUMNS: Final = {
@@ -145,7 +153,7 @@ CHANGE_COLUMNS: Final = {
 _TRANSACTION_KINDS: Final[tuple[type, ...]] = typing.get_args(Transaction)
 _TRANSACTIONS: Final = "transaction records, a client result or page bytes of them, or their JSON"
 _EVENTS: Final = "events or transactions (records, a client result, page bytes or JSON)"
-_BLOCKS: Final = "blocks (records, a client result, JSON bytes or dicts)"
+_BLOCKS: Final = "blocks (records, client results, JSON bytes or dicts)"
 
 
 def _transactions(records: Any, converter: str) -> list[Any]:
@@ -387,15 +395,20 @@ def events_to_frame(
     records : iterable of Event or Transaction, or a Result of them
         Events from an event stream (their ``version`` is used), or transactions, whose
         events are listed with the transaction's version; what the client returns
-        (``client.events(...)``), page bytes and raw JSON of either are accepted.
+        (``client.events_by_creation_number(...)``, ``client.events_by_handle(...)``,
+        ``list(client.iter_events(...))``, ``client.transactions(...)``), page bytes and
+        raw JSON of either are accepted.
 
     Returns
     -------
     pandas.DataFrame
         ``data`` is the Move value as JSON text (u64 and wider as exact decimal strings);
         :func:`expand_event_data` turns one event type's data into typed columns.
-        ``event_index`` is the event's position in its transaction (in the list given,
-        for an event stream).
+        ``event_index`` is the event's index within its transaction (0-based, in the
+        order of the transaction's ``events``), the same wherever the event is read
+        from; it is missing for events of an event stream, where the node does not say
+        it (join those on ``version``, ``account_address``, ``creation_number`` and
+        ``sequence_number``).
     """
     items = records_of(
         records,
@@ -408,7 +421,7 @@ def events_to_frame(
     addresses: dict[str, str] = {}
     encode = msgspec.json.Encoder().encode
 
-    def add(event: Event, version: int | None, index: int) -> None:
+    def add(event: Event, version: int | None, index: int | None) -> None:
         cols["version"].append(version)
         cols["event_index"].append(index)
         cols["creation_number"].append(event.guid.creation_number)
@@ -421,9 +434,9 @@ def events_to_frame(
         cols["type"].append(event.type)
         cols["data"].append(encode(event.data).decode())
 
-    for position, item in enumerate(items):
+    for item in items:
         if isinstance(item, Event):
-            add(item, item.version, position)
+            add(item, item.version, None)
         else:
             version = getattr(item, "version", None)
             for index, event in enumerate(getattr(item, "events", ())):
@@ -440,12 +453,28 @@ def _events_or_transactions(body: bytes) -> list[Any]:
 
 
 def blocks_to_frame(
-    records: bytes | Result[Block] | Block | Iterable[Block | dict[str, Any]],
+    records: bytes | Result[Block] | Block | Iterable[Block | Result[Block] | dict[str, Any]],
 ) -> pd.DataFrame:
     """One row per block (:data:`BLOCK_COLUMNS`); ``block_timestamp`` is UTC.
 
-    ``records`` is what the client returns (``client.block_by_height(h)``, one block or
-    a list of them) or the API's JSON of blocks.
+    Parameters
+    ----------
+    records : Result, Block, iterable of them, bytes or JSON
+        What the client returns (``client.block_by_height(h)``, one block, or a list of
+        either: ``[client.block_by_height(h) for h in range(10)]``), or the API's JSON
+        of blocks.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``block_id`` is the id of the block's metadata transaction (its first) and the
+        ``block_*`` columns after it are the block epilogue's ``block_end_info`` (its last
+        transaction): whether the block reached its gas or output limit, its effective
+        gas units and approximate output size. They are read from the block's
+        transactions, so they are missing for a block fetched without them (ask
+        ``client.block_by_height(h, with_transactions=True)``), for a block whose list
+        the node cut short of its epilogue, and for blocks that have none (the genesis;
+        older nodes closed blocks with a state checkpoint, without ``block_end_info``).
     """
     blocks = records_of(
         records,
@@ -461,8 +490,46 @@ def blocks_to_frame(
         "first_version": [b.first_version for b in blocks],
         "last_version": [b.last_version for b in blocks],
         "transaction_count": [b.last_version - b.first_version + 1 for b in blocks],
+        "block_id": [],
+        "block_gas_limit_reached": [],
+        "block_output_limit_reached": [],
+        "block_effective_block_gas_units": [],
+        "block_approx_output_size": [],
     }
+    for block in blocks:
+        block_id, end = _block_ends(block)
+        cols["block_id"].append(block_id)
+        cols["block_gas_limit_reached"].append(None if end is None else end.block_gas_limit_reached)
+        cols["block_output_limit_reached"].append(
+            None if end is None else end.block_output_limit_reached
+        )
+        cols["block_effective_block_gas_units"].append(
+            None if end is None else end.block_effective_block_gas_units
+        )
+        cols["block_approx_output_size"].append(
+            None if end is None else end.block_approx_output_size
+        )
     return _build(BLOCK_COLUMNS, cols)
+
+
+def _block_ends(block: Block) -> tuple[str | None, BlockEndInfo | None]:
+    """The block metadata's id and the epilogue's end info, from the block's first and
+    last transactions when it carries them."""
+    txs = block.transactions
+    if not txs:
+        return None, None
+    first, last = txs[0], txs[-1]
+    block_id = (
+        first.id
+        if isinstance(first, BlockMetadataTransaction) and first.version == block.first_version
+        else None
+    )
+    end = (
+        last.block_end_info
+        if isinstance(last, BlockEpilogueTransaction) and last.version == block.last_version
+        else None
+    )
+    return block_id, end
 
 
 def _split(body: bytes) -> list[bytes]:
