@@ -114,10 +114,13 @@ def u64(values: Sequence[int | None]) -> Any:
     return pd.arrays.IntegerArray(data.astype(np.uint64), mask)
 
 
-def count(values: Sequence[int]) -> Any:
-    """``UInt32`` counts."""
-    data = np.array(values, dtype=np.uint32)
-    return pd.arrays.IntegerArray(data, np.zeros(len(data), dtype=bool))
+def count(values: Sequence[int | None]) -> Any:
+    """``UInt32`` counts and indexes (None is missing)."""
+    if None not in values:
+        data = np.array(values, dtype=np.uint32)
+        return pd.arrays.IntegerArray(data, np.zeros(len(data), dtype=bool))
+    filled, mask = _with_missing(values, 0)
+    return pd.arrays.IntegerArray(filled.astype(np.uint32), mask)
 
 
 def timestamp(values: Sequence[int | None]) -> Any:
