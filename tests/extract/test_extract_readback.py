@@ -71,7 +71,8 @@ def test_blocks_keep_their_id_and_end_info(node: LocalNode, tmp_path: Path) -> N
             if isinstance(first, BlockMetadataTransaction):
                 assert row.block_id == first.id
             else:
-                assert row.block_height == 0 and pd.isna(row.block_id)  # the genesis
+                assert row.block_height == 0  # the genesis
+                assert pd.isna(row.block_id)
             if isinstance(last, BlockEpilogueTransaction) and last.block_end_info is not None:
                 info = last.block_end_info
                 assert row.block_effective_block_gas_units == info.block_effective_block_gas_units
