@@ -1,31 +1,7 @@
 """Who signed a user transaction and who paid for it, read from its signature: the fee
 payer, the secondary signers, and one name for the kind of authenticator.
 
-The kinds :func:`signature_kind` names follow the node's signature schemas (the
-``TransactionSignature`` union and, inside ``single_sender``, the ``AccountSignature`` and
-``PublicKey`` unions of the API):
-
-===================================  ==================================================
-kind                                 the signature
-===================================  ==================================================
-``ed25519``                          ``ed25519_signature``, or ``single_sender`` over an
-                                     Ed25519 account signature
-``multi_ed25519``                    ``multi_ed25519_signature``, or ``single_sender``
-                                     over one
-``multi_agent``                      ``multi_agent_signature``: sender and secondary signers
-``fee_payer``                        ``fee_payer_signature``: another account pays the gas
-``single_key:<key>``                 ``single_sender`` over a single-key account signature;
-                                     ``<key>`` is the public key's type: ``ed25519``,
-                                     ``secp256k1_ecdsa``, ``secp256r1_ecdsa`` (WebAuthn
-                                     passkeys too), ``keyless``, ``federated_keyless``,
-                                     ``slh_dsa__sha2_128s``, or a newer one as sent
-``multi_key``                        ``single_sender`` over a multi-key account signature
-``abstract``                         ``single_sender`` over an account-abstraction signature
-``no_account``                       ``no_account_signature``, or ``single_sender`` with none
-===================================  ==================================================
-
-A signature ``type`` this version does not know is named by that ``type`` as the node
-sent it; a ``single_sender`` of a shape no account signature has is ``single_sender``.
+The kinds follow the node's signature schemas: see :func:`signature_kind`.
 
 The readers take a full record (a user or pending transaction, or its signature) or the
 rows :func:`~ledgerkit.models.decode_transaction_rows` reads; both give the same answers.
@@ -146,7 +122,7 @@ def _single_sender_kind(row: SignatureRow) -> str:
 
 
 def signature_kind(value: Any) -> str | None:
-    """The kind of authenticator that signed a transaction (the table of this module).
+    """The kind of authenticator that signed a transaction (the names are in Notes).
 
     Parameters
     ----------
@@ -161,6 +137,33 @@ def signature_kind(value: Any) -> str | None:
         ``"ed25519"``, ``"fee_payer"``, ``"single_key:secp256k1_ecdsa"``...; None for a
         transaction without a signature (every type but user and pending transactions,
         and a user transaction the node sent without one).
+
+    Notes
+    -----
+    The kinds follow the node API's signature schemas (the ``TransactionSignature`` union
+    and, inside ``single_sender``, the ``AccountSignature`` and ``PublicKey`` unions):
+
+    ===================================  ==================================================
+    kind                                 the signature
+    ===================================  ==================================================
+    ``ed25519``                          ``ed25519_signature``, or ``single_sender`` over an
+                                         Ed25519 account signature
+    ``multi_ed25519``                    ``multi_ed25519_signature``, or ``single_sender``
+                                         over one
+    ``multi_agent``                      ``multi_agent_signature``: sender and secondary signers
+    ``fee_payer``                        ``fee_payer_signature``: another account pays the gas
+    ``single_key:<key>``                 ``single_sender`` over a single-key account signature;
+                                         ``<key>`` is the public key's type: ``ed25519``,
+                                         ``secp256k1_ecdsa``, ``secp256r1_ecdsa`` (WebAuthn
+                                         passkeys too), ``keyless``, ``federated_keyless``,
+                                         ``slh_dsa__sha2_128s``, or a newer one as sent
+    ``multi_key``                        ``single_sender`` over a multi-key account signature
+    ``abstract``                         ``single_sender`` over an account-abstraction signature
+    ``no_account``                       ``no_account_signature``, or ``single_sender`` with none
+    ===================================  ==================================================
+
+    A signature ``type`` this version does not know is named by that ``type`` as the node
+    sent it; a ``single_sender`` of a shape no account signature has is ``single_sender``.
 
     Examples
     --------
