@@ -238,9 +238,7 @@ def transactions_to_frame(
         "sender": d.address_category([r.sender for r in rows]),
         "sequence_number": [r.sequence_number for r in rows],
         "replay_protection_nonce": [r.replay_protection_nonce for r in rows],
-        "fee_payer": d.address_category([fee_payer(r) for r in rows]),
-        "secondary_signers": _signer_lists(rows),
-        "signature_kind": [signature_kind(r) for r in rows],
+        **_signer_columns(rows),
         "success": [r.success for r in rows],
         "vm_status": [r.vm_status for r in rows],
         "gas_used": [r.gas_used for r in rows],
@@ -271,23 +269,41 @@ def transactions_to_frame(
     return _build(schema, c)
 
 
-def _signer_lists(rows: list[TransactionRow]) -> list[str | None]:
-    """Each row's secondary signers as one text: long addresses joined by commas."""
+_WITH_SIGNERS: Final = frozenset({"multi_agent_signature", "fee_payer_signature"})
+
+
+def _signer_columns(rows: list[TransactionRow]) -> dict[str, Any]:
+    """The ``fee_payer``, ``secondary_signers`` and ``signature_kind`` columns: one pass
+    over the rows' signatures, the signers read only where a signature has them."""
+    payers: list[str | None] = []
+    signers: list[str | None] = []
+    kinds: list[str | None] = []
     addresses: dict[str, str] = {}
-    out: list[str | None] = []
     for row in rows:
-        found = secondary_signers(row)
-        if not found:
-            out.append(None)
+        signature = row.signature
+        if signature is None:
+            kinds.append(None)
+            payers.append(None)
+            signers.append(None)
             continue
+        kinds.append(signature_kind(signature))
+        if signature.type not in _WITH_SIGNERS:
+            payers.append(None)
+            signers.append(None)
+            continue
+        payers.append(fee_payer(signature))
         longs = []
-        for address in found:
+        for address in secondary_signers(signature):
             long = addresses.get(address)
             if long is None:
                 long = addresses[address] = d.long_address(address)
             longs.append(long)
-        out.append(",".join(longs))
-    return out
+        signers.append(",".join(longs) if longs else None)
+    return {
+        "fee_payer": d.address_category(payers),
+        "secondary_signers": signers,
+        "signature_kind": kinds,
+    }
 
 
 def _rows_of(records: Any) -> list[TransactionRow]:

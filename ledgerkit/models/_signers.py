@@ -46,6 +46,9 @@ _ACCOUNT_SIGNATURES: Final = frozenset(
 )
 
 
+_WITH_SIGNERS: Final = frozenset({"multi_agent_signature", "fee_payer_signature"})
+
+
 class SignatureRow(Record, frozen=True, kw_only=True):
     """The fields of a transaction signature that tell its kind and its signers.
 
@@ -170,12 +173,13 @@ def signature_kind(value: Any) -> str | None:
     >>> signature_kind(client.transaction_by_version(1234).value)  # doctest: +SKIP
     'single_key:keyless'
     """
-    row = _row_of(value)
+    row = value if type(value) is SignatureRow else _row_of(value)
     if row is None:
         return None
-    if row.type in _ACCOUNT_SIGNATURES:
+    kind = row.type
+    if kind in _ACCOUNT_SIGNATURES:
         return _single_sender_kind(row)
-    return _TOP_LEVEL.get(row.type, row.type)
+    return _TOP_LEVEL.get(kind, kind)
 
 
 def fee_payer(value: Any) -> str | None:
@@ -185,7 +189,7 @@ def fee_payer(value: Any) -> str | None:
     ``value`` is read as by :func:`signature_kind`; the address is as the node wrote it
     (``Address.parse(...)`` gives the long form).
     """
-    row = _row_of(value)
+    row = value if type(value) is SignatureRow else _row_of(value)
     if row is None or row.type != "fee_payer_signature":
         return None
     payer = row.fee_payer_address
@@ -198,8 +202,8 @@ def secondary_signers(value: Any) -> tuple[str, ...]:
 
     ``value`` is read as by :func:`signature_kind`; addresses are as the node wrote them.
     """
-    row = _row_of(value)
-    if row is None or row.type not in ("multi_agent_signature", "fee_payer_signature"):
+    row = value if type(value) is SignatureRow else _row_of(value)
+    if row is None or row.type not in _WITH_SIGNERS:
         return ()
     found = row.secondary_signer_addresses
     if not isinstance(found, list):
