@@ -59,6 +59,23 @@ def _versions(frame: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray[Any, np.dty
     return known.iloc[order], versions[order]
 
 
+def _counted_heights(
+    versions: np.ndarray[Any, np.dtype[np.uint64]],
+    start_rows: np.ndarray[Any, np.dtype[np.intp]],
+    kinds: np.ndarray[Any, Any],
+) -> Any:
+    """Block heights counted from the genesis (height 0), each block metadata transaction
+    opening the next: known when the frame holds the genesis and every version from it up
+    to its last block's start, missing (``<NA>``) otherwise."""
+    count = len(start_rows)
+    if not count or kinds[start_rows[0]] != "genesis_transaction" or versions[0] != 0:
+        return pd.array([None] * count, dtype=UINT64)
+    through = int(start_rows[-1]) + 1
+    if int(versions[through - 1]) != through - 1:  # a version is missing before the last start
+        return pd.array([None] * count, dtype=UINT64)
+    return pd.array(np.arange(count, dtype=np.uint64), dtype=UINT64)
+
+
 def blocks_with_members(
     transactions: Any, blocks: Any, block_gas_limit: int
 ) -> tuple[pd.DataFrame, pd.DataFrame, np.ndarray[Any, np.dtype[np.int64]]]:
@@ -84,7 +101,7 @@ def blocks_with_members(
         keep[: max(count - 1, 0)] = True
         closing = np.isin(kinds, _ENDS) & (member >= 0)
         keep[member[closing]] = True
-        height = pd.array([None] * count, dtype=UINT64)
+        height = _counted_heights(versions, start_rows, kinds)
         first = versions[start_rows]
         last = versions[np.append(start_rows[1:] - 1, len(versions) - 1)[:count]]
         stamps = frame["timestamp"].array[start_rows]
@@ -164,6 +181,11 @@ def block_utilisation(
         blocks are read from the transactions: each starts at a block-metadata (or the
         genesis) transaction; rows before the first start belong to an earlier block and
         are left out, as is a last block whose closing (epilogue) transaction is missing.
+        Transactions do not say their block's height, so it is counted: the genesis is
+        height 0 and each block-metadata transaction opens the next height. That needs
+        the frame to start at the genesis with no version missing up to its last block;
+        a frame from later on (or with gaps) leaves ``block_height`` missing, and
+        ``blocks=`` gives the heights.
     block_gas_limit : int
         Gas units a block may use (default :data:`BLOCK_GAS_LIMIT`, the embedded node's).
 
@@ -174,7 +196,7 @@ def block_utilisation(
         the exact sum of its user transactions' gas (``UInt64``); ``utilisation`` is
         ``gas_used / block_gas_limit`` (a float; it passes 1 when the last transaction in
         crosses the limit); ``full`` is ``gas_used >= block_gas_limit``;
-        ``block_height`` is missing without ``blocks``.
+        ``block_height`` is counted from the genesis without ``blocks`` (see above).
     """
     table, _, _ = blocks_with_members(transactions, blocks, block_gas_limit)
     return table

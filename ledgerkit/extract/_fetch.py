@@ -19,11 +19,12 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Protocol, TypeVar
 
 import httpx
+import msgspec
 
 from ledgerkit._errors import IncompleteExtractionError, InputError, RangeBeyondLedgerError
 from ledgerkit.client import AiohttpTransport, AsyncClient, calls
 from ledgerkit.extract._ranges import compact, pages
-from ledgerkit.models import decode_transaction_events, decode_transaction_rows
+from ledgerkit.models import Block, decode_transaction_events, decode_transaction_rows
 from ledgerkit.types import Address, LedgerMeta, parse_uint
 
 __all__ = [
@@ -129,7 +130,19 @@ class Source:
             events = await client.send(call, archive=archive)
             return list(events.value), events.ledger
         block = await client.send(calls.block_by_height(first, False), archive=archive)
-        return [block.value], block.ledger
+        return [await _with_ends(client, block.value, archive)], block.ledger
+
+
+async def _with_ends(client: AsyncClient, block: Block, archive: bool) -> Block:
+    """The block with its first and last transactions (block metadata and epilogue), the
+    ones its frame row reads the block id and end info from: two small requests instead
+    of the whole block's transactions, which a busy block makes megabytes of. (Such a
+    block record, its list holding only its ends, is converted and never handed out.)"""
+    versions = sorted({block.first_version, block.last_version})
+    ends = await asyncio.gather(
+        *(client.send(calls.transaction_by_version(v), archive=archive) for v in versions)
+    )
+    return msgspec.structs.replace(block, transactions=[end.value for end in ends])
 
 
 def transactions_source(*, rows: bool = False) -> Source:

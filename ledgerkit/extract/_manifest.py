@@ -39,7 +39,9 @@ _log = logging.getLogger("ledgerkit.extract")
 #: File name of the manifest at the top of a dataset directory.
 MANIFEST: Final = "manifest.json"
 #: Version of the dataset layout and column schema; a dataset of another one is refused.
-SCHEMA_VERSION: Final = 1
+#: 2: transactions gained fee payer, secondary signers, signature kind and nonce; blocks
+#: the block id and end info; events a null ``event_index`` for event streams.
+SCHEMA_VERSION: Final = 2
 _FORMAT: Final = "ledgerkit.extract"
 #: Columns that tell a record of one chain from the record of another at the same key.
 _WITNESS: Final = {

@@ -29,15 +29,23 @@ __all__ = ["CHUNK_ROWS", "TableBuilder", "arrow_table"]
 CHUNK_ROWS: Final = 2_000
 
 
+def _text_or(value_type: pa.DataType) -> pa.DataType:
+    import pyarrow as pa
+
+    return pa.large_string() if pa.types.is_null(value_type) else value_type
+
+
 def _frame_table(frame: pd.DataFrame) -> pa.Table:
     import pyarrow as pa
 
     table = pa.Table.from_pandas(frame, preserve_index=False)
     # pandas picks the narrowest codes (int8 below 128 categories); a dataset read across
     # partitions unifies their dictionaries, which overflows such codes. int32 always fits.
+    # A categorical without categories (no fee payer in the partition) has null values:
+    # text like the others, so that partitions unify.
     schema = pa.schema(
         [
-            field.with_type(pa.dictionary(pa.int32(), field.type.value_type))
+            field.with_type(pa.dictionary(pa.int32(), _text_or(field.type.value_type)))
             if pa.types.is_dictionary(field.type)
             else field
             for field in table.schema

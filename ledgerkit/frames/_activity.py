@@ -22,7 +22,7 @@ from ledgerkit.frames._balances import (
     StoreFacts,
     balance_deltas,
     coin_types_named,
-    fee_payer,
+    gas_payer,
     resolved_stores,
     storage_fee_refund,
 )
@@ -267,7 +267,7 @@ def activity_to_frame(
     for tx in txs:
         deltas = balance_deltas(tx)
         user = isinstance(tx, UserTransaction)
-        payer = fee_payer(tx) if user else None
+        payer = gas_payer(tx) if user else None
         fee = tx.gas_used * tx.gas_unit_price if user else None
         refund = storage_fee_refund(tx) if user else None
         entry = _entry(getattr(tx, "payload", None))

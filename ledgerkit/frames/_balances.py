@@ -46,7 +46,7 @@ __all__ = [
     "StoreFacts",
     "balance_deltas",
     "coin_types_named",
-    "fee_payer",
+    "gas_payer",
     "primary_store_address",
     "resolved_stores",
     "storage_fee_refund",
@@ -143,9 +143,9 @@ def _written_stores(txn: Any) -> dict[str, StoreFacts]:
     return found
 
 
-def fee_payer(txn: UserTransaction) -> str:
+def gas_payer(txn: UserTransaction) -> str:
     """Who pays the gas, long form: the fee payer of a fee-payer transaction, else the
-    sender."""
+    sender (:func:`ledgerkit.models.fee_payer` is None when the sender pays)."""
     if isinstance(txn.signature, FeePayerSignature):
         payer = _long(txn.signature.fee_payer_address)
         if payer is not None:
@@ -402,7 +402,7 @@ def balance_deltas(
     for account, coin, amount in [*_genesis_coins(txn), *_coin_events(txn)]:
         add((account, _key(coin)), amount)
     if isinstance(txn, UserTransaction):
-        payer = fee_payer(txn)
+        payer = gas_payer(txn)
         charged = txn.gas_used * txn.gas_unit_price - storage_fee_refund(txn)
         if charged and payer != _ZERO:
             add((payer, APT_METADATA), -charged)

@@ -1,5 +1,12 @@
-"""Derived tables from a transactions frame: exact fees, per-block, per-version-range and
-per-time aggregates, sender and function activity; also the ``df.ledger`` accessor."""
+"""Derived tables from a transactions frame: exact fees and who pays them, per-block,
+per-version-range and per-time aggregates, sender, payer and function activity; also the
+``df.ledger`` accessor.
+
+A transaction's fee is charged to its fee payer when it has one (a ``fee_payer_signature``,
+the ``fee_payer`` column), to its sender otherwise: :func:`fee_payers` says which account
+paid each fee, and the tables that attribute fees to accounts (:func:`sender_activity`,
+:func:`payer_activity`) follow it. A frame without a ``fee_payer`` column (written before
+the column existed) charges every fee to the sender."""
 
 from __future__ import annotations
 
@@ -16,9 +23,11 @@ __all__ = [
     "APT_DECIMALS",
     "LedgerAccessor",
     "block_stats",
+    "fee_payers",
     "fees",
     "fees_in_units",
     "function_activity",
+    "payer_activity",
     "sender_activity",
     "time_stats",
     "version_stats",
@@ -38,7 +47,8 @@ def _u64_values(series: pd.Series) -> tuple[np.ndarray[Any, Any], np.ndarray[Any
 
 
 def fees(frame: pd.DataFrame) -> pd.Series:
-    """The fee of each transaction in octas: ``gas_used * gas_unit_price``, exact.
+    """The fee of each transaction in octas: ``gas_used * gas_unit_price``, exact;
+    charged to the account :func:`fee_payers` names (the fee payer, else the sender).
 
     Computed in uint64 (never float); a product past ``2**64 - 1`` raises
     ``OverflowError`` (the chain charges fees in a u64, so real data never does).
@@ -58,6 +68,34 @@ def fees(frame: pd.DataFrame) -> pd.Series:
         index=frame.index,
         name="fee",
     )
+
+
+def _sponsored(frame: pd.DataFrame) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """Rows whose fee an account other than the sender paid."""
+    if "fee_payer" not in frame.columns:
+        return np.zeros(len(frame), dtype=bool)
+    payer = frame["fee_payer"].astype(object)
+    sender = frame["sender"].astype(object)
+    sponsored: np.ndarray[Any, np.dtype[np.bool_]] = (payer.notna() & (payer != sender)).to_numpy(
+        dtype=bool
+    )
+    return sponsored
+
+
+def fee_payers(frame: pd.DataFrame) -> pd.Series:
+    """The account charged each transaction's fee: its ``fee_payer`` when it has one,
+    else its ``sender`` (long-form addresses, ``category``).
+
+    Missing where the fee is (transactions that are not user transactions). Read with
+    :func:`fees` (the amount): ``fees(frame).groupby(fee_payers(frame)).sum()`` is what
+    each account paid, as :func:`payer_activity` gives it.
+    """
+    payer = frame["sender"].astype(object).copy()
+    sponsored = _sponsored(frame)
+    if sponsored.any():
+        payer[sponsored] = frame["fee_payer"].astype(object)[sponsored]
+    payer[fees(frame).isna().to_numpy(dtype=bool)] = None
+    return pd.Series(d.category(list(payer)), index=frame.index, name="payer")
 
 
 def fees_in_units(frame: pd.DataFrame, *, decimals: int = APT_DECIMALS) -> pd.Series:
@@ -151,9 +189,15 @@ def time_stats(frame: pd.DataFrame, freq: str) -> pd.DataFrame:
 
 def _activity(frame: pd.DataFrame, by: str) -> pd.DataFrame:
     work = _with_fee(frame)
-    work[by] = frame[by]
     extra = "function" if by == "sender" else "sender"
     work[extra] = frame[extra]
+    work[by] = fee_payers(frame) if by == "payer" else frame[by]
+    sponsored = _sponsored(frame)
+    if by != "function":
+        work["sponsored"] = sponsored
+    if by == "sender":
+        # A fee another account paid is not the sender's.
+        work["fee"] = work["fee"].mask(sponsored)
     work = work[work[by].notna()]
     grouped = work.groupby(by, sort=True, observed=True)
     out = pd.DataFrame(
@@ -165,6 +209,8 @@ def _activity(frame: pd.DataFrame, by: str) -> pd.DataFrame:
             f"{extra}s": grouped[extra].nunique().astype(d.UINT64),
         }
     )
+    if by != "function":
+        out["sponsored"] = grouped["sponsored"].sum().astype(d.UINT64)
     sums = _exact_sums(grouped, ["gas_used", "fee"])
     out["gas_used"] = sums["gas_used"]
     out["fees"] = sums["fee"]
@@ -173,8 +219,17 @@ def _activity(frame: pd.DataFrame, by: str) -> pd.DataFrame:
 
 
 def sender_activity(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per sender: transactions, failed, first and last version, distinct functions, gas, fees."""
+    """Per sender: transactions, failed, first and last version, distinct functions,
+    ``sponsored`` (its transactions whose fee a fee payer paid), gas, and ``fees``: what
+    the sender itself was charged (its transactions without another fee payer)."""
     return _activity(frame, "sender")
+
+
+def payer_activity(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per account charged fees (:func:`fee_payers`): transactions paid for, failed,
+    first and last version, distinct senders, ``sponsored`` (those another account sent),
+    gas used and ``fees`` paid, exact. The ``fees`` column sums to ``fees(frame).sum()``."""
+    return _activity(frame, "payer")
 
 
 def function_activity(frame: pd.DataFrame) -> pd.DataFrame:
@@ -215,9 +270,17 @@ class LedgerAccessor:
         """:func:`time_stats`."""
         return time_stats(self._frame, freq)
 
+    def fee_payers(self) -> pd.Series:
+        """:func:`fee_payers`: the account charged each fee."""
+        return fee_payers(self._frame)
+
     def senders(self) -> pd.DataFrame:
         """:func:`sender_activity`."""
         return sender_activity(self._frame)
+
+    def payers(self) -> pd.DataFrame:
+        """:func:`payer_activity`: fees per account charged."""
+        return payer_activity(self._frame)
 
     def functions(self) -> pd.DataFrame:
         """:func:`function_activity`."""

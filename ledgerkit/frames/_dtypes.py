@@ -110,14 +110,21 @@ def u64(values: Sequence[int | None]) -> Any:
     if None not in values:
         data = np.array(values, dtype=np.uint64)
         return pd.arrays.IntegerArray(data, np.zeros(len(data), dtype=bool))
+    if values.count(None) == len(values):  # a column of one type's field: all missing
+        return pd.arrays.IntegerArray(
+            np.zeros(len(values), dtype=np.uint64), np.ones(len(values), dtype=bool)
+        )
     data, mask = _with_missing(values, 0)
     return pd.arrays.IntegerArray(data.astype(np.uint64), mask)
 
 
-def count(values: Sequence[int]) -> Any:
-    """``UInt32`` counts."""
-    data = np.array(values, dtype=np.uint32)
-    return pd.arrays.IntegerArray(data, np.zeros(len(data), dtype=bool))
+def count(values: Sequence[int | None]) -> Any:
+    """``UInt32`` counts and indexes (None is missing)."""
+    if None not in values:
+        data = np.array(values, dtype=np.uint32)
+        return pd.arrays.IntegerArray(data, np.zeros(len(data), dtype=bool))
+    filled, mask = _with_missing(values, 0)
+    return pd.arrays.IntegerArray(filled.astype(np.uint32), mask)
 
 
 def timestamp(values: Sequence[int | None]) -> Any:
@@ -151,6 +158,8 @@ _FACTORIZE_FROM: Final = 1_000
 def _codes(values: Sequence[str | None]) -> tuple[Any, tuple[str, ...]]:
     """The code of each value (-1 for None) and the distinct values, in order of first
     appearance."""
+    if values.count(None) == len(values):  # a field no row has (a fee payer, mostly)
+        return np.full(len(values), -1, dtype=np.int32), ()
     if len(values) >= _FACTORIZE_FROM:
         codes, uniques = pd.factorize(np.array(values, dtype=object))
         return codes.astype(np.int32, copy=False), tuple(uniques)

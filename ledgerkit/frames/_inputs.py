@@ -1,10 +1,11 @@
 """Turning what a caller hands a converter into typed records.
 
 Converters take what the client returns: a result (``client.transactions(...)``, whose
-``value`` is used), a list of records or one record of :mod:`ledgerkit.models`, a page's
-JSON bytes, or the API's raw JSON (dicts as ``json.loads`` gives them), decoded through
-the same msgspec decoders, so every path produces the same typed values. Anything else
-is refused with an :class:`~ledgerkit.InputError` naming what the converter expects.
+``value`` is used) or a list of results, a list of records or one record of
+:mod:`ledgerkit.models`, a page's JSON bytes, or the API's raw JSON (dicts as
+``json.loads`` gives them), decoded through the same msgspec decoders, so every path
+produces the same typed values. Anything else is refused with an
+:class:`~ledgerkit.InputError` naming what the converter expects.
 """
 
 from __future__ import annotations
@@ -50,8 +51,9 @@ def records_of(
     Parameters
     ----------
     value
-        A client result, one record, an iterable of records or dicts, one dict, or JSON
-        bytes (a list of objects or one object).
+        A client result, one record, an iterable of records, dicts or client results
+        (``[client.block_by_height(h) for h in ...]``), one dict, or JSON bytes (a list
+        of objects or one object).
     kinds : tuple of type
         The record classes the converter reads.
     decode_json : callable, optional
@@ -75,6 +77,8 @@ def records_of(
         raise InputError(f"{converter} expects {expected}, got {describe(value)}")
     else:
         items = value if isinstance(value, list) else list(value)
+    if any(is_result(item) for item in items):
+        items = _unwrapped(items)
     for position, item in enumerate(items):
         if not (isinstance(item, kinds) or (decode_json is not None and isinstance(item, dict))):
             raise InputError(
@@ -83,6 +87,18 @@ def records_of(
     if decode_json is None:
         return items
     return as_records(items, decode_json)
+
+
+def _unwrapped(items: list[Any]) -> list[Any]:
+    """``items`` with each client result replaced by its value (a list's items in order)."""
+    out: list[Any] = []
+    for item in items:
+        if is_result(item):
+            inner = item[0]
+            out.extend(inner if isinstance(inner, list) else [inner])
+        else:
+            out.append(item)
+    return out
 
 
 def as_records(items: Iterable[Any], decode: Callable[[bytes], Sequence[Any]]) -> list[Any]:

@@ -15,6 +15,9 @@ from ledgerkit.frames import _dtypes as d
 from ledgerkit.frames._inputs import json_text, records_of
 from ledgerkit.models import (
     Block,
+    BlockEndInfo,
+    BlockEpilogueTransaction,
+    BlockMetadataTransaction,
     DeleteModule,
     DeleteResource,
     DeleteTableItem,
@@ -36,7 +39,10 @@ from ledgerkit.models import (
     decode_events,
     decode_transaction_rows,
     decode_transactions,
+    fee_payer,
     row_from_record,
+    secondary_signers,
+    signature_kind,
 )
 
 if TYPE_CHECKING:
@@ -62,6 +68,10 @@ TRANSACTION_COLUMNS: Final = {
     "type": d.CATEGORY,
     "sender": d.CATEGORY,
     "sequence_number": d.UINT64,
+    "replay_protection_nonce": d.UINT64,
+    "fee_payer": d.CATEGORY,
+    "secondary_signers": d.STRING,
+    "signature_kind": d.CATEGORY,
     "success": d.BOOL,
     "vm_status": d.CATEGORY,
     "gas_used": d.UINT64,
@@ -118,6 +128,11 @@ BLOCK_COLUMNS: Final = {
     "first_version": d.UINT64,
     "last_version": d.UINT64,
     "transaction_count": d.UINT64,
+    "block_id": d.STRING,
+    "block_gas_limit_reached": d.BOOL,
+    "block_output_limit_reached": d.BOOL,
+    "block_effective_block_gas_units": d.UINT64,
+    "block_approx_output_size": d.UINT64,
 }
 
 CHANGE_COLUMNS: Final = {
@@ -139,7 +154,7 @@ CHANGE_COLUMNS: Final = {
 _TRANSACTION_KINDS: Final[tuple[type, ...]] = typing.get_args(Transaction)
 _TRANSACTIONS: Final = "transaction records, a client result or page bytes of them, or their JSON"
 _EVENTS: Final = "events or transactions (records, a client result, page bytes or JSON)"
-_BLOCKS: Final = "blocks (records, a client result, JSON bytes or dicts)"
+_BLOCKS: Final = "blocks (records, client results, JSON bytes or dicts)"
 
 
 def _transactions(records: Any, converter: str) -> list[Any]:
@@ -223,6 +238,8 @@ def transactions_to_frame(
         "type": [r.type for r in rows],
         "sender": d.address_category([r.sender for r in rows]),
         "sequence_number": [r.sequence_number for r in rows],
+        "replay_protection_nonce": [r.replay_protection_nonce for r in rows],
+        **_signer_columns(rows),
         "success": [r.success for r in rows],
         "vm_status": [r.vm_status for r in rows],
         "gas_used": [r.gas_used for r in rows],
@@ -251,6 +268,43 @@ def transactions_to_frame(
         c["state_checkpoint_hash"] = [r.state_checkpoint_hash for r in rows]
         c["accumulator_root_hash"] = [r.accumulator_root_hash for r in rows]
     return _build(schema, c)
+
+
+_WITH_SIGNERS: Final = frozenset({"multi_agent_signature", "fee_payer_signature"})
+
+
+def _signer_columns(rows: list[TransactionRow]) -> dict[str, Any]:
+    """The ``fee_payer``, ``secondary_signers`` and ``signature_kind`` columns: one pass
+    over the rows' signatures, the signers read only where a signature has them."""
+    payers: list[str | None] = []
+    signers: list[str | None] = []
+    kinds: list[str | None] = []
+    addresses: dict[str, str] = {}
+    for row in rows:
+        signature = row.signature
+        if signature is None:
+            kinds.append(None)
+            payers.append(None)
+            signers.append(None)
+            continue
+        kinds.append(signature_kind(signature))
+        if signature.type not in _WITH_SIGNERS:
+            payers.append(None)
+            signers.append(None)
+            continue
+        payers.append(fee_payer(signature))
+        longs = []
+        for address in secondary_signers(signature):
+            long = addresses.get(address)
+            if long is None:
+                long = addresses[address] = d.long_address(address)
+            longs.append(long)
+        signers.append(",".join(longs) if longs else None)
+    return {
+        "fee_payer": d.address_category(payers),
+        "secondary_signers": signers,
+        "signature_kind": kinds,
+    }
 
 
 def _rows_of(records: Any) -> list[TransactionRow]:
@@ -359,15 +413,20 @@ def events_to_frame(
         Events from an event stream (their ``version`` is used), or transactions, whose
         events are listed with the transaction's version (or the events of transactions
         alone, :class:`~ledgerkit.models.TransactionEvents`); what the client returns
-        (``client.events(...)``), page bytes and raw JSON of either are accepted.
+        (``client.events_by_creation_number(...)``, ``client.events_by_handle(...)``,
+        ``list(client.iter_events(...))``, ``client.transactions(...)``), page bytes and
+        raw JSON of either are accepted.
 
     Returns
     -------
     pandas.DataFrame
         ``data`` is the Move value as JSON text (u64 and wider as exact decimal strings);
         :func:`expand_event_data` turns one event type's data into typed columns.
-        ``event_index`` is the event's position in its transaction (in the list given,
-        for an event stream).
+        ``event_index`` is the event's index within its transaction (0-based, in the
+        order of the transaction's ``events``), the same wherever the event is read
+        from; it is missing for events of an event stream, where the node does not say
+        it (join those on ``version``, ``account_address``, ``creation_number`` and
+        ``sequence_number``).
     """
     items = records_of(
         records,
@@ -380,7 +439,7 @@ def events_to_frame(
     addresses: dict[str, str] = {}
     encode = msgspec.json.Encoder().encode
 
-    def add(event: Event, version: int | None, index: int) -> None:
+    def add(event: Event, version: int | None, index: int | None) -> None:
         cols["version"].append(version)
         cols["event_index"].append(index)
         cols["creation_number"].append(event.guid.creation_number)
@@ -393,9 +452,9 @@ def events_to_frame(
         cols["type"].append(event.type)
         cols["data"].append(encode(event.data).decode())
 
-    for position, item in enumerate(items):
+    for item in items:
         if isinstance(item, Event):
-            add(item, item.version, position)
+            add(item, item.version, None)
         else:
             version = getattr(item, "version", None)
             for index, event in enumerate(getattr(item, "events", ())):
@@ -412,12 +471,28 @@ def _events_or_transactions(body: bytes) -> list[Any]:
 
 
 def blocks_to_frame(
-    records: bytes | Result[Block] | Block | Iterable[Block | dict[str, Any]],
+    records: bytes | Result[Block] | Block | Iterable[Block | Result[Block] | dict[str, Any]],
 ) -> pd.DataFrame:
     """One row per block (:data:`BLOCK_COLUMNS`); ``block_timestamp`` is UTC.
 
-    ``records`` is what the client returns (``client.block_by_height(h)``, one block or
-    a list of them) or the API's JSON of blocks.
+    Parameters
+    ----------
+    records : Result, Block, iterable of them, bytes or JSON
+        What the client returns (``client.block_by_height(h)``, one block, or a list of
+        either: ``[client.block_by_height(h) for h in range(10)]``), or the API's JSON
+        of blocks.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``block_id`` is the id of the block's metadata transaction (its first) and the
+        ``block_*`` columns after it are the block epilogue's ``block_end_info`` (its last
+        transaction): whether the block reached its gas or output limit, its effective
+        gas units and approximate output size. They are read from the block's
+        transactions, so they are missing for a block fetched without them (ask
+        ``client.block_by_height(h, with_transactions=True)``), for a block whose list
+        the node cut short of its epilogue, and for blocks that have none (the genesis;
+        older nodes closed blocks with a state checkpoint, without ``block_end_info``).
     """
     blocks = records_of(
         records,
@@ -433,8 +508,46 @@ def blocks_to_frame(
         "first_version": [b.first_version for b in blocks],
         "last_version": [b.last_version for b in blocks],
         "transaction_count": [b.last_version - b.first_version + 1 for b in blocks],
+        "block_id": [],
+        "block_gas_limit_reached": [],
+        "block_output_limit_reached": [],
+        "block_effective_block_gas_units": [],
+        "block_approx_output_size": [],
     }
+    for block in blocks:
+        block_id, end = _block_ends(block)
+        cols["block_id"].append(block_id)
+        cols["block_gas_limit_reached"].append(None if end is None else end.block_gas_limit_reached)
+        cols["block_output_limit_reached"].append(
+            None if end is None else end.block_output_limit_reached
+        )
+        cols["block_effective_block_gas_units"].append(
+            None if end is None else end.block_effective_block_gas_units
+        )
+        cols["block_approx_output_size"].append(
+            None if end is None else end.block_approx_output_size
+        )
     return _build(BLOCK_COLUMNS, cols)
+
+
+def _block_ends(block: Block) -> tuple[str | None, BlockEndInfo | None]:
+    """The block metadata's id and the epilogue's end info, from the block's first and
+    last transactions when it carries them."""
+    txs = block.transactions
+    if not txs:
+        return None, None
+    first, last = txs[0], txs[-1]
+    block_id = (
+        first.id
+        if isinstance(first, BlockMetadataTransaction) and first.version == block.first_version
+        else None
+    )
+    end = (
+        last.block_end_info
+        if isinstance(last, BlockEpilogueTransaction) and last.version == block.last_version
+        else None
+    )
+    return block_id, end
 
 
 def _split(body: bytes) -> list[bytes]:

@@ -182,6 +182,12 @@ from ledgerkit.models._signatures import (
     TransactionSignature,
     UnknownSignature,
 )
+from ledgerkit.models._signers import (
+    SignatureRow,
+    fee_payer,
+    secondary_signers,
+    signature_kind,
+)
 from ledgerkit.models._transaction_answers import (
     AuxiliaryInfo,
     BatchSubmitFailure,
@@ -265,6 +271,7 @@ __all__ = [
     "Record",
     "ScriptPayload",
     "ScriptWriteSet",
+    "SignatureRow",
     "SingleKeySignature",
     "SingleSenderSignature",
     "StateCheckpointTransaction",
@@ -313,7 +320,10 @@ __all__ = [
     "decode_transaction_summaries",
     "decode_transactions",
     "decode_view",
+    "fee_payer",
     "row_from_record",
+    "secondary_signers",
+    "signature_kind",
     "to_builtins",
 ]
 

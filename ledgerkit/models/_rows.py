@@ -3,7 +3,9 @@
 (the decoder ``ledgerkit.extract`` and the frame of a page's bytes use).
 
 A page of 100 transactions is some 300 KB of JSON, most of it events, write-set changes
-and signatures that the transactions frame only counts. Decoding the full records
+and signatures that the transactions frame only counts (events, changes) or reads a few
+names from (a signature's type, fee payer and secondary signers, see
+:class:`~ledgerkit.models.SignatureRow`). Decoding the full records
 (:mod:`ledgerkit.models`) builds every one of those values; the row struct here names
 only the fields the frame holds, so msgspec skips the rest in C without building it.
 
@@ -31,6 +33,7 @@ from ledgerkit.models._payloads import (
     EntryFunctionPayload,
     MultisigPayload,
 )
+from ledgerkit.models._signers import SignatureRow, signature_row
 from ledgerkit.models._transactions import KnownTransaction, Transaction
 from ledgerkit.types import U64_MAX
 
@@ -80,6 +83,8 @@ class TransactionRow(Record, frozen=True, kw_only=True):
     gas_unit_price: U64Int | None = None
     expiration_timestamp_secs: U64Int | None = None
     payload: PayloadRow | None = None
+    signature: SignatureRow | None = None
+    replay_protection_nonce: U64Int | None = None
     timestamp: U64Int | None = None
     epoch: U64Int | None = None
     round: U64Int | None = None
@@ -195,6 +200,7 @@ def row_from_record(record: Transaction) -> TransactionRow:
     return TransactionRow(
         type=_tag(record),
         payload=_payload_row(getattr(record, "payload", None)),
+        signature=signature_row(getattr(record, "signature", None)),
         events=(_SKIP,) * len(getattr(record, "events", ())),
         changes=(_SKIP,) * len(getattr(record, "changes", ())),
         **fields,
@@ -204,5 +210,5 @@ def row_from_record(record: Transaction) -> TransactionRow:
 _PLAIN_FIELDS: Final = tuple(
     name
     for name in TransactionRow.__struct_fields__
-    if name not in ("type", "payload", "events", "changes")
+    if name not in ("type", "payload", "signature", "events", "changes")
 )

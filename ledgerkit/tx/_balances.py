@@ -12,7 +12,7 @@ from ledgerkit import frames
 from ledgerkit.frames import (
     APT_COIN,
     APT_METADATA,
-    fee_payer,
+    gas_payer,
     storage_fee_refund,
 )
 from ledgerkit.types import Address
@@ -23,7 +23,7 @@ __all__ = [
     "BalanceKey",
     "StoreFacts",
     "balance_deltas",
-    "fee_payer",
+    "gas_payer",
     "primary_store_address",
     "storage_fee_refund",
     "stores_to_look_up",

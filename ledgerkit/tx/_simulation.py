@@ -16,7 +16,7 @@ from ledgerkit.tx._balances import (
     BalanceKey,
     StoreFacts,
     balance_deltas,
-    fee_payer,
+    gas_payer,
     storage_fee_refund,
 )
 from ledgerkit.types import LedgerMeta
@@ -151,7 +151,7 @@ class Simulation:
     @property
     def fee_payer(self) -> str:
         """Who pays the fee (long form): the fee payer if there is one, else the sender."""
-        return fee_payer(self.transaction)
+        return gas_payer(self.transaction)
 
     # -- frames ---------------------------------------------------------------------------
 

@@ -73,7 +73,8 @@ def test_block_utilisation_of_known_blocks() -> None:
     assert blocks["last_version"].tolist() == [5, 9, 12]
     assert blocks["utilisation"].tolist() == [60 / 1500, 1510 / 1500, 5 / 1500]
     assert blocks["full"].tolist() == [False, True, False]
-    assert table["block_height"].isna().all()  # only a blocks frame knows heights
+    # Counted from the genesis: the frame holds every version from 0.
+    assert table["block_height"].tolist() == [0, 1, 2, 3]
     assert block_utilisation(_chain(), block_gas_limit=60)["full"].tolist() == [
         False,
         True,
@@ -88,6 +89,7 @@ def test_partial_blocks_are_left_out() -> None:
     middle = frame[(frame["version"] >= 3) & (frame["version"] <= 11)]
     table = block_utilisation(middle)
     assert table["first_version"].tolist() == [6]
+    assert table["block_height"].isna().all()  # not from the genesis: heights unknown
     assert table["gas_used"].tolist() == [1510]
     with_blocks = block_utilisation(middle, blocks=_blocks())
     assert with_blocks["block_height"].tolist() == [2]

@@ -14,6 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 
 import httpx
+import pandas as pd
 
 #: 120 blocks of seed 7 (the ``node`` fixture of conftest.py): versions 0..913, heights 0..120.
 VERSIONS = 914
@@ -167,3 +168,15 @@ class KeyedNode:
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=10)
+
+
+def as_read_back(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` as a Parquet reader gets it back: pyarrow reads a categorical column
+    without categories (every value missing, as ``fee_payer`` on a chain without fee
+    payers) with object categories instead of text ones; nothing else changes."""
+    out = frame.copy()
+    for name in out.columns:
+        dtype = out[name].dtype
+        if isinstance(dtype, pd.CategoricalDtype) and len(dtype.categories) == 0:
+            out[name] = out[name].cat.set_categories(pd.Index([], dtype=object))
+    return out

@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 import pytest
 from distributed import Client, LocalCluster
-from extract_helpers import API_KEY, VERSIONS, KeyedNode
+from extract_helpers import API_KEY, VERSIONS, KeyedNode, as_read_back
 
 from ledgerkit import (
     AsyncClient,
@@ -67,7 +67,7 @@ def test_the_dask_frame_equals_the_parquet_dataset(
     assert lazy.npartitions == 5
     pd.testing.assert_frame_equal(lazy._meta, empty_frame("transactions"))
     computed = lazy.compute().reset_index(drop=True)
-    pd.testing.assert_frame_equal(computed, local)
+    pd.testing.assert_frame_equal(as_read_back(computed), local)
 
 
 def test_blocks_on_dask_equal_the_blocks_dataset(
@@ -80,7 +80,7 @@ def test_blocks_on_dask_equal_the_blocks_dataset(
     assert lazy.npartitions == 7
     pd.testing.assert_frame_equal(lazy._meta, empty_frame("blocks"))
     computed = lazy.compute().reset_index(drop=True)
-    pd.testing.assert_frame_equal(computed, local)
+    pd.testing.assert_frame_equal(as_read_back(computed), local)
     assert computed["block_height"].tolist() == list(range(HEIGHTS))
 
 
@@ -97,7 +97,7 @@ def test_events_on_dask_equal_the_events_dataset(
     assert lazy.npartitions == 3
     pd.testing.assert_frame_equal(lazy._meta, empty_frame("events"))
     computed = lazy.compute().reset_index(drop=True)
-    pd.testing.assert_frame_equal(computed, local)
+    pd.testing.assert_frame_equal(as_read_back(computed), local)
     assert computed["sequence_number"].tolist() == list(range(50))
     assert set(computed["type"]) == {"0x1::block::NewBlockEvent"}
 

@@ -10,8 +10,10 @@ import pyarrow.dataset as ds
 import pytest
 from extract_helpers import VERSIONS
 
+from ledgerkit import Client
 from ledgerkit.extract import extract_blocks, extract_events, extract_transactions
 from ledgerkit.localnet import LocalNode
+from ledgerkit.models import BlockEpilogueTransaction, BlockMetadataTransaction
 
 
 @pytest.fixture(scope="module")
@@ -59,6 +61,30 @@ def test_blocks_by_height(node: LocalNode, tmp_path: Path) -> None:
     assert count.fetchall()[0] == (121,)
 
 
+def test_blocks_keep_their_id_and_end_info(node: LocalNode, tmp_path: Path) -> None:
+    extract_blocks(node.url, tmp_path, start=0, stop=12, partition_size=5, progress=False)
+    frame = pd.read_parquet(tmp_path / "blocks")
+    with Client(node.url, cache=False) as client:
+        for row in frame.itertuples():
+            first = client.transaction_by_version(int(row.first_version)).value
+            last = client.transaction_by_version(int(row.last_version)).value
+            if isinstance(first, BlockMetadataTransaction):
+                assert row.block_id == first.id
+            else:
+                assert row.block_height == 0  # the genesis
+                assert pd.isna(row.block_id)
+            if isinstance(last, BlockEpilogueTransaction) and last.block_end_info is not None:
+                info = last.block_end_info
+                assert row.block_effective_block_gas_units == info.block_effective_block_gas_units
+                assert row.block_approx_output_size == info.block_approx_output_size
+                assert row.block_gas_limit_reached == info.block_gas_limit_reached
+                assert row.block_output_limit_reached == info.block_output_limit_reached
+            else:
+                assert pd.isna(row.block_approx_output_size)
+    assert frame["block_id"].iloc[1:].notna().all()
+    assert frame["block_effective_block_gas_units"].iloc[1:].notna().all()
+
+
 def test_an_event_stream_by_sequence_number(node: LocalNode, tmp_path: Path) -> None:
     # 0x1's stream 2 gets one event per block.
     extract_events(
@@ -66,4 +92,5 @@ def test_an_event_stream_by_sequence_number(node: LocalNode, tmp_path: Path) -> 
     )
     frame = pd.read_parquet(tmp_path / "events")
     assert frame["sequence_number"].tolist() == list(range(60))
+    assert frame["event_index"].isna().all()  # a stream's page does not say it
     assert len(list((tmp_path / "events").glob("part-*.parquet"))) == 3

@@ -16,7 +16,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from extract_helpers import VERSIONS, FaultyTransport
+from extract_helpers import VERSIONS, FaultyTransport, as_read_back
 
 from ledgerkit.client import AsyncClient
 from ledgerkit.extract import _tables as tables
@@ -64,7 +64,7 @@ def test_chunked_table_is_the_table_of_all_records(
     )
     # What a reader gets back is the frame of the public converter, categories included.
     back = pq.read_table(io.BytesIO(_parquet_bytes(built))).to_pandas()
-    pd.testing.assert_frame_equal(back, transactions_to_frame(records))
+    pd.testing.assert_frame_equal(back, as_read_back(transactions_to_frame(records)))
 
 
 def test_categories_keep_the_order_of_first_appearance_across_chunks(

@@ -74,6 +74,7 @@ EXPECTED_PUBLIC_NAMES = [
     "Record",
     "ScriptPayload",
     "ScriptWriteSet",
+    "SignatureRow",
     "SingleKeySignature",
     "SingleSenderSignature",
     "StateCheckpointTransaction",
@@ -122,7 +123,10 @@ EXPECTED_PUBLIC_NAMES = [
     "decode_transaction_summaries",
     "decode_transactions",
     "decode_view",
+    "fee_payer",
     "row_from_record",
+    "secondary_signers",
+    "signature_kind",
     "to_builtins",
 ]
 
