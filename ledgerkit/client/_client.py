@@ -212,9 +212,10 @@ class BaseClient(Flows):
         self._heard_at: float | None = None
         self._identity_refused = False
         self._rng = random.Random()
-        # What the flows keep between calls (sequence numbers, ABIs), handed to each.
+        # What the flows keep between calls (sequence numbers, ABIs, the node's clock),
+        # handed to each.
         self._clock = clock
-        self._state = ClientState(clock)
+        self._state = ClientState()
 
     @property
     def base_url(self) -> str:
@@ -444,11 +445,13 @@ class BaseClient(Flows):
 
     def _heard(self, headers: Mapping[str, str], now: float) -> None:
         """Note an answer of the node (fresh, never from the cache), whatever its status:
-        metadata that contradict the confirmed chain make the client ask again."""
+        its ledger time is the node's clock for the build flows; metadata that contradict
+        the confirmed chain make the client ask again."""
         self._heard_at = now
+        meta = LedgerMeta.from_headers(headers)
+        self._state.builds.heard(meta, now)  # the node's clock, for expirations
         if self._floor is None:
             return  # no chain confirmed (or no cache): nothing to contradict
-        meta = LedgerMeta.from_headers(headers)
         if meta is not None and contradicts(meta, self._floor):
             self._forget_identity(f"an answer of chain {meta.chain_id} at {meta.ledger_version}")
 
