@@ -38,6 +38,7 @@ EXPECTED_PUBLIC_NAMES = [
     "BlockPrunedError",
     "ChainMismatchError",
     "Client",
+    "ClientClosedError",
     "ConnectedClient",
     "DatasetMismatchError",
     "DecodingError",

@@ -45,6 +45,7 @@ from typing import Any, Final, Protocol, TypeVar, cast, overload
 import httpx
 
 from ledgerkit._errors import (
+    ClientClosedError,
     InputError,
     LedgerError,
     NodeAPIError,
@@ -216,6 +217,7 @@ class BaseClient(Flows):
         # handed to each.
         self._clock = clock
         self._state = ClientState()
+        self._closed = False
 
     @property
     def base_url(self) -> str:
@@ -259,6 +261,13 @@ class BaseClient(Flows):
             base = self.config.shown_base_url if shown else self.config.base_url
         query = urllib.parse.urlencode(list(params))
         return f"{base}{path}" + (f"?{query}" if query else "")
+
+    def _check_open(self, call: Call[Any]) -> None:
+        """Refuse ``call`` on a closed client, before anything is looked up or sent."""
+        if self._closed:
+            raise ClientClosedError(
+                f"{type(self).__name__} is closed: make a new one [{self._label(call)}]"
+            )
 
     def _label(self, call: Call[Any], archive: str | None = None) -> str:
         """The request as logs and errors write it (the node's address as shown)."""
@@ -647,12 +656,13 @@ class Client(BaseClient):
         return (*self._exchange_at(call, archive), archive)
 
     def _exchange_at(self, call: Call[Any], archive: str | None) -> _Answer:
+        self._check_open(call)
         request = self._build_request(call, self._trace, archive)
         retry_number, waited, holds = 0, 0.0, 0
         while True:
             try:
                 with self._limiter.slot():
-                    response = self._http.send(request)
+                    response = self._send_request(call, request)
                 if archive is None:
                     self._heard(response.headers, self._clock.monotonic())
             except httpx.HTTPError as exc:
@@ -678,7 +688,15 @@ class Client(BaseClient):
             self._clock.sleep(delay)
             retry_number += 1
 
+    def _send_request(self, call: Call[Any], request: httpx.Request) -> httpx.Response:
+        try:
+            return self._http.send(request)
+        except RuntimeError:
+            self._check_open(call)  # closed by another thread while this one waited
+            raise
+
     def _send(self, call: Call[T], archive_first: bool = False) -> Result[T]:
+        self._check_open(call)
         key = self._cache_key(call)
         chain = None
         if key is not None and self._cache is not None:
@@ -822,7 +840,9 @@ class Client(BaseClient):
         return self._send(step)
 
     def close(self) -> None:
-        """Close the connections and the cache."""
+        """Close the connections and the cache; any call after raises
+        :class:`~ledgerkit.ClientClosedError`."""
+        self._closed = True
         self._http.close()
         self._forget_secrets()
         if self._cache is not None:
@@ -912,6 +932,7 @@ class AsyncClient(BaseClient):
         return (*await self._exchange_at(call, archive), archive)
 
     async def _exchange_at(self, call: Call[Any], archive: str | None) -> _Answer:
+        self._check_open(call)
         attempt = self._attempt(call, archive)
         retry_number, waited, holds = 0, 0.0, 0
         while True:
@@ -955,18 +976,25 @@ class AsyncClient(BaseClient):
             headers = self._request_headers(call, archive)
 
             def exchange() -> Awaitable[_Answer]:
+                # The transport would open a new session for a closed client.
+                self._check_open(call)
                 return direct.exchange(method, url, headers, body, timeout)
 
             return exchange
         request = self._build_request(call, self._trace, archive)
 
         async def send() -> _Answer:
-            response = await self._http.send(request)
+            try:
+                response = await self._http.send(request)
+            except RuntimeError:
+                self._check_open(call)  # closed by another task while this one waited
+                raise
             return response.status_code, response.headers, response.content
 
         return send
 
     async def _send(self, call: Call[T], archive_first: bool = False) -> Result[T]:
+        self._check_open(call)
         key = self._cache_key(call)
         chain = None
         if key is not None and self._cache is not None:
@@ -1055,7 +1083,9 @@ class AsyncClient(BaseClient):
         return await self._send(step)
 
     async def aclose(self) -> None:
-        """Close the connections and the cache."""
+        """Close the connections and the cache; any call after raises
+        :class:`~ledgerkit.ClientClosedError`."""
+        self._closed = True
         await self._http.aclose()
         self._forget_secrets()
         if self._cache is not None:
