@@ -95,7 +95,7 @@ from ledgerkit.models._accounts import (
     MoveStructField,
     MoveStructVariant,
 )
-from ledgerkit.models._base import Record, UnknownVariant
+from ledgerkit.models._base import Record, TaggedRecord, UnknownVariant
 from ledgerkit.models._blocks import Block
 from ledgerkit.models._changes import (
     DecodedTableData,
@@ -269,6 +269,7 @@ __all__ = [
     "SingleKeySignature",
     "SingleSenderSignature",
     "StateCheckpointTransaction",
+    "TaggedRecord",
     "Transaction",
     "TransactionPayload",
     "TransactionRow",

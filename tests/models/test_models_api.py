@@ -77,6 +77,7 @@ EXPECTED_PUBLIC_NAMES = [
     "SingleKeySignature",
     "SingleSenderSignature",
     "StateCheckpointTransaction",
+    "TaggedRecord",
     "Transaction",
     "TransactionPayload",
     "TransactionRow",
