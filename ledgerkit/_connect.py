@@ -1,10 +1,12 @@
 """``ledgerkit.connect``: a client for a node, starting the embedded one when none is named.
 
 The one place that knows both the client and the embedded node: the client neither starts
-nor owns a server; the client ``connect()`` returns owns the node it started, and stops it
-when closed. With ``record=`` it records every answer into a snapshot file, written when
-it is closed; with ``replay=`` it answers from such a file and sends nothing (see
-:mod:`ledgerkit.client.snapshot`).
+nor owns a server. A process has at most one embedded node of ``connect()``'s: the first
+``connect()`` without a URL starts it, later ones give clients of the same node (a
+notebook cell run again gets the chain it had, not a second node), and it stops when the
+last client using it is closed, or when the process exits. With ``record=`` a client
+records every answer into a snapshot file, written when it is closed; with ``replay=`` it
+answers from such a file and sends nothing (see :mod:`ledgerkit.client.snapshot`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import atexit
 import logging
 import os
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, cast
 
@@ -32,16 +35,58 @@ NODE_URL_ENV: Final = "LEDGERKIT_NODE_URL"
 _log = logging.getLogger("ledgerkit")
 
 
+class _SharedNode:
+    """The process's embedded node of :func:`connect`: started on first use, shared by
+    every client that uses it, stopped when the last of them lets it go (or at exit)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._node: LocalNode | None = None
+        self._users = 0
+
+    def take(self) -> LocalNode:
+        """The running embedded node, started now if there is none; one more user."""
+        with self._lock:
+            node = self._node
+            if node is None or node.ledger is None:  # none yet, or stopped by hand
+                from ledgerkit.localnet import LocalNode  # heavy: only when wanted
+
+                node = LocalNode().start()
+                atexit.register(node.stop)
+                self._node, self._users = node, 0
+                _log.info("connect(): started the embedded node at %s", node.url)
+            else:
+                _log.info("connect(): the embedded node at %s, already running", node.url)
+            self._users += 1
+            return node
+
+    def give_back(self, node: LocalNode) -> None:
+        """One user fewer; the last one stops the node."""
+        with self._lock:
+            if node is not self._node:
+                return  # replaced after being stopped by hand: not ours to count
+            self._users -= 1
+            if self._users > 0:
+                return
+            self._node = None
+        atexit.unregister(node.stop)
+        node.stop()
+
+
+_SHARED: Final = _SharedNode()
+
+
 class ConnectedClient(Client):
-    """A :class:`~ledgerkit.Client` from :func:`connect`: owns the embedded node it
-    started, if any, and stops it when closed.
+    """A :class:`~ledgerkit.Client` from :func:`connect`: uses the embedded node, if
+    :func:`connect` gave it one, and lets it go when closed.
 
     Attributes
     ----------
     node : LocalNode or None
-        The embedded node :func:`connect` started for this client (stopped by
-        :meth:`close`, or when the process exits at the latest); ``None`` when
-        :func:`connect` was given a node's URL.
+        The embedded node this client uses: the process's one, started by the first
+        :func:`connect` without a URL and shared by later ones, stopped when the last
+        client using it is closed (or when the process exits); ``None`` when
+        :func:`connect` was given a node's URL, and once this client is closed.
     snapshot : Snapshot or None
         The :class:`~ledgerkit.client.snapshot.Snapshot` it records into (written by
         :meth:`close`, or when the process exits at the latest; ``snapshot.save()``
@@ -51,9 +96,6 @@ class ConnectedClient(Client):
     def __init__(self, base_url: str, *, node: LocalNode | None = None, **options: Any) -> None:
         super().__init__(base_url, **options)
         self.node = node
-        if node is not None:
-            # Kept alive for the process: stopped with the client, or at exit at the latest.
-            atexit.register(node.stop)
 
     @property
     def snapshot(self) -> Snapshot | None:
@@ -125,8 +167,8 @@ class ConnectedClient(Client):
         return FaucetClient(node.faucet_url, token=tokens, node=self)
 
     def close(self) -> None:
-        """Close the connections and the cache, write the snapshot it records, and stop
-        the embedded node it started."""
+        """Close the connections and the cache, write the snapshot it records, and let
+        the embedded node go (stopped when no other client uses it)."""
         node, self.node = self.node, None
         snapshot = self.snapshot
         try:
@@ -138,8 +180,7 @@ class ConnectedClient(Client):
                 super().close()
             finally:
                 if node is not None:
-                    atexit.unregister(node.stop)
-                    node.stop()
+                    _SHARED.give_back(node)
 
 
 def connect(
@@ -172,12 +213,14 @@ def connect(
     Returns
     -------
     ConnectedClient
-        A :class:`~ledgerkit.Client`. When it started the embedded node,
-        ``client.node`` is that :class:`~ledgerkit.LocalNode` (its ``dev_accounts`` are
-        funded); it stops when the client is closed, or when the process exits. The
-        embedded node's ledger is a temporary file, so the persistent cache stays off for
-        it unless ``cache=`` says otherwise. ``client.snapshot`` is the snapshot it
-        records into or replays from.
+        A :class:`~ledgerkit.Client`. Of the embedded node, ``client.node`` is that
+        :class:`~ledgerkit.LocalNode` (its ``dev_accounts`` are funded). The process has
+        one: ``connect()`` called again while it runs gives a client of the same node and
+        the same chain (a notebook cell run twice does not start a second node), and it
+        stops when the last client using it is closed, or when the process exits. Its
+        ledger is a temporary file, so the persistent cache stays off for it unless
+        ``cache=`` says otherwise. ``client.snapshot`` is the snapshot it records into or
+        replays from.
 
     Raises
     ------
@@ -205,16 +248,13 @@ def connect(
         if recording is None:
             return ConnectedClient(url, **options)
         return _made(recording, url, options)
-    from ledgerkit.localnet import LocalNode  # heavy: only when the embedded node is wanted
-
-    node = LocalNode().start()
-    _log.info("connect(): started the embedded node at %s", node.url)
+    node = _SHARED.take()
     try:
         if recording is None:
             return ConnectedClient(node.url, node=node, **options)
         return _made(recording, node.url, {**options, "node": node})
     except BaseException:
-        node.stop()
+        _SHARED.give_back(node)
         raise
 
 

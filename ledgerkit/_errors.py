@@ -17,6 +17,7 @@ notebook can catch the whole family with one ``except``. The tree::
     │   ├── BCSEncodeError (also ValueError)
     │   └── BCSDecodeError                    truncated, non-canonical, out of range, trailing
     ├── SigningError                          keys and signatures
+    ├── ClientClosedError                     a call on a closed client (a RuntimeError too)
     ├── TransportError                        the request never got an HTTP answer
     │   ├── RequestTimeoutError
     │   └── SnapshotMissError                 replayed: the request is not in the snapshot
@@ -84,6 +85,7 @@ __all__ = [
     "BlockNotFoundError",
     "BlockPrunedError",
     "ChainMismatchError",
+    "ClientClosedError",
     "DatasetMismatchError",
     "DecodingError",
     "DocsError",
@@ -323,6 +325,15 @@ class InvalidKeyError(InputError, SigningError):
 
 
 # -- transport and decoding ---------------------------------------------------------------
+
+
+class ClientClosedError(LedgerError, RuntimeError):
+    """A call on a client after its ``close()`` (or ``aclose()``): nothing was sent.
+
+    A closed client stays closed; make a new one (or use it in a ``with`` block that
+    holds every call). Also a ``RuntimeError``, as the HTTP library reports a closed
+    client.
+    """
 
 
 class TransportError(LedgerError):

@@ -39,6 +39,7 @@ EXPECTED_PUBLIC_NAMES = [
     "BlockPrunedError",
     "ChainMismatchError",
     "Client",
+    "ClientClosedError",
     "ConnectedClient",
     "DatasetMismatchError",
     "DecodingError",

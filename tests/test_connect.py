@@ -117,3 +117,47 @@ def test_a_client_never_owns_a_node(node: LocalNode) -> None:
     client.close()
     # Closing a client leaves the node it spoke to serving.
     assert httpx.get(node.url + "/", timeout=5).status_code == 200
+
+
+def test_connect_again_reuses_the_running_embedded_node(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LEDGERKIT_NODE_URL", raising=False)
+    first = ledgerkit.connect(retries=0)
+    # A notebook cell run again: the first client is never closed.
+    second = ledgerkit.connect(retries=0)
+    try:
+        assert second.node is first.node
+        assert second.base_url == first.base_url
+        assert (
+            second.ledger_info().value.ledger_version >= first.ledger_info().ledger.ledger_version
+        )
+    finally:
+        url = first.base_url
+        first.close()
+    # The node serves the client still using it ...
+    assert httpx.get(url + "/", timeout=5).status_code == 200
+    assert second.ledger_info().value.chain_id == 4
+    second.close()
+    # ... and stops with the last one: no embedded node is left running.
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(url + "/", timeout=5)
+
+
+def test_after_the_last_client_a_new_node_starts(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LEDGERKIT_NODE_URL", raising=False)
+    with ledgerkit.connect(retries=0) as first:
+        old = first.node
+    with ledgerkit.connect(retries=0) as again:
+        assert again.node is not None
+        assert again.node is not old
+        assert again.ledger_info().value.chain_id == 4
+
+
+def test_a_node_stopped_by_hand_is_replaced(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LEDGERKIT_NODE_URL", raising=False)
+    first = ledgerkit.connect(retries=0)
+    assert first.node is not None
+    first.node.stop()
+    with ledgerkit.connect(retries=0) as second:
+        assert second.node is not first.node
+        assert second.ledger_info().value.chain_id == 4
+    first.close()  # nothing left to stop

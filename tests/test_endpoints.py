@@ -111,6 +111,7 @@ CASES: Final[list[tuple[str, tuple[Any, ...], dict[str, Any], str]]] = [
     ("view_bcs", ("0x1::chain_id::get",), {}, "view"),
     ("block_by_height", (0,), {}, "get_block_by_height"),
     ("block_by_version", (0,), {}, "get_block_by_version"),
+    ("iter_blocks", (0, 2), {}, "get_block_by_height"),
 ]
 
 

@@ -19,8 +19,11 @@ import ledgerkit
 PACKAGE_DIR = Path(ledgerkit.__file__).parent
 
 #: The ground floor: each of these may import only the others (``_endpoints`` is the
-#: table of operations, plain data; ``_public`` sets the names users see).
-GROUND = frozenset({"types", "bcs", "keys", "_errors", "_endpoints", "_public"})
+#: table of operations, plain data; ``_public`` sets the names users see;
+#: ``_framework_errors`` the error constants the client and the embedded node share).
+GROUND = frozenset(
+    {"types", "bcs", "keys", "_errors", "_endpoints", "_public", "_framework_errors"}
+)
 
 #: Package -> the packages it must never import.
 FORBIDDEN = {

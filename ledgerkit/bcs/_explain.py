@@ -55,7 +55,7 @@ def _show(value: Any) -> str:
     if isinstance(value, bytes):
         return f"{len(value)} bytes" if len(value) > 32 else "0x" + value.hex()
     if isinstance(value, Address):
-        return value.short
+        return value.standard
     if isinstance(value, MoveType):
         return str(value)
     if isinstance(value, str):

@@ -10,6 +10,11 @@ number and a simulation for the gas. What a client learns along the way lives in
   upgrade, so a function (or struct) not found in a kept ABI fetches the module again
   once before giving up; an answer from another chain (its chain id) drops them all.
 * **the chain id**, from the ledger metadata of any answer.
+* **the node's clock**: the ledger timestamp of the latest answer of the node (any call
+  of the client, never one from the cache), and when it came by the client's monotonic
+  clock. Expirations count from it, carried forward by the time since that answer, so
+  they hold on any node whatever this machine's clock says; with no answer yet, a build
+  asks the node (``GET /``).
 * **the next sequence number of each sender**, read from the node once and then counted
   here, so a burst of transactions needs one account read, not one each. A number
   handed out and then not used (the build failed) is given back; a refusal saying the
@@ -128,8 +133,9 @@ class BuildState:
         self.layouts = AbiLayouts()
         self.codec = MoveValueCodec(self.layouts)
         self.chain_id: int | None = None
-        #: Seconds since the epoch of the newest ledger timestamp seen.
-        self.ledger_seconds = 0
+        #: The ledger timestamp (microseconds) of the node's latest answer, and the
+        #: client's monotonic time when it came.
+        self._node_clock: tuple[int, float] | None = None
         self._next: dict[Address, int] = {}
         #: (function, type arguments) -> what encoding a call needs, once its ABI is kept.
         self.plans: dict[tuple[str, tuple[str, ...]], CallPlan] = {}
@@ -146,7 +152,23 @@ class BuildState:
                 self.plans.clear()
                 self._next.clear()
             self.chain_id = ledger.chain_id
-            self.ledger_seconds = max(self.ledger_seconds, ledger.ledger_timestamp_usec // 10**6)
+
+    def heard(self, ledger: LedgerMeta | None, monotonic: float) -> None:
+        """Note the ledger of an answer just received from the node (never a cached one),
+        at ``monotonic`` by the client's clock: the node's clock, as of then."""
+        if ledger is not None:
+            with self._lock:
+                self._node_clock = (ledger.ledger_timestamp_usec, monotonic)
+
+    def node_seconds(self, monotonic: float) -> float | None:
+        """The node's time at ``monotonic`` (seconds since the epoch): the ledger time of
+        its latest answer plus the time since; ``None`` before any answer."""
+        with self._lock:
+            clock = self._node_clock
+        if clock is None:
+            return None
+        usec, heard_at = clock
+        return usec / 10**6 + max(0.0, monotonic - heard_at)
 
     def add_module(self, module: MoveModule) -> None:
         with self._lock:
@@ -431,13 +453,12 @@ def build_transaction(
     arguments: Sequence[Any],
     type_arguments: Iterable[str | MoveType],
     options: BuildOptions,
-    wall_seconds: float,
 ) -> Flow[UnsignedTransaction]:
     """Build a transaction, every field the user left out filled in from the node.
 
-    ``wall_seconds`` is the client's clock (seconds since the epoch): the expiration of
-    a transaction with a sequence number counts from it (or from the newest ledger
-    time seen, if later); an orderless one counts from the ledger's time.
+    The expiration counts from the node's clock (:meth:`BuildState.node_seconds`), never
+    this machine's: an orderless transaction, whose window is narrow, from the ledger
+    time of a ``GET /`` asked for it.
     """
     parts = as_signer(sender, what="sender")
     others = [
@@ -464,14 +485,10 @@ def build_transaction(
     payload: EntryFunction | TransactionPayloadV1 = call
     if nonce is not None:
         payload = TransactionPayloadV1(call, replay_protection_nonce=nonce)
+    if nonce is not None or state.chain_id is None:
         info = yield from send(calls.ledger_info())
         state.observe(info.ledger)
-        expiration = info.value.ledger_timestamp // 10**6 + math.ceil(expires_in)
-    else:
-        if state.chain_id is None:
-            info = yield from send(calls.ledger_info())
-            state.observe(info.ledger)
-        expiration = int(max(wall_seconds, state.ledger_seconds)) + math.ceil(expires_in)
+        state.heard(info.ledger, (yield from now()))
     chain_id = state.chain_id
     assert chain_id is not None  # every answer above told it
     if price is None:
@@ -493,6 +510,7 @@ def build_transaction(
                 found = state.reserve(parts.address, account.value.sequence_number)
             assert found is not None
             sequence, counted = found, True
+        expiration = yield from expiration_secs(state, expires_in)
         raw = RawTransaction(
             parts.address, sequence, payload, max_gas or 0, price, expiration, chain_id
         )
@@ -511,6 +529,17 @@ def build_transaction(
         raw = replace(raw, max_gas_amount=gas if gas is not None else _SIMULATION_MAX_GAS)
         break
     return _wrap(raw, others, payer)
+
+
+def expiration_secs(state: BuildState, lifetime: float) -> Flow[int]:
+    """``lifetime`` seconds after the node's time now (asked of it when no answer came yet)."""
+    seconds = state.node_seconds((yield from now()))
+    if seconds is None:
+        info = yield from send(calls.ledger_info())
+        state.observe(info.ledger)
+        state.heard(info.ledger, (yield from now()))
+        seconds = info.ledger.ledger_timestamp_usec / 10**6
+    return math.floor(seconds) + math.ceil(lifetime)
 
 
 def _wrap(
@@ -554,7 +583,6 @@ def transfer(
     amount: int,
     asset: Any,
     options: BuildOptions,
-    wall_seconds: float,
     timeout: float,
 ) -> Flow[Result[Transaction]]:
     """Build, sign, submit and wait for a transfer; one rebuild after a stale number."""
@@ -563,7 +591,7 @@ def transfer(
     function, arguments, type_arguments = transfer_call(recipient, amount, asset)
     for attempt in range(2):
         built = yield from build_transaction(
-            state, parts, function, arguments, type_arguments, options, wall_seconds
+            state, parts, function, arguments, type_arguments, options
         )
         signed = sign_transaction(built, parts)
         try:

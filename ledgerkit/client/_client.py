@@ -45,6 +45,7 @@ from typing import Any, Final, Protocol, TypeVar, cast, overload
 import httpx
 
 from ledgerkit._errors import (
+    ClientClosedError,
     InputError,
     LedgerError,
     NodeAPIError,
@@ -213,9 +214,11 @@ class BaseClient(Flows):
         self._heard_at: float | None = None
         self._identity_refused = False
         self._rng = random.Random()
-        # What the flows keep between calls (sequence numbers, ABIs), handed to each.
+        # What the flows keep between calls (sequence numbers, ABIs, the node's clock),
+        # handed to each.
         self._clock = clock
-        self._state = ClientState(clock)
+        self._state = ClientState()
+        self._closed = False
 
     @property
     def base_url(self) -> str:
@@ -259,6 +262,13 @@ class BaseClient(Flows):
             base = self.config.shown_base_url if shown else self.config.base_url
         query = urllib.parse.urlencode(list(params))
         return f"{base}{path}" + (f"?{query}" if query else "")
+
+    def _check_open(self, call: Call[Any]) -> None:
+        """Refuse ``call`` on a closed client, before anything is looked up or sent."""
+        if self._closed:
+            raise ClientClosedError(
+                f"{type(self).__name__} is closed: make a new one [{self._label(call)}]"
+            )
 
     def _label(self, call: Call[Any], archive: str | None = None) -> str:
         """The request as logs and errors write it (the node's address as shown)."""
@@ -445,11 +455,13 @@ class BaseClient(Flows):
 
     def _heard(self, headers: Mapping[str, str], now: float) -> None:
         """Note an answer of the node (fresh, never from the cache), whatever its status:
-        metadata that contradict the confirmed chain make the client ask again."""
+        its ledger time is the node's clock for the build flows; metadata that contradict
+        the confirmed chain make the client ask again."""
         self._heard_at = now
+        meta = LedgerMeta.from_headers(headers)
+        self._state.builds.heard(meta, now)  # the node's clock, for expirations
         if self._floor is None:
             return  # no chain confirmed (or no cache): nothing to contradict
-        meta = LedgerMeta.from_headers(headers)
         if meta is not None and contradicts(meta, self._floor):
             self._forget_identity(f"an answer of chain {meta.chain_id} at {meta.ledger_version}")
 
@@ -645,12 +657,13 @@ class Client(BaseClient):
         return (*self._exchange_at(call, archive), archive)
 
     def _exchange_at(self, call: Call[Any], archive: str | None) -> _Answer:
+        self._check_open(call)
         request = self._build_request(call, self._trace, archive)
         retry_number, waited, holds = 0, 0.0, 0
         while True:
             try:
                 with self._limiter.slot():
-                    response = self._http.send(request)
+                    response = self._send_request(call, request)
                 if archive is None:
                     self._heard(response.headers, self._clock.monotonic())
             except httpx.HTTPError as exc:
@@ -676,7 +689,15 @@ class Client(BaseClient):
             self._clock.sleep(delay)
             retry_number += 1
 
+    def _send_request(self, call: Call[Any], request: httpx.Request) -> httpx.Response:
+        try:
+            return self._http.send(request)
+        except RuntimeError:
+            self._check_open(call)  # closed by another thread while this one waited
+            raise
+
     def _send(self, call: Call[T], archive_first: bool = False) -> Result[T]:
+        self._check_open(call)
         key = self._cache_key(call)
         chain = None
         if key is not None and self._cache is not None:
@@ -830,7 +851,9 @@ class Client(BaseClient):
         return scan_activity(self, scan.address, scan.start, scan.stop, dataset, options=options)
 
     def close(self) -> None:
-        """Close the connections and the cache."""
+        """Close the connections and the cache; any call after raises
+        :class:`~ledgerkit.ClientClosedError`."""
+        self._closed = True
         self._http.close()
         self._forget_secrets()
         if self._cache is not None:
@@ -920,6 +943,7 @@ class AsyncClient(BaseClient):
         return (*await self._exchange_at(call, archive), archive)
 
     async def _exchange_at(self, call: Call[Any], archive: str | None) -> _Answer:
+        self._check_open(call)
         attempt = self._attempt(call, archive)
         retry_number, waited, holds = 0, 0.0, 0
         while True:
@@ -963,18 +987,25 @@ class AsyncClient(BaseClient):
             headers = self._request_headers(call, archive)
 
             def exchange() -> Awaitable[_Answer]:
+                # The transport would open a new session for a closed client.
+                self._check_open(call)
                 return direct.exchange(method, url, headers, body, timeout)
 
             return exchange
         request = self._build_request(call, self._trace, archive)
 
         async def send() -> _Answer:
-            response = await self._http.send(request)
+            try:
+                response = await self._http.send(request)
+            except RuntimeError:
+                self._check_open(call)  # closed by another task while this one waited
+                raise
             return response.status_code, response.headers, response.content
 
         return send
 
     async def _send(self, call: Call[T], archive_first: bool = False) -> Result[T]:
+        self._check_open(call)
         key = self._cache_key(call)
         chain = None
         if key is not None and self._cache is not None:
@@ -1075,7 +1106,9 @@ class AsyncClient(BaseClient):
         )
 
     async def aclose(self) -> None:
-        """Close the connections and the cache."""
+        """Close the connections and the cache; any call after raises
+        :class:`~ledgerkit.ClientClosedError`."""
+        self._closed = True
         await self._http.aclose()
         self._forget_secrets()
         if self._cache is not None:

@@ -83,23 +83,15 @@ class ClientState:
 
     Attributes
     ----------
-    clock : object
-        The client's clock; only its ``time()`` (seconds since the epoch) is read here.
     builds : BuildState
-        ABIs, struct layouts, the chain id and the per-sender sequence counter of the
-        build flows (``_building``).
+        ABIs, struct layouts, the chain id, the node's clock and the per-sender sequence
+        counter of the build flows (``_building``).
     abis : ModuleAbis
         The ABIs ``explain`` has read, per module.
     """
 
-    clock: Any
     builds: building.BuildState = field(default_factory=building.BuildState)
     abis: ModuleAbis = field(default_factory=ModuleAbis)
-
-    def wall_time(self) -> float:
-        """Seconds since the epoch, by the client's clock."""
-        seconds: float = self.clock.time()
-        return seconds
 
 
 # -- explaining --------------------------------------------------------------------
@@ -488,8 +480,10 @@ class Flows(Endpoints):
         max_gas_amount, gas_unit_price, sequence_number : int, optional
             Given: used as they are (a given sequence number is not counted).
         expires_in : float, optional
-            Seconds until it expires: default 600, or 60 for an orderless transaction
-            (nodes refuse one more than 100 s ahead of their own time).
+            Seconds until it expires, counted from the node's clock (the ledger
+            timestamp of its latest answer, plus the time since), not this machine's:
+            default 600, or 60 for an orderless transaction (nodes refuse one more
+            than 100 s ahead of their own time).
         secondary_signers : sequence of accounts or addresses
             Makes a multi-agent transaction.
         fee_payer : account, address or True
@@ -528,7 +522,7 @@ class Flows(Endpoints):
             replay_protection_nonce,
         )
         return building.build_transaction(
-            state.builds, sender, function, arguments, type_arguments, options, state.wall_time()
+            state.builds, sender, function, arguments, type_arguments, options
         )
 
     @flow
@@ -588,9 +582,7 @@ class Flows(Endpoints):
             The committed transaction; a failed one too (check ``.success``).
         """
         options = building.BuildOptions(max_gas_amount, gas_unit_price, expires_in)
-        return building.transfer(
-            state.builds, sender, to, amount, asset, options, state.wall_time(), timeout
-        )
+        return building.transfer(state.builds, sender, to, amount, asset, options, timeout)
 
     @flow
     def explain(

@@ -28,6 +28,7 @@ from ledgerkit.bcs import (
 )
 from ledgerkit.client import _answers as dec
 from ledgerkit.client import calls
+from ledgerkit.client._block_walk import BlockRangePager
 from ledgerkit.client._declare import (
     CursorPager,
     EventPager,
@@ -562,3 +563,44 @@ class Endpoints:
     def block_by_version(version: int, *, with_transactions: bool = False) -> Call[Block]:
         """The block holding the transaction at ``version``."""
         return calls.block_by_version(version, with_transactions)
+
+    @paged
+    def iter_blocks(
+        start_height: int = 0,
+        end_height: int | None = None,
+        *,
+        with_transactions: bool = False,
+        progress: bool | None = None,
+    ) -> Pager[Block]:
+        """Every block with a height in ``[start_height, end_height)``, in height order.
+
+        One request per block (the node serves no page of blocks), after a ``GET /`` that
+        bounds the walk by the head: it never runs after a growing chain.
+
+        Parameters
+        ----------
+        start_height : int
+            First height.
+        end_height : int, optional
+            Height to stop before; default (or past the head): the head's height, as the
+            first answer gives it, plus one.
+        with_transactions : bool
+            Each block with its transactions (the node may cap them; see
+            :meth:`block_by_height`).
+        progress : bool, optional
+            A ``tqdm`` bar: by default for ranges of 200 blocks or more, when stderr is a
+            terminal or in Jupyter; ``True`` always, ``False`` never.
+
+        Raises
+        ------
+        BlockPrunedError
+            ``start_height`` is older than the node keeps (and no archive answers).
+
+        Examples
+        --------
+        >>> for block, _ in client.iter_blocks(100, 110):  # doctest: +SKIP
+        ...     print(block.block_height, block.last_version - block.first_version + 1)
+        """
+        return BlockRangePager(
+            start_height, end_height, with_transactions=with_transactions, progress=progress
+        )

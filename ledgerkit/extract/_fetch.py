@@ -159,7 +159,7 @@ def blocks_source() -> Source:
 
 
 def events_source(address: str | Address, creation_number: int) -> Source:
-    canonical = str(Address.parse(address)) if isinstance(address, str) else str(address)
+    canonical = Address.parse(address).long  # as manifests on disk already name streams
     number = parse_uint(creation_number, 64, what="creation_number")
     stream = {"address": canonical, "creation_number": number}
     return Source("events", "sequence_number", PAGE_SIZE, stream)

@@ -10,10 +10,13 @@ parsing properties where useful); Move values (resource and event ``data``, argu
 view results) stay plain JSON, so u128 and u256 inside them are exact decimal strings.
 
 Unions are told apart by ``type``: transactions, payloads, write sets, signatures and
-write-set changes. A ``type`` this version does not know is kept as the union's
-``Unknown...`` record (an :class:`UnknownVariant`) with the raw JSON, never dropped and
-never an error; a payload of unknown type inside a user transaction leaves the rest of
-the transaction typed. For type checkers each union field reads ``Known... | Unknown...``.
+write-set changes. Every member has it as ``record.type`` (``txn.type ==
+"user_transaction"``, ``txn.payload.type == "entry_function_payload"``), the value the
+node wrote and :meth:`~Record.to_dict` starts with; ``isinstance`` tells the same. A
+``type`` this version does not know is kept as the union's ``Unknown...`` record (an
+:class:`UnknownVariant`) with the raw JSON, never dropped and never an error; a payload
+of unknown type inside a user transaction leaves the rest of the transaction typed. For
+type checkers each union field reads ``Known... | Unknown...``.
 
 ``single_sender`` signatures: the node writes that tag over the inner account
 signature's own, so :class:`SingleSenderSignature` keeps the flattened fields as sent and
@@ -93,7 +96,7 @@ from ledgerkit.models._accounts import (
     MoveStructField,
     MoveStructVariant,
 )
-from ledgerkit.models._base import Record, UnknownVariant
+from ledgerkit.models._base import Record, TaggedRecord, UnknownVariant
 from ledgerkit.models._blocks import Block
 from ledgerkit.models._changes import (
     DecodedTableData,
@@ -275,6 +278,7 @@ __all__ = [
     "SingleKeySignature",
     "SingleSenderSignature",
     "StateCheckpointTransaction",
+    "TaggedRecord",
     "Transaction",
     "TransactionEvents",
     "TransactionPayload",

@@ -86,7 +86,20 @@ def _plain(value: Any) -> Any:
 
 
 class TaggedRecord(Record, frozen=True, kw_only=True, tag_field="type"):
-    """Base of the members of a union told apart by the JSON field ``type``."""
+    """Base of the members of a union told apart by the JSON field ``type``.
+
+    ``record.type`` is that field, as the node writes it and :meth:`to_dict` starts with
+    (``"user_transaction"``, ``"entry_function_payload"``, ``"ed25519_signature"``,
+    ``"write_resource"``...); a variant this version does not know keeps the node's own
+    in :attr:`UnknownVariant.type`, so ``.type`` answers for every member of a union.
+    """
+
+    @property
+    def type(self) -> str:
+        """The variant's ``type``, as the node writes it (``"user_transaction"``...)."""
+        tag = self.__struct_config__.tag
+        assert isinstance(tag, str)  # every variant declares its own
+        return tag
 
 
 class UnknownVariant(Record, frozen=True, kw_only=True):

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from ledgerkit.tx._abort_codes import CATEGORIES, FRAMEWORK_ERRORS, UNSPECIFIED_ABORT_CODE
+from ledgerkit.tx._abort_codes import CATEGORIES, UNSPECIFIED_ABORT_CODE, declared_error
 from ledgerkit.types import Address
 
 __all__ = ["MoveAbort", "parse_abort"]
@@ -84,9 +84,8 @@ class MoveAbort:
 def _known(module: str | None, code: int) -> tuple[str | None, str | None]:
     if code == UNSPECIFIED_ABORT_CODE:
         return None, "An assert! or abort without an error code of its own"
-    if module is None or code >> 24:
-        return None, None
-    return FRAMEWORK_ERRORS.get((module, code & 0xFFFF), (None, None))
+    declared = None if module is None else declared_error(module, code)
+    return declared if declared is not None else (None, None)
 
 
 def parse_abort(vm_status: str) -> MoveAbort | None:
@@ -94,7 +93,9 @@ def parse_abort(vm_status: str) -> MoveAbort | None:
 
     The node's name and description win; a code the node did not name is looked up in
     the table of framework error constants (``coin``, ``fungible_asset``, ``account``,
-    ``aptos_account``, ``object``...).
+    ``aptos_account``, ``object``...) as a node looks it up in the module's error map
+    (by the code's low 12 bits, then the whole code). The embedded node names its aborts
+    from the same table, so an abort reads the same either way.
     """
     if not isinstance(vm_status, str):
         return None

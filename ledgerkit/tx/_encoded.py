@@ -154,7 +154,7 @@ def _entry_json(call: EntryFunction, param_types: Sequence[MoveType | str] | Non
 def _script_json(script: Script) -> dict[str, Any]:
     def value(kind: str, v: Any) -> Any:
         if kind == "address":
-            return str(Address.parse(v))
+            return Address.parse(v).long
         if kind == "u8_vector":
             return "0x" + bytes(v).hex()
         if kind in ("u64", "u128", "u256"):
@@ -184,7 +184,7 @@ def _payload_json(
     if isinstance(payload, Multisig):
         body: dict[str, Any] = {
             "type": "multisig_payload",
-            "multisig_address": str(payload.multisig_address),
+            "multisig_address": payload.multisig_address.long,
         }
         if payload.payload is not None:
             body["transaction_payload"] = _entry_json(payload.payload, param_types)

@@ -78,7 +78,7 @@ class SignerParts:
     key: SigningKey | None = None
 
     def __repr__(self) -> str:
-        return f"SignerParts(address={self.address.short!r}, has_key={self.key is not None})"
+        return f"SignerParts(address={self.address.standard!r}, has_key={self.key is not None})"
 
 
 def as_signer(value: Any, *, what: str = "signer", key_required: bool = False) -> SignerParts:
@@ -269,5 +269,5 @@ def sign_transaction(
 def _check(parts: SignerParts, expected: Address, what: str) -> None:
     if parts.address != expected:
         raise SigningError(
-            f"the {what} signing is {parts.address.short}, the transaction names {expected.short}"
+            f"the {what} signing is {parts.address}, the transaction names {expected}"
         )

@@ -1,4 +1,9 @@
-"""Account addresses: 32 bytes, written ``0x`` + hex, long (64 digits) or short (``0x1``)."""
+"""Account addresses: 32 bytes, written ``0x`` + hex, long (64 digits) or short (``0x1``).
+
+Shown as AIP-40 (Address Standard v1) says to display and return them: the special
+addresses ``0x0`` ... ``0xf`` short, every other address long, all 64 hex digits, so that
+no leading zero is ever dropped from an address a user reads (``str``, ``repr``).
+"""
 
 from __future__ import annotations
 
@@ -16,15 +21,19 @@ _HEX_DIGITS: Final = frozenset("0123456789abcdefABCDEF")
 class Address:
     """A 32-byte account address, equal and hashable by value.
 
-    Parse with :meth:`parse` (``0x``-prefixed or bare hex, long or short form); print
-    with :attr:`long` (canonical, 64 hex digits; also ``str()``) or :attr:`short`
-    (leading zeros trimmed, as the API writes Move values).
+    Parse with :meth:`parse` (``0x``-prefixed or bare hex, long or short form). ``str()``
+    and ``repr()`` show it as AIP-40 displays addresses (:attr:`standard`: ``0x1`` for the
+    special ``0x0`` ... ``0xf``, all 64 hex digits for every other address); :attr:`long`
+    always has the 64 digits, :attr:`short` trims leading zeros (as the API writes Move
+    values and type tags).
 
     Examples
     --------
     >>> a = Address.parse("0x1")
     >>> a.short, a.long[:6], a == Address.parse("0x" + "0" * 63 + "1")
     ('0x1', '0x0000', True)
+    >>> str(a), Address.parse("0x0ab" + "0" * 61)
+    ('0x1', Address('0x0ab0000000000000000000000000000000000000000000000000000000000000'))
     """
 
     __slots__ = ("_bytes",)
@@ -101,7 +110,8 @@ class Address:
 
     @property
     def standard(self) -> str:
-        """The form the node writes: short for ``0x0`` ... ``0xf``, long for all others."""
+        """AIP-40's display form, the one the node writes: short for ``0x0`` ... ``0xf``,
+        long (64 hex digits) for all others; also ``str()``."""
         return self.short if self.is_special else self.long
 
     @property
@@ -113,10 +123,10 @@ class Address:
         return self._bytes
 
     def __str__(self) -> str:
-        return self.long
+        return self.standard
 
     def __repr__(self) -> str:
-        return f"Address({self.short!r})"
+        return f"Address({self.standard!r})"
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Address):

@@ -409,7 +409,7 @@ class AccountExplorer(Navigator):
         self.open_view("account", self.address, ledger_version)
 
     def __repr__(self) -> str:
-        return f"AccountExplorer({self.address.short})"
+        return f"AccountExplorer({self.address})"
 
 
 register_view("account", account_view)

@@ -35,7 +35,13 @@ DECLARED = sorted(
 )
 #: The flows whose answer is not a ``Result`` (the others, like every endpoint, answer one).
 NOT_RESULTS = {"account_activity", "account_assets", "build_transaction", "explain", "simulate"}
-WALKS = {"iter_account_modules", "iter_account_resources", "iter_events", "iter_transactions"}
+WALKS = {
+    "iter_account_modules",
+    "iter_account_resources",
+    "iter_blocks",
+    "iter_events",
+    "iter_transactions",
+}
 
 
 def test_a_method_reads_as_written_on_both_clients() -> None:

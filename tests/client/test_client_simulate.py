@@ -25,7 +25,7 @@ from ledgerkit.client import AsyncClient, Client
 from ledgerkit.keys import Ed25519PrivateKey
 from ledgerkit.localnet import LocalNode
 from ledgerkit.models import MultiAgentSignature, UserTransaction
-from ledgerkit.tx import MoveAbort, Simulation
+from ledgerkit.tx import MoveAbort, Simulation, parse_abort
 from ledgerkit.types import Address
 
 APT_FA: Final = Address.from_int(0xA).long
@@ -159,15 +159,26 @@ def test_an_abort_is_decoded(client: Any, node: LocalNode) -> None:
     assert sim.balance_deltas == {(sender.address.long, APT_FA): -sim.fee}
 
 
-def test_an_abort_the_node_leaves_unnamed_is_named_from_the_table(
-    client: Any, node: LocalNode
-) -> None:
+def test_fail_if_reads_as_its_module_declares_the_code(client: Any, node: LocalNode) -> None:
+    # ledger_demo declares 2 as ESCORE_OVERFLOW: the node names the code by the module's
+    # error map whichever function aborts with it, and the table reads it the same.
     raw = raw_call(client, node, "0x1::ledger_demo::fail_if", [("u64", 0x20002)])
     sim = client.simulate(raw, signer=dev(node, SIGNER).private_key)
-    assert sim.vm_status == "Move abort in 0x1::ledger_demo: 0x20002"
-    assert sim.abort == MoveAbort(
+    assert sim.vm_status == (
+        "Move abort in 0x1::ledger_demo: ESCORE_OVERFLOW(0x20002): The score would overflow a u64"
+    )
+    expected = MoveAbort(
         "0x1::ledger_demo", 0x20002, "ESCORE_OVERFLOW", "The score would overflow a u64"
     )
+    assert sim.abort == expected
+    assert parse_abort("Move abort in 0x1::ledger_demo: 0x20002") == expected
+
+
+def test_a_code_the_module_does_not_declare_stays_unnamed(client: Any, node: LocalNode) -> None:
+    raw = raw_call(client, node, "0x1::ledger_demo::fail_if", [("u64", 42)])
+    sim = client.simulate(raw, signer=dev(node, SIGNER).private_key)
+    assert sim.vm_status == "Move abort in 0x1::ledger_demo: 0x2a"
+    assert sim.abort == MoveAbort("0x1::ledger_demo", 42)
 
 
 @pytest.mark.parametrize("form", ["object", "bytes", "hex"])

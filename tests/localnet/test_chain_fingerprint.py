@@ -45,7 +45,7 @@ SEED_0 = Fingerprint(
         "last_version": "742",
     },
     genesis_hash="0xc6311eb8618b6442fe1b474b1ef12c844ffd7fcb1192281f4ac29d409cd5febc",
-    pages_digest="46b4b1ebbd4fa4b64b00c241b6b2803583e8cb96d152aac3eb0d34619490a243",
+    pages_digest="ba2069cd9e4512421fab02c175cf426bb8e338ff658cd379386ecc2f5190f87b",
 )
 
 SEED_3 = Fingerprint(
@@ -59,7 +59,7 @@ SEED_3 = Fingerprint(
         "last_version": "1119",
     },
     genesis_hash="0xf8bfcc49fedd145e1d375081c28c36a25ed4e7ad6dc68829f900f14c770befe3",
-    pages_digest="454a64e7c6c4fea398272d76449a4ff678ac81214b90c997f965c88a246b4688",
+    pages_digest="07e9274bb03d462c45e2eb679419be2a410ce68ea872b1e8ae5c462cb3e3022a",
 )
 
 

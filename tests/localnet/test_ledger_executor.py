@@ -158,7 +158,7 @@ def test_named_aborts_explain_themselves(ledger: Ledger) -> None:
     (txn,) = commit(ledger, too_much)
     assert txn["vm_status"] == (
         "Move abort in 0x1::fungible_asset: EINSUFFICIENT_BALANCE(0x10004): "
-        "Insufficient balance in the store"
+        "The store's balance is too small for the amount asked"
     )
 
 

@@ -78,6 +78,7 @@ EXPECTED_PUBLIC_NAMES = [
     "SingleKeySignature",
     "SingleSenderSignature",
     "StateCheckpointTransaction",
+    "TaggedRecord",
     "Transaction",
     "TransactionEvents",
     "TransactionPayload",

@@ -264,14 +264,18 @@ def test_a_function_that_is_not_there_or_not_entry(client: Client, node: LocalNo
 def test_every_field_is_filled_in(client: Client, http: httpx.Client, fund: Any) -> None:
     key = fund(10**9)
     to = Ed25519PrivateKey.generate().address()
-    before = time.time()
+    before = int(http.get("/").json()["ledger_timestamp"]) // 10**6
+    started = time.monotonic()
     built = client.build_transaction(key, "0x1::aptos_account::transfer", [to, 10])
+    took = math.ceil(time.monotonic() - started)
+    after = int(http.get("/").json()["ledger_timestamp"]) // 10**6
     assert isinstance(built, RawTransaction)
     assert built.sender == key.address()
     assert built.sequence_number == 0
     assert built.chain_id == CHAIN_ID == http.get("/").json()["chain_id"]
     assert built.gas_unit_price == http.get("/estimate_gas_price").json()["gas_estimate"]
-    assert int(before) + 600 <= built.expiration_timestamp_secs <= time.time() + 601
+    # From the chain's clock: the ledger time of the node's answers, plus the time since.
+    assert before + 600 <= built.expiration_timestamp_secs <= after + 600 + took
     txn = commit(client, built, key)
     assert built.max_gas_amount == math.ceil(int(txn.gas_used) * 1.5)
 

@@ -30,8 +30,9 @@ def test_every_spelling_of_address_one_is_the_same_address(text: str) -> None:
 def test_long_form_is_canonical_lowercase_and_is_str() -> None:
     address = Address.parse(SAMPLE.upper().replace("0X", "0x"))
     assert address.long == SAMPLE
-    assert str(address) == SAMPLE
+    assert str(address) == SAMPLE  # not special: str is the long form
     assert f"{address}" == SAMPLE
+    assert Address.parse("0x1").long == ONE_LONG
 
 
 def test_short_form_trims_leading_zeros_only() -> None:
@@ -49,6 +50,34 @@ def test_zero_address_prints_0x0_short(text: str) -> None:
 
 def test_repr_names_the_address() -> None:
     assert repr(Address.parse("0x1")) == "Address('0x1')"
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        # AIP-40: the special addresses 0x0 ... 0xf are shown short ...
+        ("0x0", "0x0"),
+        ("0x1", "0x1"),
+        ("0x" + "0" * 63 + "f", "0xf"),
+        # ... every other address long, 64 hex digits, no leading zero ever dropped.
+        ("0x10", "0x0000000000000000000000000000000000000000000000000000000000000010"),
+        ("0xa0", "0x00000000000000000000000000000000000000000000000000000000000000a0"),
+        (
+            "0x0a91fd4ee5bc4a6d6c9dc2a2d0ae8c3c6d2a6ec7e7dc0e4b36e23d40a0e3b4c1",
+            "0x0a91fd4ee5bc4a6d6c9dc2a2d0ae8c3c6d2a6ec7e7dc0e4b36e23d40a0e3b4c1",
+        ),
+        (
+            "a91fd4ee5bc4a6d6c9dc2a2d0ae8c3c6d2a6ec7e7dc0e4b36e23d40a0e3b4c1",
+            "0x0a91fd4ee5bc4a6d6c9dc2a2d0ae8c3c6d2a6ec7e7dc0e4b36e23d40a0e3b4c1",
+        ),
+    ],
+)
+def test_str_and_repr_follow_aip_40(text: str, shown: str) -> None:
+    address = Address.parse(text)
+    assert str(address) == shown
+    assert f"{address}" == shown
+    assert repr(address) == f"Address({shown!r})"
+    assert len(shown) in (3, 66)
 
 
 def test_equal_and_hashable_by_value_across_forms() -> None:

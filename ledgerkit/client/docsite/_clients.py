@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
 
+from ledgerkit._errors import ClientClosedError
 from ledgerkit.client._declare import flow
 from ledgerkit.client._driver import adrive, drive
 from ledgerkit.client.docsite._core import (
@@ -157,6 +158,8 @@ class DocsClient(DocsMethods):
         return drive(flow, self._fetch)
 
     def _fetch(self, fetch: Fetch) -> Answer:
+        if self._http.is_closed:
+            raise ClientClosedError(f"DocsClient is closed: make a new one [GET {fetch.url}]")
         hit = self._cached(fetch, time.monotonic())
         if hit is not None:
             return hit
@@ -230,6 +233,8 @@ class AsyncDocsClient(DocsMethods):
         return await adrive(flow, self._fetch)
 
     async def _fetch(self, fetch: Fetch) -> Answer:
+        if self._http.is_closed:
+            raise ClientClosedError(f"AsyncDocsClient is closed: make a new one [GET {fetch.url}]")
         hit = self._cached(fetch, time.monotonic())
         if hit is not None:
             return hit

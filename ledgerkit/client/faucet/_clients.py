@@ -15,6 +15,7 @@ from typing import Any, Final, TypeVar
 import httpx
 
 from ledgerkit._errors import (
+    ClientClosedError,
     FaucetRejectedError,
     InputError,
     RequestTimeoutError,
@@ -198,6 +199,8 @@ class FaucetClient(FaucetMethods):
 
     def _send(self, request: FaucetRequest) -> FaucetAnswer:
         label = self._label(request)
+        if self._http.is_closed:
+            raise ClientClosedError(f"FaucetClient is closed: make a new one [{label}]")
         token = self.tokens.token() if request.token and self.tokens is not None else None
         try:
             with self._http.stream(
@@ -262,6 +265,8 @@ class AsyncFaucetClient(FaucetMethods):
 
     async def _send(self, request: FaucetRequest) -> FaucetAnswer:
         label = self._label(request)
+        if self._http.is_closed:
+            raise ClientClosedError(f"AsyncFaucetClient is closed: make a new one [{label}]")
         token = None
         if request.token and self.tokens is not None:
             token = await self.tokens.atoken()

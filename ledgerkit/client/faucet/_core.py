@@ -116,9 +116,9 @@ class Funding:
     def __repr__(self) -> str:
         hashes = ", ".join(h[:10] + "…" for h in self.txn_hashes)
         if self.received is None:
-            return f"Funding({self.address.short}, txns=[{hashes}], not waited for)"
+            return f"Funding({self.address}, txns=[{hashes}], not waited for)"
         return (
-            f"Funding({self.address.short}, txns=[{hashes}], "
+            f"Funding({self.address}, txns=[{hashes}], "
             f"balance {self.balance_before} -> {self.balance_after} octas)"
         )
 

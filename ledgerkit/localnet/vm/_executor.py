@@ -141,10 +141,7 @@ ORDERLESS_EXPIRY_WINDOW: Final = 100
 _NO_FEE_PAYER: Final = Address(bytes(32))
 SUCCESS: Final = "Executed successfully"
 _CANT_PAY: Final = MoveAbortError(
-    "transaction_validation",
-    0x203ED,
-    "PROLOGUE_ECANT_PAY_GAS_DEPOSIT",
-    "Not enough balance left to pay the gas fee",
+    "transaction_validation", 0x203ED, "PROLOGUE_ECANT_PAY_GAS_DEPOSIT"
 )
 
 

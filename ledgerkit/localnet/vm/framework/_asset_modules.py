@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Final
 
-from ledgerkit.localnet.vm.framework._context import ACCOUNT, Context, native
+from ledgerkit.localnet.vm.framework._context import ACCOUNT, Context, VMStatusError, native
 from ledgerkit.localnet.vm.framework._move_values import render_type
 from ledgerkit.types import U64_MAX, Address, MoveType, StructTag
 
@@ -111,9 +111,7 @@ def object_core(address: Address, owner: Address) -> dict[str, Any]:
 
 
 def _object_missing() -> Exception:
-    return Context.abort(
-        "object", 0x60002, "EOBJECT_DOES_NOT_EXIST", "An object does not exist at this address"
-    )
+    return Context.abort("object", 0x60002, "EOBJECT_DOES_NOT_EXIST")
 
 
 # -- fungible asset stores --------------------------------------------------------------------
@@ -129,11 +127,9 @@ def withdraw(ctx: Context, owner: Address, metadata: Address, amount: int) -> No
     store = ctx.resource(address, FUNGIBLE_STORE)
     balance = 0 if store is None else int(store["balance"])
     if store is not None and store["frozen"]:
-        raise ctx.abort("fungible_asset", 0x50003, "ESTORE_IS_FROZEN", "Store is frozen")
+        raise ctx.abort("fungible_asset", 0x50003, "ESTORE_IS_FROZEN")
     if balance < amount:
-        raise ctx.abort(
-            "fungible_asset", 0x10004, "EINSUFFICIENT_BALANCE", "Insufficient balance in the store"
-        )
+        raise ctx.abort("fungible_asset", 0x10004, "EINSUFFICIENT_BALANCE")
     if store is None:  # withdrawing zero from no store is allowed and writes nothing
         return
     store["balance"] = str(balance - amount)
@@ -153,8 +149,8 @@ def deposit(
         ctx.put(address, OBJECT_CORE, object_core(address, owner))
         store = {"metadata": {"inner": metadata.standard}, "balance": "0", "frozen": False}
     balance = int(store["balance"]) + amount
-    if balance > U64_MAX:
-        raise ctx.abort("fungible_asset", 0x20005, "EAMOUNT_OVERFLOW", "Amount would overflow")
+    if balance > U64_MAX:  # the u64 addition overflows, as the Move VM reports it
+        raise VMStatusError("ARITHMETIC_ERROR")
     store["balance"] = str(balance)
     ctx.put(address, FUNGIBLE_STORE, store)
     if events:
@@ -196,14 +192,9 @@ def _metadata_of(ctx: Context, value: Any) -> Address:
 
 def create_account(ctx: Context, address: Address) -> None:
     if address in _RESERVED:
-        raise ctx.abort(
-            "account",
-            0x10005,
-            "ECANNOT_RESERVED_ADDRESS",
-            "Cannot create account because address is reserved",
-        )
+        raise ctx.abort("account", 0x10005, "ECANNOT_RESERVED_ADDRESS")
     if ctx.exists(address, ACCOUNT):
-        raise ctx.abort("account", 0x80001, "EACCOUNT_ALREADY_EXISTS", "Account already exists")
+        raise ctx.abort("account", 0x80001, "EACCOUNT_ALREADY_EXISTS")
     ctx.put(address, ACCOUNT, account_data(address, bytes(address)))
 
 
@@ -221,7 +212,7 @@ def _get_sequence_number(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]
 def _account_or_abort(ctx: Context, address: Address) -> Any:
     account = ctx.resource(address, ACCOUNT)
     if account is None:
-        raise ctx.abort("account", 0x60002, "EACCOUNT_DOES_NOT_EXIST", "Account does not exist")
+        raise ctx.abort("account", 0x60002, "EACCOUNT_DOES_NOT_EXIST")
     return account
 
 
@@ -239,12 +230,7 @@ def _get_guid_next(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> l
 def _rotate(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     new_key = args[0]
     if len(new_key) != 66:  # "0x" and 32 bytes
-        raise ctx.abort(
-            "account",
-            0x10004,
-            "EMALFORMED_AUTHENTICATION_KEY",
-            "The provided authentication key has an invalid length",
-        )
+        raise ctx.abort("account", 0x10004, "EMALFORMED_AUTHENTICATION_KEY")
     account = ctx.resource(ctx.signer, ACCOUNT)
     ctx.emit(
         account["key_rotation_events"],
@@ -282,12 +268,7 @@ def _aa_transfer_coins(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) 
 def _aa_batch(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     recipients, amounts = args
     if len(recipients) != len(amounts):
-        raise ctx.abort(
-            "aptos_account",
-            0x10005,
-            "EMISMATCHING_RECIPIENTS_AND_AMOUNTS_LENGTH",
-            "The lengths of the recipients and amounts lists don't match",
-        )
+        raise ctx.abort("aptos_account", 0x10005, "EMISMATCHING_RECIPIENTS_AND_AMOUNTS_LENGTH")
     for to, amount in zip(recipients, amounts, strict=True):
         _transfer_apt(ctx, Address.parse(to), int(amount))
 
@@ -302,24 +283,14 @@ def _aa_create(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
 
 def _require_apt(ctx: Context, coin: MoveType) -> None:
     if render_type(coin) != APT_TYPE:
-        raise ctx.abort(
-            "coin",
-            0x60002,
-            "ECOIN_INFO_NOT_PUBLISHED",
-            "`CoinInfo` resource has not been published",
-        )
+        raise ctx.abort("coin", 0x60003, "ECOIN_INFO_NOT_PUBLISHED")
 
 
 def _coin_info(ctx: Context, coin: MoveType) -> Any:
     tag = render_type(StructTag(_FRAMEWORK, "coin", "CoinInfo", (coin,)))
     info = ctx.resource(_FRAMEWORK, tag)
     if info is None:
-        raise ctx.abort(
-            "coin",
-            0x60002,
-            "ECOIN_INFO_NOT_PUBLISHED",
-            "`CoinInfo` resource has not been published",
-        )
+        raise ctx.abort("coin", 0x60003, "ECOIN_INFO_NOT_PUBLISHED")
     return info
 
 
@@ -328,12 +299,7 @@ def _coin_transfer(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> N
     _require_apt(ctx, ty[0])
     to = Address.parse(args[0])
     if not ctx.exists(to, ACCOUNT):
-        raise ctx.abort(
-            "coin",
-            0x60005,
-            "ECOIN_STORE_NOT_PUBLISHED",
-            "Account hasn't registered `CoinStore` for `CoinType`",
-        )
+        raise ctx.abort("coin", 0x60005, "ECOIN_STORE_NOT_PUBLISHED")
     transfer_asset(ctx, ctx.signer, to, APT_METADATA, int(args[1]))
 
 
@@ -404,9 +370,7 @@ def _fa_frozen(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[
 def _fa_store_metadata(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
     store = ctx.resource(_object_address(args[0]), FUNGIBLE_STORE)
     if store is None:
-        raise ctx.abort(
-            "fungible_asset", 0x60017, "EFUNGIBLE_STORE_EXISTENCE", "Store does not exist"
-        )
+        raise ctx.abort("fungible_asset", 0x60017, "EFUNGIBLE_STORE_EXISTENCE")
     return [store["metadata"]]
 
 

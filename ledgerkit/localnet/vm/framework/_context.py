@@ -19,6 +19,7 @@ from typing import Any, Final
 
 import orjson
 
+from ledgerkit._framework_errors import declared_error
 from ledgerkit.bcs import MoveValueCodec
 from ledgerkit.localnet.vm.framework._state_keys import MODULE, RESOURCE, TABLE_ITEM, resource_key
 from ledgerkit.localnet.vm.framework._state_keys import module_key as _module_key
@@ -56,15 +57,24 @@ def native(module: str, name: str) -> Callable[[Native], Native]:
 
 
 class MoveAbortError(Exception):
-    """A Move ``abort``: the module, the code and, for known codes, their name and meaning."""
+    """A Move ``abort`` of ``0x1::module`` with ``code``, named from the module's error map.
 
-    def __init__(
-        self, module: str, code: int, name: str | None = None, description: str | None = None
-    ) -> None:
+    The name and description are the constant the module declares for the code (looked
+    up as a node looks up a module's error map, by the code's low 12 bits, then the whole
+    code: :func:`ledgerkit._framework_errors.declared_error`), so an abort code has one
+    name wherever it is raised and whoever reads it. ``expected``, when given, is the
+    constant the raising code means: a code the module declares otherwise is a mistake
+    of this node's, refused at once.
+    """
+
+    def __init__(self, module: str, code: int, expected: str | None = None) -> None:
         self.module = module
         self.code = code
-        self.name = name
-        self.description = description
+        declared = declared_error(f"0x1::{module}", code)
+        self.name: str | None = None if declared is None else declared[0]
+        self.description: str | None = None if declared is None else declared[1]
+        if expected is not None and expected != self.name:
+            raise AssertionError(f"0x1::{module} declares {code:#x} as {self.name}, not {expected}")
         super().__init__(self.vm_status)
 
     @property
@@ -241,11 +251,10 @@ class Context:
         self.extra_gas += units
 
     @staticmethod
-    def abort(
-        module: str, code: int, name: str | None = None, description: str | None = None
-    ) -> MoveAbortError:
-        """The abort to raise: ``raise ctx.abort("coin", 0x60005, "ECOIN_STORE...", "...")``."""
-        return MoveAbortError(module, code, name, description)
+    def abort(module: str, code: int, expected: str | None = None) -> MoveAbortError:
+        """The abort to raise: ``raise ctx.abort("coin", 0x60005, "ECOIN_STORE_NOT_PUBLISHED")``
+        (named and described from the module's error map; ``expected`` is checked)."""
+        return MoveAbortError(module, code, expected)
 
     @property
     def signer(self) -> Address:

@@ -79,7 +79,7 @@ def _add_score(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     board = _board(ctx, ctx.signer, create=True)
     old = _score(ctx, board, player)
     if old + delta > U64_MAX:
-        raise ctx.abort("ledger_demo", 0x20002, "ESCORE_OVERFLOW", "The score would overflow")
+        raise ctx.abort("ledger_demo", 0x20002, "ESCORE_OVERFLOW")
     ctx.table_put(_handle(board, "scores"), "address", "u64", player.standard, str(old + delta))
     ctx.emit_module(
         SCORE_CHANGED, {"player": player.standard, "old": str(old), "new": str(old + delta)}
@@ -90,9 +90,7 @@ def _add_score(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
 def _set_profile(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     name, level, tags = args
     if level > MAX_LEVEL:
-        raise ctx.abort(
-            "ledger_demo", 0x10001, "ELEVEL_TOO_HIGH", f"A profile level is at most {MAX_LEVEL}"
-        )
+        raise ctx.abort("ledger_demo", 0x10001, "ELEVEL_TOO_HIGH")
     board = _board(ctx, ctx.signer, create=True)
     profile = {"name": name, "level": level, "tags": list(tags)}
     ctx.table_put(_handle(board, "names"), STRING, PROFILE, name, profile)

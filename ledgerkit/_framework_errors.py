@@ -1,0 +1,229 @@
+"""The error constants the framework modules declare, as one table for the client and the
+embedded node.
+
+Move aborts with a ``u64`` code; by the ``std::error`` convention it is
+``category << 16 | reason``, where the category says what kind of failure it is and the
+reason is the module's own ``E...`` constant. A module declares each constant's name and
+what it means (its error map); a node names an abort from the aborting module's map, found
+by the code's low 12 bits, then by the whole code (:func:`declared_error`). The embedded
+node's modules declare these constants and name their aborts from this table; the client
+names from it what a node left unnamed, so both give an abort code one name.
+
+Keys are ``(module, reason)`` with the module as ``address::name`` (short address form).
+Names are the framework's constants; the descriptions are written for this table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Final
+
+__all__ = ["FRAMEWORK_ERRORS", "declared_error"]
+
+_COIN: Final = {
+    1: (
+        "ECOIN_INFO_ADDRESS_MISMATCH",
+        "The coin was initialized by an account other than its module's publisher",
+    ),
+    2: ("ECOIN_INFO_ALREADY_PUBLISHED", "The coin type is initialized already"),
+    3: ("ECOIN_INFO_NOT_PUBLISHED", "The coin type has not been initialized"),
+    4: ("ECOIN_STORE_ALREADY_PUBLISHED", "The account already has a CoinStore for this coin type"),
+    5: ("ECOIN_STORE_NOT_PUBLISHED", "The account has no CoinStore for this coin type"),
+    6: ("EINSUFFICIENT_BALANCE", "The balance is too small for the amount asked"),
+    7: ("EDESTRUCTION_OF_NONZERO_TOKEN", "Coins with a non-zero value cannot be destroyed"),
+    10: ("EFROZEN", "The CoinStore is frozen: nothing can be deposited or withdrawn"),
+    11: ("ECOIN_SUPPLY_UPGRADE_NOT_SUPPORTED", "The coin's supply cannot change implementation"),
+    12: ("ECOIN_NAME_TOO_LONG", "The coin's name is too long"),
+    13: ("ECOIN_SYMBOL_TOO_LONG", "The coin's symbol is too long"),
+    14: (
+        "EAGGREGATABLE_COIN_VALUE_TOO_LARGE",
+        "An aggregatable coin's value does not fit in a u64",
+    ),
+    15: ("EPAIRED_COIN", "The fungible asset has no paired coin type"),
+    16: ("EPAIRED_FUNGIBLE_ASSET", "The coin type has no paired fungible asset"),
+    17: ("ECOIN_TYPE_MISMATCH", "The paired coin type is not the type argument given"),
+    18: (
+        "ECOIN_TO_FUNGIBLE_ASSET_FEATURE_NOT_ENABLED",
+        "Coin to fungible asset migration is not enabled",
+    ),
+    19: ("EPAIRED_FUNGIBLE_ASSET_REFS_NOT_FOUND", "The paired fungible asset's refs are missing"),
+    20: ("EMINT_REF_RECEIPT_MISMATCH", "The mint ref receipt is for another mint ref"),
+    21: ("EMINT_REF_NOT_FOUND", "The mint ref is missing"),
+    22: ("ETRANSFER_REF_RECEIPT_MISMATCH", "The transfer ref receipt is for another transfer ref"),
+    23: ("ETRANSFER_REF_NOT_FOUND", "The transfer ref is missing"),
+    24: ("EBURN_REF_RECEIPT_MISMATCH", "The burn ref receipt is for another burn ref"),
+    25: ("EBURN_REF_NOT_FOUND", "The burn ref is missing"),
+    26: (
+        "EMIGRATION_FRAMEWORK_NOT_ENABLED",
+        "Migration from coin to fungible asset is not enabled yet",
+    ),
+    27: ("ECOIN_CONVERSION_MAP_NOT_FOUND", "The coin conversion map has not been created"),
+    28: ("EAPT_PAIRING_IS_NOT_ENABLED", "Pairing APT with a fungible asset is not enabled yet"),
+}
+
+_FUNGIBLE_ASSET: Final = {
+    1: ("EAMOUNT_CANNOT_BE_ZERO", "The amount must not be zero"),
+    2: ("ETRANSFER_REF_AND_FUNGIBLE_ASSET_MISMATCH", "The transfer ref is for another asset"),
+    3: ("ESTORE_IS_FROZEN", "The store is frozen: it can neither send nor receive this asset"),
+    4: ("EINSUFFICIENT_BALANCE", "The store's balance is too small for the amount asked"),
+    5: ("EMAX_SUPPLY_EXCEEDED", "The asset's supply would exceed its maximum"),
+    6: ("EFUNGIBLE_ASSET_MISMATCH", "Two different assets cannot be merged"),
+    7: ("EMINT_REF_AND_STORE_MISMATCH", "The mint ref is for another store's asset"),
+    8: ("ENOT_STORE_OWNER", "The signer does not own the store"),
+    9: ("ETRANSFER_REF_AND_STORE_MISMATCH", "The transfer ref is for another store's asset"),
+    10: ("EBURN_REF_AND_STORE_MISMATCH", "The burn ref is for another store's asset"),
+    11: ("EFUNGIBLE_ASSET_AND_STORE_MISMATCH", "The asset is not the one the store holds"),
+    12: ("EAMOUNT_IS_NOT_ZERO", "A non-empty fungible asset cannot be destroyed"),
+    13: ("EBURN_REF_AND_FUNGIBLE_ASSET_MISMATCH", "The burn ref is for another asset"),
+    14: ("EBALANCE_IS_NOT_ZERO", "A store with a balance cannot be deleted"),
+    15: ("ENAME_TOO_LONG", "The asset's name is too long"),
+    16: ("ESYMBOL_TOO_LONG", "The asset's symbol is too long"),
+    17: ("EDECIMALS_TOO_LARGE", "The asset has more than 32 decimals"),
+    18: ("EOBJECT_IS_DELETABLE", "Only objects that cannot be deleted can be made fungible"),
+    19: ("EURI_TOO_LONG", "A URI of the asset's metadata is too long"),
+    20: ("ESUPPLY_UNDERFLOW", "The asset's supply would go below zero"),
+    21: ("ESUPPLY_NOT_FOUND", "The asset's metadata object has no supply"),
+    22: ("ECONCURRENT_SUPPLY_NOT_ENABLED", "Concurrent supply is not enabled"),
+    23: ("EFUNGIBLE_STORE_EXISTENCE", "No fungible store exists at that address"),
+    24: ("ENOT_METADATA_OWNER", "The signer does not own the asset's metadata object"),
+    25: ("EWITHDRAW_FUNCTION_SIGNATURE_MISMATCH", "The withdraw hook has the wrong signature"),
+    26: ("EDEPOSIT_FUNCTION_SIGNATURE_MISMATCH", "The deposit hook has the wrong signature"),
+    27: (
+        "EDERIVED_BALANCE_FUNCTION_SIGNATURE_MISMATCH",
+        "The derived balance hook has the wrong signature",
+    ),
+    28: (
+        "EINVALID_DISPATCHABLE_OPERATIONS",
+        "This asset has dispatch hooks: move it through dispatchable_fungible_asset",
+    ),
+    29: ("EALREADY_REGISTERED", "Dispatch hooks are registered already"),
+    30: ("EFUNGIBLE_METADATA_EXISTENCE", "No fungible asset metadata exists at that address"),
+    31: ("EAPT_NOT_DISPATCHABLE", "APT cannot have dispatch hooks"),
+    32: ("ECONCURRENT_BALANCE_NOT_ENABLED", "Concurrent balances are not enabled"),
+    33: (
+        "EDERIVED_SUPPLY_FUNCTION_SIGNATURE_MISMATCH",
+        "The derived supply hook has the wrong signature",
+    ),
+    34: (
+        "ERAW_BALANCE_REF_AND_FUNGIBLE_ASSET_MISMATCH",
+        "The raw balance ref is for another asset",
+    ),
+    35: ("ERAW_SUPPLY_REF_AND_FUNGIBLE_ASSET_MISMATCH", "The raw supply ref is for another asset"),
+    36: ("EWITHDRAW_PERMISSION_DENIED", "The signer may not withdraw from this store"),
+}
+
+_ACCOUNT: Final = {
+    1: ("EACCOUNT_ALREADY_EXISTS", "An account exists at that address already"),
+    2: ("EACCOUNT_DOES_NOT_EXIST", "No account exists at that address"),
+    3: ("ESEQUENCE_NUMBER_TOO_BIG", "The sequence number would not fit in a u64"),
+    4: ("EMALFORMED_AUTHENTICATION_KEY", "The authentication key is not 32 bytes"),
+    5: ("ECANNOT_RESERVED_ADDRESS", "Accounts cannot be created at a reserved address"),
+    6: ("EOUT_OF_GAS", "The transaction ran out of its max gas"),
+    7: ("EWRONG_CURRENT_PUBLIC_KEY", "The current public key given is not the account's"),
+    8: ("EINVALID_PROOF_OF_KNOWLEDGE", "The proof of knowledge of the new key does not verify"),
+    9: ("ENO_CAPABILITY", "The caller holds no signature-based capability for this"),
+    10: (
+        "EINVALID_ACCEPT_ROTATION_CAPABILITY",
+        "No valid rotation capability offer from that account",
+    ),
+    11: ("ENO_VALID_FRAMEWORK_RESERVED_ADDRESS", "Not a reserved address of the framework"),
+    12: ("EINVALID_SCHEME", "The key scheme is not one this operation takes"),
+    13: ("EINVALID_ORIGINATING_ADDRESS", "The originating address is not the one on chain"),
+    14: ("ENO_SUCH_SIGNER_CAPABILITY", "No signer capability offer at that address"),
+    15: (
+        "ERESOURCE_ACCCOUNT_EXISTS",
+        "A resource account cannot be created over a claimed account",
+    ),
+    16: (
+        "EACCOUNT_ALREADY_USED",
+        "A resource account cannot be created over an account that has transacted",
+    ),
+    17: ("EOFFERER_ADDRESS_DOES_NOT_EXIST", "The offering account does not exist"),
+    18: ("ENO_SUCH_ROTATION_CAPABILITY_OFFER", "No rotation capability offer at that address"),
+    19: ("ENO_SIGNER_CAPABILITY_OFFERED", "The signer capability is offered to no one"),
+    20: ("EEXCEEDED_MAX_GUID_CREATION_NUM", "The account has created as many GUIDs as it may"),
+    21: (
+        "ENEW_AUTH_KEY_ALREADY_MAPPED",
+        "The new authentication key is mapped to an address already",
+    ),
+    22: ("ENEW_AUTH_KEY_SAME_AS_CURRENT", "The new authentication key is the current one"),
+    23: ("ENO_ACCOUNT_PERMISSION", "The permissioned signer may not do this"),
+    24: ("ENOT_A_KEYLESS_PUBLIC_KEY", "The current public key is not a keyless one"),
+    25: (
+        "ENOT_THE_ORIGINAL_PUBLIC_KEY",
+        "The current public key is not the account's original one",
+    ),
+}
+
+_APTOS_ACCOUNT: Final = {
+    1: ("EACCOUNT_NOT_FOUND", "No account exists at that address"),
+    2: ("EACCOUNT_NOT_REGISTERED_FOR_APT", "The account is not registered to receive APT"),
+    3: (
+        "EACCOUNT_DOES_NOT_ACCEPT_DIRECT_COIN_TRANSFERS",
+        "The account takes no coins it has not registered for",
+    ),
+    4: (
+        "EACCOUNT_DOES_NOT_ACCEPT_DIRECT_TOKEN_TRANSFERS",
+        "The account takes no direct token transfers",
+    ),
+    5: (
+        "EMISMATCHING_RECIPIENTS_AND_AMOUNTS_LENGTH",
+        "There are not as many amounts as recipients",
+    ),
+}
+
+_OBJECT: Final = {
+    1: ("EOBJECT_EXISTS", "An object exists at that address already"),
+    2: ("EOBJECT_DOES_NOT_EXIST", "No object exists at that address"),
+    3: ("ENO_UNGATED_TRANSFERS", "The object can only be transferred with its transfer ref"),
+    4: ("ENOT_OBJECT_OWNER", "The signer does not own the object"),
+    5: ("ECANNOT_DELETE", "The object cannot be deleted"),
+    6: ("EMAXIMUM_NESTING", "The object is nested too deep to transfer"),
+    7: ("ERESOURCE_DOES_NOT_EXIST", "The object holds no resource of that type"),
+    8: ("EOBJECT_NOT_BURNT", "Only a burnt object can be reclaimed"),
+    9: ("EOBJECT_NOT_TRANSFERRABLE", "The object cannot be transferred at all"),
+}
+
+_TRANSACTION_VALIDATION: Final = {
+    1005: ("PROLOGUE_ECANT_PAY_GAS_DEPOSIT", "The gas payer's balance cannot cover the gas fee"),
+}
+
+# The demo application of the embedded node.
+_LEDGER_DEMO: Final = {
+    1: ("ELEVEL_TOO_HIGH", "A profile's level is above the highest allowed"),
+    2: ("ESCORE_OVERFLOW", "The score would overflow a u64"),
+}
+
+#: ``(module, reason) -> (name, description)``.
+FRAMEWORK_ERRORS: Final[Mapping[tuple[str, int], tuple[str, str]]] = MappingProxyType(
+    {
+        (module, reason): entry
+        for module, table in (
+            ("0x1::coin", _COIN),
+            ("0x1::fungible_asset", _FUNGIBLE_ASSET),
+            ("0x1::account", _ACCOUNT),
+            ("0x1::aptos_account", _APTOS_ACCOUNT),
+            ("0x1::object", _OBJECT),
+            ("0x1::transaction_validation", _TRANSACTION_VALIDATION),
+            ("0x1::ledger_demo", _LEDGER_DEMO),
+        )
+        for reason, entry in table.items()
+    }
+)
+
+
+def declared_error(module: str, code: int) -> tuple[str, str] | None:
+    """The ``(name, description)`` ``module`` declares for the abort ``code``, or ``None``.
+
+    Looked up as nodes look an abort up in a module's error map: by the code's low 12
+    bits (the reason, whatever the category), then by the whole code.
+
+    Parameters
+    ----------
+    module : str
+        ``address::name`` with the short address, ``"0x1::coin"``.
+    code : int
+        The abort code.
+    """
+    return FRAMEWORK_ERRORS.get((module, code & 0xFFF)) or FRAMEWORK_ERRORS.get((module, code))
