@@ -1,5 +1,6 @@
 """The chain's clock: it carries on from the generated history's anchor without jumps, the
-anchor option lines the chain up with another time, and expiry is checked against it."""
+anchor option lines the chain up with another time, expiry is checked against it, and
+while the node is idle it waits for the next block."""
 
 from __future__ import annotations
 
@@ -7,12 +8,14 @@ import io
 import sqlite3
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
 from ledgerkit.cli import main
 from ledgerkit.localnet import NodeConfig
+from ledgerkit.localnet._node_errors import NodeError
 from ledgerkit.localnet.ledger import Ledger
 
 #: 2025-06-02T00:00:00Z, where the default history ends.
@@ -172,3 +175,65 @@ def test_a_chain_anchored_now_stays_on_the_wall_clock_after_a_restart(tmp_path: 
     finally:
         reopened.close()
     assert before <= stamp <= after
+
+
+HOUR_NS = 3_600_000_000_000
+
+
+@pytest.fixture
+def idle_for(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Nanoseconds added to the chain clock's monotonic clock: idle time, made at will."""
+    from ledgerkit.localnet.chain import _chain_clock
+
+    added = [0]
+    real = time.monotonic_ns
+    fake = SimpleNamespace(monotonic_ns=lambda: real() + added[0], time_ns=time.time_ns)
+    monkeypatch.setattr(_chain_clock, "time", fake)
+    return added
+
+
+def test_an_idle_nodes_clock_waits_for_its_next_block(idle_for: list[int]) -> None:
+    ledger = Ledger.open(None, NodeConfig(seed=5, blocks=6))
+    try:
+        head = ledger.meta().ledger_timestamp_usec
+        idle_for[0] += HOUR_NS  # an hour without a block
+        # Counted from the ledger time of the latest answer, as clients do: 30 s of life.
+        signed = _transfer(ledger, 30)
+        ledger.submit(signed)
+        assert ledger.produce_block() == 7
+        stamp = ledger.meta().ledger_timestamp_usec
+        assert head < stamp <= head + 1_000_000  # at most a second after the last block
+        assert ledger.transaction_by_hash(bytes(signed.hash()))["success"]
+        # Busy again, the clock goes on at its pace from the new block.
+        idle_for[0] += 400_000_000
+        assert stamp + 400_000 <= ledger.now_usec() <= stamp + 1_000_000
+    finally:
+        ledger.close()
+
+
+def test_a_transaction_expires_by_the_chain_clock_even_when_idle(idle_for: list[int]) -> None:
+    ledger = Ledger.open(None, NodeConfig(seed=5, blocks=6))
+    try:
+        head = ledger.meta().ledger_timestamp_usec
+        signed = _transfer(ledger, 1)  # one second of ledger time
+        idle_for[0] += 2 * HOUR_NS
+        # The clock waits a second past the head block: the expiry is reached, not passed by
+        # hours, and the node says so.
+        assert ledger.now_usec() == head + 1_000_000
+        with pytest.raises(NodeError, match="TRANSACTION_EXPIRED"):
+            ledger.submit(signed)
+    finally:
+        ledger.close()
+
+
+def test_live_blocks_keep_their_interval_past_the_idle_lead(idle_for: list[int]) -> None:
+    # Live mode with blocks every 3 s: the clock may run two intervals past the head block.
+    ledger = Ledger.open(None, NodeConfig(seed=5, blocks=6, block_interval=3.0))
+    try:
+        head = ledger.meta().ledger_timestamp_usec
+        idle_for[0] += 3_000_000_000
+        ledger.live_tick()
+        stamp = ledger.meta().ledger_timestamp_usec
+        assert head + 3_000_000 <= stamp <= head + 6_000_000
+    finally:
+        ledger.close()

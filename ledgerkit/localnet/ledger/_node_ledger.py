@@ -106,7 +106,7 @@ class Ledger:
         last = store.reads.last_block()
         assert last is not None
         self._head = self._make_head(last)
-        self._clock = ChainClock.of_store(store, last.timestamp)
+        self._clock = ChainClock.of_store(store, last.timestamp, config.block_interval)
         self.reads = LedgerReads(store, lambda: self._head)
         self.views = LedgerViews(self.reads, chain_id=config.chain_id)
 
