@@ -28,9 +28,7 @@ _STATUS: Final = re.compile(r"Move abort in (0x[0-9a-f]+::\w+): (\w+)\((0x[0-9a-
 def simulated_status(client: Client, node: LocalNode, function: str, args: list[Any],
                      type_arguments: tuple[str, ...] = ()) -> str:  # fmt: skip
     sender = node.dev_accounts[4]
-    raw = client.build_transaction(
-        sender, function, args, type_arguments=type_arguments, sequence_number=0, **GAS
-    )
+    raw = client.build_transaction(sender, function, args, type_arguments=type_arguments, **GAS)
     simulation = client.simulate(raw, signer=sender.private_key)
     assert not simulation.success
     return simulation.vm_status
