@@ -118,6 +118,12 @@ def _function(txn: Any) -> str:
     return str(getattr(payload, "type", type(payload).__name__)).replace("_", " ")
 
 
+def _percent(part: int, whole: int) -> str:
+    """``part`` of ``whole`` in percent to a tenth, rounded half up, in integers."""
+    tenths = (1000 * part + max(whole, 1) // 2) // max(whole, 1)
+    return f"{tenths // 10}.{tenths % 10}%"
+
+
 def _row(name: str, value: str) -> str:
     return (
         f"<tr><th style='text-align:left;padding-right:1em;vertical-align:top'>"
@@ -145,12 +151,12 @@ def summary_html(txn: Any, *, moved: str, fee: Fee | None, block: Any) -> str:
                 f"{html.escape(_apt(fee.charged))} charged"
             )
         rows.append(_row("Fee", text))
-        share = 100 * int(txn.gas_used) / max(1, int(txn.max_gas_amount))
+        used, most = int(txn.gas_used), int(txn.max_gas_amount)
         rows.append(
             _row(
                 "Gas",
-                f"{int(txn.gas_used):,} units used of at most {int(txn.max_gas_amount):,} "
-                f"({share:.1f}%), at a price of {int(txn.gas_unit_price):,} octas a unit",
+                f"{used:,} units used of at most {most:,} ({_percent(used, most)}), "
+                f"at a price of {int(txn.gas_unit_price):,} octas a unit",
             )
         )
     else:

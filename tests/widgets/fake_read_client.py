@@ -380,6 +380,47 @@ ABORTED = {
     "signature": _signature("ed25519_signature"),
     "timestamp": str(BASE_TIME + 21_000_000),
 }
+#: The part of ``0x1::fungible_asset``'s ABI the inspected events and changes need
+#: (``0x1::transaction_fee`` and ``0x1::object`` are not published here: untyped).
+FUNGIBLE_ASSET = {
+    "bytecode": "0xa11ceb0b",
+    "abi": {
+        "address": "0x1",
+        "name": "fungible_asset",
+        "friends": [],
+        "exposed_functions": [],
+        "structs": [
+            {
+                "name": name,
+                "is_native": False,
+                "is_event": True,
+                "abilities": ["drop", "store"],
+                "generic_type_params": [],
+                "fields": [
+                    {"name": "store", "type": "address"},
+                    {"name": "amount", "type": "u64"},
+                ],
+            }
+            for name in ("Withdraw", "Deposit")
+        ]
+        + [
+            {
+                "name": "FungibleStore",
+                "is_native": False,
+                "abilities": ["key"],
+                "generic_type_params": [],
+                "fields": [
+                    {
+                        "name": "metadata",
+                        "type": "0x1::object::Object<0x1::fungible_asset::Metadata>",
+                    },
+                    {"name": "balance", "type": "u64"},
+                    {"name": "frozen", "type": "bool"},
+                ],
+            }
+        ],
+    },
+}
 #: Transactions read by version or hash only (no account or page lists them).
 INSPECTED = [SPONSORED, ABORTED]
 
@@ -485,6 +526,8 @@ class FakeReadClient:
         self._log("account_module", address, module_name)
         if Address.parse(str(address)).short == "0x1" and module_name == "ledger_demo":
             return Result(decode_module(_body(LEDGER_DEMO)), _meta())
+        if Address.parse(str(address)).short == "0x1" and module_name == "fungible_asset":
+            return Result(decode_module(_body(FUNGIBLE_ASSET)), _meta())
         raise MoveModuleNotFoundError(
             f"Module not found: {address}::{module_name}",
             status=404,
