@@ -166,16 +166,26 @@ def balance_frame(nav: Navigator, txn: Any) -> pd.DataFrame:
 
 
 def _roles(txn: Any) -> dict[str, str]:
+    """Each account's roles in words (``sender``, ``fee payer``...); ``write set`` only
+    for an account that has no other."""
     activity = activity_to_frame(txn)
-    return {
-        str(address): str(roles).replace(",", ", ").replace("_", " ")
-        for address, roles in zip(activity["address"], activity["roles"], strict=True)
-    }
+    found = {}
+    for address, roles in zip(activity["address"], activity["roles"], strict=True):
+        named = str(roles).split(",")
+        if len(named) > 1:
+            named = [role for role in named if role != "write_set"]
+        found[str(address)] = ", ".join(role.replace("_", " ") for role in named)
+    return found
+
+
+def _standard(address: str | None) -> str | None:
+    return None if address is None else Address.parse(address).standard
 
 
 def balance_rows(nav: Navigator, txn: Any) -> list[dict[str, Any]]:
-    """One row per account and asset the transaction changed (:data:`BALANCE_COLUMNS`);
-    ``row`` is the row's place in :func:`balance_frame`."""
+    """One row per account and asset the transaction changed (:data:`BALANCE_COLUMNS`),
+    addresses in their standard form (``0xa``, or 64 hex digits); ``row`` is the row's
+    place in :func:`balance_frame`, which keeps the long forms."""
     frame = balance_frame(nav, txn)
     roles = _roles(txn)
     rows = []
@@ -187,12 +197,12 @@ def balance_rows(nav: Navigator, txn: Any) -> list[dict[str, Any]]:
         rows.append(
             {
                 "row": index,
-                "address": str(change.address),
+                "address": _standard(str(change.address)),
                 "roles": roles.get(str(change.address), ""),
                 "symbol": name.symbol,
                 "amount": units_text(delta, name.decimals, signed=True),
                 "base_units": _base_units(delta),
-                "asset": asset,
+                "asset": _standard(asset),
                 "coin_type": coin_type,
                 "delta": delta,
                 "decimals": name.decimals,
@@ -210,14 +220,15 @@ def moved_text(rows: list[dict[str, Any]], fee_payer: str | None, charged: int) 
     for row in rows:
         key = (row["asset"], row["symbol"])
         delta = row["delta"]
-        if row["address"] == fee_payer and row["asset"] == APT_METADATA:
+        if row["address"] == _standard(fee_payer) and row["asset"] == _standard(APT_METADATA):
             delta += charged
         if delta > 0:
             gained[key] = gained.get(key, 0) + delta
             decimals[key] = row["decimals"]
     parts = []
     # APT first, then by symbol: amounts of assets of other decimals do not compare.
-    for key, amount in sorted(gained.items(), key=lambda i: (i[0][0] != APT_METADATA, i[0][1])):
+    apt = _standard(APT_METADATA)
+    for key, amount in sorted(gained.items(), key=lambda i: (i[0][0] != apt, i[0][1])):
         shown = units_text(amount, decimals[key])
         symbol = key[1]
         parts.append(f"{shown} {symbol}" if shown else f"{amount:,} base units of {symbol}")

@@ -203,11 +203,11 @@ def test_the_balance_changes_tab_is_exact_per_account_and_asset(client: FakeRead
         (r["address"], r["roles"], r["symbol"], r["amount"], r["base_units"], r["asset"])
         for r in grid.rows
     ] == [
-        (CAROL, "sender, write set", "APT", "-2.5", "-250,000,000", APT_KEY),
-        (BOB, "recipient, write set", "APT", "+2.5", "+250,000,000", APT_KEY),
-        (CAROL, "sender, write set", "LDT", "-1.5", "-1,500,000", LDT),
-        (BOB, "recipient, write set", "LDT", "+1.5", "+1,500,000", LDT),
-        (SPONSOR, "fee payer", "APT", "-0.00014", "-14,000", APT_KEY),
+        (CAROL, "sender", "APT", "-2.5", "-250,000,000", "0xa"),
+        (BOB, "recipient", "APT", "+2.5", "+250,000,000", "0xa"),
+        (CAROL, "sender", "LDT", "-1.5", "-1,500,000", LDT),
+        (BOB, "recipient", "LDT", "+1.5", "+1,500,000", LDT),
+        (SPONSOR, "fee payer", "APT", "-0.00014", "-14,000", "0xa"),
     ]
     # The frame: the exact signed changes as text, the coin paired with each asset.
     frame = grid.to_frame()
@@ -322,3 +322,13 @@ def test_changes_show_a_resource_value_as_typed_fields(client: FakeReadClient) -
     owner._activate(0, "value")
     assert inspector.view.title == "account 0xc0c0…c0c0"
     assert f"txn 21 {SEP} account" in inspector._crumbs.value
+
+
+def test_amounts_stay_exact_far_beyond_what_a_float_holds() -> None:
+    from ledgerkit.widgets._balance_rows import units_text
+
+    assert units_text(2**53 + 1, 0, signed=True) == "+9,007,199,254,740,993"
+    assert units_text(-(2**64 - 1), 6) == "-18,446,744,073,709.551615"
+    assert units_text(2**128 - 1, 8) == "3,402,823,669,209,384,634,633,746,074,317.68211455"
+    assert units_text(2**256 - 1, 0, signed=True) == f"+{2**256 - 1:,}"
+    assert units_text(5, None) is None
