@@ -21,12 +21,17 @@ import pandas as pd
 from ledgerkit.frames import BOOL, STRING, TIMESTAMP, UINT64
 from ledgerkit.types import U64_MAX, Address
 
-__all__ = ["KINDS", "display_row", "exact_frame", "json_safe"]
+__all__ = ["KINDS", "TIME_FORMAT", "display_row", "exact_frame", "format_time", "json_safe"]
 
 #: The kinds of column a grid knows, and how each is shown.
 KINDS: Final = frozenset(
     {"text", "int", "address", "hash", "version", "handle", "bool", "json", "time"}
 )
+
+#: How every widget writes a point in time: ISO 8601 date and time in UTC, to the
+#: microsecond (the ledger's resolution), e.g. ``2025-06-01 00:00:21.000000 UTC``. Text
+#: of this form sorts as the times do.
+TIME_FORMAT: Final = "%Y-%m-%d %H:%M:%S.%f UTC"
 
 #: The largest integer a JavaScript number holds exactly.
 JS_SAFE: Final = (1 << 53) - 1
@@ -62,7 +67,7 @@ def json_safe(value: Any) -> Any:
     if isinstance(value, list | tuple | set | frozenset):
         return [json_safe(item) for item in value]
     if isinstance(value, dt.datetime | dt.date):
-        return _time_text(value)
+        return format_time(value)
     return str(value)
 
 
@@ -88,7 +93,7 @@ def _cell(value: Any, kind: str) -> _Scalar:
         text = value if isinstance(value, str) else _compact_json(value)
         return _clip(text)
     if kind == "time" and not isinstance(value, bool):
-        return _clip(_time_text(value))
+        return _clip(format_time(value))
     safe = json_safe(value)
     if isinstance(safe, dict | list):
         return _clip(_compact_json(value))
@@ -105,8 +110,18 @@ def _clip(text: str) -> str:
     return text if len(text) <= CELL_LIMIT else text[: CELL_LIMIT - 1] + "…"
 
 
-def _time_text(value: Any) -> str:
-    """A timestamp as text: datetimes, dates, and integers (or digit strings) of microseconds."""
+def format_time(value: Any) -> str:
+    """A point in time as every widget writes it (:data:`TIME_FORMAT`).
+
+    ``value`` is an aware datetime, or integer microseconds since the Unix epoch (a
+    ledger timestamp; digit strings too). A naive datetime is shown as it is, a date as
+    ``YYYY-MM-DD``; anything else (a timestamp out of range) as its text.
+
+    Examples
+    --------
+    >>> format_time(1_748_736_021_000_000)
+    '2025-06-01 00:00:21.000000 UTC'
+    """
     if isinstance(value, str) and value.isascii() and value.isdigit():
         value = int(value)
     if isinstance(value, int) and not isinstance(value, bool):
@@ -117,7 +132,7 @@ def _time_text(value: Any) -> str:
     if isinstance(value, dt.datetime):
         if value.tzinfo is None:
             return value.isoformat(sep=" ")
-        return value.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M:%S.%f") + " UTC"
+        return value.astimezone(dt.UTC).strftime(TIME_FORMAT)
     if isinstance(value, dt.date):
         return value.isoformat()
     return str(json_safe(value))

@@ -18,13 +18,14 @@ from ledgerkit._errors import InputError
 from ledgerkit.bcs import RawTransaction, SignedTransaction, TransactionData
 from ledgerkit.models import (
     AccountData,
+    Block,
     Event,
     LedgerInfo,
     MoveModuleBytecode,
     MoveResource,
     Transaction,
 )
-from ledgerkit.types import Address, MoveType, Result
+from ledgerkit.types import Address, MoveType, Result, StructTag
 
 if TYPE_CHECKING:
     from ledgerkit.client import Client, Holding
@@ -136,6 +137,22 @@ class ReadClient(Protocol):
         self, handle: str | Address, key: bytes | str, *, ledger_version: int | None = None
     ) -> Result[bytes]:
         """A table item by the BCS bytes of its key; the BCS bytes of its value."""
+        ...
+
+    # -- what the transaction inspector reads besides the transaction ----------------------
+
+    def account_resource(
+        self,
+        address: str | Address,
+        resource_type: str | StructTag,
+        *,
+        ledger_version: int | None = None,
+    ) -> Result[MoveResource]:
+        """One resource of the account by struct tag (a fungible asset's ``Metadata``)."""
+        ...
+
+    def block_by_version(self, version: int, *, with_transactions: bool = False) -> Result[Block]:
+        """The block holding the transaction at ``version``."""
         ...
 
     def explain(

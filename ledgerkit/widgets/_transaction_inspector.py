@@ -1,26 +1,43 @@
-"""The transaction inspector: summary, payload with arguments typed by the function's
-ABI, events, changes, gas and fee, and the byte-level explanation of its BCS.
+"""The transaction inspector: a summary that says first what a reader wants (success or
+the decoded abort, the function, the amounts moved, the fee and who paid it, the gas, the
+block and its time, the accounts that signed or paid, each opening its account), the
+balance changes per account and asset, the payload with arguments typed by the function's
+ABI, the events and the write set as typed fields, gas and fee, and the byte-level
+explanation of its BCS.
 
-Opening a transaction reads the transaction alone (its summary is the first tab); the
-called function's ABI is asked when the Payload tab is first shown, once per module for
-the explorer, and the bytes when "Explain the bytes" is clicked."""
+Opening a transaction reads it and its block (and, when it moves assets other than APT,
+their metadata, once per asset for the explorer); each module's ABI is read once for the
+explorer, when a tab that types something with it is first shown; the bytes when
+"Explain the bytes" is clicked."""
 
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
-import html
 from typing import Any
 
 import ipywidgets as w
 
-from ledgerkit._errors import InputError
-from ledgerkit.frames import changes_to_frame, events_to_frame
+from ledgerkit._errors import InputError, LedgerError
+from ledgerkit.frames import events_to_frame, storage_fee_refund
 from ledgerkit.types import MoveType
+from ledgerkit.widgets._balance_rows import (
+    BALANCE_COLUMNS,
+    balance_frame,
+    balance_rows,
+    moved_text,
+)
 from ledgerkit.widgets._grid import Column, LedgerGrid
 from ledgerkit.widgets._navigator import LazyTabs, Navigator, View, register_view, short
 from ledgerkit.widgets._read_client import ReadClient
-from ledgerkit.widgets._sources import ListSource, frame_rows
+from ledgerkit.widgets._sources import ListSource
+from ledgerkit.widgets._transaction_facts import accounts, fee_of, status_html, summary_html
+from ledgerkit.widgets._typed_fields import (
+    change_fields,
+    change_rows,
+    event_fields,
+    fields_text,
+    module_abi,
+)
 
 __all__ = ["TransactionInspector", "transaction_view"]
 
@@ -33,40 +50,26 @@ _ARGUMENT_COLUMNS = [
 _EVENT_COLUMNS = [
     Column("event_index", "#", "int"),
     Column("type", "Type"),
-    Column("sequence_number", "Seq", "int"),
-    Column("data", "Data", "json"),
+    Column("fields", "Fields"),
+]
+_CHANGE_COLUMNS = [
+    Column("change_index", "#", "int"),
+    Column("type", "Change"),
+    Column("address", "Address", "address"),
+    Column("handle", "Table", "handle"),
+    Column("what", "Resource, module or item"),
+]
+_FIELD_COLUMNS = [
+    Column("path", "Field"),
+    Column("value", "Value"),
+    Column("type", "Move type"),
+    Column("points_to", "Opens"),
 ]
 
 
 def _apt(octas: int) -> str:
     whole, part = divmod(octas, _OCTAS_PER_APT)
     return f"{whole:,}" + (f".{part:08d}".rstrip("0") if part else "")
-
-
-def _summary(txn: Any) -> str:
-    def row(name: str, value: Any) -> str:
-        return (
-            f"<tr><th style='text-align:left;padding-right:1em'>{html.escape(name)}</th>"
-            f"<td><code>{html.escape(str(value))}</code></td></tr>"
-        )
-
-    rows = [
-        row("Version", f"{txn.version:,}"),
-        row("Hash", txn.hash),
-        row("Type", type(txn).__name__),
-    ]
-    if hasattr(txn, "success"):
-        rows += [
-            row("Status", "success" if txn.success else "failed"),
-            row("VM status", txn.vm_status),
-        ]
-    if hasattr(txn, "sender"):
-        rows += [row("Sender", txn.sender), row("Sequence number", txn.sequence_number)]
-    timestamp = getattr(txn, "timestamp", None)
-    if timestamp:
-        when = dt.datetime.fromtimestamp(timestamp / 1_000_000, dt.UTC)
-        rows.append(row("Time (UTC)", when.isoformat(timespec="milliseconds")))
-    return f"<table class='lk-summary'>{''.join(rows)}</table>"
 
 
 def _gas(txn: Any) -> str:
@@ -91,14 +94,7 @@ def _arguments(nav: Navigator, txn: Any) -> tuple[str, list[dict[str, Any]]]:
             {"index": i, "type": "", "value": a} for i, a in enumerate(arguments)
         ]
     address, module, name = function.split("::")
-    client = nav.client
-    abi = nav.guard(
-        "the function's ABI",
-        lambda: nav.memo(
-            ("module abi", address, module),
-            lambda: client.account_module(address, module).value.abi,
-        ),
-    )
+    abi = nav.guard("the function's ABI", lambda: module_abi(nav, address, module))
     params: list[str] = []
     if abi is not None:
         found = abi.function(name)
@@ -114,6 +110,132 @@ def _arguments(nav: Navigator, txn: Any) -> tuple[str, list[dict[str, Any]]]:
     return function, rows
 
 
+def _block(nav: Navigator, txn: Any) -> Any:
+    """The block holding ``txn``, or None when the node cannot tell (pruned, or a node
+    that answers no blocks)."""
+    version = getattr(txn, "version", None)
+    if version is None:
+        return None
+    try:
+        return nav.client.block_by_version(version).value
+    except LedgerError:
+        return None
+
+
+def _account_links(nav: Navigator, txn: Any) -> w.VBox:
+    """The accounts the transaction names, each a button that opens its account."""
+    lines = []
+    for role, address in accounts(txn):
+        button = w.Button(
+            description=address.standard,
+            tooltip=f"Open the account {address.standard}",
+            layout=w.Layout(width="auto"),
+        )
+        button.add_class("lk-account-link")
+        button.on_click(lambda _b, a=address: nav.open_account(a))
+        label = w.HTML(f"<b>{role}</b>", layout=w.Layout(width="10em"))
+        line = w.HBox([label, button], layout=w.Layout(align_items="center"))
+        line.add_class("lk-account-role")
+        lines.append(line)
+    return w.VBox(lines)
+
+
+def _summary(nav: Navigator, txn: Any) -> tuple[Any, list[LedgerGrid]]:
+    rows = balance_rows(nav, txn)
+    fee = fee_of(txn, storage_fee_refund(txn))
+    payer = None if fee is None else fee.payer.long
+    moved = moved_text(rows, payer, 0 if fee is None else fee.charged)
+    status = w.HTML(status_html(txn))
+    facts = w.HTML(summary_html(txn, moved=moved, fee=fee, block=_block(nav, txn)))
+    box = w.VBox([status, facts, _account_links(nav, txn)])
+    box.add_class("lk-transaction-summary")
+    return box, []
+
+
+def _balance_changes(nav: Navigator, txn: Any) -> tuple[Any, list[LedgerGrid]]:
+    rows = balance_rows(nav, txn)
+    frame = balance_frame(nav, txn)
+    count = len(rows)
+    grid = LedgerGrid(
+        ListSource(rows, ["address", "symbol", "roles", "coin_type"]),
+        BALANCE_COLUMNS,
+        title=f"{count:,} balance change{'s' if count != 1 else ''}",
+        frame=lambda shown: frame.iloc[[r["row"] for r in shown]].reset_index(drop=True),
+    )
+    grid.on_activate(nav.follow)
+    return grid, [grid]
+
+
+def _with_fields(
+    nav: Navigator, grid: LedgerGrid, fields_of: Any, title_of: Any
+) -> tuple[Any, list[LedgerGrid]]:
+    """``grid`` above a grid of the selected row's typed fields (the first row's at first)."""
+    source = ListSource([], ["path", "value", "type"])
+    fields = LedgerGrid(source, _FIELD_COLUMNS, title="Fields")
+    fields.on_activate(nav.follow)
+
+    def show(row: Any) -> None:
+        if row is None:
+            return
+        source.rows = fields_of(row)
+        fields.title = title_of(row)
+        fields.go(0)
+
+    grid.on_select(show)
+    if grid.rows:
+        grid.selected_index = 0
+    return w.VBox([grid, fields]), [grid, fields]
+
+
+def _events(nav: Navigator, txn: Any) -> tuple[Any, list[LedgerGrid]]:
+    frame = events_to_frame([txn])
+    typed = event_fields(nav, frame)
+    rows = [
+        {
+            "event_index": int(index),
+            "type": str(kind),
+            "fields": fields_text(typed.get(int(index), [])),
+            "sequence_number": sequence,
+            "account_address": address,
+        }
+        for index, kind, sequence, address in zip(
+            frame["event_index"],
+            frame["type"],
+            frame["sequence_number"],
+            frame["account_address"],
+            strict=True,
+        )
+    ]
+    grid = LedgerGrid(
+        ListSource(rows, ["type", "fields"]),
+        _EVENT_COLUMNS,
+        title=f"{len(rows):,} event{'s' if len(rows) != 1 else ''}",
+    )
+    return _with_fields(
+        nav,
+        grid,
+        lambda row: [dict(field) for field in typed.get(row["event_index"], [])],
+        lambda row: f"Event {row['event_index']}: {row['type']}",
+    )
+
+
+def _changes(nav: Navigator, txn: Any) -> tuple[Any, list[LedgerGrid]]:
+    rows = change_rows(txn)
+    columns = [c for c in _CHANGE_COLUMNS if any(r.get(c.name) not in (None, "") for r in rows)]
+    grid = LedgerGrid(
+        ListSource(rows, ["type", "address", "what", "handle"]),
+        columns or _CHANGE_COLUMNS[:2],
+        title=f"{len(rows):,} change{'s' if len(rows) != 1 else ''}",
+    )
+    grid.on_activate(nav.follow)
+
+    def title(row: Any) -> str:
+        where = row["what"] or row["type"]
+        return f"Change {row['change_index']}: {where}"
+
+    return _with_fields(nav, grid, lambda row: change_fields(nav, row["change"]), title)
+
+
 def transaction_view(nav: Navigator, ref: int | str) -> View:
     """A transaction by version (int) or hash (str); its tabs built when first shown."""
     client = nav.client
@@ -126,24 +248,6 @@ def transaction_view(nav: Navigator, ref: int | str) -> View:
     def payload() -> tuple[Any, list[LedgerGrid]]:
         function, args = _arguments(nav, txn)
         grid = LedgerGrid(ListSource(args), _ARGUMENT_COLUMNS, title=function, searchable=False)
-        return grid, [grid]
-
-    def events() -> tuple[Any, list[LedgerGrid]]:
-        rows = frame_rows(events_to_frame([txn]))
-        grid = LedgerGrid(ListSource(rows, ["type"]), _EVENT_COLUMNS, title="Events")
-        return grid, [grid]
-
-    def changes() -> tuple[Any, list[LedgerGrid]]:
-        rows = frame_rows(changes_to_frame([txn]))
-        columns = [
-            Column(name, name.replace("_", " "), _change_kind(name))
-            for name in (list(rows[0]) if rows else ["type"])
-            if name not in ("version", "change_index")
-        ]
-        grid = LedgerGrid(
-            ListSource(rows, ["type", "address", "resource"]), columns, title="Changes"
-        )
-        grid.on_activate(nav.follow)
         return grid, [grid]
 
     def explained() -> tuple[Any, list[LedgerGrid]]:
@@ -162,10 +266,11 @@ def transaction_view(nav: Navigator, ref: int | str) -> View:
 
     tabs = LazyTabs(
         [
-            ("Summary", lambda: (w.HTML(_summary(txn)), [])),
+            ("Summary", lambda: _summary(nav, txn)),
+            ("Balance changes", lambda: _balance_changes(nav, txn)),
             ("Payload", payload),
-            ("Events", events),
-            ("Changes", changes),
+            ("Events", lambda: _events(nav, txn)),
+            ("Changes", lambda: _changes(nav, txn)),
             ("Gas", lambda: (w.HTML(_gas(txn)), [])),
             ("Bytes", explained),
         ],
@@ -174,19 +279,12 @@ def transaction_view(nav: Navigator, ref: int | str) -> View:
     return View(f"txn {txn.version}", [tabs], [], tabs=tabs)
 
 
-def _change_kind(name: str) -> str:
-    if name in ("address", "handle"):
-        return "address"
-    if name in ("state_key_hash",):
-        return "hash"
-    if name in ("key", "value", "data"):
-        return "json"
-    return "text"
-
-
 class TransactionInspector(Navigator):
-    """A transaction, inspected: summary, payload with ABI-typed arguments, events,
-    changes (drill into accounts and tables), gas and fee, and its bytes explained.
+    """A transaction, inspected: a summary (success or the decoded abort, function,
+    amounts moved, fee and who paid it, gas, block and time, the accounts that signed or
+    paid), balance changes per account and asset, the payload with ABI-typed arguments,
+    events and changes as typed fields (drill into accounts and tables), gas and fee,
+    and its bytes explained.
 
     Parameters
     ----------

@@ -10,7 +10,12 @@ The chain it describes, pinned at ledger version 25:
   with a ``Table<address, u64>`` (``SCORES``) and an event handle of three events
   (creation number 4);
 * version 17 called ``0x1::ledger_demo::set_score(PLAYER, 2**64 - 1)``, which wrote that
-  table.
+  table;
+* for the transaction inspector (read by version or hash only): version 21, ``CAROL``
+  sent ``BOB`` 2.5 APT and 1.5 LDT with ``DAVE`` as secondary signer and ``SPONSOR`` as
+  fee payer (fee 15,100 octas, 1,100 refunded for storage); version 22, ``CAROL``'s
+  transfer of 10,000 APT aborted (``EINSUFFICIENT_BALANCE``), fee 900 octas. Blocks hold
+  three versions each (height 7: versions 21 to 23).
 """
 
 from __future__ import annotations
@@ -21,8 +26,10 @@ from typing import Any
 
 from ledgerkit import (
     AccountNotFoundError,
+    BlockNotFoundError,
     LedgerMeta,
     MoveModuleNotFoundError,
+    ResourceNotFoundError,
     Result,
     TableItemNotFoundError,
     TransactionNotFoundError,
@@ -30,10 +37,12 @@ from ledgerkit import (
 from ledgerkit.client import Holding
 from ledgerkit.models import (
     decode_account,
+    decode_block,
     decode_events,
     decode_ledger_info,
     decode_module,
     decode_modules,
+    decode_resource,
     decode_resources,
     decode_transaction,
     decode_transactions,
@@ -226,6 +235,196 @@ TRANSACTIONS = [
 ]
 
 
+# -- what the transaction inspector reads -------------------------------------------------
+
+CAROL = "0x" + "c0" * 32
+DAVE = "0x" + "d0" * 32
+SPONSOR = "0x" + "fe" * 32
+APT_METADATA = "0xa"
+#: The fungible stores the inspected transfers move: (store, owner, metadata).
+STORES = [
+    ("0x" + "c1" * 32, CAROL, APT_METADATA),
+    ("0x" + "b1" * 32, BOB, APT_METADATA),
+    ("0x" + "c2" * 32, CAROL, LDT),
+    ("0x" + "b2" * 32, BOB, LDT),
+]
+#: The ``0x1::fungible_asset::Metadata`` of LDT.
+LDT_METADATA = {
+    "type": "0x1::fungible_asset::Metadata",
+    "data": {
+        "name": "Demo Token",
+        "symbol": "LDT",
+        "decimals": 6,
+        "icon_uri": "",
+        "project_uri": "",
+    },
+}
+BASE_TIME = 1_748_736_000_000_000
+
+
+def _fa_event(kind: str, store: str, amount: int) -> dict[str, Any]:
+    return {
+        "guid": {"creation_number": "0", "account_address": "0x0"},
+        "sequence_number": "0",
+        "type": f"0x1::fungible_asset::{kind}",
+        "data": {"store": store, "amount": str(amount)},
+    }
+
+
+def _store_writes(balances: list[int]) -> list[dict[str, Any]]:
+    writes = []
+    for (store, owner, metadata), balance in zip(STORES, balances, strict=True):
+        writes.append(
+            {
+                "type": "write_resource",
+                "address": store,
+                "state_key_hash": "0x" + "66" * 32,
+                "data": {
+                    "type": "0x1::fungible_asset::FungibleStore",
+                    "data": {
+                        "metadata": {"inner": metadata},
+                        "balance": str(balance),
+                        "frozen": False,
+                    },
+                },
+            }
+        )
+        writes.append(
+            {
+                "type": "write_resource",
+                "address": store,
+                "state_key_hash": "0x" + "77" * 32,
+                "data": {
+                    "type": "0x1::object::ObjectCore",
+                    "data": {"owner": owner, "allow_ungated_transfer": False},
+                },
+            }
+        )
+    return writes
+
+
+def _signature(kind: str, **more: Any) -> dict[str, Any]:
+    key = {
+        "type": "ed25519_signature",
+        "public_key": "0x" + "01" * 32,
+        "signature": "0x" + "02" * 64,
+    }
+    if kind == "fee_payer_signature":
+        return {
+            "type": kind,
+            "sender": key,
+            "secondary_signer_addresses": [DAVE],
+            "secondary_signers": [key],
+            "fee_payer_address": SPONSOR,
+            "fee_payer_signer": key,
+            **more,
+        }
+    return {**key, **more}
+
+
+SPONSORED = {
+    **_user_transaction(
+        21,
+        4,
+        [BOB, "250000000"],
+        success=True,
+        changes=_store_writes([750_000_000, 250_000_000, 500_000, 1_500_000]),
+    ),
+    "hash": "0x" + "5b" * 32,
+    "gas_used": "151",
+    "max_gas_amount": "2000",
+    "gas_unit_price": "100",
+    "sender": CAROL,
+    "payload": {
+        "type": "entry_function_payload",
+        "function": "0x1::ledger_demo::pay",
+        "type_arguments": [],
+        "arguments": [BOB, "250000000"],
+    },
+    "signature": _signature("fee_payer_signature"),
+    "events": [
+        _fa_event("Withdraw", STORES[0][0], 250_000_000),
+        _fa_event("Deposit", STORES[1][0], 250_000_000),
+        _fa_event("Withdraw", STORES[2][0], 1_500_000),
+        _fa_event("Deposit", STORES[3][0], 1_500_000),
+        {
+            "guid": {"creation_number": "0", "account_address": "0x0"},
+            "sequence_number": "0",
+            "type": "0x1::transaction_fee::FeeStatement",
+            "data": {
+                "total_charge_gas_units": "151",
+                "execution_gas_units": "100",
+                "io_gas_units": "40",
+                "storage_fee_octas": "1100",
+                "storage_fee_refund_octas": "1100",
+            },
+        },
+    ],
+    "timestamp": str(BASE_TIME + 21_000_000),
+}
+ABORTED = {
+    **_user_transaction(22, 5, [BOB, "1000000000000"], success=False, changes=[]),
+    "hash": "0x" + "ab" * 32,
+    "gas_used": "9",
+    "sender": CAROL,
+    "vm_status": (
+        "Move abort in 0x1::fungible_asset: EINSUFFICIENT_BALANCE(0x10004): "
+        "The store's balance is too small for the amount asked"
+    ),
+    "payload": {
+        "type": "entry_function_payload",
+        "function": "0x1::aptos_account::transfer",
+        "type_arguments": [],
+        "arguments": [BOB, "1000000000000"],
+    },
+    "signature": _signature("ed25519_signature"),
+    "timestamp": str(BASE_TIME + 21_000_000),
+}
+#: The part of ``0x1::fungible_asset``'s ABI the inspected events and changes need
+#: (``0x1::transaction_fee`` and ``0x1::object`` are not published here: untyped).
+FUNGIBLE_ASSET = {
+    "bytecode": "0xa11ceb0b",
+    "abi": {
+        "address": "0x1",
+        "name": "fungible_asset",
+        "friends": [],
+        "exposed_functions": [],
+        "structs": [
+            {
+                "name": name,
+                "is_native": False,
+                "is_event": True,
+                "abilities": ["drop", "store"],
+                "generic_type_params": [],
+                "fields": [
+                    {"name": "store", "type": "address"},
+                    {"name": "amount", "type": "u64"},
+                ],
+            }
+            for name in ("Withdraw", "Deposit")
+        ]
+        + [
+            {
+                "name": "FungibleStore",
+                "is_native": False,
+                "abilities": ["key"],
+                "generic_type_params": [],
+                "fields": [
+                    {
+                        "name": "metadata",
+                        "type": "0x1::object::Object<0x1::fungible_asset::Metadata>",
+                    },
+                    {"name": "balance", "type": "u64"},
+                    {"name": "frozen", "type": "bool"},
+                ],
+            }
+        ],
+    },
+}
+#: Transactions read by version or hash only (no account or page lists them).
+INSPECTED = [SPONSORED, ABORTED]
+
+
 class FakeExplanation:
     """What ``explain`` answers: its text is the dump."""
 
@@ -327,6 +526,8 @@ class FakeReadClient:
         self._log("account_module", address, module_name)
         if Address.parse(str(address)).short == "0x1" and module_name == "ledger_demo":
             return Result(decode_module(_body(LEDGER_DEMO)), _meta())
+        if Address.parse(str(address)).short == "0x1" and module_name == "fungible_asset":
+            return Result(decode_module(_body(FUNGIBLE_ASSET)), _meta())
         raise MoveModuleNotFoundError(
             f"Module not found: {address}::{module_name}",
             status=404,
@@ -364,7 +565,7 @@ class FakeReadClient:
 
     def transaction_by_version(self, version: int) -> Result[Any]:
         self._log("transaction_by_version", version)
-        for txn in TRANSACTIONS:
+        for txn in TRANSACTIONS + INSPECTED:
             if int(txn["version"]) == version:
                 return Result(decode_transaction(_body(txn)), _meta())
         raise TransactionNotFoundError(
@@ -376,7 +577,7 @@ class FakeReadClient:
 
     def transaction_by_hash(self, txn_hash: str | bytes) -> Result[Any]:
         self._log("transaction_by_hash", txn_hash)
-        for txn in TRANSACTIONS:
+        for txn in TRANSACTIONS + INSPECTED:
             if txn["hash"] == txn_hash:
                 return Result(decode_transaction(_body(txn)), _meta())
         raise TransactionNotFoundError(
@@ -415,3 +616,35 @@ class FakeReadClient:
     def explain(self, txn: Any) -> FakeExplanation:
         self._log("explain", txn)
         return FakeExplanation(int(txn))
+
+    def account_resource(
+        self, address: str | Address, resource_type: Any, *, ledger_version: int | None = None
+    ) -> Result[Any]:
+        self._log("account_resource", address, str(resource_type))
+        if Address.parse(str(address)).long == LDT and str(resource_type) == LDT_METADATA["type"]:
+            return Result(decode_resource(_body(LDT_METADATA)), _meta())
+        raise ResourceNotFoundError(
+            f"Resource not found: {resource_type}",
+            status=404,
+            error_code="resource_not_found",
+            ledger=_meta(),
+        )
+
+    def block_by_version(self, version: int, *, with_transactions: bool = False) -> Result[Any]:
+        self._log("block_by_version", version)
+        if not 0 <= version <= LEDGER_VERSION:
+            raise BlockNotFoundError(
+                f"Block not found by version({version})",
+                status=404,
+                error_code="block_not_found",
+                ledger=_meta(),
+            )
+        height, first = version // 3, version // 3 * 3
+        block = {
+            "block_height": str(height),
+            "block_hash": "0x" + f"{height:02x}" * 32,
+            "block_timestamp": str(BASE_TIME + first * 1_000_000),
+            "first_version": str(first),
+            "last_version": str(first + 2),
+        }
+        return Result(decode_block(_body(block)), _meta())

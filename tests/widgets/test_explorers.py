@@ -115,7 +115,7 @@ def test_the_transaction_inspector_types_the_arguments_by_the_abi(chain: Any) ->
         ("address", PLAYER),
         ("u64", str(2**64 - 1)),
     ]
-    events = _grid(inspector, "Events")
+    events = _grid(inspector, " event")
     assert any("ScoreChanged" in r["type"] for r in events.rows)
 
 

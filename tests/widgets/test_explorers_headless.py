@@ -320,7 +320,7 @@ def test_the_transactions_tab_lists_newest_first_and_opens_the_inspector(
     ]
     txns._activate(1, "version")
     assert _crumbs(explorer) == f"account 0xa1a1…a1a1 {SEP} txn 20"
-    assert client.methods[-1] == "transaction_by_version"
+    assert client.methods[-2:] == ["transaction_by_version", "block_by_version"]
     explorer.back()
     assert _crumbs(explorer) == "account 0xa1a1…a1a1"
 
@@ -332,40 +332,49 @@ def test_the_inspector_reads_the_transaction_then_each_tab_when_shown(
     client: FakeReadClient,
 ) -> None:
     inspector = TransactionInspector(client, 17)
-    assert client.methods == ["transaction_by_version"]
+    assert client.methods == ["transaction_by_version", "block_by_version"]
     assert repr(inspector) == "TransactionInspector(17)"
     assert _crumbs(inspector) == "txn 17"
     view = inspector.view
     assert view is not None
     assert view.tabs is not None
     assert view.tabs.built == ["Summary"]
-    summary = view.tabs.children[0].children[0].value
-    assert "<code>success</code>" in summary
-    assert f"<code>{ALICE}</code>" in summary
+    status, facts, _accounts = view.tabs.children[0].children[0].children
+    assert "✓ Success: Executed successfully" in status.value
+    assert "<code>0x1::ledger_demo::set_score</code>" in facts.value
     view.show("Payload")
-    assert client.methods == ["transaction_by_version", "account_module"]
+    assert client.methods[2:] == ["account_module"]
     payload = _grid(inspector, "0x1::ledger_demo::set_score")
     assert [(r["index"], r["type"], r["value"]) for r in payload.rows] == [
         (0, "address", PLAYER),
         (1, "u64", str(U64_MAX)),
     ]
     view.show("Events")
-    events = _grid(inspector, "Events")
-    assert [(r["type"], r["sequence_number"]) for r in events.rows] == [
-        ("0x1::ledger_demo::ScoreChanged", 2)
+    events = _grid(inspector, "1 event")
+    assert [(r["type"], r["fields"]) for r in events.rows] == [
+        (
+            "0x1::ledger_demo::ScoreChanged",
+            f"player: 0x5a5a…5a5a · old: 9 · new: {U64_MAX}",
+        )
     ]
     view.show("Changes")
-    changes = _grid(inspector, "Changes")
+    changes = _grid(inspector, "1 change")
     assert [(r["type"], r["handle"]) for r in changes.rows] == [("write_table_item", SCORES)]
+    # The change's key and value, typed as the table declares them.
+    item = _grid(inspector, "Change 0")
+    assert [(r["path"], r["type"], r["value"]) for r in item.rows] == [
+        ("key", "address", PLAYER),
+        ("value", "u64", str(U64_MAX)),
+    ]
     view.show("Gas")
-    gas = view.tabs.children[4].children[0].value
+    gas = view.tabs.children[5].children[0].value
     assert gas == (
         "<p>Gas used <b>612</b> units of at most 2,000 (30.6%), at 100 octas a unit: "
         "fee <b>61,200</b> octas = 0.000612 APT.</p>"
     )
     view.show("Bytes")
     assert client.asked("explain") == []
-    button = view.tabs.children[5].children[0].children[0]
+    button = view.tabs.children[6].children[0].children[0]
     button.click()
     assert client.asked("explain") == [((17,), {})]
     assert client.methods.count("account_module") == 1
@@ -389,8 +398,10 @@ def test_a_second_transaction_of_the_same_module_asks_no_abi_again(
     ]
     assert client.methods == [
         "transaction_by_version",
+        "block_by_version",
         "account_module",
         "transaction_by_hash",
+        "block_by_version",
     ]
 
 
@@ -574,14 +585,16 @@ def test_a_tab_that_could_not_be_read_says_why_and_is_read_again_when_next_shown
     assert [kw["start"] for _, kw in client.asked("account_resources")] == [None, "2", "4"]
 
 
-def test_the_inspector_frame_is_the_payload_arguments_before_any_tab_is_shown(
+def test_the_inspector_frame_is_the_balance_changes_before_any_tab_is_shown(
     client: FakeReadClient,
 ) -> None:
     inspector = TransactionInspector(client, 17)
     frame = inspector.to_frame()
-    assert list(frame["type"]) == ["address", "u64"]
-    assert list(frame["value"]) == [PLAYER, str(U64_MAX)]
+    # Version 17 moved nothing: the sender paid 612 units of gas at 100 octas.
+    assert frame[["address", "asset", "delta"]].astype(str).values.tolist() == [
+        [ALICE, "0x" + "00" * 31 + "0a", "-61200"]
+    ]
     assert inspector.view is not None
     assert inspector.view.tabs is not None
     assert inspector.view.tabs.selected_index == 0  # the summary stays shown
-    assert client.methods == ["transaction_by_version", "account_module"]
+    assert client.methods == ["transaction_by_version", "block_by_version"]

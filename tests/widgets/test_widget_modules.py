@@ -51,6 +51,7 @@ def test_the_package_has_the_modules_named_for_what_they_hold() -> None:
     assert MODULES == [
         "ledgerkit.widgets",
         "ledgerkit.widgets._account_explorer",
+        "ledgerkit.widgets._balance_rows",
         "ledgerkit.widgets._cells",
         "ledgerkit.widgets._gas_dashboard",
         "ledgerkit.widgets._grid",
@@ -59,7 +60,9 @@ def test_the_package_has_the_modules_named_for_what_they_hold() -> None:
         "ledgerkit.widgets._read_client",
         "ledgerkit.widgets._sources",
         "ledgerkit.widgets._table_explorer",
+        "ledgerkit.widgets._transaction_facts",
         "ledgerkit.widgets._transaction_inspector",
+        "ledgerkit.widgets._typed_fields",
     ]
 
 
