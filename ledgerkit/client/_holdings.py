@@ -161,9 +161,7 @@ def _given_resources(resources: Iterable[Any]) -> list[Any]:
     given: list[Any] = []
     for resource in resources:
         if not isinstance(getattr(resource, "type", None), str):
-            raise InputError(
-                f"resources holds MoveResource records, got {type(resource).__name__}"
-            )
+            raise InputError(f"resources holds MoveResource records, got {type(resource).__name__}")
         given.append(resource)
         if len(given) > MAX_RESOURCES:
             raise InputError(f"at most {MAX_RESOURCES:,} resources, as the flow reads itself")
