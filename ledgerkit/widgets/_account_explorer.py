@@ -200,7 +200,9 @@ def account_view(nav: Navigator, address: str | Address, ledger_version: int | N
     account: Any
     try:
         answer = client.account(address, ledger_version=ledger_version)
-        account, version = answer.value, answer.ledger.ledger_version
+        # The answer's ledger is the node's latest, whatever version was asked.
+        account = answer.value
+        version = answer.ledger.ledger_version if ledger_version is None else ledger_version
         oldest = answer.ledger.oldest_ledger_version
     except AccountNotFoundError as exc:
         account = None
