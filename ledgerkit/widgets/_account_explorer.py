@@ -440,10 +440,10 @@ def _transactions_tab(
     grid.on_activate(nav.follow)
     sent = int(account.sequence_number) if account is not None else 0
     note = w.HTML(
-        "<div class='lk-note'>Sent, received, paid for: the node lists only what an "
-        f"account sent ({grouped(sent)} here, its sequence number), so the others are "
-        "found by scanning the ledger's versions, newest first; each page scans as far "
-        "back as it needs.</div>"
+        "<div class='lk-note'>Sent, received, paid for: every transaction that touched "
+        f"the account. The node lists only those an account sent ({grouped(sent)} here); "
+        "the others are found by scanning versions, newest first, as far back as each "
+        "page needs.</div>"
     )
     return w.VBox([note, grid]), [grid]
 
