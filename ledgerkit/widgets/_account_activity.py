@@ -18,6 +18,7 @@ from typing import Any, Final
 import pandas as pd
 
 from ledgerkit._errors import LedgerError
+from ledgerkit.frames import ACTIVITY_COLUMNS, empty_frame
 from ledgerkit.types import Address
 from ledgerkit.widgets._grid import Column, GridPage
 from ledgerkit.widgets._names import amount_text, grouped, short, short_type
@@ -267,7 +268,7 @@ class ActivityScan:
     def frame(self, rows: Sequence[Row]) -> pd.DataFrame:
         """The ``account_activity`` rows of ``rows``' versions, newest first, exact."""
         if not self._frames:
-            return pd.DataFrame()
+            return empty_frame(ACTIVITY_COLUMNS)
         every = pd.concat(self._frames, ignore_index=True)
         # Categories of different windows concatenate to objects: make them categories again.
         categories = {
