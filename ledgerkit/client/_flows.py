@@ -613,6 +613,7 @@ class Flows(Endpoints):
         *,
         ledger_version: int | None = None,
         assets: Iterable[str | Address] = (),
+        resources: Sequence[MoveResource] | None = None,
     ) -> Flow[list[Holding]]:
         """Every asset the account holds, coins and fungible assets, with exact balances,
         decimals, symbols and names, read from the node alone at one ledger version.
@@ -626,14 +627,23 @@ class Flows(Endpoints):
         assets : iterable of str or Address
             More fungible assets to look for (metadata addresses): discovery finds APT,
             coins' paired assets and those created at genesis, not every asset on chain.
+        resources : sequence of MoveResource, optional
+            The account's resources at ``ledger_version``, every page, when the caller
+            has read them already (an explorer showing them): they are not read again.
 
         Returns
         -------
         list of Holding
             Coins first, then fungible assets; ``ledgerkit.account_balances`` gives the
             same as a frame.
+
+        Raises
+        ------
+        InputError
+            ``resources`` that are not resource records, or given without the
+            ``ledger_version`` they were read at.
         """
-        return holdings(address, ledger_version, assets)
+        return holdings(address, ledger_version, assets, resources)
 
     @flow
     def account_activity(

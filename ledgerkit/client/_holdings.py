@@ -2,7 +2,8 @@
 
 Discovery, all at one ledger version (the first answer's, unless one is given):
 
-1. the account's resources, every page: each ``0x1::coin::CoinStore<T>`` is a coin held;
+1. the account's resources, every page (or the list the caller already read at that
+   version): each ``0x1::coin::CoinStore<T>`` is a coin held;
 2. fungible-asset candidates: APT's metadata (``0xa``), the metadata paired with each coin
    (the ``0x1::coin::paired_metadata<T>`` view), the ``0x1::fungible_asset::Metadata``
    objects the genesis transaction created (when the node still holds it), and any the
@@ -40,6 +41,8 @@ __all__ = ["Holding", "holdings"]
 APT_METADATA: Final = Address.from_int(0xA)
 #: Most pages of resources read (200 each).
 MAX_RESOURCE_PAGES: Final = 50
+#: Most resources read, or taken from a caller that read them.
+MAX_RESOURCES: Final = MAX_RESOURCE_PAGES * 200
 _COIN_STORE: Final = re.compile(r"^0x0*1::coin::CoinStore<(.+)>$")
 _METADATA: Final = "0x1::fungible_asset::Metadata"
 
@@ -147,22 +150,46 @@ def _genesis_metadata() -> Flow[list[str]]:
     return found
 
 
+def _given_resources(resources: Iterable[Any]) -> list[Any]:
+    """The resources a caller read, checked: records with a ``type``, at most what the
+    flow would read itself."""
+    if isinstance(resources, str | bytes) or not isinstance(resources, Iterable):
+        raise InputError(
+            f"resources is the account's resources (MoveResource records), got "
+            f"{type(resources).__name__}"
+        )
+    given: list[Any] = []
+    for resource in resources:
+        if not isinstance(getattr(resource, "type", None), str):
+            raise InputError(f"resources holds MoveResource records, got {type(resource).__name__}")
+        given.append(resource)
+        if len(given) > MAX_RESOURCES:
+            raise InputError(f"at most {MAX_RESOURCES:,} resources, as the flow reads itself")
+    return given
+
+
 def holdings(
-    address: str | Address, ledger_version: int | None, assets: Iterable[str | Address] = ()
+    address: str | Address,
+    ledger_version: int | None,
+    assets: Iterable[str | Address] = (),
+    resources: Iterable[Any] | None = None,
 ) -> Flow[list[Holding]]:
     """Every asset ``address`` holds (see the module docstring), coins first, then
-    fungible assets, each in the order found."""
+    fungible assets, each in the order found. ``resources``: the account's whole list
+    of resources at ``ledger_version``, already read (none is read again)."""
     owner = address if isinstance(address, Address) else Address.parse(address)
-    resources: list[Any] = []
+    if resources is not None and ledger_version is None:
+        raise InputError("resources= are read at a version: give that ledger_version too")
+    read: list[Any] = [] if resources is None else _given_resources(resources)
     start: str | None = None
     version = ledger_version
-    for _ in range(MAX_RESOURCE_PAGES):
+    for _ in range(MAX_RESOURCE_PAGES if resources is None else 0):
         try:
             page = yield from send(calls.account_resources(owner, version, start, 200))
         except NotFoundError:  # no account: it may still hold fungible assets
             break
         version = page.ledger.ledger_version if version is None else version
-        resources += page.value
+        read += page.value
         start = page.ledger.cursor
         if not start:
             break
@@ -172,7 +199,7 @@ def holdings(
 
     out: list[Holding] = []
     counted: set[str] = set()  # metadata addresses already counted through a coin
-    for resource in resources:
+    for resource in read:
         match = _COIN_STORE.match(resource.type)
         if match is None:
             continue

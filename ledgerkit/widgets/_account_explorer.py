@@ -1,38 +1,52 @@
 """The account explorer: an account's overview and assets, resources as a tree of Move
-values, modules with their ABI, event streams and transactions, each paged from the node.
+values, modules with their ABI, event streams and every transaction that touched it,
+each paged from the node.
 
 Everything is read at one ledger version (the account's first answer, or the one given),
-so the tabs agree with each other. Opening an account reads only its overview (the
-account and its assets); each other tab asks the node when it is first shown. The
-resources are paged through one source per account and version, which the Events tab
-reads too: no page of them is asked twice.
+so the tabs agree with each other. Opening an account reads its overview: the account,
+its resources (every page) and the assets found in them. Each other tab asks the node
+when it is first shown. The resources are kept in one source per account and version,
+which the holdings, the Resources tab and the Events tab read: no page of them is asked
+twice.
 """
 
 from __future__ import annotations
 
 import html
+import logging
 from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as w
 
-from ledgerkit._errors import AccountNotFoundError
+from ledgerkit._errors import AccountNotFoundError, LedgerError, NotFoundError
 from ledgerkit.frames import functions_to_frame, holdings_to_frame, structs_to_frame
 from ledgerkit.types import Address, MoveType
+from ledgerkit.widgets._account_activity import ACTIVITY_COLUMNS_SHOWN, ActivityScan, AssetNames
 from ledgerkit.widgets._grid import Column, LedgerGrid
 from ledgerkit.widgets._move_rows import flatten_value
-from ledgerkit.widgets._navigator import LazyTabs, Navigator, View, register_view, short
+from ledgerkit.widgets._names import amount_text, grouped, short, short_type
+from ledgerkit.widgets._navigator import LazyTabs, Navigator, View, register_view
 from ledgerkit.widgets._read_client import ReadClient
-from ledgerkit.widgets._sources import CountedSource, CursorSource, ListSource, Row, frame_rows
+from ledgerkit.widgets._sources import (
+    MAX_SEARCHED_ROWS,
+    CountedSource,
+    CursorSource,
+    ListSource,
+    Row,
+    frame_rows,
+)
 
 __all__ = ["AccountExplorer", "account_view", "events_view"]
+
+_log = logging.getLogger("ledgerkit.widgets")
 
 _ASSET_COLUMNS = [
     Column("symbol", "Symbol"),
     Column("name", "Name"),
     Column("amount", "Amount"),
-    Column("balance", "Balance (base units)", "int"),
-    Column("kind", "Kind"),
+    Column("base_units", "Balance (base units)", "int"),
+    Column("type", "Type"),
     Column("asset", "Asset", "address"),
 ]
 _VALUE_COLUMNS = [
@@ -41,27 +55,18 @@ _VALUE_COLUMNS = [
     Column("type", "Move type"),
     Column("points_to", "Opens"),
 ]
-_TXN_COLUMNS = [
-    Column("version", "Version", "version"),
-    Column("sequence_number", "Seq", "int"),
-    Column("function", "Function"),
-    Column("success", "OK", "bool"),
-    Column("gas_used", "Gas", "int"),
-    Column("timestamp", "Time (UTC)", "time"),
-    Column("hash", "Hash", "hash"),
-]
 _EVENT_COLUMNS = [
     Column("sequence_number", "Seq", "int"),
     Column("version", "Version", "version"),
     Column("type", "Type"),
     Column("data", "Data", "json"),
 ]
-#: Rows a page of resources asks for when the whole list is read (the Events tab).
-_ALL_RESOURCES_PAGE = 100
+#: Rows a page of resources asks for when the whole list is read (the overview).
+_ALL_RESOURCES_PAGE = 200
 
 
 def _overview_html(address: Address, account: Any, version: int) -> str:
-    rows = [("Address", address.long), ("Ledger version", f"{version:,}")]
+    rows = [("Address", address.standard), ("Ledger version", grouped(version))]
     if account is None:
         rows.append(("Account", "no account resource (it may still hold fungible assets)"))
     else:
@@ -84,17 +89,30 @@ def _resource_rows(resources: list[Any]) -> list[Row]:
     ]
 
 
-def _transaction_row(txn: Any) -> Row:
-    payload = getattr(txn, "payload", None)
+def _asset_row(holding: Any) -> Row:
+    """An asset held: exact ``balance`` and ``coin_type``, and what is shown."""
+    coin_type = getattr(holding, "coin_type", None)
+    balance = int(holding.balance)
     return {
-        "version": getattr(txn, "version", None),
-        "sequence_number": getattr(txn, "sequence_number", None),
-        "function": getattr(payload, "function", "") or type(payload).__name__,
-        "success": getattr(txn, "success", None),
-        "gas_used": getattr(txn, "gas_used", None),
-        "timestamp": getattr(txn, "timestamp", None),
-        "hash": getattr(txn, "hash", ""),
+        "symbol": holding.symbol,
+        "name": holding.name,
+        "amount": (None if holding.decimals is None else amount_text(balance, holding.decimals)),
+        "balance": balance,
+        "base_units": grouped(balance),
+        "kind": holding.kind,
+        "coin_type": coin_type,
+        "type": short_type(coin_type) if coin_type else "fungible asset",
+        "asset": _asset_id(holding.asset),
     }
+
+
+def _asset_id(asset: Any) -> Address | str:
+    """An asset's key as an address (shown as AIP-40 writes it), or as it is when it is
+    not one (a coin type, from an older client)."""
+    try:
+        return Address.parse(str(asset))
+    except LedgerError:
+        return str(asset)
 
 
 def _event_row(event: Any) -> Row:
@@ -182,54 +200,92 @@ def account_view(nav: Navigator, address: str | Address, ledger_version: int | N
     account: Any
     try:
         answer = client.account(address, ledger_version=ledger_version)
-        account, version = answer.value, answer.ledger.ledger_version
-    except AccountNotFoundError:
+        # The answer's ledger is the node's latest, whatever version was asked.
+        account = answer.value
+        version = answer.ledger.ledger_version if ledger_version is None else ledger_version
+        oldest = answer.ledger.oldest_ledger_version
+    except AccountNotFoundError as exc:
         account = None
-        version = (
-            ledger_version
-            if ledger_version is not None
-            else client.ledger_info().value.ledger_version
-        )
+        if ledger_version is None:
+            info = client.ledger_info().value
+            version, oldest = info.ledger_version, info.oldest_ledger_version
+        else:
+            version = ledger_version
+            oldest = exc.ledger.oldest_ledger_version if exc.ledger is not None else 0
 
     def resources_page(cursor: str | None, limit: int) -> tuple[Sequence[Row], str | None]:
         page = client.account_resources(address, ledger_version=version, start=cursor, limit=limit)
         return _resource_rows(page.value), page.ledger.cursor
 
-    # One source of resources per account and version: the Resources and Events tabs
-    # read the same pages, and so does the account opened again at that version.
+    # One source of resources per account and version: the holdings, the Resources and
+    # Events tabs read the same pages, and so does the account opened again at that version.
     resources = nav.memo(
         ("resources", address.long, version), lambda: CursorSource(resources_page, ["type"])
     )
+    held: list[Any] = []  # the assets, once the overview has read them
     tabs = LazyTabs(
         [
-            ("Overview", lambda: _overview_tab(nav, address, account, version)),
+            ("Overview", lambda: _overview_tab(nav, address, account, version, resources, held)),
             ("Resources", lambda: _resources_tab(nav, resources)),
             ("Modules", lambda: _modules_tab(nav, address, version)),
             ("Events", lambda: _events_tab(nav, address, resources)),
-            ("Transactions", lambda: _transactions_tab(nav, address, account)),
+            (
+                "Transactions",
+                lambda: _transactions_tab(nav, address, account, (oldest, version), held),
+            ),
         ],
         guard=nav.guard,
     )
-    return View(f"account {short(address.long)}", [tabs], [], tabs=tabs)
+    return View(f"account {short(address)}", [tabs], [], tabs=tabs)
+
+
+def _every_resource(resources: CursorSource) -> list[Any] | None:
+    """Every resource of the account through its source, or ``None`` when they are too
+    many to hold (the holdings then read their own) or the node knows no account."""
+    try:
+        rows = resources.all_rows(_ALL_RESOURCES_PAGE)
+    except NotFoundError:
+        return None
+    if not resources.complete or len(rows) >= MAX_SEARCHED_ROWS:
+        return None
+    return [row["resource"] for row in rows]
 
 
 def _overview_tab(
-    nav: Navigator, address: Address, account: Any, version: int
+    nav: Navigator,
+    address: Address,
+    account: Any,
+    version: int,
+    resources: CursorSource,
+    held: list[Any],
 ) -> tuple[Any, list[LedgerGrid]]:
-    """The account's overview and every asset it holds."""
+    """The account's overview and every asset it holds, found in its resources (read
+    here through the view's source of them, kept for the other tabs)."""
     client = nav.client
-    holdings = nav.guard("assets", lambda: client.account_assets(address, ledger_version=version))
-    held = list(holdings or [])
-    assets = holdings_to_frame(held)
-    asset_rows = assets.astype(object).where(assets.notna(), None).to_dict("records")
+
+    failed = ""
+    try:
+        every = _every_resource(resources)
+        held[:] = client.account_assets(address, ledger_version=version, resources=every)
+    except LedgerError as exc:
+        failed = str(exc).splitlines()[0][:300] if str(exc) else type(exc).__name__
+    except Exception as exc:  # a widget must not raise into the frontend
+        _log.exception("reading the assets failed")
+        failed = type(exc).__name__
+    asset_rows = [_asset_row(holding) for holding in held]
+
+    def frame(rows: Sequence[Row]) -> Any:
+        shown = {row["asset"] for row in rows}
+        return holdings_to_frame([h for h in held if _asset_id(h.asset) in shown])
+
     assets_grid = LedgerGrid(
-        ListSource(asset_rows, ["symbol", "name", "asset"]),
+        ListSource(asset_rows, ["symbol", "name", "coin_type", "asset"]),
         _ASSET_COLUMNS,
         title="Assets",
-        frame=lambda rows: holdings_to_frame(
-            [h for h in held if h.asset in {r["asset"] for r in rows}]
-        ),
+        frame=frame,
     )
+    if failed:  # said in the grid: the view's message line is cleared when it is shown
+        assets_grid.error = f"Could not read the assets: {failed}"
     assets_grid.on_activate(nav.follow)
     overview = w.VBox([w.HTML(_overview_html(address, account, version)), assets_grid])
     return overview, [assets_grid]
@@ -355,24 +411,41 @@ def _events_tab(
 
 
 def _transactions_tab(
-    nav: Navigator, address: Address, account: Any
+    nav: Navigator, address: Address, account: Any, versions: tuple[int, int], held: list[Any]
 ) -> tuple[Any, list[LedgerGrid]]:
-    """The transactions the account sent, newest first."""
+    """Every transaction that touched the account, newest first, found by scanning the
+    versions back from the view's (see :mod:`ledgerkit.widgets._account_activity`)."""
     client = nav.client
+    oldest, version = versions
+
+    def fetch(first: int, last: int) -> Any:
+        return client.account_activity(
+            address,
+            start_version=None if first == 0 else first - 1,
+            end_version=last,
+            progress=False,
+        )
+
+    scan = ActivityScan(fetch, AssetNames(client, version, held), version, oldest)
+    grid: LedgerGrid | None = None
+
+    def source(page: int, size: int, query: str) -> Any:
+        got = scan(page, size, query)
+        if grid is not None:
+            grid.title = scan.describe()
+        return got
+
+    grid = LedgerGrid(source, ACTIVITY_COLUMNS_SHOWN, title="", searchable=False, frame=scan.frame)
+    grid.title = scan.describe()
+    grid.on_activate(nav.follow)
     sent = int(account.sequence_number) if account is not None else 0
-
-    def transactions_page(start: int, limit: int) -> list[Row]:
-        page = client.account_transactions(address, start=start, limit=limit)
-        return [_transaction_row(t) for t in page.value]
-
-    txn_grid = LedgerGrid(
-        CountedSource(transactions_page, sent),
-        _TXN_COLUMNS,
-        title=f"{sent:,} transactions sent",
-        searchable=False,
+    note = w.HTML(
+        "<div class='lk-note'>Sent, received, paid for: every transaction that touched "
+        f"the account. The node lists only those an account sent ({grouped(sent)} here); "
+        "the others are found by scanning versions, newest first, as far back as each "
+        "page needs.</div>"
     )
-    txn_grid.on_activate(nav.follow)
-    return txn_grid, [txn_grid]
+    return w.VBox([note, grid]), [grid]
 
 
 class AccountExplorer(Navigator):

@@ -29,6 +29,7 @@ from ledgerkit._errors import LedgerError
 from ledgerkit.types import Address
 from ledgerkit.widgets._grid import LedgerGrid
 from ledgerkit.widgets._move_rows import StructLayouts
+from ledgerkit.widgets._names import short
 from ledgerkit.widgets._read_client import ReadClient, require_sync
 
 __all__ = ["VIEWS", "LazyTabs", "Navigator", "View", "ViewFactory", "register_view", "short"]
@@ -46,13 +47,6 @@ VIEWS: dict[str, ViewFactory] = {}
 def register_view(kind: str, factory: ViewFactory) -> None:
     """Let every navigator open views of ``kind`` with ``factory(navigator, *args)``."""
     VIEWS[kind] = factory
-
-
-def short(text: str, keep: int = 6) -> str:
-    """``0x1234…abcd`` for a long address or hash; anything short as it is."""
-    if len(text) <= 2 * keep + 3:
-        return text
-    return f"{text[:keep]}…{text[-4:]}"
 
 
 class View(w.VBox):  # type: ignore[misc]

@@ -11,7 +11,7 @@ names, but its methods return coroutines: passing one is refused with an
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from ledgerkit._errors import InputError
@@ -28,6 +28,8 @@ from ledgerkit.models import (
 from ledgerkit.types import Address, MoveType, Result, StructTag
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from ledgerkit.client import Client, Holding
     from ledgerkit.tx import TransactionExplanation
 
@@ -58,8 +60,10 @@ class ReadClient(Protocol):
         *,
         ledger_version: int | None = None,
         assets: Iterable[str | Address] = (),
+        resources: Sequence[MoveResource] | None = None,
     ) -> list[Holding]:
-        """Every asset the account holds, with exact balances."""
+        """Every asset the account holds, with exact balances (``resources``: its
+        resources at ``ledger_version``, already read)."""
         ...
 
     def account_resources(
@@ -159,6 +163,19 @@ class ReadClient(Protocol):
         self, txn: RawTransaction | SignedTransaction | TransactionData | int | str | bytes
     ) -> TransactionExplanation:
         """A transaction's bytes explained field by field."""
+        ...
+
+    def account_activity(
+        self,
+        address: str | Address,
+        *,
+        start_version: int | None = None,
+        end_version: int | None = None,
+        progress: bool | None = None,
+    ) -> pd.DataFrame:
+        """Every transaction that touched the account after ``start_version``, up to
+        and including ``end_version`` (``ledgerkit.frames.ACTIVITY_COLUMNS``): a scan of
+        that range."""
         ...
 
 

@@ -4,22 +4,28 @@ write sets wrote to the table, newest first, with the version that wrote each.
 
 The node has no endpoint listing a table's keys: the list comes from scanning committed
 transactions backwards from the newest, a bounded number of versions per page asked.
+
+A look-up shows its item, or says why there is none (a key with no item, a key that
+does not fit the type, a node that did not answer) with nothing left of the item shown
+before, so a result is never taken for the answer to another key.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, Final
 
 import ipywidgets as w
 
-from ledgerkit._errors import InputError, LedgerError
+from ledgerkit._errors import InputError, LedgerError, TableItemNotFoundError
 from ledgerkit.bcs import MoveValueCodec
 from ledgerkit.models import DeleteTableItem, WriteTableItem
 from ledgerkit.types import Address, MoveType
 from ledgerkit.widgets._grid import Column, GridPage, LedgerGrid
 from ledgerkit.widgets._move_rows import flatten_value
-from ledgerkit.widgets._navigator import Navigator, View, register_view, short
+from ledgerkit.widgets._names import short
+from ledgerkit.widgets._navigator import Navigator, View, register_view
 from ledgerkit.widgets._read_client import ReadClient
 from ledgerkit.widgets._sources import ListSource, Row
 
@@ -28,6 +34,8 @@ __all__ = ["MAX_SCAN_VERSIONS", "TableExplorer", "WriteSetScan", "parse_key", "t
 #: Most versions one page of the item list scans.
 MAX_SCAN_VERSIONS: Final = 20_000
 _SCAN_PAGE: Final = 100
+#: What a look-up of a key with no item gives (the node answered 404).
+_NO_ITEM: Final = object()
 _ITEM_COLUMNS = [
     Column("version", "Version", "version"),
     Column("op", "Change"),
@@ -166,6 +174,31 @@ def table_view(nav: Navigator, handle: str, key_type: Any = None, value_type: An
         value_grid.title = title
         value_grid.go(0)
 
+    def clear(title: str = "Item") -> None:
+        value_source.rows = []
+        value_grid.title = title
+        value_grid.go(0)
+
+    def fetch(what: str, key_text: str, read: Callable[[], Any]) -> Any:
+        """``read()``, or ``None`` with the previous item cleared and the reason said: a
+        key with no item in a sentence of its own, any other failure as the navigator
+        says failures."""
+
+        def attempt() -> Any:
+            try:
+                return read()
+            except TableItemNotFoundError:
+                return _NO_ITEM
+
+        found = nav.guard(what, attempt)
+        if found is _NO_ITEM:
+            nav.say(f"{what}: no item for this key ({short(key_text)})", error=False)
+            clear(f"No item for {short(key_text)}")
+            return None
+        if found is None:
+            clear()
+        return found
+
     def typed(_button: Any) -> None:
         nav.say("")
         try:
@@ -174,15 +207,22 @@ def table_view(nav: Navigator, handle: str, key_type: Any = None, value_type: An
             key = parse_key(key_box.value, k_type, codec)
         except InputError as exc:
             nav.say(str(exc))
+            clear()
             return
-        found = nav.guard("look-up", lambda: client.table_item(handle, k_type, v_type, key).value)
+        found = fetch(
+            "look-up",
+            key if isinstance(key, str) else json.dumps(key, separators=(",", ":")),
+            lambda: client.table_item(handle, k_type, v_type, key).value,
+        )
         if found is not None:
             show(found, v_type, f"{key_box.value.strip()} → {v_type}")
 
     def raw(_button: Any) -> None:
         nav.say("")
-        found = nav.guard(
-            "raw look-up", lambda: client.raw_table_item(handle, raw_box.value.strip()).value
+        found = fetch(
+            "raw look-up",
+            raw_box.value.strip(),
+            lambda: client.raw_table_item(handle, raw_box.value.strip()).value,
         )
         if found is None:
             return

@@ -148,3 +148,29 @@ def test_holdings_to_frame_refuses_what_is_not_holdings() -> None:
     empty = holdings_to_frame([])
     assert list(empty.columns) == list(HOLDING_COLUMNS)
     assert len(empty) == 0
+
+
+def test_resources_already_read_are_not_read_again() -> None:
+    fake = _public_node()
+    with fake.client() as client:
+        resources = client.account_resources(OWNER).value
+        read = len(fake.sent(f"/accounts/{OWNER}/resources"))
+        held = client.account_assets(OWNER, ledger_version=5000, resources=resources)
+    assert read == 1
+    assert len(fake.sent(f"/accounts/{OWNER}/resources")) == 1  # not asked a second time
+    assert [(h.coin_type, h.symbol, h.balance) for h in held] == [(USDC, "USDC", 2**64 - 1)]
+
+
+def test_resources_given_need_their_version_and_must_be_resources() -> None:
+    fake = _public_node()
+    with fake.client() as client:
+        resources = client.account_resources(OWNER).value
+        with pytest.raises(InputError, match="give that ledger_version too"):
+            client.account_assets(OWNER, resources=resources)
+        with pytest.raises(InputError, match="MoveResource records, got dict"):
+            client.account_assets(
+                OWNER,
+                ledger_version=5000,
+                resources=[{"type": "0x1::account::Account"}],  # type: ignore[list-item]
+            )
+    assert fake.sent(f"/accounts/{OWNER}/balance/{USDC}") == []

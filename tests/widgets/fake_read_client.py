@@ -11,18 +11,24 @@ The chain it describes, pinned at ledger version 25:
   (creation number 4);
 * version 17 called ``0x1::ledger_demo::set_score(PLAYER, 2**64 - 1)``, which wrote that
   table;
-* for the transaction inspector (read by version or hash only): version 21, ``CAROL``
+* for the transaction inspector (read by version or hash only): version 12, ``CAROL``
   sent ``BOB`` 2.5 APT and 1.5 LDT with ``DAVE`` as secondary signer and ``SPONSOR`` as
-  fee payer (fee 15,100 octas, 1,100 refunded for storage); version 22, ``CAROL``'s
+  fee payer (fee 15,100 octas, 1,100 refunded for storage); version 13, ``CAROL``'s
   transfer of 10,000 APT aborted (``EINSUFFICIENT_BALANCE``), fee 900 octas. Blocks hold
-  three versions each (height 7: versions 21 to 23).
+  three versions each (height 4: versions 12 to 14).
+* others touched her too (:data:`ACTIVITY`, what ``account_activity`` answers): ``BOB``
+  sent her 2.5 LDT at version 19 and 1,000,000 APT at version 21, she paid the fee of
+  ``PLAYER``'s transaction at version 22, and received 123.45 of an asset she no longer
+  holds (``OLD``, whose metadata is at ``OLD``) at version 24.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
+
+import pandas as pd
 
 from ledgerkit import (
     AccountNotFoundError,
@@ -35,6 +41,7 @@ from ledgerkit import (
     TransactionNotFoundError,
 )
 from ledgerkit.client import Holding
+from ledgerkit.frames import ACTIVITY_COLUMNS
 from ledgerkit.models import (
     decode_account,
     decode_block,
@@ -59,14 +66,20 @@ U64_MAX = 2**64 - 1
 #: The node's page size for resources (small, so the explorers page through them).
 RESOURCES_PAGE = 2
 
+#: APT's key: its fungible-asset metadata address, long form.
+APT_KEY = "0x" + "00" * 31 + "0a"
+#: An asset ALICE once received and holds no more.
+OLD = "0x" + "d0" * 32
+
 APT_HOLDING = Holding(
-    asset="0x1::aptos_coin::AptosCoin",
+    asset=APT_KEY,
     kind="coin",
     balance=10_000_081_973_700,
     decimals=8,
     symbol="APT",
     name="Aptos Coin",
-    metadata="0x" + "00" * 31 + "0a",
+    metadata=APT_KEY,
+    coin_type="0x1::aptos_coin::AptosCoin",
 )
 LDT_HOLDING = Holding(
     asset=LDT,
@@ -324,7 +337,7 @@ def _signature(kind: str, **more: Any) -> dict[str, Any]:
 
 SPONSORED = {
     **_user_transaction(
-        21,
+        12,
         4,
         [BOB, "250000000"],
         success=True,
@@ -360,10 +373,10 @@ SPONSORED = {
             },
         },
     ],
-    "timestamp": str(BASE_TIME + 21_000_000),
+    "timestamp": str(BASE_TIME + 12_000_000),
 }
 ABORTED = {
-    **_user_transaction(22, 5, [BOB, "1000000000000"], success=False, changes=[]),
+    **_user_transaction(13, 5, [BOB, "1000000000000"], success=False, changes=[]),
     "hash": "0x" + "ab" * 32,
     "gas_used": "9",
     "sender": CAROL,
@@ -378,7 +391,7 @@ ABORTED = {
         "arguments": [BOB, "1000000000000"],
     },
     "signature": _signature("ed25519_signature"),
-    "timestamp": str(BASE_TIME + 21_000_000),
+    "timestamp": str(BASE_TIME + 12_000_000),
 }
 #: The part of ``0x1::fungible_asset``'s ABI the inspected events and changes need
 #: (``0x1::transaction_fee`` and ``0x1::object`` are not published here: untyped).
@@ -423,6 +436,101 @@ FUNGIBLE_ASSET = {
 }
 #: Transactions read by version or hash only (no account or page lists them).
 INSPECTED = [SPONSORED, ABORTED]
+
+
+# -- what else touched ALICE: the answers of account_activity --------------------------
+
+
+def _other_transaction(
+    version: int, sender: str, function: str, arguments: list[Any], signature: Any = None
+) -> dict[str, Any]:
+    txn = _user_transaction(version, 0, arguments, success=True, changes=[])
+    txn.update(sender=sender, events=[])
+    txn["payload"].update(function=function)
+    if signature is not None:
+        txn["signature"] = signature
+    return txn
+
+
+_KEY = {"type": "ed25519_signature", "public_key": "0x" + "01" * 32, "signature": "0x" + "02" * 64}
+
+OTHER_TRANSACTIONS = [
+    _other_transaction(19, BOB, "0x1::primary_fungible_store::transfer", [LDT, ALICE, "2500000"]),
+    _other_transaction(21, BOB, "0x1::aptos_account::transfer", [ALICE, "100000000000000"]),
+    _other_transaction(
+        22,
+        PLAYER,
+        "0x1::ledger_demo::set_score",
+        [PLAYER, "5"],
+        {
+            "type": "fee_payer_signature",
+            "sender": _KEY,
+            "secondary_signer_addresses": [],
+            "secondary_signers": [],
+            "fee_payer_address": ALICE,
+            "fee_payer_signer": _KEY,
+        },
+    ),
+    _other_transaction(24, BOB, "0x1::primary_fungible_store::transfer", [OLD, ALICE, "12345"]),
+]
+
+#: ``(version, roles, function, success, fee, changes)`` of ALICE's activity.
+ACTIVITY: list[tuple[int, str, str, bool, int, dict[str, str]]] = [
+    (17, "sender", "0x1::ledger_demo::set_score", True, 61_200, {APT_KEY: "-61200"}),
+    (19, "recipient", "0x1::primary_fungible_store::transfer", True, 0, {LDT: "2500000"}),
+    (20, "sender", "0x1::ledger_demo::set_score", True, 61_200, {APT_KEY: "-61200"}),
+    (21, "recipient", "0x1::aptos_account::transfer", True, 0, {APT_KEY: "100000000000000"}),
+    (22, "fee_payer", "0x1::ledger_demo::set_score", True, 61_200, {APT_KEY: "-61200"}),
+    (23, "sender", "0x1::ledger_demo::set_score", False, 61_200, {APT_KEY: "-61200"}),
+    (24, "recipient", "0x1::primary_fungible_store::transfer", True, 0, {OLD: "12345"}),
+]
+
+#: The metadata of ``OLD``, the one resource at its address.
+OLD_METADATA = {
+    "type": "0x1::fungible_asset::Metadata",
+    "data": {
+        "decimals": 2,
+        "icon_uri": "",
+        "name": "Old Token",
+        "project_uri": "",
+        "symbol": "OLD",
+    },
+}
+
+
+def _activity_frame(rows: Sequence[tuple[int, str, str, bool, int, dict[str, str]]]) -> Any:
+    """Rows of :data:`ACTIVITY` as ``account_activity`` answers them (its columns, dtypes)."""
+    columns: dict[str, Any] = {
+        "version": [version for version, *_ in rows],
+        "address": [ALICE] * len(rows),
+        "timestamp": pd.to_datetime(
+            [1_748_736_000_000_000 + version * 1_000_000 for version, *_ in rows],
+            unit="us",
+            utc=True,
+        ),
+        "hash": ["0x" + f"{version:02x}" * 32 for version, *_ in rows],
+        "type": ["user_transaction"] * len(rows),
+        "roles": [row[1] for row in rows],
+        "function": [row[2] for row in rows],
+        "success": [row[3] for row in rows],
+        "fee": [row[4] for row in rows],
+        "storage_refund": [0] * len(rows),
+        "changes": [json.dumps(row[5], separators=(",", ":")) for row in rows],
+    }
+    return pd.DataFrame(
+        {
+            # A category's values are its categories (the schema's dtype names none).
+            name: pd.Series(
+                list(columns[name]),
+                dtype="category" if isinstance(dtype, pd.CategoricalDtype) else dtype,
+            )
+            for name, dtype in ACTIVITY_COLUMNS.items()
+        }
+    )
+
+
+#: Every transaction of the chain, in version order.
+_ALL = sorted(TRANSACTIONS + OTHER_TRANSACTIONS, key=lambda t: int(t["version"]))
 
 
 class FakeExplanation:
@@ -485,8 +593,13 @@ class FakeReadClient:
         *,
         ledger_version: int | None = None,
         assets: Iterable[str | Address] = (),
+        resources: Sequence[Any] | None = None,
     ) -> list[Holding]:
-        self._log("account_assets", address, ledger_version=ledger_version)
+        if resources is None:
+            self._log("account_assets", address, ledger_version=ledger_version)
+        else:
+            types = [r.type for r in resources]
+            self._log("account_assets", address, ledger_version=ledger_version, resources=types)
         return [APT_HOLDING, LDT_HOLDING] if Address.parse(str(address)).long == ALICE else []
 
     def account_resources(
@@ -500,7 +613,7 @@ class FakeReadClient:
         self._log(
             "account_resources", address, ledger_version=ledger_version, start=start, limit=limit
         )
-        held = RESOURCES if Address.parse(str(address)).long == ALICE else []
+        held = {ALICE: RESOURCES, OLD: [OLD_METADATA]}.get(Address.parse(str(address)).long, [])
         first = int(start or 0)
         last = first + min(limit or RESOURCES_PAGE, RESOURCES_PAGE)
         cursor = str(last) if last < len(held) else None
@@ -560,12 +673,12 @@ class FakeReadClient:
         self._log("transactions", start=start, limit=limit)
         first = start or 0
         last = first + (limit or 25)
-        page = [t for t in TRANSACTIONS if first <= int(t["version"]) < last]
+        page = [t for t in _ALL if first <= int(t["version"]) < last]
         return Result(decode_transactions(_body(page)), _meta())
 
     def transaction_by_version(self, version: int) -> Result[Any]:
         self._log("transaction_by_version", version)
-        for txn in TRANSACTIONS + INSPECTED:
+        for txn in _ALL + INSPECTED:
             if int(txn["version"]) == version:
                 return Result(decode_transaction(_body(txn)), _meta())
         raise TransactionNotFoundError(
@@ -577,7 +690,7 @@ class FakeReadClient:
 
     def transaction_by_hash(self, txn_hash: str | bytes) -> Result[Any]:
         self._log("transaction_by_hash", txn_hash)
-        for txn in TRANSACTIONS + INSPECTED:
+        for txn in _ALL + INSPECTED:
             if txn["hash"] == txn_hash:
                 return Result(decode_transaction(_body(txn)), _meta())
         raise TransactionNotFoundError(
@@ -648,3 +761,25 @@ class FakeReadClient:
             "last_version": str(first + 2),
         }
         return Result(decode_block(_body(block)), _meta())
+
+    # -- the activity ------------------------------------------------------------------
+
+    def account_activity(
+        self,
+        address: str | Address,
+        *,
+        start_version: int | None = None,
+        end_version: int | None = None,
+        progress: bool | None = None,
+    ) -> Any:
+        self._log(
+            "account_activity",
+            address,
+            start_version=start_version,
+            end_version=end_version,
+            progress=progress,
+        )
+        first = 0 if start_version is None else start_version + 1
+        last = LEDGER_VERSION if end_version is None else end_version
+        mine = ACTIVITY if Address.parse(str(address)).long == ALICE else []
+        return _activity_frame([row for row in mine if first <= row[0] <= last])

@@ -53,8 +53,8 @@ def test_the_account_overview_shows_every_asset_exactly(chain: Any) -> None:
     explorer = AccountExplorer(client, alice.address)
     assert repr(explorer) == f"AccountExplorer({alice.address.short})"
     assets = _grid(explorer, "Assets")
-    shown = {row["symbol"]: (row["amount"], row["balance"]) for row in assets.rows}
-    assert shown["LDT"] == ("1,000,000", 1_000_000 * 10**6)
+    shown = {row["symbol"]: (row["amount"], row["base_units"]) for row in assets.rows}
+    assert shown["LDT"] == ("1,000,000", "1,000,000,000,000")
     assert shown["APT"][0].startswith("999,99")  # a million APT less the gas just paid
     frame = assets.to_frame()
     assert str(frame["balance"].dtype) == "UInt64"
@@ -132,3 +132,43 @@ def test_an_unreachable_node_is_a_message(chain: Any) -> None:
         explorer = AccountExplorer(nowhere, "0x1")
     assert explorer.view is None
     assert "could not" in explorer._message.value.lower() or "account" in explorer._message.value
+
+
+def test_a_dev_account_that_only_received_lists_what_it_received(
+    chain: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    node, client, _, _ = chain
+    monkeypatch.setenv("LEDGERKIT_CACHE_DIR", str(tmp_path))  # where the scan is kept
+    bob = node.dev_accounts[1]  # funded at genesis, never sent anything
+    explorer = AccountExplorer(client, bob.address)
+    explorer.view.show("Transactions")
+    txns = _grid(explorer, "touched the account")
+    head = client.ledger_info().value.ledger_version
+    assert txns.title == (
+        f"1 transaction touched the account (versions 0 to {head:,}, all scanned)"
+    )
+    assert [(r["version"], r["role"], r["change"]) for r in txns.rows] == [
+        (0, "received, state written", "+1,000,000 APT; +1,000,000 LDT")
+    ]
+
+
+def test_the_sender_sees_what_it_sent_and_what_it_received(
+    chain: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, client, alice, versions = chain
+    monkeypatch.setenv("LEDGERKIT_CACHE_DIR", str(tmp_path))
+    explorer = AccountExplorer(client, alice.address)
+    explorer.view.show("Transactions")
+    txns = _grid(explorer, "touched the account")
+    rows = [(r["version"], r["role"], r["function_shown"]) for r in txns.rows]
+    assert rows[-1] == (0, "received, state written", None)
+    sent = sorted(versions.values(), reverse=True)
+    assert [(v, role) for v, role, _ in rows[:3]] == [(v, "sent, state written") for v in sent]
+    assert [f for _, _, f in rows[:3]] == [
+        "0x1::ledger_demo::set_profile",
+        "0x1::ledger_demo::set_cell",
+        "0x1::ledger_demo::set_score",
+    ]
+    assert all(
+        r["change"].endswith(" APT") and r["change"].startswith("-0.") for r in txns.rows[:3]
+    )

@@ -24,6 +24,7 @@ from fake_read_client import (
     BOB,
     LDT,
     PLAYER,
+    RESOURCES,
     SCORES,
     TRANSACTIONS,
     FakeReadClient,
@@ -91,8 +92,22 @@ def test_a_node_cannot_start_in_these_tests() -> None:
 
 def test_opening_an_account_reads_its_overview_and_nothing_else(client: FakeReadClient) -> None:
     explorer = AccountExplorer(client, ALICE)
-    assert client.methods == ["account", "account_assets"]
-    assert client.asked("account_assets") == [((explorer.address,), {"ledger_version": 25})]
+    # The resources are read once, every page (the node serves two a page), and the
+    # holdings are found in them: account_assets reads none again.
+    assert client.methods == [
+        "account",
+        "account_resources",
+        "account_resources",
+        "account_resources",
+        "account_assets",
+    ]
+    assert [kw["start"] for _, kw in client.asked("account_resources")] == [None, "2", "4"]
+    assert client.asked("account_assets") == [
+        (
+            (explorer.address,),
+            {"ledger_version": 25, "resources": [r["type"] for r in RESOURCES]},
+        )
+    ]
     assert repr(explorer) == f"AccountExplorer({ALICE})"
     assert _crumbs(explorer) == "account 0xa1a1…a1a1"
     assert explorer._back.disabled
@@ -107,27 +122,36 @@ def test_opening_an_account_reads_its_overview_and_nothing_else(client: FakeRead
 def test_the_assets_grid_and_its_frame_hold_every_asset_exactly(client: FakeReadClient) -> None:
     explorer = AccountExplorer(client, ALICE)
     assets = _grid(explorer, "Assets")
+    # Base units grouped like the amounts; the coin type by its name; APT's key, the
+    # special address 0xa, in full.
     assert assets.rows == [
         {
             "symbol": "APT",
             "name": "Aptos Coin",
             "amount": "100,000.819737",
-            "balance": 10_000_081_973_700,
-            "kind": "coin",
-            "asset": APT,
+            "base_units": "10,000,081,973,700",
+            "type": "AptosCoin",
+            "asset": "0xa",
         },
         {
             "symbol": "LDT",
             "name": "Demo Token",
             "amount": "18,446,744,073,709.551615",
-            "balance": "18446744073709551615",  # beyond 2**53: text for the browser
-            "kind": "fungible_asset",
+            "base_units": "18,446,744,073,709,551,615",
+            "type": "fungible asset",
             "asset": LDT,
         },
     ]
+    assert assets.selected is None
+    assets.selected_index = 0
+    assert assets.selected is not None
+    assert assets.selected["coin_type"] == APT  # the full type stays in the row
+    assert assets.selected["balance"] == 10_000_081_973_700
     frame = explorer.to_frame()
     assert list(frame["symbol"]) == ["APT", "LDT"]
-    assert list(frame["asset"]) == [APT, LDT]
+    assert list(frame["asset"]) == ["0x" + "00" * 31 + "0a", LDT]
+    assert frame["coin_type"].iloc[0] == APT
+    assert frame["coin_type"].isna().iloc[1]  # a fungible asset alone
     assert list(frame["balance"]) == [10_000_081_973_700, 18_446_744_073_709_551_615]
     assert str(frame["balance"].dtype) == "UInt64"
     assert list(frame["amount"]) == ["100,000.819737", "18,446,744,073,709.551615"]
@@ -138,15 +162,14 @@ def test_the_assets_grid_and_its_frame_hold_every_asset_exactly(client: FakeRead
     assert list(frame["balance"]) == [18_446_744_073_709_551_615]
 
 
-def test_the_resources_tab_reads_its_pages_when_first_shown_and_never_again(
+def test_the_resources_tab_shows_the_pages_the_overview_read_and_reads_none_again(
     client: FakeReadClient,
 ) -> None:
     explorer = AccountExplorer(client, ALICE)
     view = explorer.view
     assert view is not None
-    assert client.asked("account_resources") == []
     view.show("Resources")
-    # The node serves two resources a page: three pages for the grid's first page of 20.
+    # The node serves two resources a page: the overview read three, and no more.
     assert [kw["start"] for _, kw in client.asked("account_resources")] == [None, "2", "4"]
     assert {kw["ledger_version"] for _, kw in client.asked("account_resources")} == {25}
     resources = _grid(explorer, "Resources")
@@ -277,7 +300,7 @@ def test_an_address_in_a_resource_opens_that_account(client: FakeReadClient) -> 
     assert _crumbs(explorer) == f"account 0xa1a1…a1a1 {SEP} account 0xb0b0…b0b0"
     assert repr(explorer.view) == "View('account 0xb0b0…b0b0')"
     # Bob has no account resource: the overview says so, and nothing is held.
-    assert client.methods[-3:] == ["account", "ledger_info", "account_assets"]
+    assert client.methods[-4:] == ["account", "ledger_info", "account_resources", "account_assets"]
     assert _grid(explorer, "Assets").rows == []
 
 
@@ -309,16 +332,19 @@ def test_the_transactions_tab_lists_newest_first_and_opens_the_inspector(
 ) -> None:
     explorer = AccountExplorer(client, ALICE)
     assert explorer.view is not None
-    assert client.asked("account_transactions") == []
+    assert client.asked("account_activity") == []
     explorer.view.show("Transactions")
-    assert client.asked("account_transactions") == [((explorer.address,), {"start": 0, "limit": 3})]
-    txns = _grid(explorer, "3 transactions sent")
-    assert [(r["version"], r["sequence_number"], r["success"]) for r in txns.rows] == [
-        (23, 2, False),
-        (20, 1, True),
-        (17, 0, True),
+    txns = _grid(explorer, "touched the account")
+    assert [(r["version"], r["role"], r["success"]) for r in txns.rows] == [
+        (24, "received", True),
+        (23, "sent", False),
+        (22, "paid the fee", True),
+        (21, "received", True),
+        (20, "sent", True),
+        (19, "received", True),
+        (17, "sent", True),
     ]
-    txns._activate(1, "version")
+    txns._activate(4, "version")
     assert _crumbs(explorer) == f"account 0xa1a1…a1a1 {SEP} txn 20"
     assert client.methods[-2:] == ["transaction_by_version", "block_by_version"]
     explorer.back()
@@ -465,7 +491,7 @@ def test_a_key_that_does_not_fit_is_refused_before_anything_is_sent(
     assert client.asked("table_item") == []
     key.value = '"0x' + "99" * 32 + '"'
     look_up.click()
-    assert "look-up: 404 table_item_not_found: Table item not found" in explorer._message.value
+    assert "look-up: no item for this key (0x9999…9999)" in explorer._message.value
 
 
 # -- the clients the explorers accept -----------------------------------------------------
@@ -549,25 +575,27 @@ def test_the_docs_example_of_a_headless_test_runs_as_written() -> None:
     with contextlib.redirect_stdout(out):
         exec(compile(source, "widgets.md", "exec"), {"__name__": "__docs__"})
     assert out.getvalue().splitlines() == [
-        "['account', 'account_assets']",
+        "['account', 'account_resources', 'account_assets']",
         "[{'symbol': 'APT', 'balance': 18446744073709551615}]",
-        "account_resources",
+        "1",
     ]
 
 
 def test_a_tab_that_could_not_be_read_says_why_and_is_read_again_when_next_shown(
     client: FakeReadClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    explorer = AccountExplorer(client, ALICE)
-    view = explorer.view
-    assert view is not None
-    assert view.tabs is not None
-
     def unreachable(*args: Any, **kwargs: Any) -> Any:
         raise TransportError("the node did not answer")
 
     with monkeypatch.context() as patch:
         patch.setattr(client, "account_resources", unreachable)
+        explorer = AccountExplorer(client, ALICE)
+        view = explorer.view
+        assert view is not None
+        assert view.tabs is not None
+        assets = _grid(explorer, "Assets")
+        assert assets.rows == []
+        assert assets.error == "Could not read the assets: the node did not answer"
         view.show("Events")
         assert "events: the node did not answer" in explorer._message.value
         assert view.tabs.built == ["Overview"]

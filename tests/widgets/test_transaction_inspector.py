@@ -111,7 +111,7 @@ def _grid(inspector: TransactionInspector, title_part: str) -> LedgerGrid:
 def test_a_sponsored_transfer_says_what_moved_what_it_cost_and_who_paid(
     client: FakeReadClient,
 ) -> None:
-    inspector = TransactionInspector(client, 21)
+    inspector = TransactionInspector(client, 12)
     status, facts, lines = _summary(inspector)
     assert status == "✓ Success: Executed successfully"
     assert facts == {
@@ -122,9 +122,9 @@ def test_a_sponsored_transfer_says_what_moved_what_it_cost_and_who_paid(
             "refund of 1,100 octas leaves 0.00014 APT (14,000 octas) charged"
         ),
         "Gas": "151 units used of at most 2,000 (7.6%), at a price of 100 octas a unit",
-        "Block": "7 (versions 21 to 23), at 2025-06-01 00:00:21.000000 UTC",
-        "Time": "2025-06-01 00:00:21.000000 UTC",
-        "Version": "21",
+        "Block": "4 (versions 12 to 14), at 2025-06-01 00:00:12.000000 UTC",
+        "Time": "2025-06-01 00:00:12.000000 UTC",
+        "Version": "12",
         "Sequence number": "4",
         "Hash": "0x" + "5b" * 32,
         "Type": "user transaction",
@@ -144,7 +144,7 @@ def test_a_sponsored_transfer_says_what_moved_what_it_cost_and_who_paid(
 
 
 def test_each_account_of_the_summary_opens_its_account(client: FakeReadClient) -> None:
-    inspector = TransactionInspector(client, 21)
+    inspector = TransactionInspector(client, 12)
     _, _, lines = _summary(inspector)
     fee_payer = lines[2].children[1]
     fee_payer.click()
@@ -152,7 +152,7 @@ def test_each_account_of_the_summary_opens_its_account(client: FakeReadClient) -
     assert inspector.view.title == "account 0xfefe…fefe"
     assert [str(args[0]) for args, _ in client.asked("account")] == [SPONSOR]
     inspector.back()
-    assert inspector.view.title == "txn 21"
+    assert inspector.view.title == "txn 12"
 
 
 def test_a_failed_transaction_shows_its_decoded_abort_first(client: FakeReadClient) -> None:
@@ -168,7 +168,7 @@ def test_a_failed_transaction_shows_its_decoded_abort_first(client: FakeReadClie
     assert facts["Amounts moved"] == "nothing besides the fee"
     assert facts["Fee"] == f"0.000009 APT (900 octas), paid by the sender {CAROL}"
     assert facts["Gas"] == "9 units used of at most 2,000 (0.5%), at a price of 100 octas a unit"
-    assert facts["Block"] == "7 (versions 21 to 23), at 2025-06-01 00:00:21.000000 UTC"
+    assert facts["Block"] == "4 (versions 12 to 14), at 2025-06-01 00:00:12.000000 UTC"
     assert _accounts(lines) == [("Sender", CAROL)]
     assert client.asked("account_resource") == []  # it moved only APT
 
@@ -194,7 +194,7 @@ def test_a_block_the_node_cannot_tell_leaves_the_rest_of_the_summary(
 
 
 def test_the_balance_changes_tab_is_exact_per_account_and_asset(client: FakeReadClient) -> None:
-    inspector = TransactionInspector(client, 21)
+    inspector = TransactionInspector(client, 12)
     assert inspector.view is not None
     inspector.view.show("Balance changes")
     grid = _grid(inspector, "balance changes")
@@ -234,7 +234,7 @@ def test_the_balance_changes_tab_is_exact_per_account_and_asset(client: FakeRead
 
 
 def test_a_failed_transaction_changes_only_the_fee_payers_apt(client: FakeReadClient) -> None:
-    inspector = TransactionInspector(client, 22)
+    inspector = TransactionInspector(client, 13)
     assert inspector.view is not None
     inspector.view.show("Balance changes")
     grid = _grid(inspector, "balance change")
@@ -245,7 +245,7 @@ def test_a_failed_transaction_changes_only_the_fee_payers_apt(client: FakeReadCl
 
 
 def test_a_search_narrows_the_balance_changes_and_their_frame(client: FakeReadClient) -> None:
-    inspector = TransactionInspector(client, 21)
+    inspector = TransactionInspector(client, 12)
     assert inspector.view is not None
     inspector.view.show("Balance changes")
     grid = _grid(inspector, "balance changes")
@@ -261,7 +261,7 @@ def test_a_search_narrows_the_balance_changes_and_their_frame(client: FakeReadCl
 
 
 def test_events_show_fields_typed_by_their_module_abi(client: FakeReadClient) -> None:
-    inspector = TransactionInspector(client, 21)
+    inspector = TransactionInspector(client, 12)
     assert inspector.view is not None
     inspector.view.show("Events")
     events = _grid(inspector, "5 events")
@@ -290,14 +290,14 @@ def test_events_show_fields_typed_by_their_module_abi(client: FakeReadClient) ->
     asked = [(str(address), module) for (address, module), _ in client.asked("account_module")]
     assert asked == [("0x1", "fungible_asset"), ("0x1", "transaction_fee")]
     # The explorer keeps the ABIs: the same transaction opened again asks none.
-    inspector.open_transaction(21)
+    inspector.open_transaction(12)
     inspector.view.show("Events")
     assert len(client.asked("account_module")) == 2
     assert len(_grid(inspector, "5 events").rows) == 5
 
 
 def test_changes_show_a_resource_value_as_typed_fields(client: FakeReadClient) -> None:
-    inspector = TransactionInspector(client, 21)
+    inspector = TransactionInspector(client, 12)
     assert inspector.view is not None
     inspector.view.show("Changes")
     changes = _grid(inspector, "8 changes")
@@ -321,7 +321,7 @@ def test_changes_show_a_resource_value_as_typed_fields(client: FakeReadClient) -
     ]
     owner._activate(0, "value")
     assert inspector.view.title == "account 0xc0c0…c0c0"
-    assert f"txn 21 {SEP} account" in inspector._crumbs.value
+    assert f"txn 12 {SEP} account" in inspector._crumbs.value
 
 
 def test_amounts_stay_exact_far_beyond_what_a_float_holds() -> None:

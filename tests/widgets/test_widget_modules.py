@@ -50,12 +50,14 @@ def _sibling_imports(tree: ast.AST) -> list[tuple[int, str, bool]]:
 def test_the_package_has_the_modules_named_for_what_they_hold() -> None:
     assert MODULES == [
         "ledgerkit.widgets",
+        "ledgerkit.widgets._account_activity",
         "ledgerkit.widgets._account_explorer",
         "ledgerkit.widgets._balance_rows",
         "ledgerkit.widgets._cells",
         "ledgerkit.widgets._gas_dashboard",
         "ledgerkit.widgets._grid",
         "ledgerkit.widgets._move_rows",
+        "ledgerkit.widgets._names",
         "ledgerkit.widgets._navigator",
         "ledgerkit.widgets._read_client",
         "ledgerkit.widgets._sources",
@@ -121,6 +123,7 @@ def test_the_modules_import_one_another_without_a_cycle() -> None:
     assert graph["ledgerkit.widgets._navigator"] == {
         "ledgerkit.widgets._grid",
         "ledgerkit.widgets._move_rows",
+        "ledgerkit.widgets._names",
         "ledgerkit.widgets._read_client",
     }
 
