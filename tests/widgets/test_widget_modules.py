@@ -58,6 +58,7 @@ def test_the_package_has_the_modules_named_for_what_they_hold() -> None:
         "ledgerkit.widgets._navigator",
         "ledgerkit.widgets._read_client",
         "ledgerkit.widgets._sources",
+        "ledgerkit.widgets._static",
         "ledgerkit.widgets._table_explorer",
         "ledgerkit.widgets._transaction_inspector",
     ]
@@ -119,6 +120,7 @@ def test_the_modules_import_one_another_without_a_cycle() -> None:
         "ledgerkit.widgets._grid",
         "ledgerkit.widgets._move_rows",
         "ledgerkit.widgets._read_client",
+        "ledgerkit.widgets._static",
     }
 
 
