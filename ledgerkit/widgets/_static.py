@@ -76,15 +76,17 @@ _GRID_TRAITS: Final = ("columns", "rows", "page", "page_size", "total", "more", 
 _DIGITS: Final = re.compile(r"-?[0-9]+")
 _HEX: Final = re.compile(r"0x[0-9a-fA-F]+")
 
+#: The cell rules name ``div.lk-static table``: specific enough to win over the host page's
+#: own table rules (JupyterLab's and nbconvert's right-align every cell).
 _STYLE: Final = (
     "<style>"
     ".lk-static{font:13px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:inherit;"
     "max-width:100%;overflow-x:auto;margin:2px 0}"
     ".lk-static table{border-collapse:collapse;margin:4px 0;width:auto}"
-    ".lk-static th,.lk-static td{border:1px solid rgba(128,128,128,.4);padding:2px 8px;"
-    "text-align:left;vertical-align:top}"
+    "div.lk-static table th,div.lk-static table td{border:1px solid rgba(128,128,128,.4);"
+    "padding:2px 8px;text-align:left;vertical-align:top}"
     ".lk-static thead th{background:rgba(128,128,128,.12)}"
-    ".lk-static td.lk-num,.lk-static th.lk-num{text-align:right;"
+    "div.lk-static table td.lk-num,div.lk-static table th.lk-num{text-align:right;"
     "font-variant-numeric:tabular-nums;white-space:nowrap}"
     ".lk-static code,.lk-static pre,.lk-static .lk-mono{font-family:ui-monospace,"
     "'DejaVu Sans Mono',monospace;font-size:.95em}"
