@@ -55,6 +55,9 @@ MAX_ROWS: Final = 25
 MAX_COLUMNS: Final = 20
 #: A cell's text is cut here (the live grid shows it whole on demand).
 MAX_CELL: Final = 160
+#: A text or JSON cell longer than this wraps; shorter ones (and numbers, addresses,
+#: times) stay on one line, the table scrolling sideways in a narrow page.
+_WRAP_FROM: Final = 40
 #: An SVG larger than this is left out (a note says so).
 MAX_SVG_BYTES: Final = 2 << 20
 #: HTML markup read from an ``HTML`` widget, at most (characters).
@@ -75,6 +78,8 @@ _NUMERIC: Final = frozenset({"int", "version"})
 _GRID_TRAITS: Final = ("columns", "rows", "page", "page_size", "total", "more", "query", "title")
 _DIGITS: Final = re.compile(r"-?[0-9]+")
 _HEX: Final = re.compile(r"0x[0-9a-fA-F]+")
+#: The accessibility attributes of an SVG's marks (values are escaped: no ``"`` inside).
+_ARIA: Final = re.compile(r' (?:aria-label|aria-roledescription|role)="[^"]*"')
 
 #: The cell rules name ``div.lk-static table``: specific enough to win over the host page's
 #: own table rules (JupyterLab's and nbconvert's right-align every cell).
@@ -84,13 +89,13 @@ _STYLE: Final = (
     "max-width:100%;overflow-x:auto;margin:2px 0}"
     ".lk-static table{border-collapse:collapse;margin:4px 0;width:auto}"
     "div.lk-static table th,div.lk-static table td{border:1px solid rgba(128,128,128,.4);"
-    "padding:2px 8px;text-align:left;vertical-align:top}"
+    "padding:2px 8px;text-align:left;vertical-align:top;white-space:nowrap}"
+    "div.lk-static table td.lk-wrap{white-space:normal;overflow-wrap:anywhere;min-width:18em}"
     ".lk-static thead th{background:rgba(128,128,128,.12)}"
     "div.lk-static table td.lk-num,div.lk-static table th.lk-num{text-align:right;"
     "font-variant-numeric:tabular-nums;white-space:nowrap}"
     ".lk-static code,.lk-static pre,.lk-static .lk-mono{font-family:ui-monospace,"
     "'DejaVu Sans Mono',monospace;font-size:.95em}"
-    ".lk-static td.lk-mono{white-space:nowrap}"
     ".lk-static pre{white-space:pre-wrap;margin:4px 0}"
     ".lk-static-title{font-weight:600;margin:8px 0 2px}"
     ".lk-static-note{opacity:.75;font-size:.92em;margin:2px 0}"
@@ -253,8 +258,12 @@ def _bundle_of(widget: Any) -> str:
 
 
 def svg_image(svg: str) -> str:
-    """An SVG document as an ``<img>`` of a ``data:`` URL (a note when it is too large)."""
-    data = svg.encode("utf-8")
+    """An SVG document as an ``<img>`` of a ``data:`` URL (a note when it is too large).
+
+    Inside an image its marks' accessibility attributes reach no one (the image's ``alt``
+    does): they are dropped, which halves a chart with a tooltip on every mark.
+    """
+    data = _ARIA.sub("", svg).encode("utf-8")
     if len(data) > MAX_SVG_BYTES:
         return f"<div class='lk-static-note'>(a chart of {len(data):,} bytes, not shown)</div>"
     encoded = base64.b64encode(data).decode("ascii")
@@ -327,9 +336,10 @@ def _cell(value: Any, kind: Any) -> str:
         short = _short(text)
         tip = f" title='{_attr(_clip(text, 500))}'" if short != text else ""
         return f"<td class='lk-mono'{tip}>{_text(short)}</td>"
+    wrap = " class='lk-wrap'" if len(text) > _WRAP_FROM else ""
     if kind == "json":
-        return f"<td><code>{_text(_clip(text))}</code></td>"
-    return f"<td>{_text(_clip(text))}</td>"
+        return f"<td{wrap}><code>{_text(_clip(text))}</code></td>"
+    return f"<td{wrap}>{_text(_clip(text))}</td>"
 
 
 def _present(value: Any) -> bool:
