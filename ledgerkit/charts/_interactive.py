@@ -64,7 +64,9 @@ def interactive_gas_chart(
     Drag across the price panel to select a time range; ``chart.selections.brush``
     holds it, and ``chart.selections.observe(callback, ["brush"])`` calls back on each
     change (give the new value to :func:`filter_by_brush`). The widget loads nothing from
-    the web: Vega comes from vl-convert's bundle (enabled on first use, about 2 s).
+    the web: Vega comes from vl-convert's bundle (enabled on first use, about 2 s). Where
+    no kernel runs it (an exported HTML, the docs site, saved outputs), its display shows
+    the same chart as an SVG, carried beside the widget.
 
     Examples
     --------

@@ -218,8 +218,11 @@ def test_a_grid_error_is_shown() -> None:
 
 
 def test_the_account_explorer_shows_its_open_tab_and_the_assets_it_holds() -> None:
-    explorer = AccountExplorer(FakeReadClient(), ALICE)
+    client = FakeReadClient()
+    explorer = AccountExplorer(client, ALICE)
+    asked = list(client.methods)
     soup = soup_of(explorer)
+    assert client.methods == asked  # shown from what it holds: nothing more is read
     assert soup.select_one(".lk-static")["data-lk-widget"] == "AccountExplorer"
     tabs = soup.select(".lk-static-tabs span")
     assert [t.get_text() for t in tabs][:2] == ["Overview", "Resources"]
