@@ -71,6 +71,9 @@ venv: $(STAMP)
 # --- the commands the README shows -----------------------------------------
 
 DEMO_DIR := build/demo
+# Without the widgets' state, an exported page shows each widget's static HTML (a table of
+# what it showed) instead of asking a CDN for the widget manager to draw it.
+NBCONVERT_STATIC := --ExecutePreprocessor.store_widget_state=False
 # JupyterLab refuses to run as root unless told.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
@@ -78,7 +81,7 @@ demo: $(STAMP)
 	$(BIN)/ledgerkit demo
 	@mkdir -p $(DEMO_DIR)
 	@echo "== the quickstart analysis, executed against the embedded node"
-	$(BIN)/jupyter nbconvert --to html --execute --embed-images \
+	$(BIN)/jupyter nbconvert --to html --execute --embed-images $(NBCONVERT_STATIC) \
 	  --output-dir $(DEMO_DIR) --output quickstart notebooks/01-quickstart.ipynb
 	@echo
 	@echo "The quickstart analysis with its charts: $(DEMO_DIR)/quickstart.html (open it in a browser)."

@@ -6,7 +6,8 @@ Markdown guides of this directory (which the local docs host also serves, so the
 plain Markdown), the site-only pages of ``guide/``, ``examples/`` and ``api/``, and the
 notebooks of the repository's ``notebooks/`` (through the ``notebooks`` link), shown with
 the outputs they were committed with. What Sphinx adds beyond its own extensions is in
-``_ext/ledgerkit_site.py``.
+``_ext/ledgerkit_site.py``; ``_ext/ledgerkit_markdown.py`` writes every page's Markdown
+beside its HTML, and ``llms.txt`` and ``llms-full.txt`` at the root.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ extensions = [
     "sphinx_copybutton",
     "sphinx_design",
     "ledgerkit_site",
+    "ledgerkit_markdown",
 ]
 
 root_doc = "index"
@@ -56,7 +58,8 @@ myst_enable_extensions = ["colon_fence"]
 # The notebooks are committed executed (nbval checks their outputs): shown as they are.
 nb_execution_mode = "off"
 # A live widget in a static page needs ipywidgets' JavaScript from a CDN: none is loaded,
-# and a widget output shows its text form (the widgets guide shows them as screenshots).
+# and a widget output shows the static HTML its bundle carries beside the widget view (a
+# table of what it showed; the widgets guide shows them live, as screenshots).
 nb_ipywidgets_js: dict[str, dict[str, str]] = {}
 nb_mime_priority_overrides = [("html", "application/vnd.jupyter.widget-view+json", None)]
 

@@ -16,14 +16,39 @@ from ledgerkit.charts import _common as c
 from ledgerkit.charts._blocks import BLOCK_GAS_LIMIT
 from ledgerkit.charts._display import enable_offline_widgets
 from ledgerkit.charts._gas import _history
+from ledgerkit.charts._static import with_static_svg
 
-__all__ = ["BRUSH", "brushed_range", "filter_by_brush", "interactive_gas_chart"]
+__all__ = [
+    "BRUSH",
+    "InteractiveChart",
+    "brushed_range",
+    "filter_by_brush",
+    "interactive_gas_chart",
+]
 
 #: Name of the interval selection on the gas chart's time axis: observe it with
 #: ``chart.selections.observe(callback, ["brush"])``.
 BRUSH: Final = "brush"
 #: The field the brush selects on.
 _FIELD: Final = "time"
+
+
+class InteractiveChart(alt.JupyterChart):
+    """An ``alt.JupyterChart`` that shows outside a kernel too: its mime bundle carries
+    the chart as SVG beside the widget view (live frontends render the widget; an
+    exported HTML, the docs site and saved outputs show the SVG), and its text form
+    names the chart rather than a memory address."""
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return with_static_svg(super()._repr_mimebundle_(**kwargs), self.chart, **kwargs)
+
+    def __repr__(self) -> str:
+        title = getattr(self.chart, "title", None)
+        text = getattr(title, "text", title)
+        name = type(self.chart).__name__ if self.chart is not None else "no chart"
+        return (
+            f"InteractiveChart({text!r})" if isinstance(text, str) else f"InteractiveChart({name})"
+        )
 
 
 def interactive_gas_chart(
@@ -39,7 +64,9 @@ def interactive_gas_chart(
     Drag across the price panel to select a time range; ``chart.selections.brush``
     holds it, and ``chart.selections.observe(callback, ["brush"])`` calls back on each
     change (give the new value to :func:`filter_by_brush`). The widget loads nothing from
-    the web: Vega comes from vl-convert's bundle (enabled on first use, about 2 s).
+    the web: Vega comes from vl-convert's bundle (enabled on first use, about 2 s). Where
+    no kernel runs it (an exported HTML, the docs site, saved outputs), its display shows
+    the same chart as an SVG, carried beside the widget.
 
     Examples
     --------
@@ -51,7 +78,7 @@ def interactive_gas_chart(
     brush = alt.selection_interval(name=BRUSH, encodings=["x"])
     spec = _history(transactions, blocks, freq, block_gas_limit, title, brush=brush)
     enable_offline_widgets()
-    return alt.JupyterChart(spec, embed_options={"actions": False})
+    return InteractiveChart(spec, embed_options={"actions": False})
 
 
 def _instant(value: Any) -> pd.Timestamp:

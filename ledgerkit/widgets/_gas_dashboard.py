@@ -16,6 +16,7 @@ import pandas as pd
 
 from ledgerkit.charts import BRUSH, filter_by_brush, interactive_gas_chart
 from ledgerkit.widgets._grid import Column, GridPage, LedgerGrid
+from ledgerkit.widgets._static import with_static_html
 
 __all__ = ["GasDashboard"]
 
@@ -95,6 +96,11 @@ class GasDashboard(w.VBox):  # type: ignore[misc]
         self._source.frame = chosen
         self.grid.title = self._title(chosen)
         self.grid.go(0)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        """The live dashboard, and beside it the chart as an image and the grid's page as
+        a table, for frontends without a kernel."""
+        return with_static_html(super()._repr_mimebundle_(**kwargs), self, **kwargs)
 
     def __repr__(self) -> str:
         return f"GasDashboard({len(self.transactions):,} transactions)"

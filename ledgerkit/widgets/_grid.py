@@ -21,6 +21,7 @@ import traitlets
 
 from ledgerkit._errors import InputError
 from ledgerkit.widgets._cells import KINDS, display_row, exact_frame
+from ledgerkit.widgets._static import with_static_html
 
 __all__ = ["Column", "GridPage", "LedgerGrid", "PageSource"]
 
@@ -242,6 +243,11 @@ class LedgerGrid(anywidget.AnyWidget):
             return self._frame(list(self._exact))
         frame: pd.DataFrame = exact_frame(self._exact, self._kinds)
         return frame
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        """The live grid, and beside it its current page as an HTML table for frontends
+        without a kernel."""
+        return with_static_html(super()._repr_mimebundle_(**kwargs), self, **kwargs)
 
     def __repr__(self) -> str:
         parts = [repr(self.title)] if self.title else []

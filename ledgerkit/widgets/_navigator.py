@@ -31,6 +31,7 @@ from ledgerkit.widgets._grid import LedgerGrid
 from ledgerkit.widgets._move_rows import StructLayouts
 from ledgerkit.widgets._names import short
 from ledgerkit.widgets._read_client import ReadClient, require_sync
+from ledgerkit.widgets._static import with_static_html
 
 __all__ = ["VIEWS", "LazyTabs", "Navigator", "View", "ViewFactory", "register_view", "short"]
 
@@ -352,6 +353,11 @@ class Navigator(w.VBox):  # type: ignore[misc]
             self.open_table(str(row[column]))
         elif row.get("version") is not None:
             self.open_transaction(row["version"])
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        """The live explorer, and beside it an HTML snapshot of the view it shows (its
+        open tab, grids as tables) for frontends without a kernel."""
+        return with_static_html(super()._repr_mimebundle_(**kwargs), self, **kwargs)
 
     def __repr__(self) -> str:
         where = " \u203a ".join(v.title for v in self._history) or "nothing"

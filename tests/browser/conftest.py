@@ -12,15 +12,25 @@ take the two cores of a CI machine.
 
 The notebooks under ``notebooks/`` are served, not checked by nbval: ``collect_ignore``
 keeps ``--nbval`` from running them as tests.
+
+``docs_site`` is the built docs site (``make docs``'s when it is newer than everything it
+is built from, else one built once for the session), and ``site_server`` serves it from
+a static server on 127.0.0.1, as any static host would.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import secrets
+import subprocess
+import sys
+import threading
 from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any, Final
 
 import pytest
 from browser_harness import (
@@ -207,3 +217,88 @@ def save_screenshot(screenshot_dir: Path) -> SaveScreenshot:
         return path
 
     return save
+
+
+# -- the docs site ---------------------------------------------------------------------------
+
+DOCS: Final = REPO / "docs"
+BUILT: Final = REPO / "build" / "docs"
+#: What ``make docs`` touches once its build succeeded.
+COMPLETE: Final = BUILT / "complete"
+SPHINX_OPTIONS: Final = ("-b", "html", "-W", "--keep-going", "-n", "-E", "-q")
+BUILD_TIMEOUT_SECONDS: Final = 600
+
+
+def _inputs() -> Iterator[Path]:
+    """Every file the site is built from: the docs, the notebooks, the package."""
+    for root in (DOCS, REPO / "notebooks", REPO / "ledgerkit"):
+        for folder, _, files in os.walk(root):
+            for name in files:
+                yield Path(folder, name)
+
+
+def _fresh_build() -> Path | None:
+    """``build/docs/html`` if ``make docs`` completed it after the last change of its inputs."""
+    if not COMPLETE.is_file():
+        return None
+    built_at = COMPLETE.stat().st_mtime
+    if any(path.stat().st_mtime > built_at for path in _inputs()):
+        return None
+    return BUILT / "html"
+
+
+@pytest.fixture(scope="session")
+def docs_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The built site: ``make docs``'s when fresh, else one built now."""
+    fresh = _fresh_build()
+    if fresh is not None:
+        return fresh
+    out = tmp_path_factory.mktemp("docs-site")
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
+    }
+    command = [sys.executable, "-m", "sphinx", *SPHINX_OPTIONS, "-d", str(out / "doctrees")]
+    done = subprocess.run(
+        [*command, str(DOCS), str(out / "html")],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=env,
+        timeout=BUILD_TIMEOUT_SECONDS,
+        check=False,
+    )
+    assert done.returncode == 0, f"sphinx-build failed:\n{done.stderr[-5000:]}"
+    return out / "html"
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    """Serves a directory without logging; records what it could not answer."""
+
+    failures: list[str]
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        self.failures.append(f"{code} {self.path}")
+        super().send_error(code, message, explain)
+
+
+@pytest.fixture(scope="session")
+def site_server(docs_site: Path) -> Iterator[tuple[str, list[str]]]:
+    """``(origin, failures)``: the site on a static server of 127.0.0.1, and the requests
+    it answered with an error."""
+    failures: list[str] = []
+    handler = type("Handler", (_Quiet,), {"failures": failures})
+    server = ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(handler, directory=str(docs_site))
+    )
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", failures
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)

@@ -3,9 +3,9 @@ every link to a page or an anchor of the site lands, and nothing is asked of ano
 served by the local docs host too, at its page paths.
 
 The site is the one ``make docs`` built when it is newer than everything it is built from
-(``make test`` builds it just before); otherwise it is built here, once, into a temporary
-directory, with the same options (warnings are errors). A static server on 127.0.0.1
-serves it, as any static host would.
+(``make test`` builds it just before); otherwise it is built once for the session, into a
+temporary directory, with the same options (warnings are errors); see ``conftest.py``. A
+static server on 127.0.0.1 serves it, as any static host would.
 """
 
 from __future__ import annotations
@@ -13,17 +13,13 @@ from __future__ import annotations
 import functools
 import html
 import importlib
-import os
 import re
 import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 from urllib.parse import unquote, urlsplit
 
 import pytest
@@ -36,91 +32,11 @@ from ledgerkit.localnet.services import BuiltSite, PageStore, create_docs_app
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1200)]
 
 DOCS: Final = REPO / "docs"
-BUILT: Final = REPO / "build" / "docs"
-#: What ``make docs`` touches once its build succeeded.
-COMPLETE: Final = BUILT / "complete"
-SPHINX_OPTIONS: Final = ("-b", "html", "-W", "--keep-going", "-n", "-E", "-q")
-BUILD_TIMEOUT_SECONDS: Final = 600
 PAGE_TIMEOUT_MS: Final = 30_000
 #: An element id in a page (what a ``#fragment`` lands on).
 ELEMENT_ID: Final = re.compile(r"""\sid=["']([^"']*)["']""")
 #: A resource from another host named by a script or a style sheet link.
 EXTERNAL_ASSET: Final = re.compile(r"""<(?:script|link)\b[^>]*\b(?:src|href)=["'](?:https?:)?//""")
-
-
-def _inputs() -> Iterator[Path]:
-    """Every file the site is built from: the docs, the notebooks, the package."""
-    for root in (DOCS, REPO / "notebooks", REPO / "ledgerkit"):
-        for folder, _, files in os.walk(root):
-            for name in files:
-                yield Path(folder, name)
-
-
-def _fresh_build() -> Path | None:
-    """``build/docs/html`` if ``make docs`` completed it after the last change of its inputs."""
-    if not COMPLETE.is_file():
-        return None
-    built_at = COMPLETE.stat().st_mtime
-    if any(path.stat().st_mtime > built_at for path in _inputs()):
-        return None
-    return BUILT / "html"
-
-
-@pytest.fixture(scope="session")
-def docs_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The built site: ``make docs``'s when fresh, else one built now."""
-    fresh = _fresh_build()
-    if fresh is not None:
-        return fresh
-    out = tmp_path_factory.mktemp("docs-site")
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
-    }
-    command = [sys.executable, "-m", "sphinx", *SPHINX_OPTIONS, "-d", str(out / "doctrees")]
-    done = subprocess.run(
-        [*command, str(DOCS), str(out / "html")],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env=env,
-        timeout=BUILD_TIMEOUT_SECONDS,
-        check=False,
-    )
-    assert done.returncode == 0, f"sphinx-build failed:\n{done.stderr[-5000:]}"
-    return out / "html"
-
-
-class _Quiet(SimpleHTTPRequestHandler):
-    """Serves a directory without logging; records what it could not answer."""
-
-    failures: list[str]
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
-        self.failures.append(f"{code} {self.path}")
-        super().send_error(code, message, explain)
-
-
-@pytest.fixture(scope="session")
-def site_server(docs_site: Path) -> Iterator[tuple[str, list[str]]]:
-    """``(origin, failures)``: the site on a static server of 127.0.0.1, and the requests
-    it answered with an error."""
-    failures: list[str] = []
-    handler = type("Handler", (_Quiet,), {"failures": failures})
-    server = ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(handler, directory=str(docs_site))
-    )
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", failures
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
 
 
 def site_pages(site: Path) -> list[str]:

@@ -61,6 +61,7 @@ def test_the_package_has_the_modules_named_for_what_they_hold() -> None:
         "ledgerkit.widgets._navigator",
         "ledgerkit.widgets._read_client",
         "ledgerkit.widgets._sources",
+        "ledgerkit.widgets._static",
         "ledgerkit.widgets._table_explorer",
         "ledgerkit.widgets._transaction_facts",
         "ledgerkit.widgets._transaction_inspector",
@@ -125,6 +126,7 @@ def test_the_modules_import_one_another_without_a_cycle() -> None:
         "ledgerkit.widgets._move_rows",
         "ledgerkit.widgets._names",
         "ledgerkit.widgets._read_client",
+        "ledgerkit.widgets._static",
     }
 
 
