@@ -72,8 +72,11 @@ venv: $(STAMP)
 
 DEMO_DIR := build/demo
 # Without the widgets' state, an exported page shows each widget's static HTML (a table of
-# what it showed) instead of asking a CDN for the widget manager to draw it.
-NBCONVERT_STATIC := --ExecutePreprocessor.store_widget_state=False
+# what it showed) instead of asking a CDN for the widget manager to draw it; the offline
+# template (notebooks/_export/offline) leaves out the other scripts the lab page would
+# fetch from a CDN (require.js, MathJax, Mermaid).
+NBCONVERT_STATIC := --ExecutePreprocessor.store_widget_state=False \
+  --TemplateExporter.extra_template_basedirs=notebooks/_export --template offline
 # JupyterLab refuses to run as root unless told.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 

@@ -27,7 +27,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(1200)]
 
 QUICKSTART: Final = REPO / "notebooks" / "01-quickstart.ipynb"
 #: What ``make demo`` adds to ``nbconvert --to html --execute`` (its ``NBCONVERT_STATIC``).
-DEMO_OPTIONS: Final = ("--embed-images", "--ExecutePreprocessor.store_widget_state=False")
+DEMO_OPTIONS: Final = (
+    "--embed-images",
+    "--ExecutePreprocessor.store_widget_state=False",
+    f"--TemplateExporter.extra_template_basedirs={REPO / 'notebooks' / '_export'}",
+    "--template",
+    "offline",
+)
 EXPORT_TIMEOUT_SECONDS: Final = 600
 PAGE_TIMEOUT_MS: Final = 30_000
 VISIBLE_MS: Final = 120_000
@@ -154,6 +160,8 @@ def test_the_exported_quickstart_shows_the_explorer_as_tables(
     assert WIDGET_VIEW not in text
     assert "widget-state" not in text
     assert not [url for url in blocked_requests if WIDGET_MANAGER.search(url)]
+    # Nothing else from another host either: no require.js, MathJax or Mermaid from a CDN.
+    assert blocked_requests == []
     assert page_errors == []
 
 
