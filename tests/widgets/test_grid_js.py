@@ -55,6 +55,10 @@ SYNCED = (
     "error",
     "title",
     "searchable",
+    "sortable",
+    "sort",
+    "activatable",
+    "detail",
 )
 
 PAGE = """<!doctype html>
@@ -244,12 +248,12 @@ def session(chromium: Any, origin: str) -> Iterator[Session]:
 def test_the_page_renders_with_title_header_rows_and_pager(session: Session) -> None:
     page = session.page
     assert page.locator(".lk-grid-title").inner_text() == "Items"
-    headers = page.locator("table.lk-grid thead th").all_inner_texts()
+    headers = page.locator("table.lk-grid thead th[data-name]").all_inner_texts()
     assert headers == ["No.", "name", "owner", "balance"]
     assert session.rows().count() == 20
-    first = session.rows().nth(0).locator("td")
+    first = session.rows().nth(0).locator("td.lk-cell")
     assert first.nth(0).inner_text() == "0"
-    assert first.nth(3).inner_text() == str(2**64 - 1)  # exact: it came as text
+    assert first.nth(3).inner_text() == "18,446,744,073,709,551,615"  # exact: it came as text
     owner = first.nth(2).locator(".lk-value")
     full = ROWS[0]["owner"].long
     assert owner.inner_text() == f"{full[:6]}…{full[-4:]}"
@@ -263,7 +267,7 @@ def test_the_page_renders_with_title_header_rows_and_pager(session: Session) -> 
 
 
 def test_a_click_selects_and_the_selection_comes_back_from_the_kernel(session: Session) -> None:
-    session.rows().nth(3).locator("td").nth(1).click()
+    session.rows().nth(3).locator("td.lk-cell").nth(1).click()
     assert session.sent() == [{"type": "select", "index": 3}]
     assert session.selected().get_attribute("data-index") == "3"
     assert session.rows().nth(3).get_attribute("aria-selected") == "true"
@@ -275,6 +279,7 @@ def test_a_click_selects_and_the_selection_comes_back_from_the_kernel(session: S
 def test_arrow_keys_move_the_selection_and_enter_activates(session: Session) -> None:
     activated: list[tuple[Any, str]] = []
     session.grid.on_activate(lambda row, column: activated.append((row, column)))
+    session.pump()  # the view learns that the grid activates rows
     table = session.page.locator("table.lk-grid")
     table.focus()
     keyboard = session.page.keyboard
@@ -294,6 +299,9 @@ def test_arrow_keys_move_the_selection_and_enter_activates(session: Session) -> 
     ]
     assert session.selected().get_attribute("data-index") == "1"
     assert session.selected().locator("td.lk-focus").count() == 1
+    assert session.selected().locator("td.lk-focus").get_attribute("class") == (
+        "lk-cell lk-kind-address lk-focus"
+    )
     session.pump()
     assert activated == [(ROWS[1], "owner")]
     keyboard.press("End")
@@ -303,7 +311,9 @@ def test_arrow_keys_move_the_selection_and_enter_activates(session: Session) -> 
 
 
 def test_a_double_click_activates_the_cell_clicked(session: Session) -> None:
-    session.rows().nth(5).locator("td").nth(3).dblclick()
+    session.grid.on_activate(lambda row, column: None)
+    session.pump()
+    session.rows().nth(5).locator("td.lk-cell").nth(3).dblclick()
     assert session.sent() == [
         {"type": "select", "index": 5},
         {"type": "activate", "index": 5, "column": "balance"},
@@ -319,7 +329,7 @@ def test_arrows_at_the_edges_and_page_keys_turn_pages(session: Session) -> None:
     assert session.pump() == [{"type": "page", "page": 1, "select": "first"}]
     assert session.status() == "page 2 of 3 · 45 rows"
     assert session.selected().get_attribute("data-index") == "0"
-    assert session.rows().nth(0).locator("td").nth(0).inner_text() == "20"
+    assert session.rows().nth(0).locator("td.lk-cell").nth(0).inner_text() == "20"
     keyboard.press("ArrowUp")  # above the first row: the previous page, its last row
     assert session.pump() == [{"type": "page", "page": 0, "select": "last"}]
     assert session.selected().get_attribute("data-index") == "19"
@@ -392,7 +402,7 @@ def test_loading_disables_the_pager(session: Session) -> None:
 
 
 def test_the_copy_button_copies_the_full_value(session: Session) -> None:
-    cell = session.rows().nth(2).locator("td").nth(2)
+    cell = session.rows().nth(2).locator("td.lk-cell").nth(2)
     cell.hover()
     cell.locator("button.lk-copy").click()
     assert session.page.evaluate("navigator.clipboard.readText()") == ROWS[2]["owner"].long
@@ -440,5 +450,5 @@ def test_a_grid_without_search_hides_the_box_and_ignores_the_slash(session: Sess
 
 
 def test_a_double_click_selects_no_text(session: Session) -> None:
-    session.rows().nth(1).locator("td").nth(3).dblclick()
+    session.rows().nth(1).locator("td.lk-cell").nth(3).dblclick()
     assert session.page.evaluate("String(window.getSelection())") == ""
