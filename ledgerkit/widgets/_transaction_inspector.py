@@ -34,7 +34,7 @@ _EVENT_COLUMNS = [
     Column("event_index", "#", "int"),
     Column("type", "Type"),
     Column("sequence_number", "Seq", "int"),
-    Column("data", "Data", "json"),
+    Column("data", "Data", "json", type_from="type"),
 ]
 
 
@@ -130,18 +130,28 @@ def transaction_view(nav: Navigator, ref: int | str) -> View:
 
     def events() -> tuple[Any, list[LedgerGrid]]:
         rows = frame_rows(events_to_frame([txn]))
-        grid = LedgerGrid(ListSource(rows, ["type"]), _EVENT_COLUMNS, title="Events")
+        grid = LedgerGrid(
+            ListSource(rows, ["type"]), _EVENT_COLUMNS, title="Events", layouts=nav.layouts
+        )
         return grid, [grid]
 
     def changes() -> tuple[Any, list[LedgerGrid]]:
         rows = frame_rows(changes_to_frame([txn]))
         columns = [
-            Column(name, name.replace("_", " "), _change_kind(name))
+            Column(
+                name,
+                name.replace("_", " "),
+                _change_kind(name),
+                type_from="resource" if name == "data" else "",
+            )
             for name in (list(rows[0]) if rows else ["type"])
             if name not in ("version", "change_index")
         ]
         grid = LedgerGrid(
-            ListSource(rows, ["type", "address", "resource"]), columns, title="Changes"
+            ListSource(rows, ["type", "address", "resource"]),
+            columns,
+            title="Changes",
+            layouts=nav.layouts,
         )
         grid.on_activate(nav.follow)
         return grid, [grid]

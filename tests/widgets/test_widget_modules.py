@@ -60,6 +60,7 @@ def test_the_package_has_the_modules_named_for_what_they_hold() -> None:
         "ledgerkit.widgets._sources",
         "ledgerkit.widgets._table_explorer",
         "ledgerkit.widgets._transaction_inspector",
+        "ledgerkit.widgets._value_tree",
     ]
 
 
