@@ -124,7 +124,9 @@ def _history(
                 "statistic:N",
                 title="price paid",
                 scale=alt.Scale(domain=list(_PRICES), range=_PRICE_COLORS),
-                legend=alt.Legend(labelExpr=_legend_labels(_PRICES), orient="right"),
+                legend=alt.Legend(
+                    labelExpr=_legend_labels(_PRICES), orient="top", direction="horizontal"
+                ),
             ),
         )
     )
@@ -154,7 +156,9 @@ def _history(
                 "statistic:N",
                 title="block gas / limit",
                 scale=alt.Scale(domain=list(_UTILISATION), range=_UTILISATION_COLORS),
-                legend=alt.Legend(labelExpr=_legend_labels(_UTILISATION), orient="right"),
+                legend=alt.Legend(
+                    labelExpr=_legend_labels(_UTILISATION), orient="top", direction="horizontal"
+                ),
             ),
             tooltip=tooltip,
         )

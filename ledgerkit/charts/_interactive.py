@@ -16,6 +16,7 @@ from ledgerkit.charts import _common as c
 from ledgerkit.charts._blocks import BLOCK_GAS_LIMIT
 from ledgerkit.charts._display import enable_offline_widgets
 from ledgerkit.charts._gas import _history
+from ledgerkit.charts._theme import ThemedChart
 
 __all__ = ["BRUSH", "brushed_range", "filter_by_brush", "interactive_gas_chart"]
 
@@ -39,7 +40,8 @@ def interactive_gas_chart(
     Drag across the price panel to select a time range; ``chart.selections.brush``
     holds it, and ``chart.selections.observe(callback, ["brush"])`` calls back on each
     change (give the new value to :func:`filter_by_brush`). The widget loads nothing from
-    the web: Vega comes from vl-convert's bundle (enabled on first use, about 2 s).
+    the web: Vega comes from vl-convert's bundle (enabled on first use, about 2 s). It is
+    drawn as SVG in the colours of the notebook's theme (JupyterLab's light or dark).
 
     Examples
     --------
@@ -51,7 +53,7 @@ def interactive_gas_chart(
     brush = alt.selection_interval(name=BRUSH, encodings=["x"])
     spec = _history(transactions, blocks, freq, block_gas_limit, title, brush=brush)
     enable_offline_widgets()
-    return alt.JupyterChart(spec, embed_options={"actions": False})
+    return ThemedChart(spec)
 
 
 def _instant(value: Any) -> pd.Timestamp:

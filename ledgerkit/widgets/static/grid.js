@@ -413,9 +413,28 @@ function render({ model, el }) {
     return widths;
   }
 
+  // Lower the widest of the columns at `indices` to one level (never below FLEX_MIN) until
+  // `excess` pixels are taken; returns what could not be taken.
+  function levelDown(widths, indices, excess) {
+    const order = indices.filter((at) => widths[at] > FLEX_MIN).sort((a, b) => widths[b] - widths[a]);
+    let total = 0;
+    for (let k = 0; k < order.length && excess > 0; k += 1) {
+      total += widths[order[k]];
+      const nextWidth = k + 1 < order.length ? widths[order[k + 1]] : FLEX_MIN;
+      const level = Math.max(FLEX_MIN, Math.floor((total - excess) / (k + 1)));
+      if (level >= nextWidth || k + 1 === order.length) {
+        const before = order.reduce((sum, at) => sum + widths[at], 0);
+        for (const at of order.slice(0, k + 1)) widths[at] = Math.min(widths[at], level);
+        return excess - (before - order.reduce((sum, at) => sum + widths[at], 0));
+      }
+    }
+    return excess;
+  }
+
   // Columns fit the widget: numbers, ids and times whole; text and JSON whole up to a
-  // share of the width, then shrunk (the widest first) until the table fits, never below
-  // FLEX_MIN; a dragged column keeps its width. Spare width goes to the columns cut.
+  // share of the width, then shrunk (JSON first, the widest first) until the table fits,
+  // never below FLEX_MIN; a dragged column keeps its width. Spare width goes back to the
+  // columns cut, then to the last text column.
   function fit(force = false) {
     const available = scroll.clientWidth;
     if (!available || (!force && available === fittedWidth)) return;
@@ -439,29 +458,16 @@ function render({ model, el }) {
     const sum = () => widths.reduce((a, b) => a + b, 0);
     let excess = sum() - available;
     if (excess > 0) {
-      // Lower the widest flexible columns to one level, as far as FLEX_MIN.
-      const order = flexible.filter((at) => widths[at] > FLEX_MIN).sort((a, b) => widths[b] - widths[a]);
-      let level = FLEX_MIN;
-      let total = 0;
-      for (let k = 0; k < order.length; k += 1) {
-        total += widths[order[k]];
-        const candidate = (total - excess) / (k + 1);
-        const nextWidth = k + 1 < order.length ? widths[order[k + 1]] : FLEX_MIN;
-        if (candidate >= nextWidth) {
-          level = Math.max(FLEX_MIN, Math.floor(candidate));
-          break;
-        }
-      }
-      for (const at of order) widths[at] = Math.min(widths[at], level);
+      const json = flexible.filter((at) => cols[at - 1].kind === "json");
+      excess = levelDown(widths, json, excess);
+      levelDown(widths, flexible, excess);
     } else if (excess < 0) {
-      // Give the spare width back to the columns cut, the narrowest want first.
       let spare = -excess;
-      const cut = flexible.filter((at) => natural[at] > widths[at]).sort(
-        (a, b) => natural[a] - widths[a] - (natural[b] - widths[b]),
-      );
+      const cut = flexible
+        .filter((at) => natural[at] > widths[at])
+        .sort((a, b) => natural[a] - widths[a] - (natural[b] - widths[b]));
       cut.forEach((at, k) => {
-        const share = Math.floor(spare / (cut.length - k));
-        const give = Math.min(share, natural[at] - widths[at]);
+        const give = Math.min(Math.floor(spare / (cut.length - k)), natural[at] - widths[at]);
         widths[at] += give;
         spare -= give;
       });
@@ -471,8 +477,11 @@ function render({ model, el }) {
     widths.forEach((width, at) => {
       if (cells[at]) cells[at].style.width = `${width}px`;
     });
-    // Narrower than the widget: the last column takes what is left.
-    if (total < available && cells.length > 1) cells[cells.length - 1].style.width = "";
+    if (total < available) {
+      // Narrower than the widget: one column takes what is left, the last text one.
+      const taker = flexible.length ? flexible[flexible.length - 1] : cells.length - 1;
+      if (cells[taker]) cells[taker].style.width = "";
+    }
     table.style.width = `${Math.max(total, available)}px`;
     table.classList.add("lk-fitted");
   }
