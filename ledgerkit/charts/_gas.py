@@ -176,8 +176,9 @@ def _history(
             title=c.title(
                 title,
                 subtitle=(
-                    f"user transactions per {width} bucket; utilisation is block gas over "
-                    f"the block gas limit of {block_gas_limit:,} gas units"
+                    f"{int(data['transactions'].sum()):,} user transactions, per {width} "
+                    f"bucket; utilisation is block gas over the block gas limit of "
+                    f"{block_gas_limit:,} gas units"
                 ),
             )
         )

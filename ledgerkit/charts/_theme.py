@@ -31,9 +31,10 @@ _DARK_MUTED: Final = "#bdbdbd"
 _DARK_RULE: Final = "#757575"
 _DARK_GRID: Final = "#424242"
 
-#: Applied to the page by the chart widget; every rule is scoped to ``.lk-chart``. The
-#: marks of Vega's SVG carry their role as a class (``role-axis-label``...), and CSS
-#: outranks the fill and stroke attributes Vega writes.
+#: Applied to the page by the chart widget; every rule is scoped to ``.lk-chart`` (the
+#: widget's element, which holds Vega's ``svg.marks``). The marks carry their role as a
+#: class (``role-axis-label``...), and CSS outranks the fill and stroke attributes Vega
+#: writes; the white background Vega sets on the element needs ``!important``.
 THEME_CSS: Final = f"""
 .{CHART_CLASS} {{
   --lk-chart-fallback-fg: #000000;
@@ -56,24 +57,23 @@ THEME_CSS: Final = f"""
     --lk-chart-fallback-grid: {_DARK_GRID};
   }}
 }}
-.{CHART_CLASS} .vega-embed {{
+.{CHART_CLASS}, .{CHART_CLASS} .vega-embed {{
   overflow: visible;
-  background: transparent;
 }}
-.{CHART_CLASS} .vega-embed svg .background {{
-  fill: transparent;
+.{CHART_CLASS} svg.marks {{
+  background-color: transparent !important;
 }}
-.{CHART_CLASS} .vega-embed svg :is(.role-axis-label, .role-axis-title, .role-title-text,
+.{CHART_CLASS} svg.marks :is(.role-axis-label, .role-axis-title, .role-title-text,
   .role-legend-title, .role-legend-label) text {{
   fill: var(--lk-chart-fg);
 }}
-.{CHART_CLASS} .vega-embed svg .role-title-subtitle text {{
+.{CHART_CLASS} svg.marks .role-title-subtitle text {{
   fill: var(--lk-chart-muted);
 }}
-.{CHART_CLASS} .vega-embed svg :is(.role-axis-domain, .role-axis-tick) line {{
+.{CHART_CLASS} svg.marks :is(.role-axis-domain, .role-axis-tick) line {{
   stroke: var(--lk-chart-rule);
 }}
-.{CHART_CLASS} .vega-embed svg .role-axis-grid line {{
+.{CHART_CLASS} svg.marks .role-axis-grid line {{
   stroke: var(--lk-chart-grid);
 }}
 """
