@@ -109,6 +109,12 @@ def value_tree(
             pairs = [(f"[{index}]", child, element) for index, child in enumerate(item)]
         else:
             return {**shown, "value": _clip(_leaf_text(item)), "children": []}
+        if not pairs:
+            return {
+                **shown,
+                "value": "[]" if isinstance(item, list | tuple) else "{}",
+                "children": [],
+            }
         children: list[dict[str, Any]] = []
         for at, (label_, child, child_type) in enumerate(pairs):
             if budget[0] <= 0:
