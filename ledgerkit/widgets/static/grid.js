@@ -405,6 +405,8 @@ function render({ model, el }) {
 
   // Each column's width with nothing cut: the table laid out at its natural size once.
   function naturalWidths() {
+    // A column's set width would count as its least one: measure without any.
+    for (const col of colgroup.children) col.style.width = "";
     table.classList.add("lk-measuring");
     const widths = Array.from(thead.querySelectorAll("th")).map((th) =>
       Math.ceil(th.getBoundingClientRect().width),
@@ -616,6 +618,8 @@ function render({ model, el }) {
 
   table.addEventListener("keydown", (event) => {
     if (event.altKey || event.metaKey || isTextField(event.target)) return;
+    // The headers' buttons (sorting) answer their own keys.
+    if (event.target.closest && event.target.closest("thead")) return;
     if (event.ctrlKey && event.key !== "Home" && event.key !== "End") return;
     const list = rows();
     const page = currentPage();
