@@ -25,6 +25,10 @@ __all__ = ["BRUSH", "brushed_range", "filter_by_brush", "interactive_gas_chart"]
 BRUSH: Final = "brush"
 #: The field the brush selects on.
 _FIELD: Final = "time"
+#: Width of the interactive chart's panels: narrower than the static charts', so that
+#: with its axes it fits a notebook's output on a 1100-pixel screen beside JupyterLab's
+#: file browser (its brush would miss if the page scaled it down instead).
+INTERACTIVE_WIDTH: Final = 560
 
 
 def interactive_gas_chart(
@@ -51,7 +55,15 @@ def interactive_gas_chart(
     ... )  # doctest: +SKIP
     """
     brush = alt.selection_interval(name=BRUSH, encodings=["x"])
-    spec = _history(transactions, blocks, freq, block_gas_limit, title, brush=brush)
+    spec = _history(
+        transactions,
+        blocks,
+        freq,
+        block_gas_limit,
+        title,
+        brush=brush,
+        panel_width=INTERACTIVE_WIDTH,
+    )
     enable_offline_widgets()
     return ThemedChart(spec)
 

@@ -7,7 +7,8 @@ grid's): the transaction inspector's changes with their addresses and types, a l
 value expanded as a typed tree, the account explorer's "Opens" column, the gas
 dashboard's last columns and its chart's legends. The dashboard sorts by a header,
 opens the inspector on a double-click and on Enter, and counts what its chart counts.
-Under Voilà's dark theme the chart's text and the grid follow it.
+Under Voilà's dark theme the chart's text and the grid follow it; in JupyterLab Dark at
+1100 pixels, beside the file browser, the dashboard keeps its legends and last columns.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any, Final
 
 import pytest
 from browser_harness import NOTEBOOKS, OpenNotebook, SaveScreenshot, VoilaServer
+from lab_harness import LabServer, run_notebook
 from playwright.sync_api import Locator, Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1200)]
@@ -267,3 +269,46 @@ def test_under_the_dark_theme_the_chart_and_the_grid_follow_it(
     assert _luminance(cell) > 0.7
     save_screenshot(dashboard, "gas-dashboard-dark")
     _clean(blocked_requests, page_errors)
+
+
+@pytest.fixture(scope="module")
+def dark_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
+    """JupyterLab, in its dark theme, serving the notebook."""
+    server = LabServer(
+        NOTEBOOKS / "widths.ipynb", workdir=tmp_path_factory.mktemp("lab-dark"), theme="dark"
+    )
+    with server:
+        yield server
+
+
+def test_in_jupyterlab_dark_at_1100_px_the_dashboard_keeps_legends_and_last_columns(
+    page: Page, dark_lab: LabServer, blocked_requests: list[str], page_errors: list[str]
+) -> None:
+    page.set_viewport_size({"width": 1100, "height": 900})
+    run_notebook(page, dark_lab)
+    dashboard = page.locator(".lk-gas-dashboard")
+    expect(dashboard).to_be_visible(timeout=VISIBLE_MS)
+    assert page.evaluate("document.body.dataset.jpThemeLight") == "false"
+    output = page.locator(".jp-OutputArea-output").filter(has=dashboard)
+    assert page.locator(".jp-FileBrowser").is_visible()  # the sidebar takes its room
+    grid = dashboard.locator(".lk-grid-root").first
+    expect(grid.locator("tr.lk-row").first).to_be_visible(timeout=ANSWER_MS)
+    dashboard.scroll_into_view_if_needed()
+    chart = dashboard.locator(".lk-chart svg.marks")
+    expect(chart).to_be_visible(timeout=ANSWER_MS)
+    assert _inside(chart, output)
+    legends = dashboard.locator(".lk-chart svg .role-legend")
+    assert legends.count() == 2
+    for at in range(legends.count()):
+        assert _inside(legends.nth(at), output)
+    scroll = grid.locator(".lk-grid-scroll")
+    assert scroll.evaluate("(s) => s.scrollWidth <= s.clientWidth")
+    for name in ("gas_used", "gas_unit_price", "success"):
+        assert _inside(grid.locator(f"th[data-name={name}]"), scroll), name
+    for name in ("version", "sender", "gas_used", "gas_unit_price", "success"):
+        assert _cut(_column(grid, name)) == [], name
+    label = dashboard.locator(".lk-chart svg .role-axis-label text").first
+    fill: Any = label.evaluate("(t) => getComputedStyle(t).fill")
+    assert _luminance(fill) > 0.7
+    assert page_errors == []
+    assert blocked_requests == []

@@ -8,9 +8,11 @@
 
 const SHORTENED = new Set(["address", "hash", "handle"]);
 const NUMERIC = new Set(["int", "version"]);
-// Columns whose long values may be cut (with an ellipsis) to fit the others; the rest
-// (numbers, shortened ids, times, bools) always show their whole text.
+// Columns whose long values may be cut (with an ellipsis) to fit the others; numbers,
+// shortened ids and bools always show their whole text.
 const FLEXIBLE = new Set(["text", "json"]);
+// Times give way too, last, when the widget is too narrow for them whole.
+const YIELDING = new Set(["time"]);
 // A flexible column is cut only beyond this share of the widget's width...
 const FLEX_CAP = 0.6;
 // ...and never below this many pixels, nor a dragged column below MIN_DRAGGED.
@@ -433,10 +435,10 @@ function render({ model, el }) {
     return excess;
   }
 
-  // Columns fit the widget: numbers, ids and times whole; text and JSON whole up to a
-  // share of the width, then shrunk (JSON first, the widest first) until the table fits,
-  // never below FLEX_MIN; a dragged column keeps its width. Spare width goes back to the
-  // columns cut, then to the last text column.
+  // Columns fit the widget: numbers and ids whole; text and JSON whole up to a share of
+  // the width, then shrunk (JSON first, the widest first) until the table fits, never
+  // below FLEX_MIN, then times if need be; a dragged column keeps its width. Spare width
+  // goes back to the columns cut, then to the last text column.
   function fit(force = false) {
     const available = scroll.clientWidth;
     if (!available || (!force && available === fittedWidth)) return;
@@ -462,7 +464,12 @@ function render({ model, el }) {
     if (excess > 0) {
       const json = flexible.filter((at) => cols[at - 1].kind === "json");
       excess = levelDown(widths, json, excess);
-      levelDown(widths, flexible, excess);
+      excess = levelDown(widths, flexible, excess);
+      const times = [];
+      cols.forEach((column, i) => {
+        if (YIELDING.has(column.kind) && dragged[column.name] === undefined) times.push(i + 1);
+      });
+      levelDown(widths, times, excess);
     } else if (excess < 0) {
       let spare = -excess;
       const cut = flexible
