@@ -25,6 +25,8 @@ _PALETTE: Final = (
 )  # fmt: skip
 _GREY: Final = "#bab0ac"
 MAX_TOP: Final = len(_PALETTE)
+#: Widest label of a group, in pixels (the full name is in the tooltips).
+_LABELS: Final = 220
 
 
 def _outcomes(user: pd.DataFrame, buckets: c.Buckets) -> pd.DataFrame:
@@ -57,6 +59,7 @@ def _outcome_chart(user: pd.DataFrame, buckets: c.Buckets, title: str) -> alt.Ch
             color=alt.Color(
                 "outcome:N",
                 scale=alt.Scale(domain=_OUTCOMES, range=["#4c78a8", "#e45756"]),
+                legend=alt.Legend(orient="top", title=None),
             ),
             tooltip=[
                 alt.Tooltip("time_text:N", title="bucket"),
@@ -141,7 +144,9 @@ def _group_chart(
         "label:N",
         title=by,
         scale=alt.Scale(domain=labels, range=colors),
-        legend=alt.Legend(orient="right", labelLimit=260),
+        # Beneath the panels, in columns: at its right the legend would widen the chart
+        # past a laptop's notebook, where it is cut.
+        legend=alt.Legend(orient="bottom", direction="vertical", columns=3, labelLimit=_LABELS),
     )
     tooltip = [
         alt.Tooltip("group:N", title=by),
@@ -151,7 +156,7 @@ def _group_chart(
         alt.Tooltip("failed:Q", title="failed", format=","),
         alt.Tooltip("gas_used_text:N", title="gas used"),
     ]
-    y = alt.Y("label:N", title=None, sort=labels, axis=alt.Axis(labelLimit=260))
+    y = alt.Y("label:N", title=None, sort=labels, axis=alt.Axis(labelLimit=_LABELS))
     half = (c.WIDTH - 40) // 2
     count_bars = (
         alt.Chart(ranked)

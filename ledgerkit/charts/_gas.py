@@ -90,6 +90,7 @@ def _history(
     block_gas_limit: int,
     title: str,
     brush: Any,
+    panel_width: int = c.WIDTH,
 ) -> alt.VConcatChart:
     data, width = gas_history_data(
         transactions, blocks=blocks, freq=freq, block_gas_limit=block_gas_limit
@@ -124,11 +125,13 @@ def _history(
                 "statistic:N",
                 title="price paid",
                 scale=alt.Scale(domain=list(_PRICES), range=_PRICE_COLORS),
-                legend=alt.Legend(labelExpr=_legend_labels(_PRICES), orient="right"),
+                legend=alt.Legend(
+                    labelExpr=_legend_labels(_PRICES), orient="top", direction="horizontal"
+                ),
             ),
         )
     )
-    prices = alt.layer(lines, hover).properties(width=c.WIDTH, height=200)
+    prices = alt.layer(lines, hover).properties(width=panel_width, height=200)
     gas_bars = base.mark_bar(color="#72b7b2").encode(
         x=x,
         x2="time_end:T",
@@ -138,7 +141,7 @@ def _history(
     )
     if brush is not None:
         gas_bars = gas_bars.encode(opacity=alt.condition(brush, alt.value(1.0), alt.value(0.35)))
-    gas_panel = gas_bars.properties(width=c.WIDTH, height=90)
+    gas_panel = gas_bars.properties(width=panel_width, height=90)
     utilisation = (
         base.transform_fold(list(_UTILISATION), as_=["statistic", "utilisation"])
         .mark_line(point=alt.OverlayMarkDef(size=18), strokeWidth=1.5)
@@ -154,7 +157,9 @@ def _history(
                 "statistic:N",
                 title="block gas / limit",
                 scale=alt.Scale(domain=list(_UTILISATION), range=_UTILISATION_COLORS),
-                legend=alt.Legend(labelExpr=_legend_labels(_UTILISATION), orient="right"),
+                legend=alt.Legend(
+                    labelExpr=_legend_labels(_UTILISATION), orient="top", direction="horizontal"
+                ),
             ),
             tooltip=tooltip,
         )
@@ -164,7 +169,7 @@ def _history(
         .mark_rule(color="#888888", strokeDash=[4, 3])
         .encode(y="limit:Q")
     )
-    utilisation_panel = alt.layer(utilisation, limit).properties(width=c.WIDTH, height=110)
+    utilisation_panel = alt.layer(utilisation, limit).properties(width=panel_width, height=110)
     chart: alt.VConcatChart = (
         alt.vconcat(prices, gas_panel, utilisation_panel, spacing=8)
         .resolve_scale(color="independent")
@@ -172,8 +177,9 @@ def _history(
             title=c.title(
                 title,
                 subtitle=(
-                    f"user transactions per {width} bucket; utilisation is block gas over "
-                    f"the block gas limit of {block_gas_limit:,} gas units"
+                    f"{int(data['transactions'].sum()):,} user transactions, per {width} "
+                    f"bucket; utilisation is block gas over the block gas limit of "
+                    f"{block_gas_limit:,} gas units"
                 ),
             )
         )

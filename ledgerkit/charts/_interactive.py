@@ -17,6 +17,7 @@ from ledgerkit.charts._blocks import BLOCK_GAS_LIMIT
 from ledgerkit.charts._display import enable_offline_widgets
 from ledgerkit.charts._gas import _history
 from ledgerkit.charts._static import with_static_svg
+from ledgerkit.charts._theme import ThemedChart
 
 __all__ = [
     "BRUSH",
@@ -31,10 +32,15 @@ __all__ = [
 BRUSH: Final = "brush"
 #: The field the brush selects on.
 _FIELD: Final = "time"
+#: Width of the interactive chart's panels: narrower than the static charts', so that
+#: with its axes it fits a notebook's output on a 1100-pixel screen beside JupyterLab's
+#: file browser (its brush would miss if the page scaled it down instead).
+INTERACTIVE_WIDTH: Final = 560
 
 
-class InteractiveChart(alt.JupyterChart):
-    """An ``alt.JupyterChart`` that shows outside a kernel too: its mime bundle carries
+class InteractiveChart(ThemedChart):
+    """A :class:`ThemedChart` (an ``alt.JupyterChart`` in the notebook's theme) that shows
+    outside a kernel too: its mime bundle carries
     the chart as SVG beside the widget view (live frontends render the widget; an
     exported HTML, the docs site and saved outputs show the SVG), and its text form
     names the chart rather than a memory address."""
@@ -64,9 +70,10 @@ def interactive_gas_chart(
     Drag across the price panel to select a time range; ``chart.selections.brush``
     holds it, and ``chart.selections.observe(callback, ["brush"])`` calls back on each
     change (give the new value to :func:`filter_by_brush`). The widget loads nothing from
-    the web: Vega comes from vl-convert's bundle (enabled on first use, about 2 s). Where
-    no kernel runs it (an exported HTML, the docs site, saved outputs), its display shows
-    the same chart as an SVG, carried beside the widget.
+    the web: Vega comes from vl-convert's bundle (enabled on first use, about 2 s). It is
+    drawn as SVG in the colours of the notebook's theme (JupyterLab's light or dark).
+    Where no kernel runs it (an exported HTML, the docs site, saved outputs), its display
+    shows the same chart as an SVG, carried beside the widget.
 
     Examples
     --------
@@ -76,9 +83,17 @@ def interactive_gas_chart(
     ... )  # doctest: +SKIP
     """
     brush = alt.selection_interval(name=BRUSH, encodings=["x"])
-    spec = _history(transactions, blocks, freq, block_gas_limit, title, brush=brush)
+    spec = _history(
+        transactions,
+        blocks,
+        freq,
+        block_gas_limit,
+        title,
+        brush=brush,
+        panel_width=INTERACTIVE_WIDTH,
+    )
     enable_offline_widgets()
-    return InteractiveChart(spec, embed_options={"actions": False})
+    return InteractiveChart(spec)
 
 
 def _instant(value: Any) -> pd.Timestamp:

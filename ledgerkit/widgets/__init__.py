@@ -14,7 +14,14 @@ from __future__ import annotations
 from ledgerkit._public import publish as _publish
 from ledgerkit.widgets._account_explorer import AccountExplorer
 from ledgerkit.widgets._gas_dashboard import GasDashboard
-from ledgerkit.widgets._grid import Column, GridPage, LedgerGrid, PageSource
+from ledgerkit.widgets._grid import (
+    Column,
+    GridPage,
+    LedgerGrid,
+    PageSource,
+    SortedPageSource,
+    SortOrder,
+)
 from ledgerkit.widgets._read_client import ReadClient
 from ledgerkit.widgets._table_explorer import TableExplorer
 from ledgerkit.widgets._transaction_inspector import TransactionInspector
@@ -27,6 +34,8 @@ __all__ = [
     "LedgerGrid",
     "PageSource",
     "ReadClient",
+    "SortOrder",
+    "SortedPageSource",
     "TableExplorer",
     "TransactionInspector",
 ]

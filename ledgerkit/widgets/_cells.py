@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -21,7 +22,17 @@ import pandas as pd
 from ledgerkit.frames import BOOL, STRING, TIMESTAMP, UINT64
 from ledgerkit.types import U64_MAX, Address
 
-__all__ = ["KINDS", "TIME_FORMAT", "display_row", "exact_frame", "format_time", "json_safe"]
+__all__ = [
+    "KINDS",
+    "TIME_FORMAT",
+    "cell_text",
+    "display_row",
+    "exact_frame",
+    "format_time",
+    "json_safe",
+    "plain",
+    "sort_key",
+]
 
 #: The kinds of column a grid knows, and how each is shown.
 KINDS: Final = frozenset(
@@ -85,29 +96,76 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _cell(value: Any, kind: str) -> _Scalar:
+#: The same, for the modules beside this one.
+plain: Final = _plain
+
+
+def _cell(value: Any, kind: str, limit: int = CELL_LIMIT) -> _Scalar:
     value = _plain(value)
     if value is None:
         return None
     if kind == "json":
         text = value if isinstance(value, str) else _compact_json(value)
-        return _clip(text)
+        return _clip(text, limit)
     if kind == "time" and not isinstance(value, bool):
-        return _clip(format_time(value))
+        return _clip(format_time(value), limit)
     safe = json_safe(value)
     if isinstance(safe, dict | list):
-        return _clip(_compact_json(value))
+        return _clip(_compact_json(value), limit)
     if isinstance(safe, str):
-        return _clip(safe)
+        return _clip(safe, limit)
     return safe  # type: ignore[no-any-return]
+
+
+def cell_text(value: Any, kind: str, limit: int) -> str:
+    """A cell's value as the text a column of ``kind`` shows, cut after ``limit``
+    characters (``""`` for a missing value)."""
+    shown = _cell(value, kind, limit)
+    if shown is None:
+        return ""
+    if isinstance(shown, bool):
+        return "true" if shown else "false"
+    return str(shown)
+
+
+_INTEGER: Final = re.compile(r"-?[0-9]+")
+SortKey = tuple[int, Any, str]
+
+
+def sort_key(value: Any) -> SortKey | None:
+    """Where ``value`` falls when a column is sorted; None for a missing value (which
+    sorts last either way).
+
+    Numbers first, in numeric order, exact at any size: integers, floats, and decimal
+    text (the node writes u64 and wider as text, so ``"18446744073709551615"`` sorts
+    after ``"9"``); then bools, times, and text in code point order (addresses by their
+    long form, other values by their compact JSON).
+    """
+    value = _plain(value)
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    if isinstance(value, bool):
+        return (1, int(value), "")
+    if isinstance(value, int | float):
+        return (0, value, "")
+    if isinstance(value, str) and len(value) <= 100 and _INTEGER.fullmatch(value):
+        return (0, int(value), "")
+    if isinstance(value, dt.datetime):
+        stamp = value if value.tzinfo is not None else value.replace(tzinfo=dt.UTC)
+        return (2, (stamp - _EPOCH) // dt.timedelta(microseconds=1), "")
+    if isinstance(value, Address):
+        return (3, 0, value.long)
+    if isinstance(value, str):
+        return (3, 0, value)
+    return (3, 0, _compact_json(value))
 
 
 def _compact_json(value: Any) -> str:
     return json.dumps(json_safe(value), separators=(",", ":"), ensure_ascii=False)
 
 
-def _clip(text: str) -> str:
-    return text if len(text) <= CELL_LIMIT else text[: CELL_LIMIT - 1] + "…"
+def _clip(text: str, limit: int = CELL_LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def format_time(value: Any) -> str:

@@ -3,8 +3,10 @@
 The widget asks a :class:`PageSource` for one page and sends only that page to the
 browser, as JSON that JavaScript reads exactly (see :mod:`ledgerkit.widgets._cells`).
 The browser (``static/grid.js``) never changes the widget's state itself: it sends a
-message (``page``, ``search``, ``select``, ``activate``, ``size``) and draws what the
-kernel sets in return.
+message (``page``, ``search``, ``select``, ``activate``, ``size``, ``sort``, ``expand``,
+``collapse``) and draws what the kernel sets in return. An expanded row is built here
+from the row's exact values (:mod:`ledgerkit.widgets._value_tree`), never from the text
+of its cells.
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ import traitlets
 from ledgerkit._errors import InputError
 from ledgerkit.widgets._cells import KINDS, display_row, exact_frame
 from ledgerkit.widgets._static import with_static_html
+from ledgerkit.widgets._value_tree import FieldLayouts, row_details
 
-__all__ = ["Column", "GridPage", "LedgerGrid", "PageSource"]
+__all__ = ["Column", "GridPage", "LedgerGrid", "PageSource", "SortOrder", "SortedPageSource"]
 
 _log = logging.getLogger("ledgerkit.widgets")
 
@@ -52,11 +55,16 @@ class Column:
         hashes and handles are shortened with the full value in a tooltip and a copy
         button; ints and versions are right-aligned; ``json`` values are compact JSON
         text; ``time`` takes datetimes or integer microseconds.
+    type_from : str
+        The name of the column (or row key) holding this column's Move type, e.g. a
+        resource's struct tag beside its value: an expanded row then shows each field
+        of the value with its type. ``""``: none.
     """
 
     name: str
     label: str = ""
     kind: str = "text"
+    type_from: str = ""
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -66,6 +74,17 @@ class Column:
                 f"unknown column kind {self.kind!r} for {self.name!r}; "
                 f"kinds are {', '.join(sorted(KINDS))}"
             )
+        if not isinstance(self.type_from, str):
+            raise InputError(f"type_from is a column name, got {self.type_from!r}")
+
+
+@dataclass(frozen=True)
+class SortOrder:
+    """How a sortable grid's rows are ordered: by ``column``, ascending unless
+    ``descending``. Missing values come last either way."""
+
+    column: str
+    descending: bool = False
 
 
 @dataclass(frozen=True)
@@ -104,6 +123,18 @@ class PageSource(Protocol):
     def __call__(self, page: int, size: int, query: str) -> GridPage: ...
 
 
+class SortedPageSource(Protocol):
+    """The source of a sortable grid: ``source(page, size, query, sort=None)``.
+
+    ``sort`` is the :class:`SortOrder` of the whole listing (None: the source's own
+    order); the page asked is a page of the sorted listing.
+    """
+
+    def __call__(
+        self, page: int, size: int, query: str, sort: SortOrder | None = None
+    ) -> GridPage: ...
+
+
 SelectCallback = Callable[[Mapping[str, Any] | None], None]
 ActivateCallback = Callable[[Mapping[str, Any], str], None]
 FrameBuilder = Callable[[Sequence[Mapping[str, Any]]], pd.DataFrame]
@@ -131,6 +162,21 @@ class LedgerGrid(anywidget.AnyWidget):
     frame : callable, optional
         ``frame(rows) -> DataFrame`` for :meth:`to_frame`, e.g. a converter of
         :mod:`ledgerkit.frames`; a default keeps each value exact.
+    sortable : bool
+        Whether a click on a header sorts by that column (again: the other way). The
+        source is then a :class:`SortedPageSource`, called with ``sort=``.
+    layouts : FieldLayouts, optional
+        Struct layouts (``fields(tag)``) typing the fields of Move values in an
+        expanded row (see ``Column.type_from``); an explorer's ``layouts``.
+
+    Notes
+    -----
+    A row expands (its ▸ toggle, Space, or Enter when nothing is activated on Enter)
+    to show every value of the row in full: text whole, a structured value as an
+    indented tree with the Move type of each field, each with a copy button. The
+    browser sizes the columns to their content within the widget's width, hides the
+    columns empty on the page shown, and lets a column be resized by dragging the
+    edge of its header.
 
     Examples
     --------
@@ -157,6 +203,10 @@ class LedgerGrid(anywidget.AnyWidget):
     error = traitlets.Unicode("").tag(sync=True)
     title = traitlets.Unicode("").tag(sync=True)
     searchable = traitlets.Bool(True).tag(sync=True)
+    sortable = traitlets.Bool(False).tag(sync=True)
+    sort = traitlets.Dict().tag(sync=True)
+    activatable = traitlets.Bool(False).tag(sync=True)
+    detail = traitlets.Dict().tag(sync=True)
 
     def __init__(
         self,
@@ -167,6 +217,8 @@ class LedgerGrid(anywidget.AnyWidget):
         title: str = "",
         searchable: bool = True,
         frame: FrameBuilder | None = None,
+        sortable: bool = False,
+        layouts: FieldLayouts | None = None,
     ) -> None:
         if not callable(source):
             raise InputError(f"a grid's source is a callable, got {type(source).__name__}")
@@ -179,6 +231,8 @@ class LedgerGrid(anywidget.AnyWidget):
         _check_page_size(page_size)
         self._source = source
         self._frame = frame
+        self._layouts = layouts
+        self._columns = columns
         self._kinds = [(column.name, column.kind) for column in columns]
         self._exact: list[Mapping[str, Any]] = []
         self._on_select: list[SelectCallback] = []
@@ -192,6 +246,7 @@ class LedgerGrid(anywidget.AnyWidget):
         self.page_size = page_size
         self.title = title
         self.searchable = searchable
+        self.sortable = bool(sortable)
         self._applying = False
         self.on_msg(self._on_message)
         self._load(0, page_size, "")
@@ -214,6 +269,36 @@ class LedgerGrid(anywidget.AnyWidget):
         ``column`` is the name of the focused (or double-clicked) cell's column.
         """
         self._on_activate.append(callback)
+        self.activatable = True
+
+    @property
+    def sort_order(self) -> SortOrder | None:
+        """The order of the rows of a sortable grid (None: the source's own)."""
+        column = self.sort.get("column")
+        if not isinstance(column, str) or not column:
+            return None
+        return SortOrder(column, bool(self.sort.get("descending")))
+
+    def sort_by(self, column: str | None, *, descending: bool = False) -> None:
+        """Order the rows by ``column`` (None: the source's own order), from page 1.
+
+        Raises
+        ------
+        InputError
+            The grid is not sortable, or has no such column.
+        """
+        if not self.sortable:
+            raise InputError("this grid is not sortable")
+        order = None if column is None else SortOrder(column, bool(descending))
+        if order is not None and order.column not in {name for name, _ in self._kinds}:
+            raise InputError(f"no column {column!r} to sort by")
+        self._load(0, self.page_size, self.query, order=order)
+
+    def expand(self, index: int) -> None:
+        """Show the row at ``index`` of the page in full (as its toggle does); -1 closes it."""
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise InputError(f"a row index is an integer, got {index!r}")
+        self._expand(index)
 
     def refresh(self) -> None:
         """Ask the source for the current page again (the selection stays where it was)."""
@@ -267,17 +352,30 @@ class LedgerGrid(anywidget.AnyWidget):
             return f"page {self.page + 1} of {_page_count(self.total, self.page_size)}"
         return f"page {self.page + 1}" + (", more available" if self.more else "")
 
-    def _load(self, page: int, size: int, query: str, *, select: int | str = -1) -> bool:
+    def _load(
+        self,
+        page: int,
+        size: int,
+        query: str,
+        *,
+        select: int | str = -1,
+        order: SortOrder | str | None = "same",
+    ) -> bool:
         """Ask the source for a page and show it; on failure keep what is shown.
 
         ``select`` is the row to select once loaded: an index (-1 for none), ``"first"``
-        or ``"last"``. Returns whether the page was loaded.
+        or ``"last"``; ``order`` the sort order asked (``"same"``: the current one).
+        Returns whether the page was loaded.
         """
+        sort = self.sort_order if isinstance(order, str) else order
         if self.total is not None and query == self.query:  # the total is still the listing's
             page = min(page, _page_count(self.total, size) - 1)
         self.loading = True
         try:
-            got = self._source(page, size, query)
+            if self.sortable:
+                got = self._source(page, size, query, sort=sort)  # type: ignore[call-arg]
+            else:
+                got = self._source(page, size, query)
             if not isinstance(got, GridPage):
                 raise InputError(f"the source returned {type(got).__name__}, not a GridPage")
             exact = list(got.rows[:size])
@@ -310,6 +408,15 @@ class LedgerGrid(anywidget.AnyWidget):
                 self.total = got.total
                 self.more = bool(got.more) if got.total is None else (page + 1) * size < got.total
                 self.selected_index = index
+                self.sort = (
+                    {}
+                    if sort is None
+                    else {
+                        "column": sort.column,
+                        "descending": sort.descending,
+                    }
+                )
+                self.detail = {}
                 self.error = ""
                 self.loading = False
         finally:
@@ -400,6 +507,12 @@ class LedgerGrid(anywidget.AnyWidget):
             self.selected_index = index if 0 <= index < len(self._exact) else -1
         elif kind == "activate":
             self._activate(_int(content.get("index"), -1), content.get("column"))
+        elif kind == "sort":
+            self._sort_message(content.get("column"))
+        elif kind == "expand":
+            self._expand(_int(content.get("index"), -1))
+        elif kind == "collapse":
+            self.detail = {}
         else:
             _log.debug("grid message of unknown type %r ignored", kind)
 
@@ -413,6 +526,22 @@ class LedgerGrid(anywidget.AnyWidget):
         row = self._exact[index]
         for callback in list(self._on_activate):
             callback(row, name)
+
+    def _sort_message(self, column: Any) -> None:
+        """A click on a header: that column ascending, or the other way if it is the
+        column sorted already."""
+        if not self.sortable or column not in {name for name, _ in self._kinds}:
+            return
+        current = self.sort_order
+        descending = current is not None and current.column == column and not current.descending
+        self._load(0, self.page_size, self.query, order=SortOrder(column, descending))
+
+    def _expand(self, index: int) -> None:
+        if not 0 <= index < len(self._exact):
+            self.detail = {}
+            return
+        fields = row_details(self._exact[index], self._columns, self._layouts)
+        self.detail = {"index": index, "fields": fields}
 
 
 def _row(row: Mapping[str, Any], kinds: Sequence[tuple[str, str]]) -> dict[str, Any]:

@@ -22,7 +22,8 @@ from typing import Any, Final
 
 import pandas as pd
 
-from ledgerkit.widgets._grid import GridPage
+from ledgerkit.widgets._cells import sort_key
+from ledgerkit.widgets._grid import GridPage, SortOrder
 
 __all__ = [
     "MAX_SEARCHED_ROWS",
@@ -31,6 +32,7 @@ __all__ = [
     "ListSource",
     "Row",
     "frame_rows",
+    "sorted_rows",
 ]
 
 Row = Mapping[str, Any]  # a row of exact Python values
@@ -56,17 +58,29 @@ def _matches(row: Row, keys: Sequence[str], query: str) -> bool:
     return any(needle in str(row.get(key, "")).lower() for key in keys)
 
 
+def sorted_rows(rows: Sequence[Row], sort: SortOrder) -> list[Row]:
+    """``rows`` in the order ``sort`` asks, by :func:`sort_key` (numbers exactly, decimal
+    text as numbers), missing values last either way, ties in their first order."""
+    keyed = [(sort_key(row.get(sort.column)), row) for row in rows]
+    present = [(key, row) for key, row in keyed if key is not None]
+    present.sort(key=lambda pair: pair[0], reverse=sort.descending)
+    return [row for _, row in present] + [row for key, row in keyed if key is None]
+
+
 class ListSource:
-    """Pages of ``rows``; a query keeps the rows whose ``search_keys`` contain it."""
+    """Pages of ``rows``; a query keeps the rows whose ``search_keys`` contain it. A
+    sortable grid may page it sorted (``sort=``)."""
 
     def __init__(self, rows: Sequence[Row], search_keys: Sequence[str] = ()) -> None:
         self.rows: Sequence[Row] = list(rows)
         self.search_keys = tuple(search_keys)
 
-    def __call__(self, page: int, size: int, query: str) -> GridPage:
+    def __call__(self, page: int, size: int, query: str, sort: SortOrder | None = None) -> GridPage:
         rows = self.rows
         if query and self.search_keys:
             rows = [row for row in rows if _matches(row, self.search_keys, query)]
+        if sort is not None:
+            rows = sorted_rows(rows, sort)
         start = page * size
         return GridPage(rows[start : start + size], total=len(rows))
 

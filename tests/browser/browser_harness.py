@@ -16,7 +16,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Final, Protocol
@@ -97,12 +97,20 @@ class VoilaServer:
         An empty directory of its own: its Jupyter and IPython directories and its log.
     stop_timeout : float
         Bound on Voilà stopping by itself on SIGTERM before its process group is killed.
+    arguments : sequence of str
+        More options of Voilà's command line (``--theme=dark``).
     """
 
     def __init__(
-        self, notebook: Path, *, workdir: Path, stop_timeout: float = STOP_TIMEOUT_SECONDS
+        self,
+        notebook: Path,
+        *,
+        workdir: Path,
+        stop_timeout: float = STOP_TIMEOUT_SECONDS,
+        arguments: Sequence[str] = (),
     ) -> None:
         self.notebook = notebook.resolve()
+        self.arguments = tuple(arguments)
         self.workdir = workdir
         self.stop_timeout = stop_timeout
         self.log_path = workdir / "voila.log"
@@ -152,6 +160,7 @@ class VoilaServer:
             "--Voila.port_retries=0",
             "--show_tracebacks=True",
             "--VoilaExecutor.timeout=120",
+            *self.arguments,
         ]
         with self.log_path.open("ab") as log:
             self._process = subprocess.Popen(

@@ -41,7 +41,8 @@ def test_the_widget_is_offline_and_has_the_brush() -> None:
     (param,) = chart.spec["params"]
     assert param["name"] == "brush"
     assert param["select"] == {"type": "interval", "encodings": ["x"]}
-    assert chart.embed_options == {"actions": False}
+    assert chart.embed_options == {"actions": False, "renderer": "svg"}
+    assert "lk-chart" in chart._dom_classes
     assert brushed_range(chart.selections.brush) is None
     assert filter_by_brush(_frame(), chart.selections.brush) is not None
 

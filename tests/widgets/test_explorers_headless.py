@@ -545,7 +545,7 @@ def test_the_gas_dashboard_pages_brushes_and_searches_a_frame_headless() -> None
     dashboard = GasDashboard(txns)
     assert repr(dashboard) == "GasDashboard(3 transactions)"
     grid = dashboard.grid
-    assert grid.title == "All 3 transactions"
+    assert grid.title == "All 3 user transactions"
     assert [(r["version"], r["gas_used"], r["success"]) for r in grid.rows] == [
         (17, 612, True),
         (20, 612, True),
@@ -554,10 +554,10 @@ def test_the_gas_dashboard_pages_brushes_and_searches_a_frame_headless() -> None
     # The brush from 00:00:17 to 00:00:20 (epoch milliseconds) keeps two.
     start, end = 1_748_736_017_000, 1_748_736_020_000
     dashboard.chart._vl_selections = {BRUSH: {"value": {"time": [start, end]}, "store": []}}
-    assert grid.title == "2 of 3 transactions in the brushed range"
+    assert grid.title == "2 of 3 user transactions in the brushed range"
     assert [r["version"] for r in grid.rows] == [17, 20]
     dashboard.chart._vl_selections = {BRUSH: {"value": {}, "store": []}}
-    assert grid.title == "All 3 transactions"
+    assert grid.title == "All 3 user transactions"
     grid.query = ALICE[:10]
     assert grid.total == 3
     grid.query = "coin::transfer"

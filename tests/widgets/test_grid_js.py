@@ -28,6 +28,7 @@ import pytest
 import ledgerkit.widgets
 from ledgerkit import Address, TransportError
 from ledgerkit.widgets import Column, GridPage, LedgerGrid
+from ledgerkit.widgets._sources import ListSource
 
 CHROMIUM = Path("/usr/bin/chromium")
 STATIC = Path(ledgerkit.widgets.__file__).parent / "static"
@@ -55,6 +56,10 @@ SYNCED = (
     "error",
     "title",
     "searchable",
+    "sortable",
+    "sort",
+    "activatable",
+    "detail",
 )
 
 PAGE = """<!doctype html>
@@ -244,12 +249,12 @@ def session(chromium: Any, origin: str) -> Iterator[Session]:
 def test_the_page_renders_with_title_header_rows_and_pager(session: Session) -> None:
     page = session.page
     assert page.locator(".lk-grid-title").inner_text() == "Items"
-    headers = page.locator("table.lk-grid thead th").all_inner_texts()
+    headers = page.locator("table.lk-grid thead th[data-name]").all_inner_texts()
     assert headers == ["No.", "name", "owner", "balance"]
     assert session.rows().count() == 20
-    first = session.rows().nth(0).locator("td")
+    first = session.rows().nth(0).locator("td.lk-cell")
     assert first.nth(0).inner_text() == "0"
-    assert first.nth(3).inner_text() == str(2**64 - 1)  # exact: it came as text
+    assert first.nth(3).inner_text() == "18,446,744,073,709,551,615"  # exact: it came as text
     owner = first.nth(2).locator(".lk-value")
     full = ROWS[0]["owner"].long
     assert owner.inner_text() == f"{full[:6]}…{full[-4:]}"
@@ -263,7 +268,7 @@ def test_the_page_renders_with_title_header_rows_and_pager(session: Session) -> 
 
 
 def test_a_click_selects_and_the_selection_comes_back_from_the_kernel(session: Session) -> None:
-    session.rows().nth(3).locator("td").nth(1).click()
+    session.rows().nth(3).locator("td.lk-cell").nth(1).click()
     assert session.sent() == [{"type": "select", "index": 3}]
     assert session.selected().get_attribute("data-index") == "3"
     assert session.rows().nth(3).get_attribute("aria-selected") == "true"
@@ -275,6 +280,7 @@ def test_a_click_selects_and_the_selection_comes_back_from_the_kernel(session: S
 def test_arrow_keys_move_the_selection_and_enter_activates(session: Session) -> None:
     activated: list[tuple[Any, str]] = []
     session.grid.on_activate(lambda row, column: activated.append((row, column)))
+    session.pump()  # the view learns that the grid activates rows
     table = session.page.locator("table.lk-grid")
     table.focus()
     keyboard = session.page.keyboard
@@ -294,6 +300,9 @@ def test_arrow_keys_move_the_selection_and_enter_activates(session: Session) -> 
     ]
     assert session.selected().get_attribute("data-index") == "1"
     assert session.selected().locator("td.lk-focus").count() == 1
+    assert session.selected().locator("td.lk-focus").get_attribute("class") == (
+        "lk-cell lk-kind-address lk-focus"
+    )
     session.pump()
     assert activated == [(ROWS[1], "owner")]
     keyboard.press("End")
@@ -303,7 +312,9 @@ def test_arrow_keys_move_the_selection_and_enter_activates(session: Session) -> 
 
 
 def test_a_double_click_activates_the_cell_clicked(session: Session) -> None:
-    session.rows().nth(5).locator("td").nth(3).dblclick()
+    session.grid.on_activate(lambda row, column: None)
+    session.pump()
+    session.rows().nth(5).locator("td.lk-cell").nth(3).dblclick()
     assert session.sent() == [
         {"type": "select", "index": 5},
         {"type": "activate", "index": 5, "column": "balance"},
@@ -319,7 +330,7 @@ def test_arrows_at_the_edges_and_page_keys_turn_pages(session: Session) -> None:
     assert session.pump() == [{"type": "page", "page": 1, "select": "first"}]
     assert session.status() == "page 2 of 3 · 45 rows"
     assert session.selected().get_attribute("data-index") == "0"
-    assert session.rows().nth(0).locator("td").nth(0).inner_text() == "20"
+    assert session.rows().nth(0).locator("td.lk-cell").nth(0).inner_text() == "20"
     keyboard.press("ArrowUp")  # above the first row: the previous page, its last row
     assert session.pump() == [{"type": "page", "page": 0, "select": "last"}]
     assert session.selected().get_attribute("data-index") == "19"
@@ -392,7 +403,7 @@ def test_loading_disables_the_pager(session: Session) -> None:
 
 
 def test_the_copy_button_copies_the_full_value(session: Session) -> None:
-    cell = session.rows().nth(2).locator("td").nth(2)
+    cell = session.rows().nth(2).locator("td.lk-cell").nth(2)
     cell.hover()
     cell.locator("button.lk-copy").click()
     assert session.page.evaluate("navigator.clipboard.readText()") == ROWS[2]["owner"].long
@@ -440,5 +451,195 @@ def test_a_grid_without_search_hides_the_box_and_ignores_the_slash(session: Sess
 
 
 def test_a_double_click_selects_no_text(session: Session) -> None:
-    session.rows().nth(1).locator("td").nth(3).dblclick()
+    session.rows().nth(1).locator("td.lk-cell").nth(3).dblclick()
     assert session.page.evaluate("String(window.getSelection())") == ""
+
+
+# -- layout: widths, hidden columns, dragging, rows in full, sorting --------------------------
+
+LONG = {"entries": [{"key": f"k{n}", "value": str(2**64 - 1 - n)} for n in range(60)]}
+WIDE_ROWS = [
+    {
+        "version": 18_000_000_000 + n,
+        "account": Address.from_int(0xABCDEF << 200 | n),
+        "function": "0x1::primary_fungible_store::transfer_with_a_long_name",
+        "amount": 2**64 - 1 - n,
+        "data": LONG,
+        "empty": None,
+        "ok": n % 2 == 0,
+    }
+    for n in range(12)
+]
+WIDE_COLUMNS = [
+    Column("version", "Version", "version"),
+    Column("account", "Account", "address"),
+    Column("function", "Function"),
+    Column("amount", "Amount", "int"),
+    Column("data", "Data", "json"),
+    Column("empty", "Empty"),
+    Column("ok", "OK", "bool"),
+]
+#: Whole in their cells at any width the tests try.
+WHOLE = ("version", "account", "function", "amount", "ok")
+
+
+def _open(chromium: Any, origin: str, grid: LedgerGrid, width: int) -> tuple[Session, Any]:
+    context, _blocked = guarded_context(chromium)
+    page = context.new_page()
+    page.set_viewport_size({"width": width, "height": 900})
+    page.set_default_timeout(10_000)
+    page.goto(f"{origin}/index.html")
+    page.wait_for_function("window.loaded === true")
+    session = Session(page, grid, Listing())
+    page.evaluate("(state) => window.start(state)", json.loads(json.dumps(session.state())))
+    page.evaluate("document.fonts.ready")
+    return session, context
+
+
+@pytest.fixture(params=[1100, 1400], ids=lambda width: f"{width}px")
+def wide(request: pytest.FixtureRequest, chromium: Any, origin: str) -> Iterator[Session]:
+    grid = LedgerGrid(lambda p, s, q: GridPage(WIDE_ROWS, total=len(WIDE_ROWS)), WIDE_COLUMNS)
+    session, context = _open(chromium, origin, grid, request.param)
+    try:
+        yield session
+    finally:
+        grid.close()
+        context.close()
+
+
+def _cut(cell: Any) -> bool:
+    """Whether the text of a cell is cut by its width (an ellipsis shows)."""
+    cut: bool = cell.evaluate("(td) => td.scrollWidth > td.clientWidth")
+    return cut
+
+
+def _width(locator: Any) -> float:
+    box = locator.bounding_box()
+    assert box is not None
+    return float(box["width"])
+
+
+def test_columns_fit_the_widget_and_key_values_are_whole(wide: Session) -> None:
+    page = wide.page
+    scroll = page.locator(".lk-grid-scroll")
+    assert scroll.evaluate("(s) => s.scrollWidth <= s.clientWidth")  # nothing off to the right
+    for name in WHOLE:
+        cells = page.locator(f"tbody tr.lk-row td.lk-cell:nth-child({_index(page, name) + 1})")
+        assert cells.count() == len(WIDE_ROWS)
+        assert not any(_cut(cells.nth(i)) for i in range(cells.count())), name
+    amount = page.locator("tbody tr.lk-row").first.locator("td.lk-cell").nth(3)
+    assert amount.inner_text() == "18,446,744,073,709,551,615"
+    # The long JSON is cut, beyond a readable width, and the last column is in view.
+    data = page.locator("th[data-name=data]")
+    assert _width(data) >= 96
+    assert _cut(page.locator("tbody tr.lk-row").first.locator("td.lk-cell").nth(4))
+    ok = page.locator("th[data-name=ok]").bounding_box()
+    frame = scroll.bounding_box()
+    assert ok is not None
+    assert frame is not None
+    assert ok["x"] + ok["width"] <= frame["x"] + frame["width"]
+
+
+def _index(page: Any, name: str) -> int:
+    """The position of a column's cells in a row (the toggle comes first)."""
+    names: list[str] = page.locator("thead th").evaluate_all(
+        "(ths) => ths.map((th) => th.dataset.name || '')"
+    )
+    return names.index(name)
+
+
+def test_a_column_empty_on_the_page_is_hidden_and_said(wide: Session) -> None:
+    page = wide.page
+    assert page.locator("th[data-name=empty]").count() == 0
+    note = page.locator(".lk-grid-hidden")
+    assert note.inner_text() == "1 empty column hidden"
+    assert note.get_attribute("title") == "Empty"
+
+
+def test_a_header_edge_dragged_resizes_and_a_double_click_fits_again(wide: Session) -> None:
+    page = wide.page
+    header = page.locator("th[data-name=function]")
+    fitted = _width(header)
+    handle = header.locator(".lk-resize")
+    box = handle.bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 120, y, steps=6)
+    page.mouse.up()
+    assert abs(_width(header) - (fitted + 120)) <= 2
+    assert wide.sent() == []  # resizing is the view's own business
+    handle.dblclick()
+    assert abs(_width(header) - fitted) <= 1
+
+
+def test_space_shows_a_row_in_full_with_its_tree_and_copy(wide: Session) -> None:
+    page = wide.page
+    page.locator("table.lk-grid").focus()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press(" ")
+    assert wide.pump() == [{"type": "select", "index": 0}, {"type": "expand", "index": 0}]
+    detail = page.locator("tr.lk-detail")
+    assert detail.count() == 1
+    toggle = page.locator("tbody tr.lk-row").first.locator("button.lk-toggle")
+    assert toggle.get_attribute("aria-expanded") == "true"
+    data = detail.locator(".lk-field[data-name=data]")
+    nodes = data.locator(".lk-node")
+    assert nodes.count() == 1 + 60 * 3  # entries, then each entry and its two fields
+    assert nodes.nth(0).inner_text() == "entries:"
+    assert nodes.nth(3).inner_text() == "value: 18446744073709551615"
+    assert nodes.last.inner_text() == f"value: {2**64 - 1 - 59}"
+    assert not any(_cut(nodes.nth(i)) for i in (0, 3, nodes.count() - 1))
+    copied = data.locator("button.lk-copy").get_attribute("data-value")
+    assert copied is not None
+    assert json.loads(copied) == LONG
+    assert data.evaluate("(d) => getComputedStyle(d).userSelect") in ("text", "auto")
+    account = detail.locator(".lk-field[data-name=account] .lk-field-text")
+    assert account.inner_text() == WIDE_ROWS[0]["account"].long  # type: ignore[attr-defined]
+    body = detail.locator(".lk-detail-body").bounding_box()
+    frame = page.locator(".lk-grid-scroll").bounding_box()
+    assert body is not None
+    assert frame is not None
+    assert body["x"] + body["width"] <= frame["x"] + frame["width"] + 1
+    page.keyboard.press(" ")  # again: closed
+    wide.pump()
+    assert page.locator("tr.lk-detail").count() == 0
+
+
+def test_the_toggle_and_enter_expand_when_rows_open_nothing(wide: Session) -> None:
+    page = wide.page
+    page.locator("tbody tr.lk-row").nth(2).locator("button.lk-toggle").click()
+    assert wide.pump() == [{"type": "select", "index": 2}, {"type": "expand", "index": 2}]
+    assert page.locator("tr.lk-detail").count() == 1
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")  # nothing is activated on Enter in this grid: it expands
+    assert wide.pump() == [{"type": "select", "index": 3}, {"type": "expand", "index": 3}]
+    assert page.locator("tbody tr.lk-row").nth(3).locator("button.lk-toggle").get_attribute(
+        "aria-expanded"
+    ) == ("true")
+    page.keyboard.press("Escape")
+    assert wide.pump() == [{"type": "collapse"}]
+    assert page.locator("tr.lk-detail").count() == 0
+
+
+def test_a_sortable_header_is_a_button_that_asks_the_kernel(chromium: Any, origin: str) -> None:
+    grid = LedgerGrid(ListSource(WIDE_ROWS), WIDE_COLUMNS, sortable=True)
+    session, context = _open(chromium, origin, grid, 1100)
+    try:
+        page = session.page
+        page.locator("th[data-name=amount] button.lk-sort").click()
+        assert session.pump() == [{"type": "sort", "column": "amount"}]
+        header = page.locator("th[data-name=amount]")
+        assert header.get_attribute("aria-sort") == "ascending"
+        assert header.inner_text() == "Amount ▲"
+        assert page.locator("tbody tr.lk-row").first.locator("td.lk-cell").nth(3).inner_text() == (
+            f"{2**64 - 1 - 11:,}"
+        )
+        page.locator("th[data-name=amount] button.lk-sort").focus()
+        page.keyboard.press("Enter")  # a header is reached and pressed from the keyboard too
+        session.pump()
+        assert header.get_attribute("aria-sort") == "descending"
+    finally:
+        grid.close()
+        context.close()

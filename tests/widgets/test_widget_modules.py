@@ -66,6 +66,7 @@ def test_the_package_has_the_modules_named_for_what_they_hold() -> None:
         "ledgerkit.widgets._transaction_facts",
         "ledgerkit.widgets._transaction_inspector",
         "ledgerkit.widgets._typed_fields",
+        "ledgerkit.widgets._value_tree",
     ]
 
 

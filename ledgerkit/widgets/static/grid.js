@@ -1,11 +1,23 @@
 // The view of ledgerkit's LedgerGrid. It draws the page the kernel sent and turns every
-// action into a message ({type: "page" | "search" | "select" | "activate" | "size"});
-// the kernel answers by setting the model's state, which is drawn again. Values arrive
-// already formatted (big integers, addresses and bytes as text), so nothing here parses
-// numbers. Hand-written and self-contained: it must run offline in every frontend.
+// action into a message ({type: "page" | "search" | "select" | "activate" | "size" |
+// "sort" | "expand" | "collapse"}); the kernel answers by setting the model's state,
+// which is drawn again. Values arrive already formatted (big integers, addresses and
+// bytes as text), so nothing here parses numbers. The layout is the view's own: columns
+// sized to their content within the widget's width, empty ones hidden, widths dragged.
+// Hand-written and self-contained: it must run offline in every frontend.
 
 const SHORTENED = new Set(["address", "hash", "handle"]);
 const NUMERIC = new Set(["int", "version"]);
+// Columns whose long values may be cut (with an ellipsis) to fit the others; numbers,
+// shortened ids and bools always show their whole text.
+const FLEXIBLE = new Set(["text", "json"]);
+// Times give way too, last, when the widget is too narrow for them whole.
+const YIELDING = new Set(["time"]);
+// A flexible column is cut only beyond this share of the widget's width...
+const FLEX_CAP = 0.6;
+// ...and never below this many pixels, nor a dragged column below MIN_DRAGGED.
+const FLEX_MIN = 96;
+const MIN_DRAGGED = 32;
 const PAGE_SIZES = [10, 20, 50, 100, 200];
 const MAX_QUERY = 200;
 const SEARCH_DELAY_MS = 250;
@@ -22,6 +34,16 @@ function element(tag, className, text) {
 // 0x1234…abcd: enough to tell values apart at a glance; the full value is in the title.
 function shorten(text) {
   return text.length > 14 ? `${text.slice(0, 6)}…${text.slice(-4)}` : text;
+}
+
+// 1234567 -> "1,234,567"; anything that is not a plain integer as it is.
+function grouped(text) {
+  const match = /^(-?)(\d+)$/.exec(text);
+  return match ? match[1] + match[2].replace(/\B(?=(\d{3})+(?!\d))/g, ",") : text;
+}
+
+function isEmpty(value) {
+  return value === null || value === undefined || value === "";
 }
 
 function cellText(value) {
@@ -81,9 +103,10 @@ function render({ model, el }) {
   const table = element("table", "lk-grid");
   table.tabIndex = 0;
   table.setAttribute("role", "grid");
+  const colgroup = element("colgroup");
   const thead = element("thead");
   const tbody = element("tbody");
-  table.append(thead, tbody);
+  table.append(colgroup, thead, tbody);
   scroll.append(table);
 
   const pager = element("div", "lk-grid-pager");
@@ -93,25 +116,44 @@ function render({ model, el }) {
   status.setAttribute("aria-live", "polite");
   const next = element("button", "lk-grid-next", "Next ›");
   next.type = "button";
+  const hiddenNote = element("span", "lk-grid-hidden");
   const sizeLabel = element("label", "lk-grid-size-label", "Rows ");
   const size = element("select", "lk-grid-size");
   sizeLabel.append(size);
   const busy = element("span", "lk-grid-loading", "Loading…");
-  pager.append(prev, status, next, sizeLabel, busy);
+  pager.append(prev, status, next, hiddenNote, sizeLabel, busy);
 
   root.append(head, error, scroll, pager);
   el.append(root);
 
   let selected = model.get("selected_index");
+  // The focused cell: an index into shown(), or -1 for the row's toggle.
   let focusColumn = 0;
   let searchTimer = null;
   // The page last asked for, until the kernel answers: keys pressed quickly in a row
   // move on from it rather than asking for the page shown again.
   let pendingPage = null;
+  // Widths dragged by the reader, by column name; kept across pages.
+  const dragged = {};
+  let fittedWidth = -1;
 
   const columns = () => model.get("columns") || [];
   const rows = () => model.get("rows") || [];
   const known = (total) => total !== null && total !== undefined;
+  const detail = () => model.get("detail") || {};
+  const expandedIndex = () => {
+    const index = detail().index;
+    return typeof index === "number" ? index : -1;
+  };
+
+  // The columns drawn: those with a value on the page shown (all of them on an empty page).
+  function shown() {
+    const cols = columns();
+    const list = rows();
+    if (!list.length) return cols;
+    const kept = cols.filter((column) => list.some((row) => !isEmpty(row[column.name])));
+    return kept.length ? kept : cols.slice(0, 1);
+  }
 
   function pageCount() {
     return Math.max(1, Math.ceil(model.get("total") / model.get("page_size")));
@@ -130,13 +172,51 @@ function render({ model, el }) {
   // -- drawing ---------------------------------------------------------------------------
 
   function drawHead() {
+    const cols = shown();
+    const sortable = Boolean(model.get("sortable"));
+    const order = model.get("sort") || {};
     const tr = element("tr");
-    for (const column of columns()) {
-      const th = element("th", NUMERIC.has(column.kind) ? "lk-num" : "", column.label);
+    const toggleHead = element("th", "lk-toggle-cell");
+    toggleHead.setAttribute("aria-label", "Details");
+    tr.append(toggleHead);
+    const cells = [element("col", "lk-toggle-col")];
+    for (const column of cols) {
+      const th = element("th", NUMERIC.has(column.kind) ? "lk-num" : "");
       th.scope = "col";
+      th.dataset.name = column.name;
+      if (sortable) {
+        const button = element("button", "lk-sort", column.label);
+        button.type = "button";
+        button.dataset.name = column.name;
+        const on = order.column === column.name;
+        const mark = element("span", "lk-sort-mark", on ? (order.descending ? " ▼" : " ▲") : "");
+        button.append(mark);
+        button.title = `Sort by ${column.label}`;
+        th.setAttribute("aria-sort", on ? (order.descending ? "descending" : "ascending") : "none");
+        th.append(button);
+      } else {
+        th.append(element("span", "lk-label", column.label));
+      }
+      const handle = element("span", "lk-resize");
+      handle.dataset.name = column.name;
+      handle.title = "Drag to resize; double-click to fit";
+      handle.setAttribute("aria-hidden", "true");
+      th.append(handle);
       tr.append(th);
+      cells.push(element("col"));
     }
+    colgroup.replaceChildren(...cells);
     thead.replaceChildren(tr);
+  }
+
+  function copyButton(text, label) {
+    const copy = element("button", "lk-copy", COPY_GLYPH);
+    copy.type = "button";
+    copy.tabIndex = -1;
+    copy.title = text.length > 80 ? `Copy ${label}` : `Copy ${text}`;
+    copy.setAttribute("aria-label", `Copy ${label}`);
+    copy.dataset.value = text;
+    return copy;
   }
 
   function drawCell(column, value) {
@@ -148,44 +228,120 @@ function render({ model, el }) {
     }
     const text = cellText(value);
     if (SHORTENED.has(column.kind)) {
-      const shown = element("span", "lk-value", shorten(text));
-      shown.title = text;
-      const copy = element("button", "lk-copy", COPY_GLYPH);
-      copy.type = "button";
-      copy.tabIndex = -1;
-      copy.title = `Copy ${text}`;
-      copy.setAttribute("aria-label", `Copy ${column.label}`);
-      copy.dataset.value = text;
-      td.append(shown, copy);
+      const value = element("span", "lk-value", shorten(text));
+      value.title = text;
+      td.append(value, copyButton(text, column.label));
     } else {
-      td.textContent = text;
+      td.textContent = column.kind === "int" ? grouped(text) : text;
       if (text.length > 32) td.title = text;
     }
     return td;
   }
 
+  function drawToggle(index) {
+    const td = element("td", "lk-toggle-cell");
+    const open = index === expandedIndex();
+    const button = element("button", "lk-toggle", open ? "▾" : "▸");
+    button.type = "button";
+    button.tabIndex = -1;
+    button.setAttribute("aria-expanded", open ? "true" : "false");
+    button.setAttribute("aria-label", open ? "Hide the row in full" : "Show the row in full");
+    button.title = open ? "Hide (Space)" : "Show the row in full (Space)";
+    td.append(button);
+    return td;
+  }
+
+  function drawTree(node, depth, into) {
+    for (const child of node.children || []) {
+      const line = element("div", "lk-node");
+      line.setAttribute("role", "treeitem");
+      line.setAttribute("aria-level", String(depth + 1));
+      line.style.paddingLeft = `${depth * 1.5}em`;
+      // Read (and copied) as text: "coin: 0x1::coin::Coin<…>", "value: u64 = 100".
+      line.append(element("span", "lk-key", child.name), ":");
+      if (child.type) line.append(" ", element("span", "lk-type", child.type));
+      if (child.value !== null && child.value !== undefined) {
+        line.append(child.type ? " = " : " ", element("span", "lk-leaf", child.value));
+      }
+      into.append(line);
+      if (child.children && child.children.length) drawTree(child, depth + 1, into);
+    }
+  }
+
+  function drawDetail(span) {
+    const tr = element("tr", "lk-detail");
+    const td = element("td");
+    td.colSpan = span;
+    const body = element("div", "lk-detail-body");
+    body.setAttribute("role", "region");
+    body.setAttribute("aria-label", "The row in full");
+    for (const field of detail().fields || []) {
+      const box = element("div", `lk-field lk-kind-${field.kind}`);
+      box.dataset.name = field.name;
+      const top = element("div", "lk-field-head");
+      top.append(element("span", "lk-field-label", field.label));
+      if (field.tree && field.tree.type) top.append(element("span", "lk-type", field.tree.type));
+      top.append(copyButton(field.text, field.label));
+      box.append(top);
+      if (field.tree && field.tree.children && field.tree.children.length) {
+        const tree = element("div", "lk-tree");
+        tree.setAttribute("role", "tree");
+        drawTree(field.tree, 0, tree);
+        box.append(tree);
+      } else {
+        box.append(element("div", "lk-field-text", field.text));
+      }
+      body.append(box);
+    }
+    td.append(body);
+    tr.append(td);
+    return tr;
+  }
+
   function drawBody() {
-    const cols = columns();
+    const cols = shown();
     const list = rows();
     selected = model.get("selected_index");
-    focusColumn = Math.max(0, Math.min(focusColumn, cols.length - 1));
+    focusColumn = Math.max(-1, Math.min(focusColumn, cols.length - 1));
     if (!list.length) {
       const tr = element("tr", "lk-empty");
       const td = element("td", "", model.get("loading") ? "" : "No rows");
-      td.colSpan = Math.max(cols.length, 1);
+      td.colSpan = cols.length + 1;
       tr.append(td);
       tbody.replaceChildren(tr);
       return;
     }
-    const drawn = list.map((row, index) => {
+    const open = expandedIndex();
+    const drawn = [];
+    list.forEach((row, index) => {
       const tr = element("tr", "lk-row");
       tr.dataset.index = String(index);
       tr.setAttribute("aria-selected", "false");
+      tr.append(drawToggle(index));
       for (const column of cols) tr.append(drawCell(column, row[column.name]));
-      return tr;
+      drawn.push(tr);
+      if (index === open) drawn.push(drawDetail(cols.length + 1));
     });
     tbody.replaceChildren(...drawn);
     drawSelection(false);
+  }
+
+  function drawTable() {
+    drawHead();
+    drawBody();
+    drawHidden();
+    fit(true);
+  }
+
+  function drawHidden() {
+    const all = columns();
+    const names = new Set(shown().map((column) => column.name));
+    const hidden = all.filter((column) => !names.has(column.name));
+    hiddenNote.hidden = !hidden.length;
+    hiddenNote.textContent = hidden.length
+      ? `${hidden.length} empty column${hidden.length === 1 ? "" : "s"} hidden`
+      : "";
+    hiddenNote.title = hidden.map((column) => column.label).join(", ");
   }
 
   function drawSelection(reveal = true) {
@@ -195,7 +351,7 @@ function render({ model, el }) {
       tr.classList.toggle("lk-selected", on);
       tr.setAttribute("aria-selected", on ? "true" : "false");
       Array.from(tr.children).forEach((td, c) => {
-        td.classList.toggle("lk-focus", on && c === focusColumn);
+        td.classList.toggle("lk-focus", on && c === focusColumn + 1);
       });
       if (on) current = tr;
     });
@@ -215,10 +371,12 @@ function render({ model, el }) {
     const page = model.get("page");
     const total = model.get("total");
     const loading = Boolean(model.get("loading"));
+    const at = grouped(String(page + 1));
     if (known(total)) {
-      status.textContent = `page ${page + 1} of ${pageCount()} · ${total} row${total === 1 ? "" : "s"}`;
+      const count = `${grouped(String(total))} row${total === 1 ? "" : "s"}`;
+      status.textContent = `page ${at} of ${grouped(String(pageCount()))} · ${count}`;
     } else {
-      status.textContent = model.get("more") ? `page ${page + 1}, more available` : `page ${page + 1}`;
+      status.textContent = model.get("more") ? `page ${at}, more available` : `page ${at}`;
     }
     prev.disabled = loading || page <= 0;
     next.disabled = loading || !hasNext();
@@ -245,6 +403,136 @@ function render({ model, el }) {
     if (document.activeElement !== search) search.value = model.get("query") || "";
   }
 
+  // -- column widths ---------------------------------------------------------------------
+
+  // Each column's width with nothing cut: the table laid out at its natural size once.
+  function naturalWidths() {
+    // A column's set width would count as its least one: measure without any.
+    for (const col of colgroup.children) col.style.width = "";
+    table.classList.add("lk-measuring");
+    const widths = Array.from(thead.querySelectorAll("th")).map((th) =>
+      Math.ceil(th.getBoundingClientRect().width),
+    );
+    table.classList.remove("lk-measuring");
+    return widths;
+  }
+
+  // Lower the widest of the columns at `indices` to one level (never below FLEX_MIN) until
+  // `excess` pixels are taken; returns what could not be taken.
+  function levelDown(widths, indices, excess) {
+    const order = indices.filter((at) => widths[at] > FLEX_MIN).sort((a, b) => widths[b] - widths[a]);
+    let total = 0;
+    for (let k = 0; k < order.length && excess > 0; k += 1) {
+      total += widths[order[k]];
+      const nextWidth = k + 1 < order.length ? widths[order[k + 1]] : FLEX_MIN;
+      const level = Math.max(FLEX_MIN, Math.floor((total - excess) / (k + 1)));
+      if (level >= nextWidth || k + 1 === order.length) {
+        const before = order.reduce((sum, at) => sum + widths[at], 0);
+        for (const at of order.slice(0, k + 1)) widths[at] = Math.min(widths[at], level);
+        return excess - (before - order.reduce((sum, at) => sum + widths[at], 0));
+      }
+    }
+    return excess;
+  }
+
+  // Columns fit the widget: numbers and ids whole; text and JSON whole up to a share of
+  // the width, then shrunk (JSON first, the widest first) until the table fits, never
+  // below FLEX_MIN, then times if need be; a dragged column keeps its width. Spare width
+  // goes back to the columns cut, then to the last text column.
+  function fit(force = false) {
+    const available = scroll.clientWidth;
+    if (!available || (!force && available === fittedWidth)) return;
+    fittedWidth = available;
+    root.style.setProperty("--lk-view-width", `${available}px`);
+    const cols = shown();
+    const natural = naturalWidths();
+    if (natural.length !== cols.length + 1) return;
+    const cap = Math.max(FLEX_MIN, Math.round(available * FLEX_CAP));
+    const widths = natural.slice();
+    const flexible = [];
+    cols.forEach((column, i) => {
+      const at = i + 1;
+      if (dragged[column.name] !== undefined) {
+        widths[at] = dragged[column.name];
+      } else if (FLEXIBLE.has(column.kind)) {
+        widths[at] = Math.min(natural[at], cap);
+        flexible.push(at);
+      }
+    });
+    const sum = () => widths.reduce((a, b) => a + b, 0);
+    let excess = sum() - available;
+    if (excess > 0) {
+      const json = flexible.filter((at) => cols[at - 1].kind === "json");
+      excess = levelDown(widths, json, excess);
+      excess = levelDown(widths, flexible, excess);
+      const times = [];
+      cols.forEach((column, i) => {
+        if (YIELDING.has(column.kind) && dragged[column.name] === undefined) times.push(i + 1);
+      });
+      levelDown(widths, times, excess);
+    } else if (excess < 0) {
+      let spare = -excess;
+      const cut = flexible
+        .filter((at) => natural[at] > widths[at])
+        .sort((a, b) => natural[a] - widths[a] - (natural[b] - widths[b]));
+      cut.forEach((at, k) => {
+        const give = Math.min(Math.floor(spare / (cut.length - k)), natural[at] - widths[at]);
+        widths[at] += give;
+        spare -= give;
+      });
+    }
+    const total = sum();
+    const cells = colgroup.children;
+    widths.forEach((width, at) => {
+      if (cells[at]) cells[at].style.width = `${width}px`;
+    });
+    if (total < available) {
+      // Narrower than the widget: one column takes what is left, the last text one.
+      const taker = flexible.length ? flexible[flexible.length - 1] : cells.length - 1;
+      if (cells[taker]) cells[taker].style.width = "";
+    }
+    table.style.width = `${Math.max(total, available)}px`;
+    table.classList.add("lk-fitted");
+  }
+
+  const resized = typeof ResizeObserver === "function" ? new ResizeObserver(() => fit()) : null;
+  if (resized) resized.observe(scroll);
+  if (document.fonts && document.fonts.ready) document.fonts.ready.then(() => fit(true));
+
+  let drag = null;
+  thead.addEventListener("pointerdown", (event) => {
+    const handle = event.target.closest(".lk-resize");
+    if (!handle) return;
+    event.preventDefault();
+    event.stopPropagation();
+    const th = handle.closest("th");
+    drag = { name: handle.dataset.name, x: event.clientX, width: th.getBoundingClientRect().width };
+    handle.setPointerCapture(event.pointerId);
+    root.classList.add("lk-dragging");
+  });
+  thead.addEventListener("pointermove", (event) => {
+    if (!drag) return;
+    dragged[drag.name] = Math.max(MIN_DRAGGED, Math.round(drag.width + event.clientX - drag.x));
+    fit(true);
+  });
+  const endDrag = () => {
+    drag = null;
+    root.classList.remove("lk-dragging");
+  };
+  thead.addEventListener("pointerup", endDrag);
+  thead.addEventListener("pointercancel", endDrag);
+  thead.addEventListener("dblclick", (event) => {
+    const handle = event.target.closest(".lk-resize");
+    if (!handle) return;
+    delete dragged[handle.dataset.name];
+    fit(true);
+  });
+  thead.addEventListener("click", (event) => {
+    if (event.target.closest(".lk-resize")) return;
+    const button = event.target.closest("button.lk-sort");
+    if (button) model.send({ type: "sort", column: button.dataset.name });
+  });
+
   // -- actions ---------------------------------------------------------------------------
 
   function select(index) {
@@ -266,8 +554,14 @@ function render({ model, el }) {
   }
 
   function activate(index) {
-    const column = columns()[focusColumn];
+    const column = shown()[focusColumn];
     model.send({ type: "activate", index, column: column ? column.name : "" });
+  }
+
+  function toggle(index) {
+    if (index < 0 || index >= rows().length) return;
+    if (index === expandedIndex()) model.send({ type: "collapse" });
+    else model.send({ type: "expand", index });
   }
 
   function sendSearch() {
@@ -295,7 +589,7 @@ function render({ model, el }) {
     const tr = event.target.closest("tr.lk-row");
     if (!tr) return null;
     const td = event.target.closest("td");
-    if (td) focusColumn = Array.prototype.indexOf.call(tr.children, td);
+    if (td) focusColumn = Array.prototype.indexOf.call(tr.children, td) - 1;
     return Number(tr.dataset.index);
   }
 
@@ -311,22 +605,28 @@ function render({ model, el }) {
     const index = rowAndColumn(event);
     if (index === null) return;
     select(index);
+    if (event.target.closest("button.lk-toggle")) toggle(index);
     table.focus({ preventScroll: true });
   });
 
-  // A double-click activates: it should not also select the word under the pointer.
+  // A double-click activates: it should not also select the word under the pointer
+  // (in the rows; the text of an expanded row stays selectable).
   tbody.addEventListener("mousedown", (event) => {
-    if (event.detail > 1) event.preventDefault();
+    if (event.detail > 1 && event.target.closest("tr.lk-row")) event.preventDefault();
   });
 
   tbody.addEventListener("dblclick", (event) => {
-    if (event.target.closest("button.lk-copy")) return;
+    if (event.target.closest("button.lk-copy, button.lk-toggle")) return;
     const index = rowAndColumn(event);
-    if (index !== null) activate(index);
+    if (index === null) return;
+    if (model.get("activatable")) activate(index);
+    else toggle(index);
   });
 
   table.addEventListener("keydown", (event) => {
     if (event.altKey || event.metaKey || isTextField(event.target)) return;
+    // The headers' buttons (sorting) answer their own keys.
+    if (event.target.closest && event.target.closest("thead")) return;
     if (event.ctrlKey && event.key !== "Home" && event.key !== "End") return;
     const list = rows();
     const page = currentPage();
@@ -362,13 +662,22 @@ function render({ model, el }) {
       case "ArrowLeft":
       case "ArrowRight":
         focusColumn = Math.max(
-          0,
-          Math.min(focusColumn + (event.key === "ArrowLeft" ? -1 : 1), columns().length - 1),
+          -1,
+          Math.min(focusColumn + (event.key === "ArrowLeft" ? -1 : 1), shown().length - 1),
         );
         drawSelection();
         break;
       case "Enter":
-        if (selected >= 0 && selected < list.length) activate(selected);
+        if (selected < 0 || selected >= list.length) break;
+        if (model.get("activatable") && focusColumn >= 0) activate(selected);
+        else toggle(selected);
+        break;
+      case " ":
+        if (selected >= 0 && selected < list.length) toggle(selected);
+        break;
+      case "Escape":
+        if (expandedIndex() < 0) return;
+        model.send({ type: "collapse" });
         break;
       default:
         return;
@@ -418,11 +727,8 @@ function render({ model, el }) {
   };
 
   const listeners = [
-    ["change:columns", () => {
-      drawHead();
-      drawBody();
-    }],
-    ["change:rows", settle(drawBody)],
+    ["change:columns", drawTable],
+    ["change:rows", settle(drawTable)],
     ["change:selected_index", () => {
       selected = model.get("selected_index");
       drawSelection();
@@ -436,18 +742,24 @@ function render({ model, el }) {
     ["change:title", drawTitle],
     ["change:searchable", drawSearch],
     ["change:query", drawSearch],
+    ["change:sortable", drawHead],
+    ["change:sort", () => {
+      drawHead();
+      fit(true);
+    }],
+    ["change:detail", drawBody],
   ];
   for (const [name, listener] of listeners) model.on(name, listener);
 
   drawTitle();
   drawSearch();
   drawError();
-  drawHead();
-  drawBody();
+  drawTable();
   drawPager();
 
   return () => {
     clearTimeout(searchTimer);
+    if (resized) resized.disconnect();
     for (const [name, listener] of listeners) model.off(name, listener);
   };
 }
