@@ -54,9 +54,9 @@ ROLE_WORDS: Final = {
 ACTIVITY_COLUMNS_SHOWN = [
     Column("version", "Version", "version"),
     Column("timestamp", "Time (UTC)", "time"),
-    Column("role", "Role"),
-    Column("change", "Change"),
-    Column("function_shown", "Function"),
+    Column("role", "Role", keep=True),
+    Column("change", "Change", keep=True),
+    Column("function_shown", "Function", keep=True),
     Column("success", "OK", "bool"),
     Column("fee_shown", "Fee paid (octas)", "int"),
     Column("hash", "Hash", "hash"),

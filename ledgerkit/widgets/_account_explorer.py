@@ -44,7 +44,7 @@ _log = logging.getLogger("ledgerkit.widgets")
 _ASSET_COLUMNS = [
     Column("symbol", "Symbol"),
     Column("name", "Name"),
-    Column("amount", "Amount"),
+    Column("amount", "Amount", keep=True),
     Column("base_units", "Balance (base units)", "int"),
     Column("type", "Type"),
     Column("asset", "Asset", "address"),

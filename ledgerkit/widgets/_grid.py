@@ -59,12 +59,16 @@ class Column:
         The name of the column (or row key) holding this column's Move type, e.g. a
         resource's struct tag beside its value: an expanded row then shows each field
         of the value with its type. ``""``: none.
+    keep : bool
+        Never cut this column's text to fit the widget's width (the values a reader came
+        for: an account's change per asset, its roles); other text columns give way first.
     """
 
     name: str
     label: str = ""
     kind: str = "text"
     type_from: str = ""
+    keep: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -241,7 +245,8 @@ class LedgerGrid(anywidget.AnyWidget):
         self._applying = True
         super().__init__()
         self.columns = [
-            {"name": c.name, "label": c.label or c.name, "kind": c.kind} for c in columns
+            {"name": c.name, "label": c.label or c.name, "kind": c.kind, "keep": c.keep}
+            for c in columns
         ]
         self.page_size = page_size
         self.title = title

@@ -454,7 +454,7 @@ function render({ model, el }) {
       const at = i + 1;
       if (dragged[column.name] !== undefined) {
         widths[at] = dragged[column.name];
-      } else if (FLEXIBLE.has(column.kind)) {
+      } else if (FLEXIBLE.has(column.kind) && !column.keep) {
         widths[at] = Math.min(natural[at], cap);
         flexible.push(at);
       }
