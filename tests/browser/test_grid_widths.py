@@ -122,6 +122,11 @@ def test_changes_and_values_are_read_whole_without_leaving_the_grid(
     assert _cut(kind) == []
     copied = fields.locator("tr.lk-detail .lk-field[data-name=value] button.lk-copy")
     assert copied.get_attribute("data-value") == address
+    # The table item the transaction wrote: its key and value typed by the types it carries.
+    rows.filter(has_text="write_table_item").first.click()
+    item = _grid(inspector, "item of type").locator("tr.lk-row")
+    expect(item.filter(has_text="ada").first).to_contain_text("0x1::string::String")
+    expect(item.filter(has_text="python").first).to_contain_text("0x1::string::String")
     save_screenshot(inspector, f"inspector-changes-{width}")
 
     # The account's board: the "Opens" column, the only hint a row drills in, in view.
