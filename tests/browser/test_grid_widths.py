@@ -146,6 +146,14 @@ def test_changes_and_values_are_read_whole_without_leaving_the_grid(
     assert _inside(opens, page.locator("body"))
     assert _cut(_column(value, "points_to")) == []
     assert _column(value, "points_to").all_inner_texts() == ["table", "table", "table", "events"]
+    # The scores table it opens: the items written, each key and value whole.
+    value.locator("tr.lk-row", has_text="0x1::table::Table<address, u64>").first.dblclick()
+    items = _grid(explorer, "Items written")
+    expect(items.locator("tr.lk-row").first).to_be_visible(timeout=ANSWER_MS)
+    assert items.locator(".lk-grid-scroll").evaluate("(s) => s.scrollWidth <= s.clientWidth")
+    for name in ("version", "key", "value"):
+        assert _cut(_column(items, name)) == [], name
+    assert _inside(items.locator("th[data-name=value]"), page.locator("body"))
     _clean(blocked_requests, page_errors)
 
 
