@@ -148,9 +148,9 @@ def test_the_first_page_is_asked_for_and_shown(make: Any) -> None:
     grid, channel = make(source, title="Items", page_size=20)
     assert source.calls == [(0, 20, "")]
     assert grid.columns == [
-        {"name": "n", "label": "No.", "kind": "int"},
-        {"name": "name", "label": "name", "kind": "text"},
-        {"name": "owner", "label": "owner", "kind": "address"},
+        {"name": "n", "label": "No.", "kind": "int", "keep": False},
+        {"name": "name", "label": "name", "kind": "text", "keep": False},
+        {"name": "owner", "label": "owner", "kind": "address", "keep": False},
     ]
     assert len(grid.rows) == 20
     assert grid.rows[0] == {"n": 0, "name": "item0", "owner": "0x1"}  # only the grid's columns
@@ -162,6 +162,17 @@ def test_the_first_page_is_asked_for_and_shown(make: Any) -> None:
     assert opened["_model_name"] == "AnyModel"
     assert "export default" in opened["_esm"]
     assert ".lk-grid-root" in opened["_css"]
+
+
+def test_a_kept_column_tells_the_browser_not_to_cut_it(make: Any) -> None:
+    columns = [Column("n", "No.", "int"), Column("name", "Change", keep=True)]
+    grid, _ = make(Listing(numbered(3)), columns)
+    assert grid.columns == [
+        {"name": "n", "label": "No.", "kind": "int", "keep": False},
+        {"name": "name", "label": "Change", "kind": "text", "keep": True},
+    ]
+    # In the browser, the account explorer's kept columns stay whole at 1100 px
+    # (tests/browser/test_account_widths.py).
 
 
 def test_the_module_and_style_ship_beside_the_package() -> None:
