@@ -26,8 +26,8 @@ from ledgerkit.frames._balances import (
     resolved_stores,
     storage_fee_refund,
 )
-from ledgerkit.frames._inputs import json_text, records_of
-from ledgerkit.frames._transactions import _TRANSACTION_KINDS, _entry
+from ledgerkit.frames._inputs import json_text
+from ledgerkit.frames._transactions import _entry, _transactions
 from ledgerkit.models import (
     DeleteModule,
     DeleteResource,
@@ -37,7 +37,6 @@ from ledgerkit.models import (
     UserTransaction,
     WriteModule,
     WriteResource,
-    decode_transactions,
 )
 from ledgerkit.types import Address
 
@@ -87,18 +86,6 @@ ACTIVITY_COLUMNS: Final = {
 ROLES: Final = ("sender", "secondary_signer", "fee_payer", "recipient", "write_set")
 #: The key of the ``changes`` object for an asset the transaction does not name.
 UNKNOWN_ASSET: Final = "unknown"
-
-_TRANSACTIONS: Final = "transaction records, a client result or page bytes of them, or their JSON"
-
-
-def _records(records: Any, converter: str) -> list[Any]:
-    return records_of(
-        records,
-        _TRANSACTION_KINDS,
-        decode_transactions,
-        converter=converter,
-        expected=_TRANSACTIONS,
-    )
 
 
 def balance_change_rows(
@@ -165,7 +152,7 @@ def balance_changes_to_frame(
     >>> changes.groupby(["address", "asset"], observed=True)["delta"].agg(wide_sum)
     ... # doctest: +SKIP
     """
-    rows, coins = balance_change_rows(_records(records, "balance_changes_to_frame"), stores)
+    rows, coins = balance_change_rows(_transactions(records, "balance_changes_to_frame"), stores)
     return _balance_frame(rows, coins)
 
 
@@ -262,7 +249,7 @@ def activity_to_frame(
 
     ``records`` is read as by :func:`balance_changes_to_frame`.
     """
-    txs = _records(records, "activity_to_frame")
+    txs = _transactions(records, "activity_to_frame")
     cols: dict[str, list[Any]] = {name: [] for name in ACTIVITY_COLUMNS}
     for tx in txs:
         deltas = balance_deltas(tx)
