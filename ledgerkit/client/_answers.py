@@ -282,11 +282,17 @@ def snippet(body: bytes) -> str:
 
 
 def parse_answer(
-    call: Call[T], label: str, status: int, headers: Mapping[str, str], body: bytes
+    call: Call[T],
+    label: str,
+    status: int,
+    headers: Mapping[str, str],
+    body: bytes,
+    answered_by: str | None = None,
 ) -> Result[T]:
-    """A 2xx answer to ``call`` (written ``label`` in messages) as a :class:`Result`; a
-    body that is not what was promised is a :class:`DecodingError` saying what came back."""
-    ledger = LedgerMeta.from_headers(headers)
+    """A 2xx answer to ``call`` (written ``label`` in messages) as a :class:`Result`, its
+    metadata naming the node that ``answered_by``; a body that is not what was promised is
+    a :class:`DecodingError` saying what came back."""
+    ledger = LedgerMeta.from_headers(headers, answered_by=answered_by)
     if ledger is None:
         raise DecodingError(
             f"{label}: the answer carries no ledger headers (X-NODE-* or X-APTOS-*)",

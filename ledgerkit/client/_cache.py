@@ -109,6 +109,24 @@ class ChainIdentity:
         genesis = "not held" if self.genesis_hash is None else self.genesis_hash
         return f"chain {self.chain_id} (genesis {genesis})"
 
+    @classmethod
+    def from_genesis(cls, chain_id: int, version: int | str, genesis_hash: str) -> ChainIdentity:
+        """The identity of chain ``chain_id`` read from its transaction at version 0, its
+        ``version`` and hash as a node sent them (in any page that holds it, not only
+        the ``by_version/0`` answer).
+
+        Raises
+        ------
+        DecodingError
+            The version is not 0, or the hash is not 32 bytes of hex.
+
+        Examples
+        --------
+        >>> ChainIdentity.from_genesis(4, "0", "0x" + "AB" * 32).genesis_hash[:6]
+        '0xabab'
+        """
+        return cls(chain_id, _checked_genesis(version, genesis_hash))
+
 
 class _Hashed(msgspec.Struct):
     version: str
@@ -125,15 +143,20 @@ def genesis_hash(body: bytes) -> str:
         found = _DECODER.decode(body)
     except msgspec.DecodeError as exc:
         raise DecodingError(f"not a transaction: {exc}") from None
-    digest = found.hash.lower()
-    if found.version != "0":
-        raise DecodingError(f"asked for version 0, the node answered version {found.version!r}")
+    return _checked_genesis(found.version, found.hash)
+
+
+def _checked_genesis(version: int | str, text: str) -> str:
+    """The genesis hash, lower-case, once it is known to be version 0's and 32 bytes."""
+    if str(version) != "0":
+        raise DecodingError(f"asked for version 0, the node answered version {version!r}")
+    digest = text.lower()
     if len(digest) != 66 or not digest.startswith("0x"):
-        raise DecodingError(f"the genesis hash is not 32 bytes of hex: {found.hash!r}")
+        raise DecodingError(f"the genesis hash is not 32 bytes of hex: {text!r}")
     try:
         bytes.fromhex(digest[2:])
     except ValueError:
-        raise DecodingError(f"the genesis hash is not hex: {found.hash!r}") from None
+        raise DecodingError(f"the genesis hash is not hex: {text!r}") from None
     return digest
 
 

@@ -351,9 +351,8 @@ class BaseClient(Flows):
     ) -> Result[T]:
         """A 2xx answer as a :class:`Result` (see ``_answers``), its metadata saying which
         node answered."""
-        result = parse_answer(call, self._label(call, archive), status, headers, body)
         by = self.config.shown_base_url if archive is None else shown_url(archive)
-        return Result(result.value, replace(result.ledger, answered_by=by))
+        return parse_answer(call, self._label(call, archive), status, headers, body, by)
 
     def _node_error(
         self,

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from ledgerkit._errors import InputError
+from ledgerkit.client import ChainIdentity
 from ledgerkit.extract._fetch import (
     Counter,
     Plan,
@@ -29,10 +30,10 @@ from ledgerkit.extract._fetch import (
     check_available,
     check_ends,
     check_range,
-    fetch_range,
     first_error,
     held_from,
     resolve_ends,
+    stream_range,
 )
 from ledgerkit.extract._manifest import MANIFEST, Dataset, sha256_of
 from ledgerkit.extract._options import ExtractOptions, NodeAccess
@@ -205,25 +206,45 @@ async def write_dataset(
         plan = partitions(start, stop, partition_size)
         served: collections.Counter[str] = collections.Counter()
         # A new dataset is fetched whole: its first partition comes while the node is asked
-        # which chain it serves (by its genesis transaction, a megabyte on a local node).
-        # Nothing is written before the chain is known.
+        # which chain it serves, by its genesis transaction. A range of transactions from
+        # version 0 holds that transaction in its first page: its hash is read there,
+        # rather than by a request of its own (a megabyte of write set on a local node,
+        # which the node would serialise in between the pages). Nothing is written before
+        # the chain is known.
         relay = _Relay()
+        genesis: asyncio.Future[tuple[int, str] | None] | None = None
 
         async def fetch_table(first: int, end: int, counter: Counter) -> _Fetched:
             # Its pages are converted as they come, in between the answers awaited.
             builder = TableBuilder(source.kind)
             where = Plan(oldest)
-            _, version = await fetch_range(
-                client, source, first, end, bar=counter, sink=builder.add, plan=where
-            )
+
+            def sink(records: list[Any]) -> None:
+                if genesis is not None and not genesis.done():
+                    genesis.set_result(source.genesis_in(records))
+                builder.add(records)
+
+            try:
+                version = await stream_range(
+                    client, source, first, end, sink, bar=counter, plan=where
+                )
+            finally:
+                if genesis is not None and not genesis.done():
+                    genesis.set_result(None)  # failed before its first page: ask the node
             served.update(where.served)
             return builder.finish(), version, dict(sorted(where.served.items()))
 
         early: asyncio.Future[_Fetched] | None = None
         if not (root / MANIFEST).exists():
+            if start == 0 and source.holds_genesis:
+                genesis = asyncio.get_running_loop().create_future()
             early = asyncio.ensure_future(fetch_table(*plan[0], relay))
         try:
-            chain = (await client.chain_identity()).value
+            seen = None if genesis is None else await genesis
+            if seen is None:
+                chain = (await client.chain_identity()).value
+            else:
+                chain = ChainIdentity.from_genesis(head.chain_id, *seen)
             root.mkdir(parents=True, exist_ok=True)
             (root / source.kind).mkdir(exist_ok=True)
             dataset = Dataset(root, source, chain, partition_size)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import itertools
 import operator
 import sys
 import threading
@@ -40,6 +41,7 @@ __all__ = [
     "held_from",
     "resolve_ends",
     "run_sync",
+    "stream_range",
 ]
 
 T = TypeVar("T")
@@ -105,6 +107,23 @@ class Source:
     def key(self) -> Callable[[Any], int]:
         """The function that reads a record's key."""
         return operator.attrgetter(self.key_name)
+
+    @property
+    def holds_genesis(self) -> bool:
+        """Whether a page's records are transactions with their hashes, so that the page
+        of version 0 names the chain (:meth:`genesis_in`)."""
+        return self.node_kind == "transactions" and self.kind != "transaction_events"
+
+    def genesis_in(self, records: list[Any]) -> tuple[int, str] | None:
+        """The version and hash of the genesis transaction when ``records`` (in key order)
+        start with it; None otherwise."""
+        if not self.holds_genesis or not records:
+            return None
+        first = records[0]
+        found = getattr(first, "hash", None)
+        if first.version != 0 or not isinstance(found, str):
+            return None
+        return first.version, found
 
     async def page(
         self, client: AsyncClient, first: int, stop: int, *, archive: bool = False
@@ -272,15 +291,43 @@ async def fetch_range(
     sink: Callable[[list[Any]], None] | None = None,
     plan: Plan | None = None,
 ) -> tuple[list[Any], int]:
-    """Every record of ``[start, stop)`` exactly once, in key order.
-
-    ``sink``, when given, receives the records page by page in key order (each key once),
-    as soon as every page before has arrived: to work on them while the rest comes.
-    ``plan`` says which keys the node no longer keeps (those pages go to the client's
-    archive straight away) and counts the records each node served.
+    """Every record of ``[start, stop)`` exactly once, in key order: the pages of
+    :func:`stream_range` gathered into one list (``sink``, when given, sees each page too).
 
     Returns the records and the newest ledger version the answers were read at. Raises
     :class:`IncompleteExtractionError` naming the keys that never arrived.
+    """
+    got: list[Any] = []
+
+    def keep(records: list[Any]) -> None:
+        got.extend(records)
+        if sink is not None:
+            sink(records)
+
+    version = await stream_range(client, source, start, stop, keep, bar=bar, plan=plan)
+    return got, version
+
+
+async def stream_range(
+    client: AsyncClient,
+    source: Source,
+    start: int,
+    stop: int,
+    sink: Callable[[list[Any]], None],
+    *,
+    bar: Counter | None = None,
+    plan: Plan | None = None,
+) -> int:
+    """Every record of ``[start, stop)`` exactly once, handed to ``sink`` page by page in
+    key order, as soon as every page before has arrived: to work on them while the rest
+    comes. Nothing here keeps a page once the sink has it.
+
+    ``plan`` says which keys the node no longer keeps (those pages go to the client's
+    archive straight away) and counts the records each node served.
+
+    Returns the newest ledger version the answers were read at. Raises
+    :class:`IncompleteExtractionError`, once every page has been asked for, naming the keys
+    that never arrived (the pages before and after them have reached the sink).
     """
     check_range(start, stop)
     plan = plan or Plan()
@@ -297,16 +344,27 @@ async def fetch_range(
     ]
     answers: list[tuple[list[Any], int] | None] = [None] * len(todo)
     handed = 0  # pages given to the sink
+    newest = 0
+    gaps: list[int] = []
+    key = source.key
 
     async def page(number: int, first: int, end: int) -> None:
-        nonlocal handed
+        nonlocal handed, newest
         answers[number] = await _fetch_page(client, source, first, end, bar, plan)
-        while sink is not None and handed < len(todo):
+        while handed < len(todo):
             answer = answers[handed]
             if answer is None:
                 break  # a page before is still coming
+            answers[handed] = None
+            low, high = todo[handed]
             handed += 1
-            sink(_in_key_order(answer[0], source.key))
+            records = _in_key_order(answer[0], key)
+            newest = max(newest, answer[1])
+            # Each key of a page's records lies in its piece, once: a short page lacks some.
+            if len(records) != high - low:
+                have = set(map(key, records))
+                gaps.extend(k for k in range(low, high) if k not in have)
+            sink(records)
 
     # A task group, not gather: when a page fails, the others are cancelled and awaited
     # here, so that no request is still in flight (its connection left open) when the
@@ -317,24 +375,19 @@ async def fetch_range(
                 group.create_task(page(number, a, b))
     except BaseExceptionGroup as failures:
         raise first_error(failures) from None
-    answers_of = [a for a in answers if a is not None]  # all of them: none failed
-    by_key: dict[int, Any] = {}
-    key = source.key
-    for records, _ in answers_of:
-        for record in records:
-            by_key.setdefault(key(record), record)  # an overlap keeps the first copy
-    if len(by_key) != stop - start:
-        missing = compact(k for k in range(start, stop) if k not in by_key)
-        raise IncompleteExtractionError(source.kind, missing)
-    version = max(v for _, v in answers_of)
-    return [by_key[k] for k in range(start, stop)], version
+    if gaps:
+        raise IncompleteExtractionError(source.kind, compact(gaps))
+    return newest
 
 
 def _in_key_order(records: list[Any], key: Callable[[Any], int]) -> list[Any]:
     """A page's records sorted by key, each key once (the first copy)."""
+    keys = list(map(key, records))
+    if all(a < b for a, b in itertools.pairwise(keys)):
+        return records  # as nodes send them
     by_key: dict[int, Any] = {}
-    for record in records:
-        by_key.setdefault(key(record), record)
+    for k, record in zip(keys, records, strict=True):
+        by_key.setdefault(k, record)
     return [by_key[k] for k in sorted(by_key)]
 
 

@@ -13,6 +13,16 @@ __all__ = ["HEADER_PREFIXES", "LedgerMeta"]
 #: The (lowercase) prefixes of the ledger headers :class:`LedgerMeta` reads. Our spec names
 #: them ``X-NODE-*``; public nodes of this family send ``X-APTOS-*``.
 HEADER_PREFIXES: Final = ("x-node-", "x-aptos-")
+#: How every such header begins, in either case.
+_X: Final = frozenset({"x-", "X-"})
+
+
+def _header_u64(text: str) -> int:
+    """A header's decimal u64; every answer carries seven of them, so the usual short
+    digit string is read straight away and anything else goes through the full check."""
+    if len(text) < 20 and text.isascii() and text.isdigit():
+        return int(text)  # at most 19 digits: below 2^64
+    return parse_u64(text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,31 +59,38 @@ class LedgerMeta:
     answered_by: str | None = field(default=None, compare=False)
 
     @classmethod
-    def from_headers(cls, headers: Mapping[str, str]) -> LedgerMeta | None:
-        """Read the metadata from response headers, ``X-NODE-*`` or ``X-APTOS-*``.
+    def from_headers(
+        cls, headers: Mapping[str, str], *, answered_by: str | None = None
+    ) -> LedgerMeta | None:
+        """Read the metadata from response headers, ``X-NODE-*`` or ``X-APTOS-*`` (the
+        first one of a name counts), noting the node that ``answered_by``.
 
         Returns ``None`` when a required header is missing or not a decimal u64 (error
         responses may carry none of them).
         """
         found: dict[str, str] = {}
         for key, value in headers.items():
+            if key[:2] not in _X:  # most headers, passed over without lower-casing
+                continue
             lower = key.lower()
             for prefix in HEADER_PREFIXES:
                 if lower.startswith(prefix):
                     found.setdefault(lower[len(prefix) :], value)
                     break
         try:
+            gas_used = found.get("gas-used")
             return cls(
-                chain_id=parse_u64(found["chain-id"]),
-                ledger_version=parse_u64(found["ledger-version"]),
-                oldest_ledger_version=parse_u64(found["ledger-oldest-version"]),
-                ledger_timestamp_usec=parse_u64(found["ledger-timestampusec"]),
-                epoch=parse_u64(found["epoch"]),
-                block_height=parse_u64(found["block-height"]),
-                oldest_block_height=parse_u64(found["oldest-block-height"]),
-                gas_used=parse_u64(found["gas-used"]) if "gas-used" in found else None,
+                chain_id=_header_u64(found["chain-id"]),
+                ledger_version=_header_u64(found["ledger-version"]),
+                oldest_ledger_version=_header_u64(found["ledger-oldest-version"]),
+                ledger_timestamp_usec=_header_u64(found["ledger-timestampusec"]),
+                epoch=_header_u64(found["epoch"]),
+                block_height=_header_u64(found["block-height"]),
+                oldest_block_height=_header_u64(found["oldest-block-height"]),
+                gas_used=None if gas_used is None else _header_u64(gas_used),
                 cursor=found.get("cursor"),
                 txn_encryption_key=found.get("txn-encryption-key"),
+                answered_by=answered_by,
             )
         except (KeyError, ValueError):  # InvalidIntegerError is a ValueError
             return None

@@ -24,6 +24,7 @@ from client_fakes import (
     user_transaction,
 )
 
+import ledgerkit
 from ledgerkit.client import AsyncClient, ChainIdentity, Client
 from ledgerkit.localnet import LocalNode
 
@@ -244,3 +245,26 @@ def test_a_node_that_refuses_the_genesis_is_read_without_the_cache(
     assert len(node.sent("/transactions/by_version/1")) == 3
     assert node.genesis_asked() == 1  # a refusal is not asked again by this client
     assert "did not say which chain" in caplog.text
+
+
+def test_an_identity_is_read_from_the_genesis_transaction_of_any_page() -> None:
+    upper = "0x" + "AB" * 32
+    assert ChainIdentity.from_genesis(4, 0, upper) == ChainIdentity(4, "0x" + "ab" * 32)
+    assert ChainIdentity.from_genesis(1, "0", GENESIS_A).genesis_hash == GENESIS_A
+
+
+@pytest.mark.parametrize(
+    ("version", "digest", "says"),
+    [
+        (1, GENESIS_A, "version 1"),
+        ("00", GENESIS_A, "version '00'"),
+        (0, "0x" + "ab" * 31, "not 32 bytes of hex"),
+        (0, "ab" * 33, "not 32 bytes of hex"),
+        (0, "0x" + "zz" * 32, "not hex"),
+    ],
+)
+def test_an_identity_from_anything_but_a_genesis_is_refused(
+    version: object, digest: str, says: str
+) -> None:
+    with pytest.raises(ledgerkit.DecodingError, match=says):
+        ChainIdentity.from_genesis(4, version, digest)  # type: ignore[arg-type]

@@ -61,10 +61,49 @@ def test_a_new_dataset_gets_nothing_when_the_chain_cannot_be_told(
             "transactions",
             node.url,
             out,
-            start=0,
+            start=1,  # the genesis is not among the pages: it is asked for
             stop=VERSIONS,
             partition_size=300,
             progress=False,
             transport=_NoGenesis(),
         )
     assert not out.exists()
+
+
+@pytest.mark.parametrize("kind", ["transactions", "activity"])
+def test_a_range_from_version_0_names_its_chain_by_its_first_page(
+    node: LocalNode, tmp_path: Path, kind: str
+) -> None:
+    # The genesis transaction is the first record of the first page: no request of its
+    # own (the node here would refuse it), and the manifest names the chain as the node's
+    # own answer for version 0 does.
+    genesis = httpx.get(f"{node.url}/transactions/by_version/0").json()["hash"]
+    summary = extract(
+        kind,
+        node.url,
+        tmp_path,
+        start=0,
+        stop=250,
+        partition_size=100,
+        progress=False,
+        transport=_NoGenesis(),
+    )
+    assert summary.genesis_hash == genesis
+    manifest = read_manifest(tmp_path)
+    assert manifest is not None
+    assert manifest["genesis_hash"] == genesis
+
+
+def test_events_from_version_0_still_ask_for_the_genesis(node: LocalNode, tmp_path: Path) -> None:
+    # A page of events carries no transaction hash: the chain is asked for by version 0.
+    with pytest.raises(ledgerkit.InvalidInputError):
+        extract(
+            "transaction_events",
+            node.url,
+            tmp_path / "events",
+            start=0,
+            stop=250,
+            progress=False,
+            transport=_NoGenesis(),
+        )
+    assert not (tmp_path / "events").exists()
