@@ -28,7 +28,7 @@ from ledgerkit.client import calls
 from ledgerkit.client._cache import ChainIdentity
 from ledgerkit.client._client import AsyncClient, Client
 from ledgerkit.client._config import ClientConfig
-from ledgerkit.client._holdings import Holding
+from ledgerkit.client._flows._holdings import Holding
 from ledgerkit.client._pacing import AsyncClock, Clock, Retry, Waited
 from ledgerkit.client.calls import Call
 from ledgerkit.types import Result

@@ -56,7 +56,6 @@ from ledgerkit._errors import (
     TransportError,
 )
 from ledgerkit.client import calls
-from ledgerkit.client._activity import ActivityScan, activity_dataset
 from ledgerkit.client._answers import node_error, parse_answer, transport_error
 from ledgerkit.client._cache import (
     GENESIS_PATH,
@@ -82,6 +81,7 @@ from ledgerkit.client._config import (
 from ledgerkit.client._declare import Pager
 from ledgerkit.client._driver import Flow, Pause, adrive, drive
 from ledgerkit.client._flows import ClientState, Flows
+from ledgerkit.client._flows._activity import ActivityScan, activity_dataset
 from ledgerkit.client._pacing import (
     AsyncClock,
     AsyncLimiter,

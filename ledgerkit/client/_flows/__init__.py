@@ -3,11 +3,11 @@
 for how a declaration becomes a method of each client). No I/O here.
 
 The flows of a transaction's life live here: wait for one, explain one, simulate one,
-submit one and wait, have the node encode one for signing. Building, viewing and
-transferring are the flows of ``_building``; an account's assets the flow of
-``_holdings``. What a client keeps between flows (the per-sender sequence numbers, the
-ABIs learnt, its clock) is its :class:`ClientState`, handed to each declaration as its
-first argument.
+submit one and wait, have the node encode one for signing. The package's modules hold the
+others: building, viewing and transferring (``_building``), an account's assets
+(``_holdings``) and its activity (``_activity``). What a client keeps between flows (the
+per-sender sequence numbers, the ABIs learnt, its clock) is its :class:`ClientState`,
+handed to each declaration as its first argument.
 """
 
 from __future__ import annotations
@@ -33,13 +33,13 @@ from ledgerkit.bcs import (
     SignedTransaction,
     TransactionData,
 )
-from ledgerkit.client import _building as building
 from ledgerkit.client import calls
-from ledgerkit.client._activity import activity
-from ledgerkit.client._building import WAIT_PAUSE_SECONDS, waiting
 from ledgerkit.client._declare import flow
 from ledgerkit.client._driver import Flow, send
-from ledgerkit.client._holdings import Holding, holdings
+from ledgerkit.client._flows import _building as building
+from ledgerkit.client._flows._activity import activity
+from ledgerkit.client._flows._building import WAIT_PAUSE_SECONDS, waiting
+from ledgerkit.client._flows._holdings import Holding, holdings
 from ledgerkit.client._methods import Endpoints
 from ledgerkit.models import MoveResource, Transaction, UserTransaction
 from ledgerkit.tx import (

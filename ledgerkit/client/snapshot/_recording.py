@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Final
 
 import httpx
 
-from ledgerkit.client._snapshot_file import RecordedAnswer
+from ledgerkit.client.snapshot._file import RecordedAnswer
 from ledgerkit.types import HEADER_PREFIXES
 
 if TYPE_CHECKING:

@@ -48,7 +48,15 @@ from ledgerkit._errors import InputError, SnapshotError, SnapshotMissError
 from ledgerkit._public import publish as _publish
 from ledgerkit.client._client import AsyncClient, BaseClient, Client
 from ledgerkit.client._config import client_secrets, normalize_base_url, redact, shown_url
-from ledgerkit.client._recording import (
+from ledgerkit.client.snapshot._file import (
+    MAX_SNAPSHOT_BYTES,
+    RecordedAnswer,
+    RequestKey,
+    SnapshotData,
+    encode_snapshot,
+    read_snapshot,
+)
+from ledgerkit.client.snapshot._recording import (
     AsyncRecordingTransport,
     AsyncReplayTransport,
     AsyncVirtualClock,
@@ -56,14 +64,6 @@ from ledgerkit.client._recording import (
     ReplayTransport,
     VirtualClock,
     kept_headers,
-)
-from ledgerkit.client._snapshot_file import (
-    MAX_SNAPSHOT_BYTES,
-    RecordedAnswer,
-    RequestKey,
-    SnapshotData,
-    encode_snapshot,
-    read_snapshot,
 )
 
 __all__ = [
