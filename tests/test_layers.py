@@ -123,3 +123,20 @@ def test_the_ground_floor_imports_nothing_above_it(part: str) -> None:
 def test_no_package_imports_what_sits_above_it(part: str) -> None:
     wrong = package_imports().get(part, frozenset()) & FORBIDDEN[part]
     assert not wrong, f"ledgerkit.{part} imports {sorted(wrong)}"
+
+
+#: The most modules each of these folders keeps at its root; the rest sit in subfolders
+#: named for what they hold (see docs/contributing.md).
+ROOT_MODULES = {"client": 14, "localnet": 8}
+
+
+@pytest.mark.parametrize("part", sorted(ROOT_MODULES))
+def test_the_client_and_the_node_keep_their_roots_small(part: str) -> None:
+    root = PACKAGE_DIR / part
+    modules = sorted(p.name for p in root.glob("*.py"))
+    assert len(modules) <= ROOT_MODULES[part], modules
+    for folder in sorted(p for p in root.iterdir() if p.is_dir() and p.name != "__pycache__"):
+        init = folder / "__init__.py"
+        assert init.is_file(), f"{folder.name}/ is not a package"
+        docstring = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8")))
+        assert docstring, f"{part}/{folder.name}/__init__.py does not say what it holds"
