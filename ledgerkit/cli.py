@@ -4,19 +4,86 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
 
 from ledgerkit._errors import InputError, LedgerError
 
 __all__ = ["main"]
 
 
+@dataclass(frozen=True)
+class _Kind:
+    """A kind of ``ledgerkit extract``: ``key`` names what its range is over, ``holds``
+    what its dataset holds (its help line); ``stream``: it reads one event stream, named
+    by ``--address`` and ``--creation-number``, whose ends are not read from the node."""
+
+    key: str
+    holds: str
+    stream: bool = False
+
+
+#: The sub-commands of ``ledgerkit extract``, one per kind of ``extract(kind, ...)``, in
+#: the order of ``ledgerkit.extract.KINDS``; each one's partition size is the function's.
+_KINDS: Final = {
+    "transactions": _Kind("version", "transactions of versions [start, stop)"),
+    "blocks": _Kind("height", "blocks of heights [start, stop)"),
+    "events": _Kind(
+        "sequence number", "events of one stream, sequence numbers [start, stop)", stream=True
+    ),
+    "transaction_events": _Kind(
+        "version",
+        "the events the transactions of versions [start, stop) carry, module events "
+        "included: a row per event (version, event_index)",
+    ),
+    "activity": _Kind(
+        "version",
+        "every address each transaction of versions [start, stop) touched: a row per "
+        "(version, account), its roles (sender, secondary_signer, fee_payer, recipient, "
+        "write_set), the fee it paid and its net change per asset",
+    ),
+}
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser that ``complete`` finishes when it is first used (to parse or
+    to show its help), not when it is made."""
+
+    def __init__(
+        self,
+        *args: Any,
+        complete: Callable[[argparse.ArgumentParser], None] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self._complete = complete
+
+    def _completed(self) -> None:
+        complete, self._complete = self._complete, None
+        if complete is not None:
+            complete(self)
+
+    def parse_known_args(self, *args: Any, **kwargs: Any) -> Any:
+        self._completed()
+        return super().parse_known_args(*args, **kwargs)
+
+    def format_usage(self) -> str:
+        self._completed()
+        return super().format_usage()
+
+    def format_help(self) -> str:
+        self._completed()
+        return super().format_help()
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="ledgerkit", description="Study a Move-based ledger node from the command line."
     )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=_Parser
+    )
     commands.add_parser(
         "demo", help="build, sign and hash a transfer and explain its bytes field by field"
     )
@@ -102,23 +169,32 @@ def _parser() -> argparse.ArgumentParser:
         "--overload-rate", type=float, default=None, metavar="SHARE",
         help="share of fullnode requests answered 503 overloaded, seeded (default: 0)",
     )  # fmt: skip
-    extract = commands.add_parser(
+    commands.add_parser(
         "extract",
         help="extract a range of the ledger to a resumable Parquet dataset",
         description="Fetch a range concurrently, check it is complete, write Parquet partitions.",
+        complete=_add_kinds,
     )
-    kinds = extract.add_subparsers(dest="kind", required=True, metavar="KIND")
-    txns = kinds.add_parser("transactions", help="transactions of versions [start, stop)")
-    _add_range_options(txns, key="version", partition_size=10_000)
-    blocks = kinds.add_parser("blocks", help="blocks of heights [start, stop)")
-    _add_range_options(blocks, key="height", partition_size=1_000)
-    events = kinds.add_parser("events", help="events of one stream, sequence numbers [start, stop)")
-    events.add_argument("--address", required=True, help="account address of the stream")
-    events.add_argument(
-        "--creation-number", type=int, required=True, help="creation number of the stream"
-    )
-    _add_range_options(events, key="sequence number", partition_size=10_000, ends=False)
     return parser
+
+
+def _add_kinds(extract: argparse.ArgumentParser) -> None:
+    """The sub-commands of ``ledgerkit extract``, from :data:`_KINDS`. Added when the
+    command is used: the partition sizes come from ``ledgerkit.extract``, whose import
+    (pandas, pyarrow, the client) ``ledgerkit --help`` and ``ledgerkit node`` need not wait for."""
+    from ledgerkit.extract import PARTITION_SIZE
+
+    kinds = extract.add_subparsers(dest="kind", required=True, metavar="KIND")
+    for name, kind in _KINDS.items():
+        command = kinds.add_parser(name, help=kind.holds, description=f"Extract {kind.holds}.")
+        if kind.stream:
+            command.add_argument("--address", required=True, help="account address of the stream")
+            command.add_argument(
+                "--creation-number", type=int, required=True, help="creation number of the stream"
+            )
+        _add_range_options(
+            command, key=kind.key, partition_size=PARTITION_SIZE[name], ends=not kind.stream
+        )
 
 
 def _end(name: str) -> Any:
@@ -211,7 +287,7 @@ def _extract(args: argparse.Namespace) -> None:
     from ledgerkit.types import Address, parse_uint
 
     stream: dict[str, Any] = {}
-    if args.kind == "events":
+    if _KINDS[args.kind].stream:
         # Checked before a node is started or anything is written to --out.
         stream["address"] = Address.parse(args.address)
         stream["creation_number"] = parse_uint(args.creation_number, 64, what="creation_number")

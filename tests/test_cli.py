@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pandas as pd
 import pytest
 
 from ledgerkit import Address
 from ledgerkit.cli import main
-from ledgerkit.extract import read_manifest
+from ledgerkit.extract import KINDS, ExtractKind, extract, read_manifest
 from ledgerkit.localnet import LocalNode
 
 HASH_OR_ADDRESS = re.compile(r"0x[0-9a-f]{64}")
@@ -188,13 +191,57 @@ def test_help_lists_the_demo_command(capsys: pytest.CaptureFixture[str]) -> None
     assert "demo" in capsys.readouterr().out
 
 
-def test_extract_help_lists_the_three_kinds(capsys: pytest.CaptureFixture[str]) -> None:
+def test_extract_help_lists_every_kind_of_the_function(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as info:
         main(["extract", "--help"])
     assert info.value.code == 0
     out = capsys.readouterr().out
-    for kind in ("transactions", "blocks", "events"):
-        assert kind in out
+    listed = re.findall(r"^    (\w+)", out, flags=re.M)
+    assert listed == ["transactions", "blocks", "events", "transaction_events", "activity"]
+    assert listed == list(KINDS)  # a kind added to extract() is offered here too
+
+
+#: Runs ``ledgerkit ARGV`` and prints the heavy modules it loaded, as JSON.
+_LOADED_PROBE = """
+import contextlib, io, json, sys
+from ledgerkit.cli import main
+with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
+    main(sys.argv[1:])
+heavy = ("pandas", "pyarrow", "ledgerkit.extract")
+print(json.dumps(sorted(m for m in sys.modules if m.startswith(heavy))))
+"""
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["node", "--help"], ["demo", "--help"]])
+def test_help_of_other_commands_waits_for_no_extraction_import(argv: list[str]) -> None:
+    """The kinds of ``extract`` (and their partition sizes) are read only when it is used."""
+    done = subprocess.run(
+        [sys.executable, "-c", _LOADED_PROBE, *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert json.loads(done.stdout) == []
+
+
+@pytest.mark.parametrize(
+    ("kind", "says"),
+    [
+        ("transaction_events", "the events the transactions of versions [start, stop) carry"),
+        ("activity", "a row per (version, account), its roles"),
+    ],
+)
+def test_extract_help_of_a_kind_says_what_it_holds_and_its_partition_size(
+    kind: str, says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["extract", kind, "--help"])
+    assert info.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())  # argparse wraps at the terminal width
+    assert says in out
+    assert "--start START first version, or 'oldest'" in out
+    assert "versions per Parquet file (default: 10000)" in out
 
 
 # -- extract blocks and events against a small local node ------------------------------------
@@ -317,6 +364,147 @@ def test_extract_events_past_the_end_of_the_stream_names_the_missing_ones(
     assert err.startswith("ledgerkit: IncompleteExtractionError: events: ")
     assert err.endswith("missing: 10..98\n")
     assert err.count("\n") == 1
+
+
+# -- the kinds read from transactions, against the run's shared node ------------------------
+
+
+def _ledger(node: LocalNode) -> dict[str, Any]:
+    """The node's ledger information (``GET /v1``), read over HTTP."""
+    answer = httpx.get(node.url, timeout=30)
+    answer.raise_for_status()
+    info: dict[str, Any] = answer.json()
+    return info
+
+
+def _transactions(node: LocalNode, start: int, stop: int) -> list[dict[str, Any]]:
+    """The node's transactions of versions ``[start, stop)``, as JSON, read over HTTP."""
+    found: list[dict[str, Any]] = []
+    while start + len(found) < stop:
+        limit = min(100, stop - start - len(found))
+        answer = httpx.get(
+            f"{node.url}/transactions",
+            params={"start": start + len(found), "limit": limit},
+            timeout=30,
+        )
+        answer.raise_for_status()
+        found += answer.json()
+    return found
+
+
+def test_extract_transaction_events_writes_every_event_of_the_range(
+    node: LocalNode, tmp_path: Path, run_extract: Run
+) -> None:
+    args = f"transaction_events --start 5 --stop 120 --out {tmp_path} --url {node.url}".split()
+    code, out, err = run_extract([*args, "--partition-size", "50"])
+    assert (code, err) == (0, "")
+    assert out.startswith("transaction_events [5, 120) of chain 4 in ")
+    assert "3 partitions, 3 written (" in out
+    manifest = read_manifest(tmp_path)
+    assert manifest is not None
+    assert (manifest["kind"], manifest["range"], manifest["partition_size"]) == (
+        "transaction_events",
+        [5, 120],
+        50,
+    )
+    # Every event each transaction carries, one row each, counted from the node's answers.
+    carried = [
+        (int(tx["version"]), index)
+        for tx in _transactions(node, 5, 120)
+        for index, _ in enumerate(tx.get("events", []))
+    ]
+    assert 0 < len(carried) != 120 - 5  # a row per event, not per transaction
+    assert sum(entry["rows"] for entry in manifest["partitions"]) == len(carried)
+    frame = pd.read_parquet(tmp_path / "transaction_events")
+    assert list(zip(frame["version"], frame["event_index"], strict=True)) == carried
+    assert f"({len(carried)} rows)" in out
+
+
+def test_extract_activity_writes_what_the_function_writes(
+    node: LocalNode, tmp_path: Path, run_extract: Run
+) -> None:
+    args = f"activity --start 5 --stop 120 --out {tmp_path / 'cli'} --url {node.url}".split()
+    code, out, err = run_extract(args)
+    assert (code, err) == (0, "")
+    assert out.startswith("activity [5, 120) of chain 4 in ")
+    manifest = read_manifest(tmp_path / "cli")
+    assert manifest is not None
+    assert (manifest["kind"], manifest["range"], manifest["partition_size"]) == (
+        "activity",
+        [5, 120],
+        10_000,  # the function's default
+    )
+    summary = extract("activity", node.url, tmp_path / "python", start=5, stop=120, progress=False)
+    assert sum(entry["rows"] for entry in manifest["partitions"]) == summary.rows_written
+    assert f"1 partitions, 1 written ({summary.rows_written} rows)" in out
+    frame = pd.read_parquet(tmp_path / "cli" / "activity")
+    pd.testing.assert_frame_equal(frame, pd.read_parquet(tmp_path / "python" / "activity"))
+    # A row per (version, account): each user transaction's sender has one, as the sender.
+    rows = {
+        (int(v), str(Address.parse(a))): r
+        for v, a, r in frame[["version", "address", "roles"]].itertuples(index=False)
+    }
+    assert len(rows) == len(frame)
+    senders = [
+        (int(tx["version"]), str(Address.parse(tx["sender"])))
+        for tx in _transactions(node, 5, 120)
+        if tx["type"] == "user_transaction"
+    ]
+    assert senders
+    for key in senders:
+        assert "sender" in rows[key].split(",")
+
+
+@pytest.mark.parametrize("kind", ["transaction_events", "activity"])
+def test_extract_from_oldest_to_head_reads_the_ends_from_the_node(
+    kind: ExtractKind, node: LocalNode, tmp_path: Path, run_extract: Run
+) -> None:
+    before = _ledger(node)
+    args = f"{kind} --start oldest --stop head --out {tmp_path / 'cli'} --url {node.url}"
+    code, out, err = run_extract(args.split())
+    after = _ledger(node)
+    assert (code, err) == (0, "")
+    manifest = read_manifest(tmp_path / "cli")
+    assert manifest is not None
+    [ends] = manifest["resolved_ends"]
+    assert (ends["start"], ends["stop"]) == ("oldest", "head")
+    start, stop = manifest["range"]
+    assert start == ends["first"] == int(before["oldest_ledger_version"]) == 0
+    # One past the newest version, read when the run began.
+    assert int(before["ledger_version"]) + 1 <= stop <= int(after["ledger_version"]) + 1
+    assert stop == ends["end"]
+    assert out.startswith(f"{kind} [0, {stop}) of chain 4 in ")
+    summary = extract(kind, node.url, tmp_path / "python", start=0, stop=stop, progress=False)
+    assert sum(entry["rows"] for entry in manifest["partitions"]) == summary.rows_written > 0
+
+
+@pytest.mark.parametrize(
+    ("command_line", "error"),
+    [
+        ("transaction_events --start 5 --stop 5", "InputError: stop must be greater than start"),
+        ("activity --start 9 --stop 3", "InputError: stop must be greater than start"),
+        ("activity --start -1 --stop 5", "InputError: start must be a non-negative integer"),
+        (
+            "transaction_events --start 0 --stop 999999",
+            "RangeBeyondLedgerError: transaction_events: stop=999999 is past the ledger",
+        ),
+        # An activity dataset is read from the node's transactions, and says so.
+        (
+            "activity --start 0 --stop 999999",
+            "RangeBeyondLedgerError: transactions: stop=999999 is past the ledger",
+        ),
+    ],
+)
+def test_extract_bad_range_of_a_transaction_kind_exits_1_with_one_line(
+    command_line: str, error: str, node: LocalNode, tmp_path: Path, run_extract: Run
+) -> None:
+    out = tmp_path / "data"
+    code, stdout, err = run_extract([*command_line.split(), "--out", str(out), "--url", node.url])
+    assert code == 1
+    assert stdout == ""
+    assert err.startswith(f"ledgerkit: {error}")
+    assert err.count("\n") == 1
+    assert not out.exists()  # refused before anything was written
 
 
 def test_extract_bad_input_in_a_fresh_process_prints_no_traceback(tmp_path: Path) -> None:

@@ -19,7 +19,8 @@ written to resumable Parquet datasets (or handed to Dask).
 Every one of them takes the node as a URL or as a configured :class:`~ledgerkit.Client` /
 :class:`~ledgerkit.AsyncClient` (its address, api key and headers are used), or a URL with
 ``api_key=`` / ``headers=``; and its options as one :class:`ExtractOptions` (``options=``),
-whose fields may also be given one by one as keyword arguments.
+whose fields may also be given one by one as keyword arguments; :data:`PARTITION_SIZE`
+holds each kind's partition size when the options leave it unset.
 
 See ``docs/extract.md``.
 """
@@ -45,11 +46,12 @@ from ledgerkit.extract._entry import (
 )
 from ledgerkit.extract._events_of_type import aevents_of_type, events_of_type
 from ledgerkit.extract._manifest import MANIFEST, SCHEMA_VERSION, read_manifest
-from ledgerkit.extract._options import ExtractOptions
+from ledgerkit.extract._options import PARTITION_SIZE, ExtractOptions
 
 __all__ = [
     "KINDS",
     "MANIFEST",
+    "PARTITION_SIZE",
     "SCHEMA_VERSION",
     "ExtractKind",
     "ExtractOptions",

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Final, TypedDict
 
 import httpx
@@ -22,18 +23,27 @@ from ledgerkit._errors import InputError
 from ledgerkit.client import AsyncClient, Client, Retry
 from ledgerkit.client.snapshot import Snapshot, snapshot_of
 
-__all__ = ["ExtractOptions", "NodeAccess", "OptionFields", "node_access", "resolve_options"]
+__all__ = [
+    "PARTITION_SIZE",
+    "ExtractOptions",
+    "NodeAccess",
+    "OptionFields",
+    "node_access",
+    "resolve_options",
+]
 
 #: Seconds each request may take, as a client's default.
 DEFAULT_TIMEOUT: Final = 30.0
-#: Keys per Parquet file or Dask partition, unless the options say otherwise.
-PARTITION_SIZE: Final = {
-    "transactions": 10_000,
-    "blocks": 1_000,
-    "events": 10_000,
-    "transaction_events": 10_000,
-    "activity": 10_000,
-}
+#: Keys per Parquet file or Dask partition of each kind, unless the options say otherwise.
+PARTITION_SIZE: Final[Mapping[str, int]] = MappingProxyType(
+    {
+        "transactions": 10_000,
+        "blocks": 1_000,
+        "events": 10_000,
+        "transaction_events": 10_000,
+        "activity": 10_000,
+    }
+)
 
 
 class OptionFields(TypedDict, total=False):

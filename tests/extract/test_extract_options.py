@@ -13,6 +13,8 @@ import pytest
 from ledgerkit import InputError
 from ledgerkit.client import Retry
 from ledgerkit.extract import (
+    KINDS,
+    PARTITION_SIZE,
     ExtractOptions,
     blocks_dask,
     extract_blocks,
@@ -115,3 +117,16 @@ def test_options_are_frozen_and_compare_by_value() -> None:
     assert options == ExtractOptions(concurrency=4)
     assert options.replace(max_rps=10) == ExtractOptions(concurrency=4, max_rps=10)
     assert ExtractOptions().timeout == 30.0
+
+
+def test_each_kinds_partition_size_is_public_and_read_only() -> None:
+    assert dict(PARTITION_SIZE) == {
+        "transactions": 10_000,
+        "blocks": 1_000,
+        "events": 10_000,
+        "transaction_events": 10_000,
+        "activity": 10_000,
+    }
+    assert list(PARTITION_SIZE) == list(KINDS)
+    with pytest.raises(TypeError):
+        PARTITION_SIZE["blocks"] = 5  # type: ignore[index]
