@@ -189,7 +189,6 @@ def extract(
     Raises
     ------
     InputError
-        A kind other than ``"transactions"``, ``"blocks"``, ``"events"`` and
         A kind other than ``"transactions"``, ``"blocks"``, ``"events"``,
         ``"transaction_events"`` and ``"activity"`` (the message lists them), a stream
         missing for events or given for another kind, ``stop <= start``, a negative start,
