@@ -180,7 +180,10 @@ class LedgerGrid(anywidget.AnyWidget):
     indented tree with the Move type of each field, each with a copy button. The
     browser sizes the columns to their content within the widget's width, hides the
     columns empty on the page shown, and lets a column be resized by dragging the
-    edge of its header.
+    edge of its header, or from the keyboard: Tab reaches each header's edge, ← and →
+    move it by 10 pixels (50 with Shift), Home and End to 32 and 2,000 pixels, Enter
+    fits the column to its content again (as a double-click on the edge does). A width
+    chosen either way is kept across pages.
 
     Examples
     --------

@@ -455,7 +455,7 @@ def test_a_double_click_selects_no_text(session: Session) -> None:
     assert session.page.evaluate("String(window.getSelection())") == ""
 
 
-# -- layout: widths, hidden columns, dragging, rows in full, sorting --------------------------
+# -- layout: widths, hidden columns, resizing, rows in full, sorting -------------------------
 
 LONG = {"entries": [{"key": f"k{n}", "value": str(2**64 - 1 - n)} for n in range(60)]}
 WIDE_ROWS = [
@@ -574,6 +574,81 @@ def test_a_header_edge_dragged_resizes_and_a_double_click_fits_again(wide: Sessi
     assert abs(_width(header) - fitted) <= 1
 
 
+def test_keys_on_a_header_edge_go_on_from_a_dragged_width(wide: Session) -> None:
+    page = wide.page
+    header = page.locator("th[data-name=function]")
+    handle = header.locator(".lk-resize")
+    box = handle.bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 60, y, steps=4)
+    page.mouse.up()
+    dragged = round(_width(header))
+    assert handle.get_attribute("aria-valuenow") == str(dragged)
+    handle.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert round(_width(header)) == dragged + 20  # two steps of 10 pixels
+    assert handle.get_attribute("aria-valuenow") == str(dragged + 20)
+    page.keyboard.press("Shift+ArrowLeft")
+    assert round(_width(header)) == dragged - 30  # and one of 50
+    page.keyboard.press("Home")
+    assert round(_width(header)) == 32
+    page.keyboard.press("Enter")
+    fitted = round(_width(header))
+    assert handle.get_attribute("aria-valuenow") == str(fitted)
+    handle.dblclick()  # fitted already: a double-click changes nothing
+    assert round(_width(header)) == fitted
+    assert wide.sent() == []  # the view's own business, from the keyboard too
+
+
+def test_keys_on_a_header_edge_leave_the_rows_keys_alone(wide: Session) -> None:
+    page = wide.page
+    page.locator("th[data-name=amount] .lk-resize").focus()
+    for key in ("ArrowDown", "End", "Enter", " "):
+        page.keyboard.press(key)
+    assert wide.sent() == []
+    assert wide.selected().count() == 0
+    assert page.locator("tr.lk-detail").count() == 0
+
+
+def test_a_width_chosen_is_not_stretched_to_fill_the_widget(chromium: Any, origin: str) -> None:
+    numbers = [{"n": n, "square": n * n} for n in range(5)]
+    grid = LedgerGrid(
+        lambda p, s, q: GridPage(numbers, total=len(numbers)),
+        [Column("n", kind="int"), Column("square", kind="int")],
+    )
+    session, context = _open(chromium, origin, grid, 1100)
+    try:
+        page = session.page
+        last = page.locator("th[data-name=square]")
+        assert _width(last) > 500  # the last column takes the widget's spare width...
+        last.locator(".lk-resize").focus()
+        page.keyboard.press("Home")
+        assert round(_width(last)) == 32  # ...until its width is chosen
+        assert last.locator(".lk-resize").get_attribute("aria-valuenow") == "32"
+        page.keyboard.press("Enter")
+        assert _width(last) > 500
+        # A column narrower than 32 pixels by its content ("n", one digit) is not
+        # widened by the keys that narrow it.
+        first = page.locator("th[data-name=n]")
+        narrow = round(_width(first))
+        assert narrow < 32
+        edge = first.locator(".lk-resize")
+        assert edge.get_attribute("aria-valuemin") == str(narrow)
+        edge.focus()
+        page.keyboard.press("Home")
+        page.keyboard.press("ArrowLeft")
+        assert round(_width(first)) == narrow
+        page.keyboard.press("ArrowRight")
+        assert round(_width(first)) == narrow + 10
+    finally:
+        grid.close()
+        context.close()
+
+
 def test_space_shows_a_row_in_full_with_its_tree_and_copy(wide: Session) -> None:
     page = wide.page
     page.locator("table.lk-grid").focus()
@@ -640,6 +715,20 @@ def test_a_sortable_header_is_a_button_that_asks_the_kernel(chromium: Any, origi
         page.keyboard.press("Enter")  # a header is reached and pressed from the keyboard too
         session.pump()
         assert header.get_attribute("aria-sort") == "descending"
+        # Drawn again, the header keeps the focus: Enter sorts the other way again.
+        assert page.evaluate("document.activeElement.dataset.name") == "amount"
+        page.keyboard.press("Enter")
+        session.pump()
+        assert header.get_attribute("aria-sort") == "ascending"
+        page.keyboard.press("Tab")  # then its edge
+        edge = page.locator("th[data-name=amount] .lk-resize")
+        assert page.evaluate("document.activeElement.getAttribute('aria-label')") == (
+            "Resize column Amount"
+        )
+        width = round(_width(header))
+        page.keyboard.press("ArrowRight")
+        assert edge.get_attribute("aria-valuenow") == str(width + 10)
+        assert session.sent() == []
     finally:
         grid.close()
         context.close()

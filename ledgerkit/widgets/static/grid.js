@@ -3,7 +3,8 @@
 // "sort" | "expand" | "collapse"}); the kernel answers by setting the model's state,
 // which is drawn again. Values arrive already formatted (big integers, addresses and
 // bytes as text), so nothing here parses numbers. The layout is the view's own: columns
-// sized to their content within the widget's width, empty ones hidden, widths dragged.
+// sized to their content within the widget's width, empty ones hidden, widths chosen by
+// the reader (a header's edge dragged, or moved from the keyboard).
 // Hand-written and self-contained: it must run offline in every frontend.
 
 const SHORTENED = new Set(["address", "hash", "handle"]);
@@ -15,9 +16,14 @@ const FLEXIBLE = new Set(["text", "json"]);
 const YIELDING = new Set(["time"]);
 // A flexible column is cut only beyond this share of the widget's width...
 const FLEX_CAP = 0.6;
-// ...and never below this many pixels, nor a dragged column below MIN_DRAGGED.
+// ...and never below this many pixels.
 const FLEX_MIN = 96;
-const MIN_DRAGGED = 32;
+// A width chosen by the reader, dragged or from the keyboard, stays within these bounds.
+const MIN_CHOSEN = 32;
+const MAX_CHOSEN = 2000;
+// What an arrow key on a header's edge moves it by, and with Shift.
+const KEY_STEP = 10;
+const KEY_STEP_LARGE = 50;
 const PAGE_SIZES = [10, 20, 50, 100, 200];
 const MAX_QUERY = 200;
 const SEARCH_DELAY_MS = 250;
@@ -133,8 +139,9 @@ function render({ model, el }) {
   // The page last asked for, until the kernel answers: keys pressed quickly in a row
   // move on from it rather than asking for the page shown again.
   let pendingPage = null;
-  // Widths dragged by the reader, by column name; kept across pages.
-  const dragged = {};
+  // Widths chosen by the reader (dragged or from the keyboard), by column name; kept
+  // across pages.
+  const chosen = {};
   let fittedWidth = -1;
 
   const columns = () => model.get("columns") || [];
@@ -197,16 +204,33 @@ function render({ model, el }) {
       } else {
         th.append(element("span", "lk-label", column.label));
       }
-      const handle = element("span", "lk-resize");
-      handle.dataset.name = column.name;
-      handle.title = "Drag to resize; double-click to fit";
-      handle.setAttribute("aria-hidden", "true");
-      th.append(handle);
+      th.append(resizeHandle(column));
       tr.append(th);
       cells.push(element("col"));
     }
+    // Drawn again (a sort, a page): the header control that had the focus keeps it.
+    const focused = thead.contains(document.activeElement) ? document.activeElement : null;
     colgroup.replaceChildren(...cells);
     thead.replaceChildren(tr);
+    if (focused && focused.dataset.name !== undefined) {
+      const again = Array.from(thead.querySelectorAll(`.${focused.classList[0]}`)).find(
+        (node) => node.dataset.name === focused.dataset.name,
+      );
+      if (again) again.focus({ preventScroll: true });
+    }
+  }
+
+  // A header's right edge: dragged, or focused and moved with the arrow keys, as a
+  // vertical splitter is (its value the column's width in pixels, set by fit()).
+  function resizeHandle(column) {
+    const handle = element("span", "lk-resize");
+    handle.dataset.name = column.name;
+    handle.tabIndex = 0;
+    handle.setAttribute("role", "separator");
+    handle.setAttribute("aria-orientation", "vertical");
+    handle.setAttribute("aria-label", `Resize column ${column.label}`);
+    handle.title = "Drag, or ← / →, to resize; double-click, or Enter, to fit";
+    return handle;
   }
 
   function copyButton(text, label) {
@@ -333,6 +357,12 @@ function render({ model, el }) {
     fit(true);
   }
 
+  // The headers alone: their columns (and the edges' values) are laid out again too.
+  function drawHeadAgain() {
+    drawHead();
+    fit(true);
+  }
+
   function drawHidden() {
     const all = columns();
     const names = new Set(shown().map((column) => column.name));
@@ -437,8 +467,9 @@ function render({ model, el }) {
 
   // Columns fit the widget: numbers and ids whole; text and JSON whole up to a share of
   // the width, then shrunk (JSON first, the widest first) until the table fits, never
-  // below FLEX_MIN, then times if need be; a dragged column keeps its width. Spare width
-  // goes back to the columns cut, then to the last text column.
+  // below FLEX_MIN, then times if need be; a column whose width the reader chose keeps
+  // it. Spare width goes back to the columns cut, then to the last text column (or the
+  // last column whose width was not chosen; with none, the table ends short of the edge).
   function fit(force = false) {
     const available = scroll.clientWidth;
     if (!available || (!force && available === fittedWidth)) return;
@@ -452,8 +483,8 @@ function render({ model, el }) {
     const flexible = [];
     cols.forEach((column, i) => {
       const at = i + 1;
-      if (dragged[column.name] !== undefined) {
-        widths[at] = dragged[column.name];
+      if (chosen[column.name] !== undefined) {
+        widths[at] = chosen[column.name];
       } else if (FLEXIBLE.has(column.kind) && !column.keep) {
         widths[at] = Math.min(natural[at], cap);
         flexible.push(at);
@@ -467,7 +498,7 @@ function render({ model, el }) {
       excess = levelDown(widths, flexible, excess);
       const times = [];
       cols.forEach((column, i) => {
-        if (YIELDING.has(column.kind) && dragged[column.name] === undefined) times.push(i + 1);
+        if (YIELDING.has(column.kind) && chosen[column.name] === undefined) times.push(i + 1);
       });
       levelDown(widths, times, excess);
     } else if (excess < 0) {
@@ -486,13 +517,56 @@ function render({ model, el }) {
     widths.forEach((width, at) => {
       if (cells[at]) cells[at].style.width = `${width}px`;
     });
-    if (total < available) {
-      // Narrower than the widget: one column takes what is left, the last text one.
-      const taker = flexible.length ? flexible[flexible.length - 1] : cells.length - 1;
-      if (cells[taker]) cells[taker].style.width = "";
+    let taker = flexible.length ? flexible[flexible.length - 1] : -1;
+    for (let at = cols.length; taker < 0 && at > 0; at -= 1) {
+      if (chosen[cols[at - 1].name] === undefined) taker = at;
     }
-    table.style.width = `${Math.max(total, available)}px`;
+    if (total < available && taker > 0) {
+      // Narrower than the widget: one column takes what is left.
+      cells[taker].style.width = "";
+      table.style.width = `${available}px`;
+    } else {
+      table.style.width = `${total}px`;
+    }
     table.classList.add("lk-fitted");
+    drawWidths();
+  }
+
+  // Each edge's value: its column's width as laid out, in whole pixels.
+  function drawWidths() {
+    for (const handle of thead.querySelectorAll(".lk-resize")) {
+      const width = Math.round(handle.closest("th").getBoundingClientRect().width);
+      handle.setAttribute("aria-valuenow", String(width));
+      handle.setAttribute("aria-valuetext", `${width} pixels`);
+      // A column laid out beyond the bounds (a narrow number, a long kept text) reads as
+      // its own bound: a key never moves it the wrong way.
+      handle.setAttribute("aria-valuemin", String(Math.min(MIN_CHOSEN, width)));
+      handle.setAttribute("aria-valuemax", String(Math.max(MAX_CHOSEN, width)));
+    }
+  }
+
+  // The width a column's edge is moved to, within the bounds, from `from` (its width then).
+  function bounded(width, from) {
+    const low = Math.min(MIN_CHOSEN, from);
+    const high = Math.max(MAX_CHOSEN, from);
+    return Math.max(low, Math.min(high, Math.round(width)));
+  }
+
+  function widthOf(name) {
+    if (chosen[name] !== undefined) return chosen[name];
+    const th = Array.from(thead.querySelectorAll("th")).find((cell) => cell.dataset.name === name);
+    return th ? Math.round(th.getBoundingClientRect().width) : MIN_CHOSEN;
+  }
+
+  function choose(name, width, from) {
+    chosen[name] = bounded(width, from);
+    fit(true);
+  }
+
+  // Back to the width the layout gives the column (its content's, within the widget).
+  function fitAgain(name) {
+    delete chosen[name];
+    fit(true);
   }
 
   const resized = typeof ResizeObserver === "function" ? new ResizeObserver(() => fit()) : null;
@@ -506,14 +580,14 @@ function render({ model, el }) {
     event.preventDefault();
     event.stopPropagation();
     const th = handle.closest("th");
-    drag = { name: handle.dataset.name, x: event.clientX, width: th.getBoundingClientRect().width };
+    const width = th.getBoundingClientRect().width;
+    drag = { name: handle.dataset.name, x: event.clientX, width, from: Math.round(width) };
     handle.setPointerCapture(event.pointerId);
     root.classList.add("lk-dragging");
   });
   thead.addEventListener("pointermove", (event) => {
     if (!drag) return;
-    dragged[drag.name] = Math.max(MIN_DRAGGED, Math.round(drag.width + event.clientX - drag.x));
-    fit(true);
+    choose(drag.name, drag.width + event.clientX - drag.x, drag.from);
   });
   const endDrag = () => {
     drag = null;
@@ -524,8 +598,36 @@ function render({ model, el }) {
   thead.addEventListener("dblclick", (event) => {
     const handle = event.target.closest(".lk-resize");
     if (!handle) return;
-    delete dragged[handle.dataset.name];
-    fit(true);
+    fitAgain(handle.dataset.name);
+  });
+  thead.addEventListener("keydown", (event) => {
+    const handle = event.target.closest && event.target.closest(".lk-resize");
+    if (!handle || event.altKey || event.ctrlKey || event.metaKey) return;
+    const name = handle.dataset.name;
+    const from = widthOf(name);
+    const step = event.shiftKey ? KEY_STEP_LARGE : KEY_STEP;
+    switch (event.key) {
+      case "ArrowLeft":
+        choose(name, from - step, from);
+        break;
+      case "ArrowRight":
+        choose(name, from + step, from);
+        break;
+      case "Home":
+        choose(name, Math.min(MIN_CHOSEN, from), from);
+        break;
+      case "End":
+        choose(name, Math.max(MAX_CHOSEN, from), from);
+        break;
+      case "Enter":
+        fitAgain(name);
+        break;
+      default:
+        return;
+    }
+    // Handled here: keep the notebook from treating the key as one of its shortcuts.
+    event.preventDefault();
+    event.stopPropagation();
   });
   thead.addEventListener("click", (event) => {
     if (event.target.closest(".lk-resize")) return;
@@ -742,11 +844,8 @@ function render({ model, el }) {
     ["change:title", drawTitle],
     ["change:searchable", drawSearch],
     ["change:query", drawSearch],
-    ["change:sortable", drawHead],
-    ["change:sort", () => {
-      drawHead();
-      fit(true);
-    }],
+    ["change:sortable", drawHeadAgain],
+    ["change:sort", drawHeadAgain],
     ["change:detail", drawBody],
   ];
   for (const [name, listener] of listeners) model.on(name, listener);
