@@ -8,8 +8,10 @@ What the blocks print is checked for the facts a reader would look at.
 from __future__ import annotations
 
 import contextlib
+import gc
 import io
 import re
+import warnings
 from pathlib import Path
 
 import pytest
@@ -24,20 +26,40 @@ def blocks(page: str) -> list[str]:
 
 
 def run(page: str) -> list[str]:
-    """Execute the page's blocks in order; what each printed."""
+    """Execute the page's blocks in order; what each printed.
+
+    The page's ``client`` is closed afterwards, as a reader closes it when done. Anything
+    else the page opened and left open (a faucet client's connection, a file) fails the
+    page: it would leak in the reader's notebook. It shows as a ``ResourceWarning`` once
+    the page's objects are dropped and collected.
+    """
+    gc.collect()  # what earlier tests left behind is not this page's
     namespace: dict[str, object] = {"__name__": "__docs__"}
     printed = []
-    try:
-        for number, source in enumerate(blocks(page)):
-            out = io.StringIO()
-            with contextlib.redirect_stdout(out):
-                exec(compile(source, f"{page} block {number}", "exec"), namespace)
-            printed.append(out.getvalue())
-    finally:
-        client = namespace.get("client")
-        close = getattr(client, "close", None)
-        if callable(close):
-            close()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ResourceWarning)
+        try:
+            for number, source in enumerate(blocks(page)):
+                out = io.StringIO()
+                with contextlib.redirect_stdout(out):
+                    exec(compile(source, f"{page} block {number}", "exec"), namespace)
+                printed.append(out.getvalue())
+        finally:
+            client = namespace.get("client")
+            close = getattr(client, "close", None)
+            if callable(close):
+                close()
+            namespace.clear()
+            gc.collect()
+    left_open = []
+    for warning in caught:
+        if issubclass(warning.category, ResourceWarning):
+            left_open.append(str(warning.message))
+        else:  # not ours to judge: passed on to pytest
+            warnings.warn_explicit(
+                warning.message, warning.category, warning.filename, warning.lineno
+            )
+    assert left_open == [], f"{page} leaves open what it opened: {left_open}"
     return printed
 
 

@@ -139,6 +139,9 @@ class _Counting(httpx.BaseTransport):
         self.paths.append(request.url.path)
         return self.inner.handle_request(request)
 
+    def close(self) -> None:  # closed with the client: the pooled connections too
+        self.inner.close()
+
 
 def test_a_held_cache_fetches_each_module_once(node: LocalNode) -> None:
     counting = _Counting()

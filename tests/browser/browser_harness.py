@@ -9,13 +9,9 @@ load of the notebook starts a kernel that runs the notebook from the top.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
@@ -23,6 +19,7 @@ from typing import TYPE_CHECKING, Final, Protocol
 from urllib.parse import urlsplit
 
 import httpx
+from server_process import free_port, launch, stop_process, wait_until_ready
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
@@ -51,8 +48,6 @@ LOOPBACK_HOSTS: Final = frozenset({"127.0.0.1", "localhost", "::1"})
 START_TIMEOUT_SECONDS: Final = 60.0
 #: Bound on Voilà stopping by itself on SIGTERM (it shuts its kernels down first).
 STOP_TIMEOUT_SECONDS: Final = 15.0
-#: Bound on a leftover process ending on SIGTERM before it is killed.
-KILL_GRACE_SECONDS: Final = 5.0
 #: Asked until it answers: a static file, because ``GET /`` would run the notebook in a kernel.
 READY_PATH: Final = "voila/static/voila.js"
 
@@ -77,13 +72,6 @@ def in_ci() -> bool:
 def is_loopback(url: str) -> bool:
     """Whether a request to ``url`` stays on this machine."""
     return (urlsplit(url).hostname or "") in LOOPBACK_HOSTS
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 class VoilaServer:
@@ -162,16 +150,9 @@ class VoilaServer:
             "--VoilaExecutor.timeout=120",
             *self.arguments,
         ]
-        with self.log_path.open("ab") as log:
-            self._process = subprocess.Popen(
-                command,
-                cwd=self.notebook.parent,
-                env=self._environment(),
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,  # its own process group, ended as one
-            )
+        self._process = launch(
+            command, cwd=self.notebook.parent, env=self._environment(), log_path=self.log_path
+        )
 
     def _environment(self) -> dict[str, str]:
         """This process's environment without the user's Jupyter, IPython or node settings."""
@@ -199,22 +180,21 @@ class VoilaServer:
 
     def _wait_ready(self) -> bool:
         assert self._process is not None
-        deadline = time.monotonic() + START_TIMEOUT_SECONDS
-        with httpx.Client(timeout=2.0, trust_env=False) as http:
-            while time.monotonic() < deadline:
-                if self._process.poll() is not None:
-                    return False
-                try:
-                    answer = http.get(self.url + READY_PATH)
-                except httpx.TransportError:
-                    time.sleep(0.1)
-                    continue
-                if answer.status_code == 200:
-                    return True
-                raise RuntimeError(
-                    f"Voilà answered {READY_PATH} with {answer.status_code}:\n{self.log()[-4000:]}"
-                )
-        return False
+
+        def ready(answer: httpx.Response) -> bool:
+            if answer.status_code == 200:
+                return True
+            raise RuntimeError(
+                f"Voilà answered {READY_PATH} with {answer.status_code}:\n{self.log()[-4000:]}"
+            )
+
+        return wait_until_ready(
+            self._process,
+            self.url + READY_PATH,
+            ready=ready,
+            timeout=START_TIMEOUT_SECONDS,
+            interval=0.1,
+        )
 
     def stop(self) -> None:
         """Stop Voilà and whatever it started; safe to call twice.
@@ -224,18 +204,8 @@ class VoilaServer:
         under Voilà is noted first and ended afterwards if it outlived it.
         """
         process, self._process = self._process, None
-        if process is None:
-            return
-        below = descendants(process.pid)
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(self.stop_timeout)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
-        end_processes(below)
+        if process is not None:
+            stop_process(process, timeout=self.stop_timeout)
 
     def __enter__(self) -> VoilaServer:
         return self.start()
@@ -247,54 +217,3 @@ class VoilaServer:
         traceback: TracebackType | None,
     ) -> None:
         self.stop()
-
-
-# --- processes (Linux /proc) ---------------------------------------------------------
-
-#: A process as (pid, start time in clock ticks since boot): a pid reused later is not it.
-Process = tuple[int, int]
-
-
-def _stat(pid: int) -> tuple[str, int, int] | None:
-    """(state, parent pid, start time) of a process, None when it is gone."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    fields = stat[stat.rindex(")") + 2 :].split()  # the command name may hold spaces
-    return fields[0], int(fields[1]), int(fields[19])
-
-
-def descendants(pid: int) -> list[Process]:
-    """Every live process below ``pid``."""
-    children: dict[int, list[Process]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and (stat := _stat(int(entry.name))) is not None:
-            children.setdefault(stat[1], []).append((int(entry.name), stat[2]))
-    found: list[Process] = []
-    waiting = [pid]
-    while waiting:
-        for child in children.get(waiting.pop(), []):
-            found.append(child)
-            waiting.append(child[0])
-    return found
-
-
-def is_alive(process: Process) -> bool:
-    stat = _stat(process[0])
-    return stat is not None and stat[2] == process[1] and stat[0] not in {"Z", "X"}
-
-
-def end_processes(processes: list[Process]) -> None:
-    """SIGTERM those still alive, then SIGKILL those that outlive ``KILL_GRACE_SECONDS``."""
-    alive = [process for process in processes if is_alive(process)]
-    for pid, _ in alive:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGTERM)
-    deadline = time.monotonic() + KILL_GRACE_SECONDS
-    while alive and time.monotonic() < deadline:
-        time.sleep(0.05)
-        alive = [process for process in alive if is_alive(process)]
-    for pid, _ in alive:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)

@@ -7,20 +7,17 @@ the kernel is idle, as a reader would with "Run All".
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Final
 
-import httpx
-from browser_harness import REPO, descendants, end_processes, free_port
+from browser_harness import REPO
+from server_process import free_port, launch, stop_process, wait_until_ready
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -116,45 +113,23 @@ class LabServer:
             "--LabApp.expose_app_in_browser=True",
             "--LabApp.extension_manager=readonly",
         ]
-        with self.log_path.open("ab") as log:
-            self._process = subprocess.Popen(
-                command,
-                cwd=root,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        deadline = time.monotonic() + START_TIMEOUT_SECONDS
-        with httpx.Client(timeout=2.0, trust_env=False) as http:
-            while time.monotonic() < deadline:
-                if self._process.poll() is not None:
-                    break
-                try:
-                    if http.get(f"http://127.0.0.1:{self.port}/api/status").status_code == 200:
-                        return self
-                except httpx.TransportError:
-                    pass
-                time.sleep(0.2)
+        self._process = launch(command, cwd=root, env=env, log_path=self.log_path)
+        if wait_until_ready(
+            self._process,
+            f"http://127.0.0.1:{self.port}/api/status",
+            ready=lambda answer: answer.status_code == 200,
+            timeout=START_TIMEOUT_SECONDS,
+            interval=0.2,
+        ):
+            return self
         self.stop()
         raise RuntimeError(f"JupyterLab did not start:\n{self.log()[-4000:]}")
 
     def stop(self) -> None:
         """Stop JupyterLab and its kernels (in sessions of their own); safe to call twice."""
         process, self._process = self._process, None
-        if process is None:
-            return
-        below = descendants(process.pid)
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(STOP_TIMEOUT_SECONDS)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
-        end_processes(below)
+        if process is not None:
+            stop_process(process, timeout=STOP_TIMEOUT_SECONDS)
 
     def __enter__(self) -> LabServer:
         return self.start()

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from browser_harness import NOTEBOOKS, VoilaServer, descendants, is_alive, is_loopback
+from browser_harness import NOTEBOOKS, VoilaServer, is_loopback
+from server_process import descendants, is_alive
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1200)]
 

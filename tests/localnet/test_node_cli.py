@@ -87,9 +87,15 @@ class Child:
         return code, "".join(self.out), "".join(self.err)
 
     def kill(self) -> None:
+        """End the child if it still runs; close its pipes once their readers are done."""
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait(timeout=TIMEOUT)
+        for reader in self._readers:
+            reader.join(timeout=TIMEOUT)
+        for stream in (self.process.stdout, self.process.stderr):
+            if stream is not None:
+                stream.close()
 
 
 @pytest.fixture

@@ -114,7 +114,8 @@ class Node:
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
         lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=_pump, args=(self.process.stdout, lines), daemon=True).start()
+        self._pump = threading.Thread(target=_pump, args=(self.process.stdout, lines), daemon=True)
+        self._pump.start()
         deadline = time.monotonic() + START_TIMEOUT
         self.url = ""
         while not self.url:
@@ -125,9 +126,13 @@ class Node:
                 self.url = found[1]
 
     def kill(self) -> None:
+        """SIGKILL the node if it still runs; close its output once it is read to the end."""
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGKILL)
         self.process.wait(timeout=30)
+        self._pump.join(timeout=30)
+        if self.process.stdout is not None:
+            self.process.stdout.close()
 
 
 def _pump(stream: IO[str] | None, lines: queue.Queue[str | None]) -> None:

@@ -14,10 +14,10 @@ from typing import Any
 
 import pandas as pd
 import pytest
+from explorer_shown import crumbs, grid_titled
 from fake_read_client import ALICE, LDT, OLD, PLAYER, SCORES, FakeReadClient
 
 from ledgerkit import TransportError
-from ledgerkit.localnet import LocalNode
 from ledgerkit.types import Address
 from ledgerkit.widgets import AccountExplorer, LedgerGrid, TableExplorer
 from ledgerkit.widgets._account_activity import ActivityScan
@@ -28,37 +28,13 @@ U64_MAX = 2**64 - 1
 SEP = "\u203a"
 
 
-@pytest.fixture(autouse=True)
-def no_node(monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(*args: Any, **kwargs: Any) -> None:
-        raise AssertionError("a headless explorer test started a LocalNode")
-
-    monkeypatch.setattr(LocalNode, "__init__", refuse)
-
-
-@pytest.fixture
-def client() -> FakeReadClient:
-    return FakeReadClient()
-
-
-def _grid(explorer: Any, title_part: str) -> LedgerGrid:
-    view = explorer.view
-    assert view is not None
-    for grid in view.grids:
-        if title_part in grid.title:
-            return grid
-    raise AssertionError(f"no grid titled {title_part!r} in {[g.title for g in view.grids]}")
-
-
-def _crumbs(explorer: Any) -> str:
-    text: str = explorer._crumbs.value
-    return text.removeprefix("<span class='lk-crumbs'>").removesuffix("</span>")
+pytestmark = pytest.mark.usefixtures("no_node")
 
 
 def _transactions(explorer: AccountExplorer) -> LedgerGrid:
     assert explorer.view is not None
     explorer.view.show("Transactions")
-    return _grid(explorer, "touched the account")
+    return grid_titled(explorer, "touched the account")
 
 
 # -- the Transactions tab ---------------------------------------------------------------------
@@ -233,7 +209,7 @@ def test_a_received_transaction_opens_the_inspector(client: FakeReadClient) -> N
     explorer = AccountExplorer(client, ALICE)
     txns = _transactions(explorer)
     txns._activate(3, "version")
-    assert _crumbs(explorer) == f"account 0xa1a1…a1a1 {SEP} txn 21"
+    assert crumbs(explorer) == f"account 0xa1a1…a1a1 {SEP} txn 21"
     assert client.asked("transaction_by_version")[-1] == ((21,), {})
 
 
@@ -256,7 +232,7 @@ def test_the_resources_are_read_once_for_every_tab(client: FakeReadClient) -> No
 
 def test_assets_show_grouped_base_units_and_the_type_by_its_name(client: FakeReadClient) -> None:
     explorer = AccountExplorer(client, ALICE)
-    assets = _grid(explorer, "Assets")
+    assets = grid_titled(explorer, "Assets")
     assert [(r["symbol"], r["amount"], r["base_units"], r["type"]) for r in assets.rows] == [
         ("APT", "100,000.819737", "10,000,081,973,700", "AptosCoin"),
         ("LDT", "18,446,744,073,709.551615", "18,446,744,073,709,551,615", "fungible asset"),
@@ -273,14 +249,14 @@ def test_assets_show_grouped_base_units_and_the_type_by_its_name(client: FakeRea
 
 def test_a_special_address_is_written_in_full_in_the_breadcrumb(client: FakeReadClient) -> None:
     explorer = AccountExplorer(client, "0x" + "00" * 31 + "01")
-    assert _crumbs(explorer) == "account 0x1"
+    assert crumbs(explorer) == "account 0x1"
     assert repr(explorer) == "AccountExplorer(0x1)"
     assert explorer.view is not None
     overview = explorer.view.tabs.children[0].children[0].children[0].value  # type: ignore[union-attr]
     assert "<code>0x1</code>" in overview
     assert "0x0000" not in overview
     explorer.open_account(ALICE)
-    assert _crumbs(explorer) == f"account 0x1 {SEP} account 0xa1a1…a1a1"
+    assert crumbs(explorer) == f"account 0x1 {SEP} account 0xa1a1…a1a1"
 
 
 @pytest.mark.parametrize(

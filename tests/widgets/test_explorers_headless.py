@@ -19,6 +19,7 @@ from typing import Any
 
 import httpx
 import pytest
+from explorer_shown import crumbs, grid_titled
 from fake_read_client import (
     ALICE,
     BOB,
@@ -38,7 +39,6 @@ from ledgerkit.models import decode_transactions
 from ledgerkit.widgets import (
     AccountExplorer,
     GasDashboard,
-    LedgerGrid,
     TableExplorer,
     TransactionInspector,
 )
@@ -50,33 +50,7 @@ APT = "0x1::aptos_coin::AptosCoin"
 SEP = "\u203a"
 
 
-@pytest.fixture(autouse=True)
-def no_node(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Fail any test of this module that would start a node."""
-
-    def refuse(*args: Any, **kwargs: Any) -> None:
-        raise AssertionError("a headless explorer test started a LocalNode")
-
-    monkeypatch.setattr(LocalNode, "__init__", refuse)
-
-
-@pytest.fixture
-def client() -> FakeReadClient:
-    return FakeReadClient()
-
-
-def _grid(explorer: Any, title_part: str) -> LedgerGrid:
-    view = explorer.view
-    assert view is not None
-    for grid in view.grids:
-        if title_part in grid.title:
-            return grid
-    raise AssertionError(f"no grid titled {title_part!r} in {[g.title for g in view.grids]}")
-
-
-def _crumbs(explorer: Any) -> str:
-    text: str = explorer._crumbs.value
-    return text.removeprefix("<span class='lk-crumbs'>").removesuffix("</span>")
+pytestmark = pytest.mark.usefixtures("no_node")
 
 
 # -- the guard itself ----------------------------------------------------------------------
@@ -109,7 +83,7 @@ def test_opening_an_account_reads_its_overview_and_nothing_else(client: FakeRead
         )
     ]
     assert repr(explorer) == f"AccountExplorer({ALICE})"
-    assert _crumbs(explorer) == "account 0xa1a1…a1a1"
+    assert crumbs(explorer) == "account 0xa1a1…a1a1"
     assert explorer._back.disabled
     view = explorer.view
     assert view is not None
@@ -121,7 +95,7 @@ def test_opening_an_account_reads_its_overview_and_nothing_else(client: FakeRead
 
 def test_the_assets_grid_and_its_frame_hold_every_asset_exactly(client: FakeReadClient) -> None:
     explorer = AccountExplorer(client, ALICE)
-    assets = _grid(explorer, "Assets")
+    assets = grid_titled(explorer, "Assets")
     # Base units grouped like the amounts; the coin type by its name; APT's key, the
     # special address 0xa, in full.
     assert assets.rows == [
@@ -172,7 +146,7 @@ def test_the_resources_tab_shows_the_pages_the_overview_read_and_reads_none_agai
     # The node serves two resources a page: the overview read three, and no more.
     assert [kw["start"] for _, kw in client.asked("account_resources")] == [None, "2", "4"]
     assert {kw["ledger_version"] for _, kw in client.asked("account_resources")} == {25}
-    resources = _grid(explorer, "Resources")
+    resources = grid_titled(explorer, "Resources")
     assert [row["type"] for row in resources.rows] == [
         "0x1::account::Account",
         "0x1::coin::CoinStore<0x1::aptos_coin::AptosCoin>",
@@ -202,7 +176,7 @@ def test_the_events_tab_reads_the_streams_from_the_resources_once(
     assert explorer.view is not None
     explorer.view.show("Events")
     assert [kw["start"] for _, kw in client.asked("account_resources")] == [None, "2", "4"]
-    streams = _grid(explorer, "Event streams")
+    streams = grid_titled(explorer, "Event streams")
     assert [(r["stream"], r["creation_number"], r["events"]) for r in streams.rows] == [
         ("account::Account.coin_register_events (0)", 0, 0),
         ("ledger_demo::Board.score_events (3)", 4, 3),
@@ -211,8 +185,8 @@ def test_the_events_tab_reads_the_streams_from_the_resources_once(
     assert len(client.asked("account_resources")) == 3
     # A stream opens newest first, one read for the page.
     streams._activate(1, "stream")  # as Enter on the row does
-    assert _crumbs(explorer) == f"account 0xa1a1…a1a1 {SEP} ledger_demo::Board.score_events (3)"
-    events = _grid(explorer, "3 events")
+    assert crumbs(explorer) == f"account 0xa1a1…a1a1 {SEP} ledger_demo::Board.score_events (3)"
+    events = grid_titled(explorer, "3 events")
     assert [(r["sequence_number"], r["version"]) for r in events.rows] == [
         (2, 17),
         (1, 14),
@@ -230,9 +204,9 @@ def test_a_resource_is_shown_as_typed_rows_and_each_module_abi_is_asked_once(
     explorer = AccountExplorer(client, ALICE)
     assert explorer.view is not None
     explorer.view.show("Resources")
-    resources = _grid(explorer, "Resources")
+    resources = grid_titled(explorer, "Resources")
     resources.selected_index = 2  # the Board
-    value = _grid(explorer, "0x1::ledger_demo::Board")
+    value = grid_titled(explorer, "0x1::ledger_demo::Board")
     assert [(r["path"], r["value"], r["type"], r["points_to"]) for r in value.rows] == [
         ("owner", ALICE, "address", "account"),
         ("scores", SCORES, "0x1::table::Table<address, u64>", "table"),
@@ -244,7 +218,7 @@ def test_a_resource_is_shown_as_typed_rows_and_each_module_abi_is_asked_once(
         ),
     ]
     resources.selected_index = 3  # the Counter: a u128, exact
-    value = _grid(explorer, "0x1::ledger_demo::Counter")
+    value = grid_titled(explorer, "0x1::ledger_demo::Counter")
     assert [(r["path"], r["value"], r["type"]) for r in value.rows] == [
         ("value", str(U128_MAX), "u128")
     ]
@@ -264,19 +238,19 @@ def test_a_table_opens_from_a_resource_and_back_returns_without_reading_again(
     explorer = AccountExplorer(client, ALICE)
     assert explorer.view is not None
     explorer.view.show("Resources")
-    _grid(explorer, "Resources").selected_index = 2
-    value = _grid(explorer, "0x1::ledger_demo::Board")
+    grid_titled(explorer, "Resources").selected_index = 2
+    value = grid_titled(explorer, "0x1::ledger_demo::Board")
     value.selected_index = 1
     explorer.follow(value.selected, "value")
-    assert _crumbs(explorer) == f"account 0xa1a1…a1a1 {SEP} table 0x5c5c…5c5c"
+    assert crumbs(explorer) == f"account 0xa1a1…a1a1 {SEP} table 0x5c5c…5c5c"
     assert not explorer._back.disabled
-    items = _grid(explorer, "Items written")
+    items = grid_titled(explorer, "Items written")
     assert [(r["version"], r["op"], r["key"], r["value"]) for r in items.rows] == [
         (17, "write", PLAYER, str(U64_MAX))
     ]
     before = len(client.calls)
     explorer.back()
-    assert _crumbs(explorer) == "account 0xa1a1…a1a1"
+    assert crumbs(explorer) == "account 0xa1a1…a1a1"
     assert explorer.view.tabs is not None
     assert explorer.view.tabs.built == ["Overview", "Resources"]
     assert client.calls[before:] == []
@@ -284,24 +258,25 @@ def test_a_table_opens_from_a_resource_and_back_returns_without_reading_again(
     explorer.open_account(ALICE)
     explorer.view.show("Resources")
     assert client.methods[before:] == ["account", "account_assets"]
-    assert [r["type"] for r in _grid(explorer, "Resources").rows][2] == "0x1::ledger_demo::Board"
+    resources = grid_titled(explorer, "Resources")
+    assert [r["type"] for r in resources.rows][2] == "0x1::ledger_demo::Board"
 
 
 def test_an_address_in_a_resource_opens_that_account(client: FakeReadClient) -> None:
     explorer = AccountExplorer(client, ALICE)
     assert explorer.view is not None
     explorer.view.show("Resources")
-    _grid(explorer, "Resources").selected_index = 4  # ObjectCore, owned by BOB
-    value = _grid(explorer, "0x1::object::ObjectCore")
+    grid_titled(explorer, "Resources").selected_index = 4  # ObjectCore, owned by BOB
+    value = grid_titled(explorer, "0x1::object::ObjectCore")
     owner = [r for r in value.rows if r["path"] == "owner"]
     assert owner[0]["points_to"] == "account"
     value.selected_index = value.rows.index(owner[0])
     explorer.follow(value.selected, "value")
-    assert _crumbs(explorer) == f"account 0xa1a1…a1a1 {SEP} account 0xb0b0…b0b0"
+    assert crumbs(explorer) == f"account 0xa1a1…a1a1 {SEP} account 0xb0b0…b0b0"
     assert repr(explorer.view) == "View('account 0xb0b0…b0b0')"
     # Bob has no account resource: the overview says so, and nothing is held.
     assert client.methods[-4:] == ["account", "ledger_info", "account_resources", "account_assets"]
-    assert _grid(explorer, "Assets").rows == []
+    assert grid_titled(explorer, "Assets").rows == []
 
 
 def test_the_modules_tab_lists_the_abi_when_first_shown(client: FakeReadClient) -> None:
@@ -310,19 +285,19 @@ def test_the_modules_tab_lists_the_abi_when_first_shown(client: FakeReadClient) 
     assert client.asked("account_modules") == []
     explorer.view.show("Modules")
     assert len(client.asked("account_modules")) == 1
-    modules = _grid(explorer, "Modules")
+    modules = grid_titled(explorer, "Modules")
     assert [(r["name"], r["functions"], r["structs"]) for r in modules.rows] == [
         ("ledger_demo", 2, 2)
     ]
     modules.selected_index = 0
-    functions = _grid(explorer, "Functions")
+    functions = grid_titled(explorer, "Functions")
     assert [
         (r["name"], r["is_entry"], r["is_view"], r["params"], r["returns"]) for r in functions.rows
     ] == [
         ("set_score", True, False, '["&signer","address","u64"]', "[]"),
         ("score_of", False, True, '["address","address"]', '["u64"]'),
     ]
-    structs = _grid(explorer, "Structs")
+    structs = grid_titled(explorer, "Structs")
     assert [r["name"] for r in structs.rows] == ["Board", "Counter"]
     assert repr(explorer) == "AccountExplorer(0x1)"
 
@@ -334,7 +309,7 @@ def test_the_transactions_tab_lists_newest_first_and_opens_the_inspector(
     assert explorer.view is not None
     assert client.asked("account_activity") == []
     explorer.view.show("Transactions")
-    txns = _grid(explorer, "touched the account")
+    txns = grid_titled(explorer, "touched the account")
     assert [(r["version"], r["role"], r["success"]) for r in txns.rows] == [
         (24, "received", True),
         (23, "sent", False),
@@ -345,10 +320,10 @@ def test_the_transactions_tab_lists_newest_first_and_opens_the_inspector(
         (17, "sent", True),
     ]
     txns._activate(4, "version")
-    assert _crumbs(explorer) == f"account 0xa1a1…a1a1 {SEP} txn 20"
+    assert crumbs(explorer) == f"account 0xa1a1…a1a1 {SEP} txn 20"
     assert client.methods[-2:] == ["transaction_by_version", "block_by_version"]
     explorer.back()
-    assert _crumbs(explorer) == "account 0xa1a1…a1a1"
+    assert crumbs(explorer) == "account 0xa1a1…a1a1"
 
 
 # -- the transaction inspector ------------------------------------------------------------
@@ -360,7 +335,7 @@ def test_the_inspector_reads_the_transaction_then_each_tab_when_shown(
     inspector = TransactionInspector(client, 17)
     assert client.methods == ["transaction_by_version", "block_by_version"]
     assert repr(inspector) == "TransactionInspector(17)"
-    assert _crumbs(inspector) == "txn 17"
+    assert crumbs(inspector) == "txn 17"
     view = inspector.view
     assert view is not None
     assert view.tabs is not None
@@ -370,13 +345,13 @@ def test_the_inspector_reads_the_transaction_then_each_tab_when_shown(
     assert "<code>0x1::ledger_demo::set_score</code>" in facts.value
     view.show("Payload")
     assert client.methods[2:] == ["account_module"]
-    payload = _grid(inspector, "0x1::ledger_demo::set_score")
+    payload = grid_titled(inspector, "0x1::ledger_demo::set_score")
     assert [(r["index"], r["type"], r["value"]) for r in payload.rows] == [
         (0, "address", PLAYER),
         (1, "u64", str(U64_MAX)),
     ]
     view.show("Events")
-    events = _grid(inspector, "1 event")
+    events = grid_titled(inspector, "1 event")
     assert [(r["type"], r["fields"]) for r in events.rows] == [
         (
             "0x1::ledger_demo::ScoreChanged",
@@ -384,10 +359,10 @@ def test_the_inspector_reads_the_transaction_then_each_tab_when_shown(
         )
     ]
     view.show("Changes")
-    changes = _grid(inspector, "1 change")
+    changes = grid_titled(inspector, "1 change")
     assert [(r["type"], r["handle"]) for r in changes.rows] == [("write_table_item", SCORES)]
     # The change's key and value, typed as the table declares them.
-    item = _grid(inspector, "Change 0")
+    item = grid_titled(inspector, "Change 0")
     assert [(r["path"], r["type"], r["value"]) for r in item.rows] == [
         ("key", "address", PLAYER),
         ("value", "u64", str(U64_MAX)),
@@ -406,7 +381,7 @@ def test_the_inspector_reads_the_transaction_then_each_tab_when_shown(
     assert client.methods.count("account_module") == 1
     # A change that names a table opens it.
     changes._activate(0, "handle")
-    assert _crumbs(inspector) == f"txn 17 {SEP} table 0x5c5c…5c5c"
+    assert crumbs(inspector) == f"txn 17 {SEP} table 0x5c5c…5c5c"
 
 
 def test_a_second_transaction_of_the_same_module_asks_no_abi_again(
@@ -418,7 +393,7 @@ def test_a_second_transaction_of_the_same_module_asks_no_abi_again(
     inspector.open_transaction(TRANSACTIONS[1]["hash"])
     assert inspector.view.title == "txn 20"
     inspector.view.show("Payload")
-    assert [(r["type"], r["value"]) for r in _grid(inspector, "set_score").rows] == [
+    assert [(r["type"], r["value"]) for r in grid_titled(inspector, "set_score").rows] == [
         ("address", BOB),
         ("u64", "3"),
     ]
@@ -461,7 +436,7 @@ def test_the_table_explorer_lists_the_items_written_and_looks_them_up(
     assert client.methods == ["ledger_info", "transactions"]
     assert client.asked("transactions") == [((), {"start": 0, "limit": 26})]
     assert repr(explorer) == "TableExplorer(0x5c5c…5c5c)"
-    items = _grid(explorer, "Items written")
+    items = grid_titled(explorer, "Items written")
     assert [(r["version"], r["op"], r["key"], r["value"]) for r in items.rows] == [
         (17, "write", PLAYER, str(U64_MAX))
     ]
@@ -470,13 +445,13 @@ def test_the_table_explorer_lists_the_items_written_and_looks_them_up(
     key.value = f'"{PLAYER}"'
     look_up.click()
     assert client.asked("table_item") == [((SCORES, "address", "u64", PLAYER), {})]
-    item = _grid(explorer, "→ u64")
+    item = grid_titled(explorer, "→ u64")
     assert [(r["path"], r["value"], r["type"]) for r in item.rows] == [
         ("(value)", str(U64_MAX), "u64")
     ]
     raw.value = "0x" + "5a" * 32
     raw_look_up.click()
-    item = _grid(explorer, "raw 0x5a5a")
+    item = grid_titled(explorer, "raw 0x5a5a")
     assert [(r["value"], r["type"]) for r in item.rows] == [(str(U64_MAX), "u64")]
 
 
@@ -593,7 +568,7 @@ def test_a_tab_that_could_not_be_read_says_why_and_is_read_again_when_next_shown
         view = explorer.view
         assert view is not None
         assert view.tabs is not None
-        assets = _grid(explorer, "Assets")
+        assets = grid_titled(explorer, "Assets")
         assert assets.rows == []
         assert assets.error == "Could not read the assets: the node did not answer"
         view.show("Events")
@@ -602,14 +577,14 @@ def test_a_tab_that_could_not_be_read_says_why_and_is_read_again_when_next_shown
         # A grid whose source fails says so in the grid, and keeps its place.
         view.show("Modules")
         view.show("Resources")
-        resources = _grid(explorer, "Resources")
+        resources = grid_titled(explorer, "Resources")
         assert resources.error == ("Could not load page 1: TransportError: the node did not answer")
     resources.refresh()
     assert resources.error == ""
     assert len(resources.rows) == 5
     view.show("Events")
     assert view.tabs.built == ["Overview", "Resources", "Modules", "Events"]
-    assert len(_grid(explorer, "Event streams").rows) == 2
+    assert len(grid_titled(explorer, "Event streams").rows) == 2
     assert [kw["start"] for _, kw in client.asked("account_resources")] == [None, "2", "4"]
 
 
