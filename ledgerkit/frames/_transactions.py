@@ -232,6 +232,7 @@ def transactions_to_frame(
     >>> frame.ledger.fees()  # doctest: +SKIP
     """
     rows = _rows_of(records)
+    payloads = [r.payload for r in rows]
     c: dict[str, list[Any]] = {
         "version": [r.version for r in rows],
         "hash": [r.hash for r in rows],
@@ -250,12 +251,12 @@ def transactions_to_frame(
         "epoch": [r.epoch for r in rows],
         "round": [r.round for r in rows],
         "proposer": d.address_category([r.proposer for r in rows]),
-        "payload_type": [None if r.payload is None else r.payload.type for r in rows],
+        "payload_type": [None if p is None else p.type for p in payloads],
         "function": [
             p.function
             if p is not None and p.type == "entry_function_payload" and p.function is not None
             else _function(p)
-            for p in (r.payload for r in rows)
+            for p in payloads
         ],
         "event_count": [len(r.events) for r in rows],
         "change_count": [len(r.changes) for r in rows],
@@ -280,22 +281,27 @@ def _signer_columns(rows: list[TransactionRow]) -> dict[str, Any]:
     every signature, and the signers only of rows whose kind has them (most pages have none)."""
     signatures = [row.signature for row in rows]
     kinds = [None if signature is None else signature_kind(signature) for signature in signatures]
+    if _WITH_SIGNERS.isdisjoint(kinds):
+        return {
+            "fee_payer": d.missing(d.CATEGORY, len(rows)),
+            "secondary_signers": d.missing(d.STRING, len(rows)),
+            "signature_kind": kinds,
+        }
     payers: list[str | None] = [None] * len(rows)
     signers: list[str | None] = [None] * len(rows)
-    if not _WITH_SIGNERS.isdisjoint(kinds):
-        addresses: dict[str, str] = {}
-        for position, kind in enumerate(kinds):
-            if kind not in _WITH_SIGNERS:
-                continue
-            signature = signatures[position]
-            payers[position] = fee_payer(signature)
-            longs = []
-            for address in secondary_signers(signature):
-                long = addresses.get(address)
-                if long is None:
-                    long = addresses[address] = d.long_address(address)
-                longs.append(long)
-            signers[position] = ",".join(longs) if longs else None
+    addresses: dict[str, str] = {}
+    for position, kind in enumerate(kinds):
+        if kind not in _WITH_SIGNERS:
+            continue
+        signature = signatures[position]
+        payers[position] = fee_payer(signature)
+        longs = []
+        for address in secondary_signers(signature):
+            long = addresses.get(address)
+            if long is None:
+                long = addresses[address] = d.long_address(address)
+            longs.append(long)
+        signers[position] = ",".join(longs) if longs else None
     return {
         "fee_payer": d.address_category(payers),
         "secondary_signers": signers,
