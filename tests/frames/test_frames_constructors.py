@@ -15,7 +15,7 @@ from ledgerkit import LocalNode, frames
 from ledgerkit.frames import _dtypes
 from ledgerkit.models import TransactionRow, decode_transaction_rows
 
-QUICK = {"_FROM_BLOCKS", "_FROM_ARRAYS", "_SIMPLE_NEW", "_MASKED_NEW"}
+QUICK = {"_MAKE_BLOCK", "_FROM_ARRAYS", "_SIMPLE_NEW", "_MASKED_NEW"}
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +48,7 @@ def _same(quick: list[pd.DataFrame], public: list[pd.DataFrame]) -> None:
                 assert list(one[name].cat.categories) == list(other[name].cat.categories)
 
 
-@pytest.mark.parametrize("off", [sorted(QUICK), ["_FROM_BLOCKS"], ["_MASKED_NEW"]])
+@pytest.mark.parametrize("off", [sorted(QUICK), ["_MAKE_BLOCK"], ["_MASKED_NEW"]])
 def test_the_public_constructors_give_the_same_frames(
     pages: list[bytes], off: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
