@@ -34,8 +34,6 @@ from typing import Any, Final
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-from pandas.core.internals import BlockManager
-from pandas.core.internals import api as _internals_api
 
 from ledgerkit._errors import DecodingError
 from ledgerkit.types import Address
@@ -158,6 +156,8 @@ def string(values: Sequence[str | None]) -> Any:
 def _codes(values: Sequence[str | None]) -> tuple[Any, tuple[str, ...]]:
     """The code of each value (-1 for None) and the distinct values, in order of first
     appearance."""
+    # One dict at every size: on a partition's rows pandas' hash table is no quicker (each
+    # value is a new string to hash either way) and first copies them to an object array.
     seen: dict[str, int] = {}
     add = seen.setdefault
     codes = [-1 if value is None else add(value, len(seen)) for value in values]
@@ -244,7 +244,12 @@ def _column_index(names: tuple[str, ...]) -> pd.Index:
 # block per array, each taken as it is) but without that function's check of every block
 # against the frame's shape, a fifth of the cost of a page's frame; ``_from_arrays`` on
 # pandas 2.
-_MAKE_BLOCK: Final = getattr(_internals_api, "_make_block", None)
+try:
+    from pandas.core.internals import BlockManager
+    from pandas.core.internals import api as _internals
+except ImportError:  # a pandas that keeps them elsewhere: the other constructors
+    _internals = None
+_MAKE_BLOCK: Final = getattr(_internals, "_make_block", None)
 _FROM_ARRAYS: Final = getattr(pd.DataFrame, "_from_arrays", None)
 _SIMPLE_NEW: Final = getattr(pd.arrays.DatetimeArray, "_simple_new", None)
 _MASKED_NEW: Final = hasattr(pd.arrays.IntegerArray, "_simple_new")
