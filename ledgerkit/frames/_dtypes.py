@@ -86,7 +86,7 @@ def empty_frame(schema: Mapping[str, Any]) -> pd.DataFrame:
 
 # -- column builders ----------------------------------------------------------------------
 #
-# A page is some 100 rows and 19 columns, so the fixed cost of each pandas constructor
+# A page is some 100 rows and 23 columns, so the fixed cost of each pandas constructor
 # matters more than the per-value cost. Missing values are found in one vectorised pass
 # over an object array (``== None``) rather than per value in Python.
 
@@ -109,22 +109,24 @@ def u64(values: Sequence[int | None]) -> Any:
     """
     if None not in values:
         data = np.array(values, dtype=np.uint64)
-        return pd.arrays.IntegerArray(data, np.zeros(len(data), dtype=bool))
+        return _masked(pd.arrays.IntegerArray, data, np.zeros(len(data), dtype=bool))
     if values.count(None) == len(values):  # a column of one type's field: all missing
-        return pd.arrays.IntegerArray(
-            np.zeros(len(values), dtype=np.uint64), np.ones(len(values), dtype=bool)
+        return _masked(
+            pd.arrays.IntegerArray,
+            np.zeros(len(values), dtype=np.uint64),
+            np.ones(len(values), dtype=bool),
         )
     data, mask = _with_missing(values, 0)
-    return pd.arrays.IntegerArray(data.astype(np.uint64), mask)
+    return _masked(pd.arrays.IntegerArray, data.astype(np.uint64), mask)
 
 
 def count(values: Sequence[int | None]) -> Any:
     """``UInt32`` counts and indexes (None is missing)."""
     if None not in values:
         data = np.array(values, dtype=np.uint32)
-        return pd.arrays.IntegerArray(data, np.zeros(len(data), dtype=bool))
+        return _masked(pd.arrays.IntegerArray, data, np.zeros(len(data), dtype=bool))
     filled, mask = _with_missing(values, 0)
-    return pd.arrays.IntegerArray(filled.astype(np.uint32), mask)
+    return _masked(pd.arrays.IntegerArray, filled.astype(np.uint32), mask)
 
 
 def timestamp(values: Sequence[int | None]) -> Any:
@@ -140,9 +142,10 @@ def timestamp(values: Sequence[int | None]) -> Any:
 def boolean(values: Sequence[bool | None]) -> Any:
     """``boolean`` (None is missing)."""
     if None not in values:
-        return pd.arrays.BooleanArray(np.array(values, dtype=bool), np.zeros(len(values), bool))
+        data = np.array(values, dtype=bool)
+        return _masked(pd.arrays.BooleanArray, data, np.zeros(len(values), dtype=bool))
     data, mask = _with_missing(values, False)
-    return pd.arrays.BooleanArray(data.astype(bool), mask)
+    return _masked(pd.arrays.BooleanArray, data.astype(bool), mask)
 
 
 def string(values: Sequence[str | None]) -> Any:
@@ -150,26 +153,15 @@ def string(values: Sequence[str | None]) -> Any:
     return pd.arrays.ArrowStringArray(pa.array(values, pa.large_string()))
 
 
-#: From this many values on, codes are found by pandas' hash table (in C) rather than a
-#: dict: it costs more to set up, and less per value (a partition's 10,000 rows).
-_FACTORIZE_FROM: Final = 1_000
-
-
 def _codes(values: Sequence[str | None]) -> tuple[Any, tuple[str, ...]]:
     """The code of each value (-1 for None) and the distinct values, in order of first
     appearance."""
-    if values.count(None) == len(values):  # a field no row has (a fee payer, mostly)
-        return np.full(len(values), -1, dtype=np.int32), ()
-    if len(values) >= _FACTORIZE_FROM:
-        codes, uniques = pd.factorize(np.array(values, dtype=object))
-        return codes.astype(np.int32, copy=False), tuple(uniques)
+    # One dict at every size: on a partition's rows pandas' hash table is no quicker (each
+    # value is a new string to hash either way) and first copies them to an object array.
     seen: dict[str, int] = {}
-    small = np.fromiter(
-        (-1 if v is None else seen.setdefault(v, len(seen)) for v in values),
-        dtype=np.int32,
-        count=len(values),
-    )
-    return small, tuple(seen)
+    add = seen.setdefault
+    codes = [-1 if value is None else add(value, len(seen)) for value in values]
+    return np.array(codes, dtype=np.int32), tuple(seen)
 
 
 def category(values: Sequence[str | None]) -> Any:
@@ -190,6 +182,17 @@ def address_category(values: Sequence[str | None]) -> Any:
     return pd.Categorical.from_codes(codes, dtype=_category_dtype(longs), validate=False)
 
 
+def missing(dtype: Any, length: int) -> Any:
+    """A column of ``length`` missing values of ``dtype``, built without a list of Nones:
+    the frame of the same list would hold the very same column."""
+    if dtype is STRING:
+        return pd.arrays.ArrowStringArray(pa.nulls(length, pa.large_string()))
+    if dtype is CATEGORY:
+        codes = np.full(length, -1, dtype=np.int32)
+        return pd.Categorical.from_codes(codes, dtype=_category_dtype(()), validate=False)
+    return _BUILDERS[dtype]([None] * length)
+
+
 _BUILDERS: Final[dict[Any, Any]] = {
     UINT64: u64,
     COUNT: count,
@@ -198,6 +201,9 @@ _BUILDERS: Final[dict[Any, Any]] = {
     BOOL: boolean,
     CATEGORY: category,
 }
+# pandas dtypes hash in Python, a microsecond a column; the schemas hold the constants
+# above, so they are found by identity first.
+_BUILDER_OF: Final[dict[int, Any]] = {id(dtype): build for dtype, build in _BUILDERS.items()}
 
 
 def build_frame(schema: Mapping[str, Any], columns: Mapping[str, Sequence[Any]]) -> pd.DataFrame:
@@ -215,8 +221,9 @@ def build_frame(schema: Mapping[str, Any], columns: Mapping[str, Sequence[Any]])
         if isinstance(values, pd.api.extensions.ExtensionArray):
             arrays.append(values)  # built already
             continue
+        build = _BUILDER_OF.get(id(dtype)) or _BUILDERS[dtype]
         try:
-            arrays.append(_BUILDERS[dtype](values))
+            arrays.append(build(values))
         except OverflowError as exc:
             raise DecodingError(f"column {name!r}: a value does not fit in a u64") from exc
     length = len(arrays[0]) if arrays else 0
@@ -232,17 +239,41 @@ def _column_index(names: tuple[str, ...]) -> pd.Index:
 # page of 100 rows costs several times the arrays themselves (~120 µs for 19 columns).
 # The arrays here are built with their final dtype and one length, so the checks have
 # nothing to find: use the constructors that skip them where this pandas has them, the
-# public ones otherwise (tests hold both to the same result).
+# public ones otherwise (tests hold both to the same result). On pandas 3 the frame is
+# put together as ``pandas.api.internals.create_dataframe_from_blocks`` does it (one
+# block per array, each taken as it is) but without that function's check of every block
+# against the frame's shape, a fifth of the cost of a page's frame; ``_from_arrays`` on
+# pandas 2.
+try:
+    from pandas.core.internals import BlockManager
+    from pandas.core.internals import api as _internals
+except ImportError:  # a pandas that keeps them elsewhere: the other constructors
+    _internals = None
+_MAKE_BLOCK: Final = getattr(_internals, "_make_block", None)
 _FROM_ARRAYS: Final = getattr(pd.DataFrame, "_from_arrays", None)
 _SIMPLE_NEW: Final = getattr(pd.arrays.DatetimeArray, "_simple_new", None)
+_MASKED_NEW: Final = hasattr(pd.arrays.IntegerArray, "_simple_new")
 
 
 def _frame(arrays: list[Any], columns: pd.Index, length: int) -> pd.DataFrame:
     index = pd.RangeIndex(length)
+    if _MAKE_BLOCK is not None:
+        places = np.arange(len(arrays))  # each frame its own: its blocks keep them
+        blocks = [_MAKE_BLOCK(array, places[at : at + 1]) for at, array in enumerate(arrays)]
+        manager = BlockManager(blocks, [columns, index], verify_integrity=False)
+        built: pd.DataFrame = pd.DataFrame._from_mgr(manager, manager.axes)
+        return built
     if _FROM_ARRAYS is not None:
         frame: pd.DataFrame = _FROM_ARRAYS(arrays, columns, index, verify_integrity=False)
         return frame
     return pd.DataFrame(dict(zip(columns, arrays, strict=True)), index=index, copy=False)
+
+
+def _masked(kind: Any, data: Any, mask: Any) -> Any:
+    """A pandas masked array (``IntegerArray``, ``BooleanArray``) of ``data`` and ``mask``."""
+    if _MASKED_NEW:
+        return kind._simple_new(data, mask)
+    return kind(data, mask)
 
 
 def _datetime_array(raw: Any) -> Any:

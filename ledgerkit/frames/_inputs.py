@@ -67,6 +67,11 @@ def records_of(
     InputError
         ``value``, or an item of it, is none of these.
     """
+    # A list of records and nothing else is what converters are mostly given (a page's
+    # records, a partition's); when each item's exact type (read in C, in one pass) is
+    # one of ``kinds``, there is nothing to unwrap, check or decode.
+    if type(value) is list and set(map(type, value)).issubset(kinds):
+        return value
     if is_result(value):
         value = value[0]
     if isinstance(value, _BYTES) and decode_json is not None:

@@ -232,6 +232,7 @@ def transactions_to_frame(
     >>> frame.ledger.fees()  # doctest: +SKIP
     """
     rows = _rows_of(records)
+    payloads = [r.payload for r in rows]
     c: dict[str, list[Any]] = {
         "version": [r.version for r in rows],
         "hash": [r.hash for r in rows],
@@ -250,12 +251,12 @@ def transactions_to_frame(
         "epoch": [r.epoch for r in rows],
         "round": [r.round for r in rows],
         "proposer": d.address_category([r.proposer for r in rows]),
-        "payload_type": [None if r.payload is None else r.payload.type for r in rows],
+        "payload_type": [None if p is None else p.type for p in payloads],
         "function": [
             p.function
             if p is not None and p.type == "entry_function_payload" and p.function is not None
             else _function(p)
-            for p in (r.payload for r in rows)
+            for p in payloads
         ],
         "event_count": [len(r.events) for r in rows],
         "change_count": [len(r.changes) for r in rows],
@@ -270,36 +271,37 @@ def transactions_to_frame(
     return _build(schema, c)
 
 
-_WITH_SIGNERS: Final = frozenset({"multi_agent_signature", "fee_payer_signature"})
+# The kinds (:func:`~ledgerkit.models.signature_kind`) of the signatures that name other
+# accounts than the sender: a fee payer, secondary signers.
+_WITH_SIGNERS: Final = frozenset({"multi_agent", "fee_payer"})
 
 
 def _signer_columns(rows: list[TransactionRow]) -> dict[str, Any]:
-    """The ``fee_payer``, ``secondary_signers`` and ``signature_kind`` columns: one pass
-    over the rows' signatures, the signers read only where a signature has them."""
-    payers: list[str | None] = []
-    signers: list[str | None] = []
-    kinds: list[str | None] = []
+    """The ``fee_payer``, ``secondary_signers`` and ``signature_kind`` columns: the kind of
+    every signature, and the signers only of rows whose kind has them (most pages have none)."""
+    signatures = [row.signature for row in rows]
+    kinds = [None if signature is None else signature_kind(signature) for signature in signatures]
+    if _WITH_SIGNERS.isdisjoint(kinds):
+        return {
+            "fee_payer": d.missing(d.CATEGORY, len(rows)),
+            "secondary_signers": d.missing(d.STRING, len(rows)),
+            "signature_kind": kinds,
+        }
+    payers: list[str | None] = [None] * len(rows)
+    signers: list[str | None] = [None] * len(rows)
     addresses: dict[str, str] = {}
-    for row in rows:
-        signature = row.signature
-        if signature is None:
-            kinds.append(None)
-            payers.append(None)
-            signers.append(None)
+    for position, kind in enumerate(kinds):
+        if kind not in _WITH_SIGNERS:
             continue
-        kinds.append(signature_kind(signature))
-        if signature.type not in _WITH_SIGNERS:
-            payers.append(None)
-            signers.append(None)
-            continue
-        payers.append(fee_payer(signature))
+        signature = signatures[position]
+        payers[position] = fee_payer(signature)
         longs = []
         for address in secondary_signers(signature):
             long = addresses.get(address)
             if long is None:
                 long = addresses[address] = d.long_address(address)
             longs.append(long)
-        signers.append(",".join(longs) if longs else None)
+        signers[position] = ",".join(longs) if longs else None
     return {
         "fee_payer": d.address_category(payers),
         "secondary_signers": signers,
@@ -310,6 +312,11 @@ def _signer_columns(rows: list[TransactionRow]) -> dict[str, Any]:
 def _rows_of(records: Any) -> list[TransactionRow]:
     if isinstance(records, bytes | bytearray | memoryview | str):
         return decode_transaction_rows(records)
+    # Extraction hands over a partition's rows, thousands at a time: a list of rows and
+    # nothing else (each item's exact type read in C) has nothing to unwrap, check or
+    # convert, so it skips the item-by-item passes that mixed input needs.
+    if type(records) is list and _ROW_ONLY.issuperset(map(type, records)):
+        return records
     items = records_of(
         records,
         (TransactionRow, *_TRANSACTION_KINDS),
@@ -318,6 +325,9 @@ def _rows_of(records: Any) -> list[TransactionRow]:
         expected=_TRANSACTIONS,
     )
     return [item if isinstance(item, TransactionRow) else row_from_record(item) for item in items]
+
+
+_ROW_ONLY: Final = frozenset({TransactionRow})
 
 
 def _function(payload: PayloadRow | None) -> str | None:
