@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from explorer_shown import grid_titled
 
 from ledgerkit import Client, InputError
 from ledgerkit.localnet import LocalNode
@@ -39,20 +40,11 @@ def chain() -> Iterator[tuple[LocalNode, Client, Any, dict[str, int]]]:
         yield node, client, alice, versions
 
 
-def _grid(explorer: Any, title_part: str) -> Any:
-    view = explorer.view
-    assert view is not None
-    for grid in view.grids:
-        if title_part in grid.title:
-            return grid
-    raise AssertionError(f"no grid titled {title_part!r} in {[g.title for g in view.grids]}")
-
-
 def test_the_account_overview_shows_every_asset_exactly(chain: Any) -> None:
     _, client, alice, _ = chain
     explorer = AccountExplorer(client, alice.address)
     assert repr(explorer) == f"AccountExplorer({alice.address.short})"
-    assets = _grid(explorer, "Assets")
+    assets = grid_titled(explorer, "Assets")
     shown = {row["symbol"]: (row["amount"], row["base_units"]) for row in assets.rows}
     assert shown["LDT"] == ("1,000,000", "1,000,000,000,000")
     assert shown["APT"][0].startswith("999,99")  # a million APT less the gas just paid
@@ -64,11 +56,11 @@ def test_a_resource_opens_as_typed_rows_and_a_table_handle_drills_in(chain: Any)
     _, client, alice, _ = chain
     explorer = AccountExplorer(client, alice.address)
     explorer.view.show("Resources")  # a tab is read when first shown
-    resources = _grid(explorer, "Resources")
+    resources = grid_titled(explorer, "Resources")
     types = [row["type"] for row in resources.rows]
     board = types.index("0x1::ledger_demo::Board")
     resources.selected_index = board
-    value = _grid(explorer, "0x1::ledger_demo::Board")
+    value = grid_titled(explorer, "0x1::ledger_demo::Board")
     rows = {row["path"]: row for row in value.rows}
     assert rows["scores"]["points_to"] == "table"
     assert rows["scores"]["type"] == "0x1::table::Table<address, u64>"
@@ -78,7 +70,7 @@ def test_a_resource_opens_as_typed_rows_and_a_table_handle_drills_in(chain: Any)
     explorer.follow(value.selected, "value")
     assert explorer.view is not None
     assert explorer.view.title.startswith("table ")
-    items = _grid(explorer, "Items written")
+    items = grid_titled(explorer, "Items written")
     assert [(r["op"], r["key"], r["value"]) for r in items.rows] == [
         ("write", PLAYER, str(2**64 - 1))
     ]
@@ -93,7 +85,7 @@ def test_the_table_explorer_looks_up_typed_and_refuses_a_key_that_does_not_fit(
     board = client.account_resource(alice.address, "0x1::ledger_demo::Board").value.data
     explorer = TableExplorer(client, board["cells"]["handle"])
     assert repr(explorer).startswith("TableExplorer(0x")
-    items = _grid(explorer, "Items written")
+    items = grid_titled(explorer, "Items written")
     assert [(r["key"], r["value"]) for r in items.rows] == [('{"x":"3","y":"4"}', "99")]
     from ledgerkit.bcs import MoveValueCodec
 
@@ -110,12 +102,12 @@ def test_the_transaction_inspector_types_the_arguments_by_the_abi(chain: Any) ->
     assert repr(inspector) == f"TransactionInspector({versions['set_score']})"
     inspector.view.show("Payload")  # a tab is read when first shown
     inspector.view.show("Events")
-    payload = _grid(inspector, "0x1::ledger_demo::set_score")
+    payload = grid_titled(inspector, "0x1::ledger_demo::set_score")
     assert [(r["type"], r["value"]) for r in payload.rows] == [
         ("address", PLAYER),
         ("u64", str(2**64 - 1)),
     ]
-    events = _grid(inspector, " event")
+    events = grid_titled(inspector, " event")
     assert any("ScoreChanged" in r["type"] for r in events.rows)
 
 
@@ -142,7 +134,7 @@ def test_a_dev_account_that_only_received_lists_what_it_received(
     bob = node.dev_accounts[1]  # funded at genesis, never sent anything
     explorer = AccountExplorer(client, bob.address)
     explorer.view.show("Transactions")
-    txns = _grid(explorer, "touched the account")
+    txns = grid_titled(explorer, "touched the account")
     head = client.ledger_info().value.ledger_version
     assert txns.title == (
         f"1 transaction touched the account (versions 0 to {head:,}, all scanned)"
@@ -159,7 +151,7 @@ def test_the_sender_sees_what_it_sent_and_what_it_received(
     monkeypatch.setenv("LEDGERKIT_CACHE_DIR", str(tmp_path))
     explorer = AccountExplorer(client, alice.address)
     explorer.view.show("Transactions")
-    txns = _grid(explorer, "touched the account")
+    txns = grid_titled(explorer, "touched the account")
     rows = [(r["version"], r["role"], r["function_shown"]) for r in txns.rows]
     assert rows[-1] == (0, "received, state written", None)
     sent = sorted(versions.values(), reverse=True)

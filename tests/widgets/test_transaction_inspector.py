@@ -16,6 +16,7 @@ from html.parser import HTMLParser
 from typing import Any
 
 import pytest
+from explorer_shown import grid_titled
 from fake_read_client import (
     ALICE,
     BOB,
@@ -27,26 +28,13 @@ from fake_read_client import (
     FakeReadClient,
 )
 
-from ledgerkit.localnet import LocalNode
-from ledgerkit.widgets import LedgerGrid, TransactionInspector
+from ledgerkit.widgets import TransactionInspector
 
 APT_KEY = "0x" + "00" * 31 + "0a"
 SEP = "\u203a"
 
 
-@pytest.fixture(autouse=True)
-def no_node(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Fail any test of this module that would start a node."""
-
-    def refuse(*args: Any, **kwargs: Any) -> None:
-        raise AssertionError("a headless inspector test started a LocalNode")
-
-    monkeypatch.setattr(LocalNode, "__init__", refuse)
-
-
-@pytest.fixture
-def client() -> FakeReadClient:
-    return FakeReadClient()
+pytestmark = pytest.mark.usefixtures("no_node")  # a fake client, never a node
 
 
 class _Table(HTMLParser):
@@ -94,15 +82,6 @@ def _accounts(lines: list[Any]) -> list[tuple[str, str]]:
     """``(role, address)`` of each account line of the summary."""
     pairs = [line.children for line in lines]
     return [(_text(label.value), button.description) for label, button in pairs]
-
-
-def _grid(inspector: TransactionInspector, title_part: str) -> LedgerGrid:
-    view = inspector.view
-    assert view is not None
-    for grid in view.grids:
-        if title_part in grid.title:
-            return grid
-    raise AssertionError(f"no grid titled {title_part!r} in {[g.title for g in view.grids]}")
 
 
 # -- the summary -------------------------------------------------------------------------------
@@ -197,7 +176,7 @@ def test_the_balance_changes_tab_is_exact_per_account_and_asset(client: FakeRead
     inspector = TransactionInspector(client, 12)
     assert inspector.view is not None
     inspector.view.show("Balance changes")
-    grid = _grid(inspector, "balance changes")
+    grid = grid_titled(inspector, "balance changes")
     assert grid.title == "5 balance changes"
     assert [
         (r["address"], r["roles"], r["symbol"], r["amount"], r["base_units"], r["asset"])
@@ -237,7 +216,7 @@ def test_a_failed_transaction_changes_only_the_fee_payers_apt(client: FakeReadCl
     inspector = TransactionInspector(client, 13)
     assert inspector.view is not None
     inspector.view.show("Balance changes")
-    grid = _grid(inspector, "balance change")
+    grid = grid_titled(inspector, "balance change")
     assert grid.title == "1 balance change"
     assert [(r["address"], r["symbol"], r["amount"], r["base_units"]) for r in grid.rows] == [
         (CAROL, "APT", "-0.000009", "-900")
@@ -248,7 +227,7 @@ def test_a_search_narrows_the_balance_changes_and_their_frame(client: FakeReadCl
     inspector = TransactionInspector(client, 12)
     assert inspector.view is not None
     inspector.view.show("Balance changes")
-    grid = _grid(inspector, "balance changes")
+    grid = grid_titled(inspector, "balance changes")
     grid.query = "LDT"
     assert [(r["address"], r["base_units"]) for r in grid.rows] == [
         (CAROL, "-1,500,000"),
@@ -264,7 +243,7 @@ def test_events_show_fields_typed_by_their_module_abi(client: FakeReadClient) ->
     inspector = TransactionInspector(client, 12)
     assert inspector.view is not None
     inspector.view.show("Events")
-    events = _grid(inspector, "5 events")
+    events = grid_titled(inspector, "5 events")
     assert [(r["event_index"], r["type"], r["fields"]) for r in events.rows] == [
         (0, "0x1::fungible_asset::Withdraw", "store: 0xc1c1…c1c1 · amount: 250000000"),
         (1, "0x1::fungible_asset::Deposit", "store: 0xb1b1…b1b1 · amount: 250000000"),
@@ -278,14 +257,14 @@ def test_events_show_fields_typed_by_their_module_abi(client: FakeReadClient) ->
         ),
     ]
     # The first event's fields, typed; its store opens as an account.
-    fields = _grid(inspector, "Event 0")
+    fields = grid_titled(inspector, "Event 0")
     assert [(r["path"], r["type"], r["value"], r["points_to"]) for r in fields.rows] == [
         ("store", "address", STORES[0][0], "account"),
         ("amount", "u64", "250000000", ""),
     ]
     # A module the node does not publish leaves its event's fields untyped.
     events.selected_index = 4
-    fee = _grid(inspector, "Event 4")
+    fee = grid_titled(inspector, "Event 4")
     assert [(r["path"], r["type"]) for r in fee.rows][-1] == ("storage_fee_refund_octas", "")
     asked = [(str(address), module) for (address, module), _ in client.asked("account_module")]
     assert asked == [("0x1", "fungible_asset"), ("0x1", "transaction_fee")]
@@ -293,28 +272,28 @@ def test_events_show_fields_typed_by_their_module_abi(client: FakeReadClient) ->
     inspector.open_transaction(12)
     inspector.view.show("Events")
     assert len(client.asked("account_module")) == 2
-    assert len(_grid(inspector, "5 events").rows) == 5
+    assert len(grid_titled(inspector, "5 events").rows) == 5
 
 
 def test_changes_show_a_resource_value_as_typed_fields(client: FakeReadClient) -> None:
     inspector = TransactionInspector(client, 12)
     assert inspector.view is not None
     inspector.view.show("Changes")
-    changes = _grid(inspector, "8 changes")
+    changes = grid_titled(inspector, "8 changes")
     assert [(r["type"], r["address"], r["what"]) for r in changes.rows][:2] == [
         ("write_resource", STORES[0][0], "0x1::fungible_asset::FungibleStore"),
         ("write_resource", STORES[0][0], "0x1::object::ObjectCore"),
     ]
     # No change names a table: the column is left out.
     assert [c["name"] for c in changes.columns] == ["change_index", "type", "address", "what"]
-    value = _grid(inspector, "Change 0")
+    value = grid_titled(inspector, "Change 0")
     assert [(r["path"], r["type"], r["value"]) for r in value.rows] == [
         ("metadata.inner", "", "0xa"),
         ("balance", "u64", "750000000"),
         ("frozen", "bool", "false"),
     ]
     changes.selected_index = 1
-    owner = _grid(inspector, "Change 1")
+    owner = grid_titled(inspector, "Change 1")
     assert [(r["path"], r["value"], r["points_to"]) for r in owner.rows] == [
         ("owner", CAROL, "account"),
         ("allow_ungated_transfer", "false", ""),
