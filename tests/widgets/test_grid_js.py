@@ -556,18 +556,23 @@ def test_a_column_empty_on_the_page_is_hidden_and_said(wide: Session) -> None:
     assert note.get_attribute("title") == "Empty"
 
 
-def test_a_header_edge_dragged_resizes_and_a_double_click_fits_again(wide: Session) -> None:
-    page = wide.page
-    header = page.locator("th[data-name=function]")
-    fitted = _width(header)
-    handle = header.locator(".lk-resize")
+def _drag(page: Any, handle: Any, dx: float) -> None:
+    """Drag ``handle`` ``dx`` pixels to the right with the mouse, from its middle."""
     box = handle.bounding_box()
     assert box is not None
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.move(x, y)
     page.mouse.down()
-    page.mouse.move(x + 120, y, steps=6)
+    page.mouse.move(x + dx, y, steps=6)
     page.mouse.up()
+
+
+def test_a_header_edge_dragged_resizes_and_a_double_click_fits_again(wide: Session) -> None:
+    page = wide.page
+    header = page.locator("th[data-name=function]")
+    fitted = _width(header)
+    handle = header.locator(".lk-resize")
+    _drag(page, handle, 120)
     assert abs(_width(header) - (fitted + 120)) <= 2
     assert wide.sent() == []  # resizing is the view's own business
     handle.dblclick()
@@ -578,13 +583,7 @@ def test_keys_on_a_header_edge_go_on_from_a_dragged_width(wide: Session) -> None
     page = wide.page
     header = page.locator("th[data-name=function]")
     handle = header.locator(".lk-resize")
-    box = handle.bounding_box()
-    assert box is not None
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    page.mouse.move(x, y)
-    page.mouse.down()
-    page.mouse.move(x + 60, y, steps=4)
-    page.mouse.up()
+    _drag(page, handle, 60)
     dragged = round(_width(header))
     assert handle.get_attribute("aria-valuenow") == str(dragged)
     handle.focus()
