@@ -155,6 +155,11 @@ def test_the_exported_quickstart_shows_the_explorer_as_tables(
         """cells => cells.filter(c => c.scrollWidth > c.clientWidth + 1).map(c => c.textContent)"""
     )
     assert cut == []
+    # The gas chart is an image with its alternative text, drawn whole.
+    chart = page.locator(".jp-RenderedSVG img")
+    expect(chart).to_have_count(1)
+    assert (chart.get_attribute("alt") or "").startswith("Gas over the sampled day")
+    assert chart.evaluate("img => img.complete && img.naturalWidth") == 688
     # Not the widget's text form, and no widget manager asked for.
     text = exported_quickstart.read_text("utf-8")
     assert WIDGET_VIEW not in text
