@@ -13,8 +13,9 @@ written to resumable Parquet datasets (or handed to Dask).
 - :func:`read_activity` reads one account's rows from an ``"activity"`` dataset;
   :func:`scan_activity` (:func:`ascan_activity`) extracts a range first (what
   ``ledgerkit.account_activity`` does).
-- :func:`transactions_dask`, :func:`blocks_dask`, :func:`events_dask` are the same
-  extractions as Dask DataFrames (the ``dask`` extra: ``pip install 'ledgerkit[dask]'``).
+- :func:`extract_dask` gives the same kinds as lazy Dask DataFrames (the ``dask`` extra:
+  ``pip install 'ledgerkit[dask]'``); :func:`transactions_dask`, :func:`blocks_dask` and
+  :func:`events_dask` are its aliases for those kinds.
 
 Every one of them takes the node as a URL or as a configured :class:`~ledgerkit.Client` /
 :class:`~ledgerkit.AsyncClient` (its address, api key and headers are used), or a URL with
@@ -29,11 +30,9 @@ from __future__ import annotations
 
 from ledgerkit._public import publish as _publish
 from ledgerkit.extract._activity import ascan_activity, read_activity, scan_activity
-from ledgerkit.extract._dask import blocks_dask, events_dask, transactions_dask
+from ledgerkit.extract._dask import blocks_dask, events_dask, extract_dask, transactions_dask
 from ledgerkit.extract._dataset import ExtractionSummary
 from ledgerkit.extract._entry import (
-    KINDS,
-    ExtractKind,
     aextract,
     aextract_blocks,
     aextract_events,
@@ -47,6 +46,7 @@ from ledgerkit.extract._entry import (
 from ledgerkit.extract._events_of_type import aevents_of_type, events_of_type
 from ledgerkit.extract._manifest import MANIFEST, SCHEMA_VERSION, read_manifest
 from ledgerkit.extract._options import PARTITION_SIZE, ExtractOptions
+from ledgerkit.extract._sources import KINDS, ExtractKind
 
 __all__ = [
     "KINDS",
@@ -67,6 +67,7 @@ __all__ = [
     "events_of_type",
     "extract",
     "extract_blocks",
+    "extract_dask",
     "extract_events",
     "extract_transactions",
     "fetch_transactions",

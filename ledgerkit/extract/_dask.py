@@ -16,16 +16,7 @@ from typing import TYPE_CHECKING, Any, Unpack
 from ledgerkit._errors import InputError, MissingExtraError
 from ledgerkit.client import AsyncClient, Client
 from ledgerkit.extract._convert import CONVERTERS, empty_frame
-from ledgerkit.extract._fetch import (
-    Source,
-    blocks_source,
-    check_available,
-    check_range,
-    events_source,
-    fetch_range,
-    run_sync,
-    transactions_source,
-)
+from ledgerkit.extract._fetch import Source, check_available, check_range, fetch_range, run_sync
 from ledgerkit.extract._options import (
     PARTITION_SIZE,
     ExtractOptions,
@@ -35,12 +26,13 @@ from ledgerkit.extract._options import (
     resolve_options,
 )
 from ledgerkit.extract._ranges import partitions
+from ledgerkit.extract._sources import ExtractKind, source_of
 from ledgerkit.types import Address
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["blocks_dask", "events_dask", "transactions_dask"]
+__all__ = ["blocks_dask", "events_dask", "extract_dask", "transactions_dask"]
 
 #: Requests in flight at most per partition being computed, unless the options say otherwise.
 CONCURRENCY = 8
@@ -109,30 +101,42 @@ def _from_map(
     )
 
 
-def transactions_dask(
+def extract_dask(
+    kind: ExtractKind,
     url: str | Client | AsyncClient,
     start: int,
     stop: int,
     *,
+    address: str | Address | None = None,
+    creation_number: int | None = None,
     options: ExtractOptions | None = None,
     api_key: str | None = None,
     headers: Mapping[str, str] | None = None,
     **overrides: Unpack[OptionFields],
 ) -> Any:
-    """The transactions of versions ``[start, stop)`` as a lazy ``dask.dataframe``.
+    """One kind of the ledger over ``[start, stop)`` as a lazy ``dask.dataframe``: the
+    frames :func:`~ledgerkit.extract.extract` would write, one Dask partition per key
+    range, fetched, checked and converted on the workers.
 
     Parameters
     ----------
+    kind : {"transactions", "blocks", "events", "transaction_events", "activity"}
+        What to read, as for :func:`~ledgerkit.extract.extract`: transactions by version,
+        blocks by height, the events of one stream by sequence number (``address`` and
+        ``creation_number`` name it), the events transactions carry by version, or the
+        accounts each transaction touched (their roles and changes) by version.
     url : str, Client or AsyncClient
         The node's API root, or a client configured for it (its address, ``api_key`` and
         ``headers`` are used); every worker must be able to reach it.
     start, stop : int
-        Half-open version range.
+        Half-open range of the kind's key.
+    address, creation_number : optional
+        The event stream, for ``"events"`` only.
     options : ExtractOptions, optional
-        Partition size (default 10,000 versions a Dask partition, cut at multiples, like
-        the Parquet datasets) and the limits of the :class:`~ledgerkit.AsyncClient` each
-        partition uses (default 8 requests in flight); ``max_rps`` applies per partition
-        being computed, not across the cluster.
+        Partition size (by default each kind's :data:`~ledgerkit.extract.PARTITION_SIZE`,
+        cut at multiples, like the Parquet datasets) and the limits of the
+        :class:`~ledgerkit.AsyncClient` each partition uses (default 8 requests in flight);
+        ``max_rps`` applies per partition being computed, not across the cluster.
     api_key : str, optional
         Sent as ``Authorization: Bearer <api_key>`` by every worker; it travels inside the
         tasks but shows in no task repr, graph key or log record.
@@ -144,24 +148,44 @@ def transactions_dask(
     Returns
     -------
     dask.dataframe.DataFrame
-        Columns and dtypes of ``ledgerkit.frames.transactions_to_frame``; each partition
-        holds every version of its range exactly once or fails with
-        :class:`~ledgerkit.IncompleteExtractionError`.
+        The columns and dtypes of the kind's frame converter
+        (``ledgerkit.frames.transactions_to_frame``, ``blocks_to_frame``,
+        ``events_to_frame``, ``activity_to_frame``); each partition holds every key of its
+        range exactly once or fails with :class:`~ledgerkit.IncompleteExtractionError`.
 
     Raises
     ------
     MissingExtraError
         Dask is not installed (``pip install 'ledgerkit[dask]'``).
     InputError
-        A bad range, option, key or header (no task is made).
+        An unknown kind, a stream missing for events or given for another kind, a bad
+        range, option, key or header (no task is made).
 
     Examples
     --------
-    >>> ddf = transactions_dask(node.url, 0, 50_000, partition_size=5_000)  # doctest: +SKIP
+    >>> ddf = extract_dask("transactions", url, 0, 50_000, partition_size=5_000)  # doctest: +SKIP
     >>> ddf.groupby("type").gas_used.sum().compute()  # doctest: +SKIP
     """
-    source = transactions_source(rows=True)
+    source = source_of(kind, address, creation_number)
     return _from_map(source, url, start, stop, options, overrides, api_key, headers)
+
+
+def transactions_dask(
+    url: str | Client | AsyncClient,
+    start: int,
+    stop: int,
+    *,
+    options: ExtractOptions | None = None,
+    api_key: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    **overrides: Unpack[OptionFields],
+) -> Any:
+    """``extract_dask("transactions", url, start, stop, ...)``: the transactions of
+    versions ``[start, stop)`` (see :func:`extract_dask`)."""
+    return extract_dask(
+        "transactions", url, start, stop, options=options, api_key=api_key, headers=headers,
+        **overrides,
+    )  # fmt: skip
 
 
 def blocks_dask(
@@ -174,11 +198,12 @@ def blocks_dask(
     headers: Mapping[str, str] | None = None,
     **overrides: Unpack[OptionFields],
 ) -> Any:
-    """The blocks of heights ``[start, stop)`` as a lazy ``dask.dataframe`` (columns of
-    ``ledgerkit.frames.blocks_to_frame``, 1,000 heights a partition by default); otherwise
-    as :func:`transactions_dask`."""
-    source = blocks_source()
-    return _from_map(source, url, start, stop, options, overrides, api_key, headers)
+    """``extract_dask("blocks", url, start, stop, ...)``: the blocks of heights
+    ``[start, stop)``, 1,000 heights a partition by default (see :func:`extract_dask`)."""
+    return extract_dask(
+        "blocks", url, start, stop, options=options, api_key=api_key, headers=headers,
+        **overrides,
+    )  # fmt: skip
 
 
 def events_dask(
@@ -193,9 +218,11 @@ def events_dask(
     headers: Mapping[str, str] | None = None,
     **overrides: Unpack[OptionFields],
 ) -> Any:
-    """The events of one stream, sequence numbers ``[start, stop)``, as a lazy
-    ``dask.dataframe`` (columns of ``ledgerkit.frames.events_to_frame``); a stream that
-    ends before ``stop`` fails with :class:`~ledgerkit.IncompleteExtractionError` when
-    computed. Otherwise as :func:`transactions_dask`."""
-    source = events_source(address, creation_number)
-    return _from_map(source, url, start, stop, options, overrides, api_key, headers)
+    """``extract_dask("events", url, start, stop, address=, creation_number=, ...)``: the
+    events of one stream, sequence numbers ``[start, stop)``; a stream that ends before
+    ``stop`` fails with :class:`~ledgerkit.IncompleteExtractionError` when computed (see
+    :func:`extract_dask`)."""
+    return extract_dask(
+        "events", url, start, stop, address=address, creation_number=creation_number,
+        options=options, api_key=api_key, headers=headers, **overrides,
+    )  # fmt: skip

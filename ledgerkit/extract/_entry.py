@@ -8,25 +8,18 @@ The kinds are a closed set (:data:`ExtractKind`); a kind outside it is an
 from __future__ import annotations
 
 import os
-import typing
 from collections.abc import Mapping
 from typing import Any, Final, Literal, Required, Unpack
 
 import httpx
 
-from ledgerkit._errors import InputError
 from ledgerkit.client import AsyncClient, Client
-from ledgerkit.extract._activity import activity_source
 from ledgerkit.extract._dataset import ExtractionSummary, write_dataset
 from ledgerkit.extract._fetch import (
-    Source,
-    blocks_source,
     check_available,
     check_range,
-    events_source,
     fetch_range,
     run_sync,
-    transaction_events_source,
     transactions_source,
 )
 from ledgerkit.extract._options import (
@@ -36,12 +29,11 @@ from ledgerkit.extract._options import (
     node_access,
     resolve_options,
 )
+from ledgerkit.extract._sources import ExtractKind, source_of
 from ledgerkit.types import Address
 
 __all__ = [
     "CONCURRENCY",
-    "KINDS",
-    "ExtractKind",
     "aextract",
     "aextract_blocks",
     "aextract_events",
@@ -52,13 +44,6 @@ __all__ = [
     "extract_transactions",
     "fetch_transactions",
 ]
-
-#: What a dataset can hold: transactions by version, blocks by height, the events of
-#: one stream by sequence number, the events transactions carry by version, or the
-#: activity of every address by version.
-ExtractKind = Literal["transactions", "blocks", "events", "transaction_events", "activity"]
-#: The kinds, in the order the documentation lists them.
-KINDS: Final[tuple[str, ...]] = typing.get_args(ExtractKind)
 
 #: Requests in flight at most when writing a dataset, unless the options say otherwise.
 CONCURRENCY: Final = 16
@@ -74,28 +59,6 @@ class ExtractArguments(OptionFields, total=False):
     api_key: str | None
     headers: Mapping[str, str] | None
     transport: httpx.AsyncBaseTransport | None
-
-
-def _source(kind: object, address: str | Address | None, creation_number: int | None) -> Source:
-    """What ``kind`` reads, checked: a kind of the closed set, and a stream for events
-    (and for events only)."""
-    if not isinstance(kind, str) or kind not in KINDS:
-        raise InputError(
-            f"unknown extraction kind {kind!r}; the kinds are {', '.join(map(repr, KINDS))}"
-        )
-    if kind == "events":
-        if address is None or creation_number is None:
-            raise InputError("events are read from one stream: give address= and creation_number=")
-        return events_source(address, creation_number)
-    if address is not None or creation_number is not None:
-        raise InputError(f"address= and creation_number= name an event stream; {kind} have none")
-    if kind == "blocks":
-        return blocks_source()
-    if kind == "transaction_events":
-        return transaction_events_source()
-    if kind == "activity":
-        return activity_source()
-    return transactions_source(rows=True)
 
 
 async def aextract(
@@ -114,7 +77,7 @@ async def aextract(
     **overrides: Unpack[OptionFields],
 ) -> ExtractionSummary:
     """Coroutine twin of :func:`extract`."""
-    source = _source(kind, address, creation_number)
+    source = source_of(kind, address, creation_number)
     resolved = resolve_options(
         options, overrides, partition_size=PARTITION_SIZE[source.kind], concurrency=CONCURRENCY
     )

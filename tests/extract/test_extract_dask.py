@@ -1,5 +1,6 @@
 """The Dask paths on a cluster of two worker processes (so every task is pickled) equal
-the local extractions: transactions, blocks and an event stream; from a node that wants an
+the local extractions: every kind of ``extract_dask`` (transactions, blocks, an event
+stream, the events transactions carry, activity), its aliases the same; from a node that wants an
 api key too, the key reaching the workers but no task repr, graph key or log record; and
 without Dask installed, a MissingExtraError naming the extra."""
 
@@ -21,6 +22,7 @@ from extract_helpers import API_KEY, VERSIONS, KeyedNode, as_read_back
 from ledgerkit import (
     AsyncClient,
     IncompleteExtractionError,
+    InputError,
     LedgerError,
     MissingExtraError,
     NodeAPIError,
@@ -28,7 +30,9 @@ from ledgerkit import (
 from ledgerkit.extract import (
     blocks_dask,
     events_dask,
+    extract,
     extract_blocks,
+    extract_dask,
     extract_events,
     extract_transactions,
     transactions_dask,
@@ -100,6 +104,51 @@ def test_events_on_dask_equal_the_events_dataset(
     pd.testing.assert_frame_equal(as_read_back(computed), local)
     assert computed["sequence_number"].tolist() == list(range(50))
     assert set(computed["type"]) == {"0x1::block::NewBlockEvent"}
+
+
+@pytest.mark.parametrize(
+    ("kind", "key"), [("transaction_events", "version"), ("activity", "version")]
+)
+def test_every_kind_on_dask_equals_its_dataset(
+    kind: str, key: str, node: LocalNode, tmp_path: Path, cluster: Client
+) -> None:
+    extract(kind, node.url, tmp_path, start=0, stop=VERSIONS, partition_size=300, progress=False)  # type: ignore[arg-type]
+    local = pd.read_parquet(tmp_path / kind)
+
+    lazy = extract_dask(kind, node.url, 0, VERSIONS, partition_size=300)  # type: ignore[arg-type]
+    assert lazy.npartitions == -(-VERSIONS // 300)
+    pd.testing.assert_frame_equal(lazy._meta, empty_frame(kind))
+    computed = lazy.compute().reset_index(drop=True)
+    pd.testing.assert_frame_equal(as_read_back(computed), local)
+    assert len(computed) > 0
+    assert computed[key].is_monotonic_increasing
+    assert computed[key].between(0, VERSIONS - 1).all()
+
+
+def test_the_aliases_are_the_entry_point_for_their_kinds(node: LocalNode) -> None:
+    # Same graph, partition for partition: the old names give the kind's frame.
+    by_kind = extract_dask("blocks", node.url, 0, 40, partition_size=20)
+    by_alias = blocks_dask(node.url, 0, 40, partition_size=20)
+    assert by_kind.npartitions == by_alias.npartitions == 2
+    pd.testing.assert_frame_equal(by_kind._meta, by_alias._meta)
+    stream = extract_dask("events", node.url, 0, 10, address="0x1", creation_number=2)
+    pd.testing.assert_frame_equal(stream._meta, empty_frame("events"))
+
+
+@pytest.mark.parametrize(
+    ("arguments", "says"),
+    [
+        ({"kind": "ledger"}, "unknown extraction kind 'ledger'"),
+        ({"kind": "events"}, "give address= and creation_number="),
+        ({"kind": "blocks", "address": "0x1", "creation_number": 2}, "blocks have none"),
+    ],
+)
+def test_extract_dask_refuses_a_bad_kind_before_any_task(
+    arguments: dict[str, Any], says: str, node: LocalNode
+) -> None:
+    kind = arguments.pop("kind")
+    with pytest.raises(InputError, match=says):
+        extract_dask(kind, node.url, 0, 10, **arguments)
 
 
 def test_an_event_range_past_the_stream_fails_when_computed(
