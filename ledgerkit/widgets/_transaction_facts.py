@@ -15,9 +15,21 @@ from ledgerkit.types import Address
 from ledgerkit.widgets._balance_rows import units_text
 from ledgerkit.widgets._cells import format_time
 
-__all__ = ["AccountRole", "Fee", "accounts", "fee_of", "status_html", "summary_html"]
+__all__ = [
+    "AccountRole",
+    "Fee",
+    "FeeStatement",
+    "accounts",
+    "fee_of",
+    "fee_statement",
+    "gas_html",
+    "status_html",
+    "summary_html",
+]
 
 _ZERO: Final = Address.from_int(0)
+#: The event a node emits with every user transaction, breaking its fee down.
+FEE_STATEMENT: Final = "0x1::transaction_fee::FeeStatement"
 _SUCCESS: Final = "var(--jp-success-color1, #1a7f37)"
 _FAILURE: Final = "var(--jp-error-color1, #cf222e)"
 
@@ -40,6 +52,95 @@ class Fee(NamedTuple):
     charged: int
     payer: Address
     sponsored: bool
+
+
+class FeeStatement(NamedTuple):
+    """A transaction's ``0x1::transaction_fee::FeeStatement`` event: the gas charged
+    (``total_units``, the transaction's ``gas_used``), its execution and IO parts in gas
+    units, the storage fee in octas (charged as part of the total, converted at the
+    transaction's gas unit price), and the storage refund in octas (paid back after)."""
+
+    total_units: int
+    execution_units: int
+    io_units: int
+    storage_octas: int
+    refund_octas: int
+
+
+_STATEMENT_FIELDS: Final = (
+    "total_charge_gas_units",
+    "execution_gas_units",
+    "io_gas_units",
+    "storage_fee_octas",
+    "storage_fee_refund_octas",
+)
+
+
+def fee_statement(txn: Any) -> FeeStatement | None:
+    """The transaction's fee statement, or None when it carries none (the embedded node
+    emits none) or one of another shape."""
+    for event in getattr(txn, "events", None) or ():
+        data = getattr(event, "data", None)
+        if getattr(event, "type", None) != FEE_STATEMENT or not isinstance(data, dict):
+            continue
+        values = [data.get(name) for name in _STATEMENT_FIELDS]
+        texts = [
+            v for v in values if isinstance(v, str) and v.isascii() and v.isdigit() and len(v) <= 20
+        ]
+        if len(texts) != len(values):
+            return None
+        return FeeStatement(*(int(v) for v in texts))
+    return None
+
+
+def gas_html(txn: Any) -> str:
+    """The Gas tab: the gas used against the most allowed, at its price, and the fee;
+    then, from the transaction's fee statement, the fee broken into execution, IO and
+    storage, the storage refund and what was charged in the end."""
+    used = int(getattr(txn, "gas_used", 0))
+    if not isinstance(txn, UserTransaction):
+        return f"<p>Gas used: {used:,} units (no fee: not a user transaction)</p>"
+    price, most = int(txn.gas_unit_price), int(txn.max_gas_amount)
+    fee = used * price
+    head = (
+        f"<p>Gas used <b>{used:,}</b> units of at most {most:,} ({_percent(used, most)}), "
+        f"at {price:,} octas a unit: fee <b>{fee:,}</b> octas = {html.escape(_apt(fee))}.</p>"
+    )
+    statement = fee_statement(txn)
+    if statement is None:
+        return head + (
+            "<p class='lk-no-statement'>The node sent no <code>FeeStatement</code> event with "
+            "this transaction: the fee is not broken down into execution, IO and storage.</p>"
+        )
+
+    def units(octas: int) -> str:
+        whole, part = divmod(octas, max(price, 1))
+        return f"{whole:,}" if not part else f"{octas / max(price, 1):,.2f}"
+
+    charged = statement.total_units * price
+    net = charged - statement.refund_octas
+    rows = [
+        ("Execution", f"{statement.execution_units:,}", statement.execution_units * price),
+        ("IO", f"{statement.io_units:,}", statement.io_units * price),
+        ("Storage", units(statement.storage_octas), statement.storage_octas),
+        ("Charged", f"{statement.total_units:,}", charged),
+        ("Storage refund", "", -statement.refund_octas),
+        ("Net charge" if net >= 0 else "Net refund", "", net),
+    ]
+    cells = "".join(
+        f"<tr><th style='text-align:left;padding-right:1em'>{name}</th>"
+        f"<td style='text-align:right;padding-right:1em'>{gas}</td>"
+        f"<td style='text-align:right'>{octas:,}</td></tr>"
+        for name, gas, octas in rows
+    )
+    return head + (
+        "<table class='lk-fee-statement'><thead><tr><th></th>"
+        "<th style='text-align:right;padding-right:1em'>gas units</th>"
+        "<th style='text-align:right'>octas</th></tr></thead>"
+        f"<tbody>{cells}</tbody></table>"
+        "<p class='lk-statement-note'>From the transaction's <code>FeeStatement</code> event. "
+        "The node rounds each part, so they may differ from the charge by a unit.</p>"
+    )
 
 
 def accounts(txn: Any) -> list[AccountRole]:

@@ -30,7 +30,13 @@ from ledgerkit.widgets._grid import Column, LedgerGrid
 from ledgerkit.widgets._navigator import LazyTabs, Navigator, View, register_view, short
 from ledgerkit.widgets._read_client import ReadClient
 from ledgerkit.widgets._sources import ListSource
-from ledgerkit.widgets._transaction_facts import accounts, fee_of, status_html, summary_html
+from ledgerkit.widgets._transaction_facts import (
+    accounts,
+    fee_of,
+    gas_html,
+    status_html,
+    summary_html,
+)
 from ledgerkit.widgets._typed_fields import (
     change_fields,
     change_rows,
@@ -41,7 +47,6 @@ from ledgerkit.widgets._typed_fields import (
 
 __all__ = ["TransactionInspector", "transaction_view"]
 
-_OCTAS_PER_APT = 100_000_000
 _ARGUMENT_COLUMNS = [
     Column("index", "#", "int"),
     Column("type", "Move type"),
@@ -65,23 +70,6 @@ _FIELD_COLUMNS = [
     Column("type", "Move type"),
     Column("points_to", "Opens"),
 ]
-
-
-def _apt(octas: int) -> str:
-    whole, part = divmod(octas, _OCTAS_PER_APT)
-    return f"{whole:,}" + (f".{part:08d}".rstrip("0") if part else "")
-
-
-def _gas(txn: Any) -> str:
-    if not hasattr(txn, "gas_unit_price"):
-        return f"<p>Gas used: {txn.gas_used:,} units (no fee: not a user transaction)</p>"
-    fee = int(txn.gas_used) * int(txn.gas_unit_price)
-    share = 100 * int(txn.gas_used) / max(1, int(txn.max_gas_amount))
-    return (
-        f"<p>Gas used <b>{txn.gas_used:,}</b> units of at most {txn.max_gas_amount:,} "
-        f"({share:.1f}%), at {txn.gas_unit_price:,} octas a unit: fee <b>{fee:,}</b> octas "
-        f"= {_apt(fee)} APT.</p>"
-    )
 
 
 def _arguments(nav: Navigator, txn: Any) -> tuple[str, list[dict[str, Any]]]:
@@ -271,7 +259,7 @@ def transaction_view(nav: Navigator, ref: int | str) -> View:
             ("Payload", payload),
             ("Events", lambda: _events(nav, txn)),
             ("Changes", lambda: _changes(nav, txn)),
-            ("Gas", lambda: (w.HTML(_gas(txn)), [])),
+            ("Gas", lambda: (w.HTML(gas_html(txn)), [])),
             ("Bytes", explained),
         ],
         guard=nav.guard,

@@ -11,6 +11,7 @@ below is worked out by hand from it.
 from __future__ import annotations
 
 import html
+import json
 import re
 from html.parser import HTMLParser
 from typing import Any
@@ -24,11 +25,14 @@ from fake_read_client import (
     DAVE,
     LDT,
     SPONSOR,
+    SPONSORED,
     STORES,
     FakeReadClient,
 )
 
+from ledgerkit.models import decode_transaction
 from ledgerkit.widgets import TransactionInspector
+from ledgerkit.widgets._transaction_facts import FeeStatement, fee_statement, gas_html
 
 APT_KEY = "0x" + "00" * 31 + "0a"
 SEP = "\u203a"
@@ -311,3 +315,103 @@ def test_amounts_stay_exact_far_beyond_what_a_float_holds() -> None:
     assert units_text(2**128 - 1, 8) == "3,402,823,669,209,384,634,633,746,074,317.68211455"
     assert units_text(2**256 - 1, 0, signed=True) == f"+{2**256 - 1:,}"
     assert units_text(5, None) is None
+
+
+# -- the gas tab -------------------------------------------------------------------------------
+
+
+def _gas_tab(inspector: TransactionInspector) -> tuple[str, list[list[str]]]:
+    """The Gas tab's text, and its fee table's rows (each row's cells as text)."""
+    view = inspector.view
+    assert view is not None
+    view.show("Gas")
+    assert view.tabs is not None
+    markup = view.tabs.children[view.tabs.selected_index].children[0].value
+    rows = [
+        [_text(cell) for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row)]
+        for row in re.findall(r"<tr>(.*?)</tr>", markup)
+    ]
+    return _text(markup), rows
+
+
+def test_the_gas_tab_breaks_the_fee_down_from_its_fee_statement(client: FakeReadClient) -> None:
+    # The statement: 151 units charged, 100 execution, 40 IO, 1,100 octas of storage (11
+    # units at 100 octas), 1,100 octas refunded: 15,100 charged, 14,000 net.
+    text, rows = _gas_tab(TransactionInspector(client, 12))
+    assert text.startswith(
+        "Gas used 151 units of at most 2,000 (7.6%), at 100 octas a unit: "
+        "fee 15,100 octas = 0.000151 APT (15,100 octas)."
+    )
+    assert rows == [
+        ["", "gas units", "octas"],
+        ["Execution", "100", "10,000"],
+        ["IO", "40", "4,000"],
+        ["Storage", "11", "1,100"],
+        ["Charged", "151", "15,100"],
+        ["Storage refund", "", "-1,100"],
+        ["Net charge", "", "14,000"],
+    ]
+    assert "From the transaction's FeeStatement event" in text
+
+
+def test_the_gas_tab_says_when_a_transaction_carries_no_fee_statement(
+    client: FakeReadClient,
+) -> None:
+    text, rows = _gas_tab(TransactionInspector(client, 13))
+    assert text.startswith(
+        "Gas used 9 units of at most 2,000 (0.5%), at 100 octas a unit: "
+        "fee 900 octas = 0.000009 APT (900 octas)."
+    )
+    assert rows == []
+    assert "The node sent no FeeStatement event with this transaction" in text
+
+
+def _with_statement(data: dict[str, str]) -> Any:
+    events = [e for e in SPONSORED["events"] if not e["type"].endswith("FeeStatement")]
+    statement = {**SPONSORED["events"][-1], "data": data}
+    return decode_transaction(json.dumps({**SPONSORED, "events": [*events, statement]}).encode())
+
+
+def test_a_refund_above_the_charge_is_a_net_refund() -> None:
+    txn = _with_statement(
+        {
+            "total_charge_gas_units": "151",
+            "execution_gas_units": "100",
+            "io_gas_units": "40",
+            "storage_fee_octas": "1150",
+            "storage_fee_refund_octas": "20000",
+        }
+    )
+    assert fee_statement(txn) == FeeStatement(151, 100, 40, 1150, 20000)
+    markup = gas_html(txn)
+    # 1,150 octas of storage is 11.5 units at 100 octas; 15,100 - 20,000 = -4,900.
+    assert "<th style='text-align:left;padding-right:1em'>Storage</th>" in markup
+    assert ">11.50<" in markup
+    assert "Net refund</th><td style='text-align:right;padding-right:1em'></td>" in markup
+    assert ">-4,900<" in markup
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"total_charge_gas_units": "151"},  # fields missing
+        {
+            "total_charge_gas_units": "151",
+            "execution_gas_units": "-1",
+            "io_gas_units": "40",
+            "storage_fee_octas": "0",
+            "storage_fee_refund_octas": "0",
+        },
+        {
+            "total_charge_gas_units": "9" * 21,  # past a u64
+            "execution_gas_units": "1",
+            "io_gas_units": "1",
+            "storage_fee_octas": "0",
+            "storage_fee_refund_octas": "0",
+        },
+    ],
+)
+def test_a_fee_statement_of_another_shape_is_not_broken_down(data: dict[str, str]) -> None:
+    txn = _with_statement(data)
+    assert fee_statement(txn) is None
+    assert "The node sent no <code>FeeStatement</code> event" in gas_html(txn)
