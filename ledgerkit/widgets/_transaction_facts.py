@@ -104,7 +104,8 @@ def gas_html(txn: Any) -> str:
     fee = used * price
     head = (
         f"<p>Gas used <b>{used:,}</b> units of at most {most:,} ({_percent(used, most)}), "
-        f"at {price:,} octas a unit: fee <b>{fee:,}</b> octas = {html.escape(_apt(fee))}.</p>"
+        f"at {price:,} octas a unit: fee <b>{fee:,}</b> octas = "
+        f"{units_text(fee, APT_DECIMALS)} APT.</p>"
     )
     statement = fee_statement(txn)
     if statement is None:

@@ -372,6 +372,8 @@ def test_the_inspector_reads_the_transaction_then_each_tab_when_shown(
     assert gas == (
         "<p>Gas used <b>612</b> units of at most 2,000 (30.6%), at 100 octas a unit: "
         "fee <b>61,200</b> octas = 0.000612 APT.</p>"
+        "<p class='lk-no-statement'>The node sent no <code>FeeStatement</code> event with "
+        "this transaction: the fee is not broken down into execution, IO and storage.</p>"
     )
     view.show("Bytes")
     assert client.asked("explain") == []

@@ -340,7 +340,7 @@ def test_the_gas_tab_breaks_the_fee_down_from_its_fee_statement(client: FakeRead
     text, rows = _gas_tab(TransactionInspector(client, 12))
     assert text.startswith(
         "Gas used 151 units of at most 2,000 (7.6%), at 100 octas a unit: "
-        "fee 15,100 octas = 0.000151 APT (15,100 octas)."
+        "fee 15,100 octas = 0.000151 APT."
     )
     assert rows == [
         ["", "gas units", "octas"],
@@ -360,7 +360,7 @@ def test_the_gas_tab_says_when_a_transaction_carries_no_fee_statement(
     text, rows = _gas_tab(TransactionInspector(client, 13))
     assert text.startswith(
         "Gas used 9 units of at most 2,000 (0.5%), at 100 octas a unit: "
-        "fee 900 octas = 0.000009 APT (900 octas)."
+        "fee 900 octas = 0.000009 APT."
     )
     assert rows == []
     assert "The node sent no FeeStatement event with this transaction" in text
