@@ -36,7 +36,9 @@ from ledgerkit.frames._asset_keys import (
     paired_metadata_address,
 )
 from ledgerkit.frames._balances import (
+    FeeStatement,
     balance_deltas,
+    fee_statement,
     gas_payer,
     primary_store_address,
     storage_fee_refund,
@@ -148,6 +150,7 @@ __all__ = [
     "UINT64",
     "AbiCache",
     "AssetKey",
+    "FeeStatement",
     "LedgerAccessor",
     "abi_requests",
     "activity_to_frame",
@@ -163,6 +166,7 @@ __all__ = [
     "events_to_frame",
     "expand_event_data",
     "fee_payers",
+    "fee_statement",
     "fees",
     "fees_in_units",
     "function_activity",

@@ -27,7 +27,7 @@ import contextlib
 import functools
 import hashlib
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from ledgerkit._errors import LedgerError
 from ledgerkit.frames._asset_keys import APT_METADATA, paired_metadata_address
@@ -43,9 +43,11 @@ from ledgerkit.types import Address, MoveType, StructTag
 
 __all__ = [
     "BalanceKey",
+    "FeeStatement",
     "StoreFacts",
     "balance_deltas",
     "coin_types_named",
+    "fee_statement",
     "gas_payer",
     "primary_store_address",
     "resolved_stores",
@@ -151,6 +153,40 @@ def gas_payer(txn: UserTransaction) -> str:
         if payer is not None:
             return payer
     return _long(txn.sender) or txn.sender
+
+
+class FeeStatement(NamedTuple):
+    """A transaction's ``0x1::transaction_fee::FeeStatement`` event: the gas charged
+    (``total_units``, the transaction's ``gas_used``), its execution and IO parts in gas
+    units, the storage fee in octas (charged as part of the total, converted at the
+    transaction's gas unit price), and the storage refund in octas (paid back after)."""
+
+    total_units: int
+    execution_units: int
+    io_units: int
+    storage_octas: int
+    refund_octas: int
+
+
+_STATEMENT_FIELDS: Final = (
+    "total_charge_gas_units",
+    "execution_gas_units",
+    "io_gas_units",
+    "storage_fee_octas",
+    "storage_fee_refund_octas",
+)
+
+
+def fee_statement(txn: Any) -> FeeStatement | None:
+    """The transaction's fee statement: None when it carries none (the embedded node
+    emits none; public nodes, one with every user transaction) or one whose fields are
+    not all u64."""
+    for event in _events(txn):
+        if event.type == _FEE_STATEMENT and isinstance(event.data, dict):
+            values = [_u64(event.data.get(name)) for name in _STATEMENT_FIELDS]
+            found = [v for v in values if v is not None]
+            return FeeStatement(*found) if len(found) == len(values) else None
+    return None
 
 
 def storage_fee_refund(txn: Any) -> int:

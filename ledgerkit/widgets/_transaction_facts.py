@@ -8,7 +8,7 @@ from __future__ import annotations
 import html
 from typing import Any, Final, NamedTuple
 
-from ledgerkit.frames import APT_DECIMALS
+from ledgerkit.frames import APT_DECIMALS, fee_statement
 from ledgerkit.models import FeePayerSignature, MultiAgentSignature, UserTransaction
 from ledgerkit.tx import parse_abort
 from ledgerkit.types import Address
@@ -18,18 +18,14 @@ from ledgerkit.widgets._cells import format_time
 __all__ = [
     "AccountRole",
     "Fee",
-    "FeeStatement",
     "accounts",
     "fee_of",
-    "fee_statement",
     "gas_html",
     "status_html",
     "summary_html",
 ]
 
 _ZERO: Final = Address.from_int(0)
-#: The event a node emits with every user transaction, breaking its fee down.
-FEE_STATEMENT: Final = "0x1::transaction_fee::FeeStatement"
 _SUCCESS: Final = "var(--jp-success-color1, #1a7f37)"
 _FAILURE: Final = "var(--jp-error-color1, #cf222e)"
 
@@ -52,45 +48,6 @@ class Fee(NamedTuple):
     charged: int
     payer: Address
     sponsored: bool
-
-
-class FeeStatement(NamedTuple):
-    """A transaction's ``0x1::transaction_fee::FeeStatement`` event: the gas charged
-    (``total_units``, the transaction's ``gas_used``), its execution and IO parts in gas
-    units, the storage fee in octas (charged as part of the total, converted at the
-    transaction's gas unit price), and the storage refund in octas (paid back after)."""
-
-    total_units: int
-    execution_units: int
-    io_units: int
-    storage_octas: int
-    refund_octas: int
-
-
-_STATEMENT_FIELDS: Final = (
-    "total_charge_gas_units",
-    "execution_gas_units",
-    "io_gas_units",
-    "storage_fee_octas",
-    "storage_fee_refund_octas",
-)
-
-
-def fee_statement(txn: Any) -> FeeStatement | None:
-    """The transaction's fee statement, or None when it carries none (the embedded node
-    emits none) or one of another shape."""
-    for event in getattr(txn, "events", None) or ():
-        data = getattr(event, "data", None)
-        if getattr(event, "type", None) != FEE_STATEMENT or not isinstance(data, dict):
-            continue
-        values = [data.get(name) for name in _STATEMENT_FIELDS]
-        texts = [
-            v for v in values if isinstance(v, str) and v.isascii() and v.isdigit() and len(v) <= 20
-        ]
-        if len(texts) != len(values):
-            return None
-        return FeeStatement(*(int(v) for v in texts))
-    return None
 
 
 def gas_html(txn: Any) -> str:

@@ -30,9 +30,10 @@ from fake_read_client import (
     FakeReadClient,
 )
 
+from ledgerkit.frames import FeeStatement, fee_statement
 from ledgerkit.models import decode_transaction
 from ledgerkit.widgets import TransactionInspector
-from ledgerkit.widgets._transaction_facts import FeeStatement, fee_statement, gas_html
+from ledgerkit.widgets._transaction_facts import gas_html
 
 APT_KEY = "0x" + "00" * 31 + "0a"
 SEP = "\u203a"
