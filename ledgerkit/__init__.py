@@ -104,14 +104,13 @@ from ledgerkit.types import (
 __version__ = "0.1.0.dev0"
 
 if _TYPE_CHECKING:
-    from ledgerkit._activity import account_activity
     from ledgerkit._assets import account_balances
     from ledgerkit._connect import ConnectedClient, connect
     from ledgerkit._explain import explain
     from ledgerkit._typed_events import atyped_events, typed_events
     from ledgerkit.client import AsyncClient, Client
     from ledgerkit.docsite import AsyncDocsClient, DocsClient
-    from ledgerkit.extract import events_of_type
+    from ledgerkit.extract import aaccount_activity, account_activity, events_of_type
     from ledgerkit.faucet import AsyncFaucetClient, FaucetClient, TokenProvider
     from ledgerkit.frames import (
         AbiCache,
@@ -137,7 +136,8 @@ _LAZY = {
     "ConnectedClient": "ledgerkit._connect",
     "connect": "ledgerkit._connect",
     "explain": "ledgerkit._explain",
-    "account_activity": "ledgerkit._activity",
+    "account_activity": "ledgerkit.extract",
+    "aaccount_activity": "ledgerkit.extract",
     "account_balances": "ledgerkit._assets",
     "typed_events": "ledgerkit._typed_events",
     "atyped_events": "ledgerkit._typed_events",
@@ -271,6 +271,7 @@ __all__ = [
     "VersionPrunedError",
     "WebFrameworkError",
     "__version__",
+    "aaccount_activity",
     "account_activity",
     "account_balances",
     "atyped_events",

@@ -110,6 +110,7 @@ EXPECTED_PUBLIC_NAMES = [
     "VersionPrunedError",
     "WebFrameworkError",
     "__version__",
+    "aaccount_activity",
     "account_activity",
     "account_balances",
     "atyped_events",

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import ast
 import functools
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -22,7 +25,7 @@ PACKAGE_DIR = Path(ledgerkit.__file__).parent
 #: table of operations, plain data; ``_public`` sets the names users see;
 #: ``_framework_errors`` the error constants the client and the embedded node share).
 GROUND = frozenset(
-    {"types", "bcs", "keys", "_errors", "_endpoints", "_public", "_framework_errors"}
+    {"types", "bcs", "keys", "_errors", "_endpoints", "_public", "_framework_errors", "_markdown"}
 )
 
 #: Package -> the packages it must never import.
@@ -123,6 +126,68 @@ def test_the_ground_floor_imports_nothing_above_it(part: str) -> None:
 def test_no_package_imports_what_sits_above_it(part: str) -> None:
     wrong = package_imports().get(part, frozenset()) & FORBIDDEN[part]
     assert not wrong, f"ledgerkit.{part} imports {sorted(wrong)}"
+
+
+#: All the client may import, at the top or inside a function: the ground floor, the
+#: records, and the I/O-free transaction toolkit. Extraction, frames, widgets and charts
+#: sit above it and call it; it never calls them.
+CLIENT_FLOOR = GROUND | {"models", "tx"}
+#: The client's modules that hold its deprecated aliases, which forward through the front
+#: door (``ledgerkit`` itself, the package every client module is loaded under) to where
+#: the names moved; no other client module names the front door.
+CLIENT_ALIASES = frozenset({"ledgerkit.client", "ledgerkit.client._deprecated"})
+
+
+def _client_modules() -> dict[str, set[str]]:
+    """Each module of the client -> the parts of the package it imports."""
+    found: dict[str, set[str]] = {}
+    for path in sorted((PACKAGE_DIR / "client").rglob("*.py")):
+        relative = path.relative_to(PACKAGE_DIR.parent).with_suffix("")
+        is_package = relative.name == "__init__"
+        module = ".".join(relative.parts[:-1] if is_package else relative.parts)
+        targets = imported_modules(path.read_text("utf-8"), module, is_package=is_package)
+        found[module] = {_part_of(t) for t in targets} - {"client"}
+    return found
+
+
+def test_the_client_imports_nothing_above_its_floor() -> None:
+    modules = _client_modules()
+    assert len(modules) > 20
+    wrong = {
+        module: sorted(
+            parts - CLIENT_FLOOR - ({"ledgerkit"} if module in CLIENT_ALIASES else set())
+        )
+        for module, parts in modules.items()
+    }
+    assert {module: parts for module, parts in wrong.items() if parts} == {}
+
+
+def test_the_client_floor_check_sees_a_function_local_import() -> None:
+    source = "def scan(client):\n    from ledgerkit.extract import scan_activity\n"
+    found = imported_modules(source, "ledgerkit.client._client", is_package=False)
+    assert {_part_of(name) for name in found} - CLIENT_FLOOR == {"extract"}
+
+
+_CLIENT_PROBE = """
+import json, sys
+import httpx
+from ledgerkit import Client
+client = Client("http://node.invalid/v1", transport=httpx.MockTransport(lambda r: None))
+client.close()
+heavy = ("pandas", "pyarrow", "numpy")
+print(json.dumps(sorted(name for name in sys.modules if name.split(".")[0] in heavy)))
+"""
+
+
+def test_importing_and_making_a_client_loads_no_pandas_pyarrow_or_numpy() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", _CLIENT_PROBE],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    assert json.loads(done.stdout) == []
 
 
 #: The most modules each of these folders keeps at its root; the rest sit in subfolders

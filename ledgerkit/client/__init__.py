@@ -25,7 +25,7 @@ from typing import Any as _Any
 
 from ledgerkit._public import publish as _publish
 from ledgerkit.client import calls
-from ledgerkit.client._cache import ChainIdentity
+from ledgerkit.client._cache import ChainIdentity, default_cache_dir
 from ledgerkit.client._client import AsyncClient, Client
 from ledgerkit.client._config import ClientConfig
 from ledgerkit.client._flows._holdings import Holding
@@ -51,6 +51,7 @@ __all__ = [
     "Retry",
     "Waited",
     "calls",
+    "default_cache_dir",
 ]
 
 

@@ -79,9 +79,9 @@ from ledgerkit.client._config import (
     shown_url,
 )
 from ledgerkit.client._declare import Pager
+from ledgerkit.client._deprecated import AsyncDeprecatedMethods, DeprecatedMethods
 from ledgerkit.client._driver import Flow, Pause, adrive, drive
 from ledgerkit.client._flows import ClientState, Flows
-from ledgerkit.client._flows._activity import ActivityScan, activity_dataset
 from ledgerkit.client._pacing import (
     AsyncClock,
     AsyncLimiter,
@@ -532,7 +532,7 @@ def read_with(call: Call[Any], decoder: Callable[[bytes], Any] | None) -> Call[A
     return replace(call, decode=decoder, storable=None, cache_path=None)
 
 
-class Client(BaseClient):
+class Client(BaseClient, DeprecatedMethods):
     """A client of the node REST API.
 
     Every method answers a :class:`~ledgerkit.client.Result`: ``.value`` (the decoded
@@ -831,23 +831,13 @@ class Client(BaseClient):
         """Run a flow to its end (:func:`~ledgerkit.client._driver.drive`)."""
         return drive(flow, self._step)
 
-    def _step(self, step: Call[Any] | Pause | ActivityScan) -> Any:
-        """One step of a flow: send a call, wait a pause and tell the time, or scan."""
+    def _step(self, step: Call[Any] | Pause) -> Any:
+        """One step of a flow: send a call, or wait a pause and tell the time."""
         if isinstance(step, Pause):
             if step.seconds > 0:
                 self._clock.sleep(step.seconds)
             return self._clock.monotonic()
-        if isinstance(step, ActivityScan):
-            return self._scan(step)
         return self._send(step)
-
-    def _scan(self, scan: ActivityScan) -> Any:
-        """An account's activity, by the extraction (which sits on top of the client)."""
-        from ledgerkit.extract import ExtractOptions, scan_activity
-
-        dataset = scan.dataset or activity_dataset(self.chain_identity().value)
-        options = ExtractOptions(progress=scan.progress)
-        return scan_activity(self, scan.address, scan.start, scan.stop, dataset, options=options)
 
     def close(self) -> None:
         """Close the connections and the cache; any call after raises
@@ -870,7 +860,7 @@ class Client(BaseClient):
         self.close()
 
 
-class AsyncClient(BaseClient):
+class AsyncClient(BaseClient, AsyncDeprecatedMethods):
     """An asyncio client of the node REST API; see :class:`~ledgerkit.Client`.
 
     Same parameters, except that ``transport`` is an ``httpx.AsyncBaseTransport`` and
@@ -1084,25 +1074,13 @@ class AsyncClient(BaseClient):
         """Run a flow to its end (:func:`~ledgerkit.client._driver.adrive`)."""
         return await adrive(flow, self._step)
 
-    async def _step(self, step: Call[Any] | Pause | ActivityScan) -> Any:
-        """One step of a flow: send a call, wait a pause and tell the time, or scan."""
+    async def _step(self, step: Call[Any] | Pause) -> Any:
+        """One step of a flow: send a call, or wait a pause and tell the time."""
         if isinstance(step, Pause):
             if step.seconds > 0:
                 await self._clock.sleep(step.seconds)
             return self._clock.monotonic()
-        if isinstance(step, ActivityScan):
-            return await self._scan(step)
         return await self._send(step)
-
-    async def _scan(self, scan: ActivityScan) -> Any:
-        """An account's activity, by the extraction (which sits on top of the client)."""
-        from ledgerkit.extract import ExtractOptions, ascan_activity
-
-        dataset = scan.dataset or activity_dataset((await self.chain_identity()).value)
-        options = ExtractOptions(progress=scan.progress)
-        return await ascan_activity(
-            self, scan.address, scan.start, scan.stop, dataset, options=options
-        )
 
     async def aclose(self) -> None:
         """Close the connections and the cache; any call after raises

@@ -14,6 +14,8 @@ from ledgerkit.client.docsite import (
     Check,
     Discovery,
     DocsClient,
+    IndexEntry,
+    SearchHit,
 )
 
 __all__ = [
@@ -24,4 +26,6 @@ __all__ = [
     "Check",
     "Discovery",
     "DocsClient",
+    "IndexEntry",
+    "SearchHit",
 ]

@@ -11,8 +11,10 @@ written to resumable Parquet datasets (or handed to Dask).
 - :func:`events_of_type` (``aevents_of_type``) returns the events of one Move type over a
   version range, module events included, from a ``"transaction_events"`` extraction.
 - :func:`read_activity` reads one account's rows from an ``"activity"`` dataset;
-  :func:`scan_activity` (:func:`ascan_activity`) extracts a range first (what
-  ``ledgerkit.account_activity`` does).
+  :func:`scan_activity` (:func:`ascan_activity`) extracts a range first, and
+  :func:`account_activity` (:func:`aaccount_activity`) does so for a client's node up to
+  its head, in the chain's :func:`activity_dataset` (what ``ledgerkit.account_activity``
+  does).
 - :func:`extract_dask` gives the same kinds as lazy Dask DataFrames (the ``dask`` extra:
   ``pip install 'ledgerkit[dask]'``); :func:`transactions_dask`, :func:`blocks_dask` and
   :func:`events_dask` are its aliases for those kinds.
@@ -29,7 +31,14 @@ See ``docs/extract.md``.
 from __future__ import annotations
 
 from ledgerkit._public import publish as _publish
-from ledgerkit.extract._activity import ascan_activity, read_activity, scan_activity
+from ledgerkit.extract._activity import (
+    aaccount_activity,
+    account_activity,
+    activity_dataset,
+    ascan_activity,
+    read_activity,
+    scan_activity,
+)
 from ledgerkit.extract._dask import blocks_dask, events_dask, extract_dask, transactions_dask
 from ledgerkit.extract._dataset import ExtractionSummary
 from ledgerkit.extract._entry import (
@@ -56,6 +65,9 @@ __all__ = [
     "ExtractKind",
     "ExtractOptions",
     "ExtractionSummary",
+    "aaccount_activity",
+    "account_activity",
+    "activity_dataset",
     "aevents_of_type",
     "aextract",
     "aextract_blocks",
@@ -80,4 +92,4 @@ __all__ = [
 # Public names report where users import them from (see ledgerkit._public).
 _publish(globals(), __all__, __name__)
 # A front-door name (see ledgerkit._public).
-_publish(globals(), ("events_of_type",), "ledgerkit")
+_publish(globals(), ("aaccount_activity", "account_activity", "events_of_type"), "ledgerkit")

@@ -35,15 +35,6 @@ from ledgerkit.frames._asset_keys import (
     asset_key,
     paired_metadata_address,
 )
-from ledgerkit.frames._balances import (
-    FeeStatement,
-    balance_deltas,
-    fee_statement,
-    gas_payer,
-    primary_store_address,
-    storage_fee_refund,
-    stores_to_look_up,
-)
 from ledgerkit.frames._derive import (
     APT_DECIMALS,
     LedgerAccessor,
@@ -57,6 +48,12 @@ from ledgerkit.frames._derive import (
     sender_activity,
     time_stats,
     version_stats,
+)
+from ledgerkit.frames._docs import (
+    DOCS_INDEX_COLUMNS,
+    SEARCH_HIT_COLUMNS,
+    docs_index_to_frame,
+    search_hits_to_frame,
 )
 from ledgerkit.frames._dtypes import (
     BOOL,
@@ -114,6 +111,15 @@ from ledgerkit.frames._transactions import (
     payloads_to_frame,
     transactions_to_frame,
 )
+from ledgerkit.models import (
+    FeeStatement,
+    balance_deltas,
+    fee_statement,
+    gas_payer,
+    primary_store_address,
+    storage_fee_refund,
+    stores_to_look_up,
+)
 
 register_accessor()
 
@@ -129,6 +135,7 @@ __all__ = [
     "CATEGORY",
     "CHANGE_COLUMNS",
     "COUNT",
+    "DOCS_INDEX_COLUMNS",
     "EVENT_COLUMNS",
     "EVENT_KEY_COLUMNS",
     "FUNCTION_COLUMNS",
@@ -138,6 +145,7 @@ __all__ = [
     "PAYLOAD_COLUMNS",
     "RESOURCE_COLUMNS",
     "ROLES",
+    "SEARCH_HIT_COLUMNS",
     "STRING",
     "STRUCT_COLUMNS",
     "TIMESTAMP",
@@ -161,6 +169,7 @@ __all__ = [
     "block_stats",
     "blocks_to_frame",
     "changes_to_frame",
+    "docs_index_to_frame",
     "empty_frame",
     "event_type_matches",
     "events_to_frame",
@@ -184,6 +193,7 @@ __all__ = [
     "primary_store_address",
     "resources_to_frame",
     "schema_of",
+    "search_hits_to_frame",
     "sender_activity",
     "storage_fee_refund",
     "stores_to_look_up",
@@ -206,7 +216,6 @@ _FRONT_DOOR = (
     "functions_to_frame",
     "gas_estimates_to_frame",
     "modules_to_frame",
-    "paired_metadata_address",
     "payloads_to_frame",
     "resources_to_frame",
     "structs_to_frame",

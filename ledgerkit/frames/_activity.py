@@ -18,14 +18,6 @@ from typing import TYPE_CHECKING, Any, Final
 from ledgerkit._errors import LedgerError
 from ledgerkit.frames import _dtypes as d
 from ledgerkit.frames._asset_keys import APT_COIN, APT_METADATA
-from ledgerkit.frames._balances import (
-    StoreFacts,
-    balance_deltas,
-    coin_types_named,
-    gas_payer,
-    resolved_stores,
-    storage_fee_refund,
-)
 from ledgerkit.frames._inputs import json_text
 from ledgerkit.frames._transactions import _entry, _transactions
 from ledgerkit.models import (
@@ -33,10 +25,16 @@ from ledgerkit.models import (
     DeleteResource,
     FeePayerSignature,
     MultiAgentSignature,
+    StoreFacts,
     Transaction,
     UserTransaction,
     WriteModule,
     WriteResource,
+    balance_deltas,
+    coin_types_named,
+    gas_payer,
+    resolved_stores,
+    storage_fee_refund,
 )
 from ledgerkit.types import Address
 

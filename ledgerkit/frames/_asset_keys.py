@@ -15,21 +15,18 @@ as its key, though no object lives there yet.
 
 from __future__ import annotations
 
-import functools
-import hashlib
-from typing import Final, NamedTuple
+from typing import NamedTuple
 
-from ledgerkit._errors import InputError, LedgerError
-from ledgerkit.types import Address, MoveType, StructTag
+from ledgerkit._errors import InputError
+from ledgerkit.types import (
+    APT_COIN,
+    APT_METADATA,
+    Address,
+    canonical_coin_type,
+    paired_metadata_address,
+)
 
 __all__ = ["APT_COIN", "APT_METADATA", "AssetKey", "asset_key", "paired_metadata_address"]
-
-#: APT as a coin type.
-APT_COIN: Final = "0x1::aptos_coin::AptosCoin"
-#: APT's fungible-asset metadata address (long form): its ``asset`` key.
-APT_METADATA: Final = Address.from_int(0xA).long
-_FUNGIBLE_ASSET_CREATOR: Final = bytes(Address.from_int(0xA))
-_NAMED_OBJECT: Final = b"\xfe"
 
 
 class AssetKey(NamedTuple):
@@ -42,39 +39,6 @@ class AssetKey(NamedTuple):
     asset: str
     coin_type: str | None
     metadata: str
-
-
-@functools.lru_cache(maxsize=1024)
-def _coin(coin_type: str) -> str:
-    try:
-        parsed = MoveType.parse(coin_type)
-    except LedgerError as exc:
-        raise InputError(f"not a coin type: {coin_type!r}") from exc
-    if not isinstance(parsed, StructTag):
-        raise InputError(f"a coin type is a struct type, got {coin_type!r}")
-    return str(parsed)
-
-
-@functools.lru_cache(maxsize=1024)
-def paired_metadata_address(coin_type: str) -> str:
-    """The address (long form) of the fungible-asset metadata paired with the coin
-    ``coin_type``: ``0xa`` for APT, else ``SHA3-256(0xa ‖ type_name ‖ 0xFE)``.
-
-    Raises
-    ------
-    InputError
-        ``coin_type`` is not a struct type.
-
-    Examples
-    --------
-    >>> paired_metadata_address("0x1::aptos_coin::AptosCoin")[-4:]
-    '000a'
-    """
-    name = _coin(coin_type)
-    if name == APT_COIN:
-        return APT_METADATA
-    seed = name.encode()
-    return Address(hashlib.sha3_256(_FUNGIBLE_ASSET_CREATOR + seed + _NAMED_OBJECT).digest()).long
 
 
 def asset_key(*, coin_type: str | None = None, metadata: str | Address | None = None) -> AssetKey:
@@ -100,7 +64,7 @@ def asset_key(*, coin_type: str | None = None, metadata: str | Address | None = 
     """
     if coin_type is None and metadata is None:
         raise InputError("asset_key takes a coin type or a metadata address")
-    coin = None if coin_type is None else _coin(coin_type)
+    coin = None if coin_type is None else canonical_coin_type(coin_type)
     if metadata is None:
         assert coin is not None
         return AssetKey(paired_metadata_address(coin), coin, paired_metadata_address(coin))

@@ -69,6 +69,11 @@ a submission and of a simulation too, into the same records. BCS answers are rea
 :mod:`ledgerkit.bcs` (``TransactionData.from_bcs``...); an error answer is the node's
 error record, which the client turns into an exception.
 
+What a transaction moved is read from its record without I/O: :func:`balance_deltas`
+(exact signed change per account and asset), :func:`gas_payer`, :func:`fee_statement`
+and :func:`storage_fee_refund`, and the fungible stores whose owner the record alone does
+not tell (:func:`stores_to_look_up`).
+
 :func:`decode_transaction_rows` reads a page of transactions as rows
 (:class:`TransactionRow`), only the fields a transactions frame shows: what bulk
 extraction fetches and ``transactions_to_frame(bytes)`` reads. Every record's
@@ -95,6 +100,19 @@ from ledgerkit.models._accounts import (
     MoveStruct,
     MoveStructField,
     MoveStructVariant,
+)
+from ledgerkit.models._balances import (
+    BalanceKey,
+    FeeStatement,
+    StoreFacts,
+    balance_deltas,
+    coin_types_named,
+    fee_statement,
+    gas_payer,
+    primary_store_address,
+    resolved_stores,
+    storage_fee_refund,
+    stores_to_look_up,
 )
 from ledgerkit.models._base import Record, TaggedRecord, UnknownVariant
 from ledgerkit.models._blocks import Block
@@ -221,6 +239,7 @@ __all__ = [
     "AnyPublicKey",
     "AnySignature",
     "AuxiliaryInfo",
+    "BalanceKey",
     "BatchSubmitFailure",
     "BatchSubmitResult",
     "Block",
@@ -242,6 +261,7 @@ __all__ = [
     "Event",
     "EventGuid",
     "FeePayerSignature",
+    "FeeStatement",
     "GasEstimate",
     "GenesisPayload",
     "GenesisTransaction",
@@ -278,6 +298,7 @@ __all__ = [
     "SingleKeySignature",
     "SingleSenderSignature",
     "StateCheckpointTransaction",
+    "StoreFacts",
     "TaggedRecord",
     "Transaction",
     "TransactionEvents",
@@ -300,6 +321,8 @@ __all__ = [
     "WriteSetPayload",
     "WriteSetScript",
     "WriteTableItem",
+    "balance_deltas",
+    "coin_types_named",
     "decode",
     "decode_account",
     "decode_auxiliary_info",
@@ -325,9 +348,15 @@ __all__ = [
     "decode_transactions",
     "decode_view",
     "fee_payer",
+    "fee_statement",
+    "gas_payer",
+    "primary_store_address",
+    "resolved_stores",
     "row_from_record",
     "secondary_signers",
     "signature_kind",
+    "storage_fee_refund",
+    "stores_to_look_up",
     "to_builtins",
 ]
 

@@ -19,6 +19,8 @@ named here too.
 
 from __future__ import annotations
 
+from typing import Any as _Any
+
 from ledgerkit._public import publish as _publish
 from ledgerkit.keys import (
     Account,
@@ -51,7 +53,7 @@ from ledgerkit.tx._signing import (
     sender_authenticator,
     sign_transaction,
 )
-from ledgerkit.tx._simulation import BALANCE_CHANGE_COLUMNS, Simulation
+from ledgerkit.tx._simulation import Simulation
 from ledgerkit.tx._zero_signatures import signed_with_zeros, zero_authenticator
 
 __all__ = [
@@ -105,3 +107,14 @@ _KEYS = {
     "Secp256k1PublicKey",
 }
 _publish(globals(), [n for n in __all__ if n not in _KEYS], __name__)
+
+
+def __getattr__(name: str) -> _Any:
+    # The columns of Simulation.balance_changes are pandas dtypes: named here, read from
+    # ledgerkit.frames when first asked for, so that the client (which builds and
+    # simulates through this package) loads no pandas.
+    if name == "BALANCE_CHANGE_COLUMNS":
+        from ledgerkit.frames import BALANCE_CHANGE_COLUMNS
+
+        return BALANCE_CHANGE_COLUMNS
+    raise AttributeError(f"module 'ledgerkit.tx' has no attribute {name!r}")

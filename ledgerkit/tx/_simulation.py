@@ -9,7 +9,6 @@ from dataclasses import InitVar, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ledgerkit._errors import InputError
-from ledgerkit.frames import BALANCE_CHANGE_COLUMNS, balance_changes_to_frame
 from ledgerkit.models import UserTransaction
 from ledgerkit.tx._aborts import MoveAbort, parse_abort
 from ledgerkit.tx._balances import (
@@ -24,7 +23,7 @@ from ledgerkit.types import LedgerMeta
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["BALANCE_CHANGE_COLUMNS", "Simulation"]
+__all__ = ["Simulation"]
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -181,6 +180,8 @@ class Simulation:
         the fee payer, the fee less any storage refund. A fungible store whose owner is
         unknown is listed under its own address.
         """
+        from ledgerkit.frames import balance_changes_to_frame
+
         return balance_changes_to_frame(self.transaction, stores=self._stores)
 
     # -- display --------------------------------------------------------------------------

@@ -5,6 +5,12 @@ from __future__ import annotations
 
 from ledgerkit._public import publish as _publish
 from ledgerkit.types._address import Address
+from ledgerkit.types._assets import (
+    APT_COIN,
+    APT_METADATA,
+    canonical_coin_type,
+    paired_metadata_address,
+)
 from ledgerkit.types._hex import HexBytes
 from ledgerkit.types._ints import (
     U8,
@@ -35,6 +41,8 @@ from ledgerkit.types._movetype import (
 from ledgerkit.types._result import Result
 
 __all__ = [
+    "APT_COIN",
+    "APT_METADATA",
     "HEADER_PREFIXES",
     "U8",
     "U16",
@@ -58,7 +66,9 @@ __all__ = [
     "Result",
     "StructTag",
     "VectorType",
+    "canonical_coin_type",
     "is_identifier",
+    "paired_metadata_address",
     "parse_u64",
     "parse_uint",
 ]

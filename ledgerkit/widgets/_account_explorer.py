@@ -27,7 +27,7 @@ from ledgerkit.widgets._grid import Column, LedgerGrid
 from ledgerkit.widgets._move_rows import flatten_value
 from ledgerkit.widgets._names import amount_text, grouped, short, short_type
 from ledgerkit.widgets._navigator import LazyTabs, Navigator, View, register_view
-from ledgerkit.widgets._read_client import ReadClient
+from ledgerkit.widgets._read_client import ReadClient, activity_of
 from ledgerkit.widgets._sources import (
     MAX_SEARCHED_ROWS,
     CountedSource,
@@ -419,11 +419,8 @@ def _transactions_tab(
     oldest, version = versions
 
     def fetch(first: int, last: int) -> Any:
-        return client.account_activity(
-            address,
-            start_version=None if first == 0 else first - 1,
-            end_version=last,
-            progress=False,
+        return activity_of(
+            client, address, start_version=None if first == 0 else first - 1, end_version=last
         )
 
     scan = ActivityScan(fetch, AssetNames(client, version, held), version, oldest)

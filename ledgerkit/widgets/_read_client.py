@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Iterable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from ledgerkit._errors import InputError
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from ledgerkit.client import Client, Holding
     from ledgerkit.tx import TransactionExplanation
 
-__all__ = ["READ_METHODS", "ReadClient", "require_sync"]
+__all__ = ["READ_METHODS", "ReadClient", "activity_of", "require_sync"]
 
 
 class ReadClient(Protocol):
@@ -175,7 +176,8 @@ class ReadClient(Protocol):
     ) -> pd.DataFrame:
         """Every transaction that touched the account after ``start_version``, up to
         and including ``end_version`` (``ledgerkit.frames.ACTIVITY_COLUMNS``): a scan of
-        that range."""
+        that range. A :class:`ledgerkit.Client` is not asked this: the explorers scan
+        its node with ``ledgerkit.account_activity`` (see :func:`activity_of`)."""
         ...
 
 
@@ -215,6 +217,25 @@ def require_sync(client: object, who: str) -> ReadClient:
             f"got {_kind(client)}, which has none of its methods"
         )
     return client  # type: ignore[return-value]
+
+
+def activity_of(
+    client: ReadClient,
+    address: str | Address,
+    *,
+    start_version: int | None,
+    end_version: int | None,
+) -> pd.DataFrame:
+    """The account's activity over a range, without a progress bar: scanned from a
+    :class:`ledgerkit.Client`'s node by ``ledgerkit.account_activity``, or what another
+    :class:`ReadClient` answers."""
+    from ledgerkit.client import Client
+    from ledgerkit.extract import account_activity
+
+    read = (
+        partial(account_activity, client) if isinstance(client, Client) else client.account_activity
+    )
+    return read(address, start_version=start_version, end_version=end_version, progress=False)
 
 
 if TYPE_CHECKING:

@@ -1,5 +1,5 @@
-"""``ledgerkit.account_activity``, ``Client.account_activity`` and
-``AsyncClient.account_activity``: what happened to an account, reconciled.
+"""``ledgerkit.account_activity`` and ``ledgerkit.aaccount_activity``: what happened to an
+account, reconciled (and the clients' deprecated ``account_activity``, which forwards).
 
 On a node of this module's own, four fresh accounts are funded (received transfers of
 APT and of the demo token LDT), then send to each other: plain transfers, one paid by a
@@ -130,7 +130,8 @@ def test_roles_fees_and_the_failed_transaction(story: Story, tmp_path: Path) -> 
     with Client(story.node.url, cache=False) as client:
 
         def rows_of(name: str) -> pd.DataFrame:
-            found = client.account_activity(
+            found = ledgerkit.account_activity(
+                client,
                 keys[name].address(),
                 start_version=story.start,
                 end_version=story.end,
@@ -171,8 +172,8 @@ def test_the_async_client_and_a_dataset_give_the_same_rows(story: Story, tmp_pat
 
     async def main() -> pd.DataFrame:
         async with AsyncClient(story.node.url, cache=False) as client:
-            return await client.account_activity(
-                dave, dataset=tmp_path / "scan", progress=False, **window
+            return await ledgerkit.aaccount_activity(
+                client, dave, dataset=tmp_path / "scan", progress=False, **window
             )
 
     scanned = asyncio.run(main())
@@ -192,7 +193,7 @@ def test_without_a_range_it_reads_from_genesis_to_the_head(
     monkeypatch.setenv("LEDGERKIT_CACHE_DIR", str(tmp_path))
     alice = story.keys["alice"].address()
     with Client(story.node.url, cache=False) as client:
-        rows = client.account_activity(alice, progress=False)
+        rows = ledgerkit.account_activity(client, alice, progress=False)
         head = client.ledger_info().value.ledger_version
     assert rows["version"].iloc[0] > 0
     assert rows["version"].iloc[-1] <= head
@@ -205,15 +206,41 @@ def test_without_a_range_it_reads_from_genesis_to_the_head(
 def test_bad_arguments_are_refused_before_anything_is_scanned(story: Story) -> None:
     with Client(story.node.url, cache=False) as client:
         with pytest.raises(InputError, match="before start_version"):
-            client.account_activity("0x1", start_version=10, end_version=5)
+            ledgerkit.account_activity(client, "0x1", start_version=10, end_version=5)
         with pytest.raises(InputError, match="start_version"):
-            client.account_activity("0x1", start_version=-1)
-        empty = client.account_activity("0x1", start_version=5, end_version=5)
+            ledgerkit.account_activity(client, "0x1", start_version=-1)
+        with pytest.raises(InputError, match="Client or the path"):
+            ledgerkit.account_activity(42, "0x1")  # type: ignore[arg-type]
+        empty = ledgerkit.account_activity(client, "0x1", start_version=5, end_version=5)
         assert len(empty) == 0
         assert list(empty.columns) == list(ACTIVITY_COLUMNS)
     aclient = AsyncClient(story.node.url, cache=False)
     try:
-        with pytest.raises(InputError, match="AsyncClient"):
+        with pytest.raises(InputError, match="aaccount_activity"):
             ledgerkit.account_activity(aclient, "0x1")  # type: ignore[arg-type]
     finally:
         asyncio.run(aclient.aclose())
+    with (
+        Client(story.node.url, cache=False) as client,
+        pytest.raises(InputError, match="takes an AsyncClient"),
+    ):
+        asyncio.run(ledgerkit.aaccount_activity(client, "0x1"))  # type: ignore[arg-type]
+
+
+def test_the_clients_old_method_warns_and_answers_the_same_rows(
+    story: Story, tmp_path: Path
+) -> None:
+    dave = story.keys["dave"].address()
+    window = {"start_version": story.start, "end_version": story.end, "progress": False}
+    with Client(story.node.url, cache=False) as client:
+        with pytest.warns(DeprecationWarning, match=r"use ledgerkit\.account_activity"):
+            old = client.account_activity(dave, dataset=tmp_path / "old", **window)
+        new = ledgerkit.account_activity(client, dave, dataset=tmp_path / "new", **window)
+    pd.testing.assert_frame_equal(old, new)
+
+    async def main() -> pd.DataFrame:
+        async with AsyncClient(story.node.url, cache=False) as aclient:
+            with pytest.warns(DeprecationWarning, match=r"await ledgerkit\.aaccount_activity"):
+                return await aclient.account_activity(dave, dataset=tmp_path / "old", **window)
+
+    pd.testing.assert_frame_equal(asyncio.run(main()), new)

@@ -54,6 +54,7 @@ from ledgerkit import (
     TransportError,
 )
 from ledgerkit.docsite import INDEX_COLUMNS, MAX_ANSWER_BYTES, SEARCH_COLUMNS, Check, Discovery
+from ledgerkit.frames import docs_index_to_frame, search_hits_to_frame
 from ledgerkit.localnet.services import create_docs_app
 
 DOCS_DIR = Path(__file__).resolve().parents[2] / "docs"
@@ -220,7 +221,7 @@ def test_an_answer_just_within_the_limit_is_read() -> None:
 
 
 def test_the_index_is_llms_txt_as_a_frame(host: RealHost, docs: DocsClient) -> None:
-    frame = docs.index()
+    frame = docs_index_to_frame(docs.index())
     assert (
         tuple(frame.columns)
         == INDEX_COLUMNS
@@ -268,9 +269,26 @@ def test_the_index_is_llms_txt_as_a_frame(host: RealHost, docs: DocsClient) -> N
     assert docs.page(frame.loc[1, "path"]) == FAUCET_MD
 
 
+def test_the_index_and_the_hits_are_records(docs: DocsClient) -> None:
+    entries = docs.index()
+    assert [type(entry).__name__ for entry in entries] == ["IndexEntry"] * 4
+    assert entries[1].title == "Aptos Faucet API"
+    assert entries[1].path == "/network/faucet"
+    assert entries[3].path == ""  # a link elsewhere
+    hits = docs.search("faucet")
+    assert [(type(hit).__name__, hit.title) for hit in hits] == [
+        ("SearchHit", "Aptos Faucet API"),
+        ("SearchHit", "Your First Transaction"),
+    ]
+    with pytest.raises(InputError, match="item 0"):
+        docs_index_to_frame(["not a record"])
+    with pytest.raises(InputError, match="list of records"):
+        search_hits_to_frame("faucet")
+
+
 def test_an_index_without_links_has_the_same_columns(host: RealHost, docs: DocsClient) -> None:
     host.answers["https://aptos.dev/llms.txt"] = Canned(200, {}, b"# Empty\n\n> Nothing yet.\n")
-    frame = docs.index()
+    frame = docs_index_to_frame(docs.index())
     assert tuple(frame.columns) == INDEX_COLUMNS
     assert len(frame) == 0
     assert all(isinstance(dtype, pd.StringDtype) for dtype in frame.dtypes)
@@ -282,7 +300,7 @@ def test_relative_links_and_code_blocks_in_llms_txt(host: RealHost, docs: DocsCl
         "```md\n- [Not a link](x.md): in a code block\n```\n"
     )
     host.answers["https://aptos.dev/llms.txt"] = Canned(200, {}, text.encode())
-    assert docs.index().values.tolist() == [
+    assert docs_index_to_frame(docs.index()).values.tolist() == [
         ["", "Home", "https://aptos.dev/index.md", "/", "home"],
         ["Guides", "Rel", "https://aptos.dev/guides/a.md", "/guides/a", ""],
     ]
@@ -292,7 +310,7 @@ def test_relative_links_and_code_blocks_in_llms_txt(host: RealHost, docs: DocsCl
 
 
 def test_search_ranks_the_pages_of_llms_full_txt(host: RealHost, docs: DocsClient) -> None:
-    frame = docs.search("faucet")
+    frame = search_hits_to_frame(docs.search("faucet"))
     assert tuple(frame.columns) == SEARCH_COLUMNS == ("title", "url", "score", "snippet")
     assert frame["title"].tolist() == ["Aptos Faucet API", "Your First Transaction"]
     assert frame["url"].tolist() == [
@@ -317,7 +335,7 @@ def test_search_ranks_the_pages_of_llms_full_txt(host: RealHost, docs: DocsClien
 
 
 def test_search_sums_its_terms_and_keeps_limit(docs: DocsClient) -> None:
-    frame = docs.search("Ledger NODE node", limit=1)
+    frame = search_hits_to_frame(docs.search("Ledger NODE node", limit=1))
     # "ledger" is only in the glossary (idf ln 4), "node" in the glossary and the first
     # transaction (idf ln 2.5), each once; the glossary wins.
     assert frame["title"].tolist() == ["Glossary"]
@@ -326,7 +344,10 @@ def test_search_sums_its_terms_and_keeps_limit(docs: DocsClient) -> None:
 
 def test_a_fenced_comment_is_not_a_page_of_llms_full_txt(docs: DocsClient) -> None:
     # "# fund an account" sits in a code block of the faucet page: not a page title.
-    assert docs.search("account")["title"].tolist() == ["Aptos Faucet API", "Glossary"]
+    assert search_hits_to_frame(docs.search("account"))["title"].tolist() == [
+        "Aptos Faucet API",
+        "Glossary",
+    ]
 
 
 def test_search_without_llms_full_txt_reads_the_pages_of_the_index(
@@ -334,7 +355,7 @@ def test_search_without_llms_full_txt_reads_the_pages_of_the_index(
 ) -> None:
     host.drop("https://aptos.dev/llms-full.txt")
     host.drop("https://aptos.dev/network/glossary.md")  # a listed page that is gone
-    frame = docs.search("faucet")
+    frame = search_hits_to_frame(docs.search("faucet"))
     assert frame["title"].tolist() == ["Aptos Faucet API", "Your First Transaction"]
     # 2 pages now, "faucet" in both: idf = ln(1 + 2/2).
     assert frame["score"].tolist() == [
@@ -351,7 +372,7 @@ def test_search_without_llms_full_txt_reads_the_pages_of_the_index(
 
 
 def test_no_match_is_an_empty_frame_with_the_columns(docs: DocsClient) -> None:
-    frame = docs.search("zebra")
+    frame = search_hits_to_frame(docs.search("zebra"))
     assert tuple(frame.columns) == SEARCH_COLUMNS
     assert len(frame) == 0
 
@@ -649,8 +670,8 @@ def test_the_async_client_answers_as_the_blocking_one() -> None:
         async with AsyncDocsClient(DOCS, transport=host.transport()) as docs:
             page = await docs.page("/network/faucet")
             again = await docs.page("network/faucet.md")
-            index = await docs.index()
-            hits = await docs.search("faucet", limit=1)
+            index = docs_index_to_frame(await docs.index())
+            hits = search_hits_to_frame(await docs.search("faucet", limit=1))
             found = await docs.discovery()
             with pytest.raises(PageNotFoundError):
                 await docs.page("/nope")
@@ -771,14 +792,14 @@ def test_the_local_host_serves_ledgerkits_pages(local_host: str) -> None:
     with DocsClient(local_host) as docs:
         assert docs.page("/localnet") == (DOCS_DIR / "localnet.md").read_text("utf-8")
         assert docs.page("/") == (DOCS_DIR / "index.md").read_text("utf-8")
-        index = docs.index()
+        index = docs_index_to_frame(docs.index())
         assert index["title"].tolist() == LOCAL_TITLES
         assert index["path"].tolist() == LOCAL_PATHS
         assert index["url"].tolist() == [f"{local_host}{path}.md" for path in LOCAL_PATHS]
         assert set(index["section"]) == {"Using ledgerkit", "Working on ledgerkit"}
-        assert docs.search("parquet manifest resume", limit=1)["title"].tolist() == [
-            "Bulk extraction"
-        ]
+        assert search_hits_to_frame(docs.search("parquet manifest resume", limit=1))[
+            "title"
+        ].tolist() == ["Bulk extraction"]
         with pytest.raises(PageNotFoundError):
             docs.page("/nope")
 
@@ -799,7 +820,7 @@ def test_the_async_client_reads_the_local_app_directly() -> None:
         transport = httpx.ASGITransport(app=app)
         async with AsyncDocsClient("http://docs.local", transport=transport) as docs:
             page = await docs.page("/extract")
-            titles = (await docs.index())["title"].tolist()
+            titles = (docs_index_to_frame(await docs.index()))["title"].tolist()
             found = await docs.discovery()
             return page, titles, found.ok
 
@@ -840,7 +861,10 @@ def test_the_docsite_page_runs_against_answers_of_the_real_hosts_shapes(
         printed.append(out.getvalue())
     assert len(printed) == 6
     assert printed[0] == "# Aptos Faucet API\n"
-    assert printed[1].startswith("['section', 'title', 'url', 'path', 'description']\n")
+    assert printed[1].startswith(
+        "Your First Transaction /build/guides/first-transaction\n"
+        "['section', 'title', 'url', 'path', 'description']\n"
+    )
     assert "/network/faucet" in printed[1]
     assert "Aptos Faucet API" in printed[2]
     assert printed[3].splitlines()[:2] == ["True", "True protected-resource metadata"]

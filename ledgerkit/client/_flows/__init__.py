@@ -5,7 +5,7 @@ for how a declaration becomes a method of each client). No I/O here.
 The flows of a transaction's life live here: wait for one, explain one, simulate one,
 submit one and wait, have the node encode one for signing. The package's modules hold the
 others: building, viewing and transferring (``_building``), an account's assets
-(``_holdings``) and its activity (``_activity``). What a client keeps between flows (the
+(``_holdings``). What a client keeps between flows (the
 per-sender sequence numbers, the ABIs learnt, its clock) is its :class:`ClientState`,
 handed to each declaration as its first argument.
 """
@@ -13,10 +13,9 @@ handed to each declaration as its first argument.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from typing import Any, Final, TypeVar
 
 from ledgerkit._errors import (
     DecodingError,
@@ -37,7 +36,6 @@ from ledgerkit.client import calls
 from ledgerkit.client._declare import flow
 from ledgerkit.client._driver import Flow, send
 from ledgerkit.client._flows import _building as building
-from ledgerkit.client._flows._activity import activity
 from ledgerkit.client._flows._building import WAIT_PAUSE_SECONDS, waiting
 from ledgerkit.client._flows._holdings import Holding, holdings
 from ledgerkit.client._methods import Endpoints
@@ -55,9 +53,6 @@ from ledgerkit.tx import (
     submission_request,
 )
 from ledgerkit.types import Address, EntryFunctionId, MoveType, Result, StructTag
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 __all__ = [
     "WAIT_PAUSE_SECONDS",
@@ -644,61 +639,3 @@ class Flows(Endpoints):
             ``ledger_version`` they were read at.
         """
         return holdings(address, ledger_version, assets, resources)
-
-    @flow
-    def account_activity(
-        state: ClientState,
-        address: str | Address,
-        *,
-        start_version: int | None = None,
-        end_version: int | None = None,
-        dataset: str | os.PathLike[str] | None = None,
-        progress: bool | None = None,
-    ) -> Flow[pd.DataFrame]:
-        """Every transaction that touched the account after ``start_version``, up to and
-        including ``end_version``: one row each (``ledgerkit.frames.ACTIVITY_COLUMNS``),
-        with its roles, the fee charged to the account and its exact net change per
-        asset. The balance at ``end_version`` is the balance at ``start_version`` plus
-        the rows' changes.
-
-        The node lists only what an account sent, so the range is scanned: extracted as
-        an ``"activity"`` dataset (``ledgerkit.extract``: concurrent, resumable, with a
-        progress bar), kept in ``dataset`` and read again by later calls, for this
-        account or any other.
-
-        Parameters
-        ----------
-        address : str or Address
-            The account.
-        start_version : int, optional
-            The version after which to start (default: from the first version,
-            genesis included).
-        end_version : int, optional
-            The last version counted (default: the head, as the node says now).
-        dataset : path, optional
-            Where the scanned range is kept (default: ``activity/chain-<id>-<genesis>``
-            under the cache directory, ``$LEDGERKIT_CACHE_DIR`` or the user cache).
-        progress : bool, optional
-            The scan's progress bar (default: when stderr is a terminal or in Jupyter).
-
-        Returns
-        -------
-        pandas.DataFrame
-            One row per transaction, in version order; ``roles`` says how the account
-            took part (``sender``, ``secondary_signer``, ``fee_payer``, ``recipient``,
-            ``write_set``), ``changes`` its net change per asset key as JSON of exact
-            decimal text.
-
-        Raises
-        ------
-        InputError
-            A malformed address, version or path; ``end_version`` before
-            ``start_version``.
-        RangeBeyondLedgerError
-            ``end_version`` is past the head.
-
-        Examples
-        --------
-        >>> rows = client.account_activity(address, start_version=100)  # doctest: +SKIP
-        """
-        return activity(address, start_version, end_version, dataset, progress)

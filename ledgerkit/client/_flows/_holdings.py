@@ -31,9 +31,8 @@ from typing import Any, Final
 from ledgerkit._errors import InputError, LedgerError, NotFoundError
 from ledgerkit.client import calls
 from ledgerkit.client._driver import Flow, send
-from ledgerkit.frames import paired_metadata_address
 from ledgerkit.models import WriteResource
-from ledgerkit.types import Address
+from ledgerkit.types import Address, paired_metadata_address
 
 __all__ = ["Holding", "holdings"]
 

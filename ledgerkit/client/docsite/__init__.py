@@ -5,9 +5,11 @@ the kind the Aptos docs are (``https://aptos.dev``), or ledgerkit's local docs h
 
 - ``page(path)``: a page's Markdown (the host serves ``<path>.md``); ``show(path)``
   renders it in a notebook;
-- ``index()``: the host's ``llms.txt`` as a DataFrame (``INDEX_COLUMNS``);
+- ``index()``: the host's ``llms.txt``, one :class:`IndexEntry` per link (fields
+  ``INDEX_COLUMNS``; ``ledgerkit.frames.docs_index_to_frame`` makes a frame of them);
 - ``search(query)``: a search run here, over the host's ``llms-full.txt`` or its pages,
-  since docs hosts have no search API (``SEARCH_COLUMNS``). Scoring: a plain TF-IDF sum
+  since docs hosts have no search API: :class:`SearchHit` records (``SEARCH_COLUMNS``;
+  ``ledgerkit.frames.search_hits_to_frame``). Scoring: a plain TF-IDF sum
   over lower-cased words, ``idf = ln(1 + N / df)`` per query term, ``idf * (1 + ln tf)``
   per document holding it, plus ``idf`` when the term is in the title; ties keep page
   order, so the same texts and query always give the same rows;
@@ -25,7 +27,7 @@ from ledgerkit._public import publish as _publish
 from ledgerkit.client.docsite._clients import AsyncDocsClient, DocsClient
 from ledgerkit.client.docsite._core import MAX_ANSWER_BYTES
 from ledgerkit.client.docsite._discovery import Check, Discovery
-from ledgerkit.client.docsite._text import INDEX_COLUMNS, SEARCH_COLUMNS
+from ledgerkit.client.docsite._text import INDEX_COLUMNS, SEARCH_COLUMNS, IndexEntry, SearchHit
 
 __all__ = [
     "INDEX_COLUMNS",
@@ -35,6 +37,8 @@ __all__ = [
     "Check",
     "Discovery",
     "DocsClient",
+    "IndexEntry",
+    "SearchHit",
 ]
 
 # Public names report where users import them from (see ledgerkit._public).

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import httpx
 
@@ -33,10 +33,7 @@ from ledgerkit.client.docsite._core import (
     transport_error,
 )
 from ledgerkit.client.docsite._discovery import Discovery, discovery_flow
-from ledgerkit.client.docsite._text import index_frame, search_frame
-
-if TYPE_CHECKING:
-    import pandas as pd
+from ledgerkit.client.docsite._text import IndexEntry, SearchHit
 
 __all__ = ["AsyncDocsClient", "DocsClient", "DocsMethods"]
 
@@ -78,16 +75,18 @@ class DocsMethods(DocsCore):
         return Markdown((yield from page_flow(origin, path)))  # type: ignore[no-untyped-call]
 
     @flow
-    def index(origin: str) -> Flow[pd.DataFrame]:
-        """The host's ``llms.txt`` as a DataFrame, one row per link, in file order.
+    def index(origin: str) -> Flow[list[IndexEntry]]:
+        """The host's ``llms.txt``: one record per link, in file order.
 
-        Columns ``section, title, url, path, description`` (strings): ``path`` is the
-        page's path on this host (what :meth:`page` takes), ``""`` for a link elsewhere.
+        Each :class:`IndexEntry` has ``section, title, url, path, description``
+        (strings): ``path`` is the page's path on this host (what :meth:`page` takes),
+        ``""`` for a link elsewhere. ``ledgerkit.frames.docs_index_to_frame`` makes
+        them a frame.
         """
-        return index_frame((yield from index_flow(origin)))
+        return index_flow(origin)
 
     @flow
-    def search(origin: str, query: str, *, limit: int = 10) -> Flow[pd.DataFrame]:
+    def search(origin: str, query: str, *, limit: int = 10) -> Flow[list[SearchHit]]:
         """Search the host's pages here, locally (docs hosts have no search API).
 
         The texts are the host's ``llms-full.txt``, or, when it has none, the pages its
@@ -96,10 +95,11 @@ class DocsMethods(DocsCore):
 
         Returns
         -------
-        pandas.DataFrame
-            Columns ``title, url, score, snippet``, best first, at most ``limit`` rows.
+        list of SearchHit
+            ``title, url, score, snippet`` each, best first, at most ``limit`` of them
+            (``ledgerkit.frames.search_hits_to_frame`` makes them a frame).
         """
-        return search_frame((yield from search_flow(origin, query, limit)))
+        return search_flow(origin, query, limit)
 
     @flow
     def discovery(origin: str) -> Flow[Discovery]:
@@ -210,7 +210,7 @@ class AsyncDocsClient(DocsMethods):
     Examples
     --------
     >>> async with AsyncDocsClient("https://aptos.dev") as docs:  # doctest: +SKIP
-    ...     frame = await docs.index()
+    ...     entries = await docs.index()
     """
 
     def __init__(

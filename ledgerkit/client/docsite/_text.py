@@ -12,14 +12,11 @@ import re
 import urllib.parse
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import Final, NamedTuple
 
 from ledgerkit._errors import InputError
 from ledgerkit._markdown import FENCE as _FENCE
 from ledgerkit._markdown import prose_lines
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 __all__ = [
     "INDEX_COLUMNS",
@@ -28,19 +25,13 @@ __all__ = [
     "Document",
     "IndexEntry",
     "SearchHit",
-    "index_frame",
     "page_path",
     "parse_llms_txt",
     "search_documents",
-    "search_frame",
     "split_full_text",
     "terms_of",
 ]
 
-#: Columns of :meth:`DocsClient.index`, in order (all strings).
-INDEX_COLUMNS: Final = ("section", "title", "url", "path", "description")
-#: Columns of :meth:`DocsClient.search`, in order: strings, and ``score`` a float.
-SEARCH_COLUMNS: Final = ("title", "url", "score", "snippet")
 #: Longest page path accepted (characters).
 MAX_PATH: Final = 1024
 #: Most query terms looked at; the rest are ignored.
@@ -65,6 +56,11 @@ class IndexEntry(NamedTuple):
     description: str
 
 
+#: The fields of an :class:`IndexEntry`, in order (all strings): the columns of
+#: ``ledgerkit.frames.docs_index_to_frame``.
+INDEX_COLUMNS: Final = IndexEntry._fields
+
+
 class Document(NamedTuple):
     """A text searched: its title, URL (``""`` when unknown) and Markdown."""
 
@@ -80,6 +76,11 @@ class SearchHit(NamedTuple):
     url: str
     score: float
     snippet: str
+
+
+#: The fields of a :class:`SearchHit`, in order: the columns of
+#: ``ledgerkit.frames.search_hits_to_frame``.
+SEARCH_COLUMNS: Final = SearchHit._fields
 
 
 # -- paths ---------------------------------------------------------------------------------
@@ -259,37 +260,3 @@ def _snippet(text: str, terms: Sequence[str]) -> str:
         end = space if space > start else end
     piece = flat[begin:end]
     return ("…" if begin else "") + piece + ("…" if end < len(flat) else "")
-
-
-# -- frames --------------------------------------------------------------------------------
-
-
-def index_frame(entries: Sequence[IndexEntry]) -> pd.DataFrame:
-    """The index as a DataFrame: :data:`INDEX_COLUMNS`, all strings, in file order."""
-    import pandas as pd
-
-    from ledgerkit.frames import STRING
-
-    columns = list(zip(*entries, strict=True)) if entries else [()] * len(INDEX_COLUMNS)
-    return pd.DataFrame(
-        {
-            name: pd.array(list(values), dtype=STRING)
-            for name, values in zip(INDEX_COLUMNS, columns, strict=True)
-        }
-    )
-
-
-def search_frame(hits: Sequence[SearchHit]) -> pd.DataFrame:
-    """Search hits as a DataFrame: :data:`SEARCH_COLUMNS`, best first."""
-    import pandas as pd
-
-    from ledgerkit.frames import STRING
-
-    return pd.DataFrame(
-        {
-            "title": pd.array([hit.title for hit in hits], dtype=STRING),
-            "url": pd.array([hit.url for hit in hits], dtype=STRING),
-            "score": pd.array([hit.score for hit in hits], dtype="float64"),
-            "snippet": pd.array([hit.snippet for hit in hits], dtype=STRING),
-        }
-    )

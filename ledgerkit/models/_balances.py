@@ -17,8 +17,10 @@ write set and gas. No I/O: what the transaction does not tell is left unresolved
 * Genesis: balances are written, not moved: every ``FungibleStore`` and ``CoinStore``
   the genesis write set creates counts as a deposit of its balance to its owner.
 
-Assets are named by their key (:mod:`ledgerkit.frames._asset_keys`): a coin by the
-address of its paired metadata, so a coin and its fungible asset are one asset.
+Assets are named by their key (``ledgerkit.frames.asset_key``): a coin by the address of
+its paired metadata (``ledgerkit.types.paired_metadata_address``), so a coin and its
+fungible asset are one asset. The frames of balance changes and activity are built from
+these readings; the client's flows and simulations read them without pandas.
 """
 
 from __future__ import annotations
@@ -30,16 +32,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final, NamedTuple
 
 from ledgerkit._errors import LedgerError
-from ledgerkit.frames._asset_keys import APT_METADATA, paired_metadata_address
-from ledgerkit.models import (
-    Event,
-    FeePayerSignature,
-    GenesisTransaction,
-    MultiAgentSignature,
-    UserTransaction,
-    WriteResource,
-)
-from ledgerkit.types import Address, MoveType, StructTag
+from ledgerkit.models._changes import WriteResource
+from ledgerkit.models._events import Event
+from ledgerkit.models._signatures import FeePayerSignature, MultiAgentSignature
+from ledgerkit.models._transactions import GenesisTransaction, UserTransaction
+from ledgerkit.types import APT_METADATA, Address, MoveType, StructTag, paired_metadata_address
 
 __all__ = [
     "BalanceKey",
