@@ -190,6 +190,59 @@ def test_importing_and_making_a_client_loads_no_pandas_pyarrow_or_numpy() -> Non
     assert json.loads(done.stdout) == []
 
 
+def _cycles(graph: dict[str, frozenset[str]]) -> list[list[str]]:
+    """The strongly connected parts of ``graph`` that hold more than one node."""
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        order[node] = low[node] = len(order)
+        stack.append(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in order:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], order[target])
+        if low[node] == order[node]:
+            part = []
+            while True:
+                top = stack.pop()
+                part.append(top)
+                if top == node:
+                    break
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for node in sorted(graph):
+        if node not in order:
+            visit(node)
+    return found
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    graph = {"a": frozenset({"b"}), "b": frozenset({"c"}), "c": frozenset({"a"}), "d": frozenset()}
+    assert _cycles(graph) == [["a", "b", "c"]]
+
+
+def test_no_import_cycle_between_packages() -> None:
+    """Imports inside functions included: data flows one way. The ground floor counts as
+    one part; the front door, which names everything lazily, is left out."""
+    ground = "<ground floor>"
+
+    def part(name: str) -> str:
+        return ground if name in GROUND else name
+
+    graph: dict[str, set[str]] = {}
+    for importer, targets in package_imports().items():
+        graph.setdefault(part(importer), set()).update(
+            part(t) for t in targets if t != "ledgerkit" and part(t) != part(importer)
+        )
+    assert _cycles({k: frozenset(v) for k, v in graph.items()}) == []
+
+
 #: The most modules each of these folders keeps at its root; the rest sit in subfolders
 #: named for what they hold (see docs/contributing.md).
 ROOT_MODULES = {"client": 14, "localnet": 8}
