@@ -225,25 +225,15 @@ def _fungible_holding(owner: Address, metadata: str, version: int) -> Flow[Holdi
         return None
     meta = (yield from _read_resource(metadata, _METADATA, version)) or {}
     coin = _coin_of((yield from _view("0x1::coin::paired_coin", [], [metadata], version)))
-    if coin is not None:  # held as a fungible asset, known by its coin type
-        return Holding(
-            metadata,
-            "coin",
-            int(balance),
-            _int_or_none(meta.get("decimals")),
-            meta.get("symbol"),
-            meta.get("name"),
-            metadata,
-            coin,
-        )
     return Holding(
         metadata,
-        "fungible_asset",
+        "fungible_asset" if coin is None else "coin",  # a coin: known by its coin type
         int(balance),
         _int_or_none(meta.get("decimals")),
         meta.get("symbol"),
         meta.get("name"),
         metadata,
+        coin,
     )
 
 
