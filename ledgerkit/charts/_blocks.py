@@ -260,6 +260,105 @@ def block_intervals(blocks: Any) -> pd.DataFrame:
     )
 
 
+def _interval_histogram(usec: np.ndarray[Any, np.dtype[np.int64]]) -> pd.DataFrame:
+    """Intervals counted in the log-spaced bins of :data:`_EDGES`, the bins with any."""
+    edges = np.array(_EDGES, dtype=np.int64)
+    bins = np.clip(np.searchsorted(edges, usec, side="right") - 1, 0, len(edges) - 2)
+    counts = np.bincount(bins, minlength=len(edges))
+    total = len(usec)
+    present = np.flatnonzero(counts)
+    return pd.DataFrame(
+        {
+            "low_seconds": [int(edges[i]) / 1e6 for i in present],
+            "high_seconds": [int(edges[i + 1]) / 1e6 for i in present],
+            "blocks": [int(counts[i]) for i in present],
+            "bin_text": [f"{_edge(int(edges[i]))} to {_edge(int(edges[i + 1]))}" for i in present],
+            "share_text": [c.percent_text(int(counts[i]) / total) for i in present],
+        }
+    )
+
+
+def _intervals_per_bucket(
+    intervals: pd.DataFrame, usec: np.ndarray[Any, np.dtype[np.int64]], freq: str | None
+) -> tuple[pd.DataFrame, str]:
+    """The median and longest interval of each time bucket, and the buckets' width."""
+    buckets = c.Buckets([intervals["time"]], freq)
+    codes = buckets.codes(intervals["time"])
+    stats = c.group_percentiles(codes, usec.astype(np.uint64), buckets.count, (50, 100))
+    per = buckets.frame()
+    per["intervals"] = np.bincount(codes, minlength=buckets.count)[: buckets.count]
+    for p, name in ((50, "median"), (100, "longest")):
+        per[f"{name}_seconds"] = [np.nan if v is None else v / 1e6 for v in stats[p]]
+        per[f"{name}_text"] = ["-" if v is None else c.seconds_text(v) for v in stats[p]]
+    return per.drop(columns=["time_end"]), buckets.freq
+
+
+def _intervals_summary(usec: np.ndarray[Any, np.dtype[np.int64]]) -> str:
+    """The count, median, 90th percentile and longest of all the intervals."""
+    total = len(usec)
+    overall = c.group_percentiles(
+        np.zeros(total, np.int64), usec.astype(np.uint64), 1, (50, 90, 100)
+    )
+    return (
+        f"{total:,} intervals: median {_duration(overall[50][0])}, 90th percentile "
+        f"{_duration(overall[90][0])}, longest {_duration(overall[100][0])}"
+        if total
+        else "no consecutive blocks"
+    )
+
+
+def _histogram_panel(histogram: pd.DataFrame, log_seconds: alt.Scale) -> alt.Chart:
+    """The upper panel: blocks per interval bin, on a log axis of seconds."""
+    panel: alt.Chart = (
+        alt.Chart(histogram)
+        .mark_bar(color="#4c78a8", binSpacing=1)
+        .encode(
+            x=alt.X(
+                "low_seconds:Q",
+                title="time to the next block (seconds, log scale)",
+                scale=log_seconds,
+            ),
+            x2="high_seconds:Q",
+            y=alt.Y("blocks:Q", title="blocks"),
+            y2=alt.datum(0),
+            tooltip=[
+                alt.Tooltip("bin_text:N", title="interval"),
+                alt.Tooltip("blocks:Q", title="blocks", format=","),
+                alt.Tooltip("share_text:N", title="share"),
+            ],
+        )
+        .properties(width=c.WIDTH, height=160)
+    )
+    return panel
+
+
+def _over_time_panel(
+    per: pd.DataFrame, freq: str, log_seconds: alt.Scale
+) -> alt.LayerChart | alt.FacetChart:
+    """The lower panel: each bucket's median (dots) and longest (ticks) interval."""
+    base = alt.Chart(per).encode(x=c.time_x())
+    tooltip = [
+        alt.Tooltip("time_text:N", title="bucket"),
+        alt.Tooltip("intervals:Q", title="intervals", format=","),
+        alt.Tooltip("median_text:N", title="median"),
+        alt.Tooltip("longest_text:N", title="longest"),
+    ]
+    median = base.mark_point(filled=True, size=24, color="#4c78a8").encode(
+        y=alt.Y("median_seconds:Q", title="seconds (log scale)", scale=log_seconds), tooltip=tooltip
+    )
+    longest = base.mark_tick(color="#e45756", thickness=2).encode(
+        y=alt.Y("longest_seconds:Q", scale=log_seconds), tooltip=tooltip
+    )
+    return alt.layer(median, longest).properties(
+        width=c.WIDTH,
+        height=140,
+        title=c.title(
+            f"per {freq}: median (dots) and longest (ticks) time to the next block",
+            fontSize=11,
+        ),
+    )
+
+
 def block_times_chart(
     blocks: pd.DataFrame, *, freq: str | None = None, title: str = "Time between blocks"
 ) -> alt.VConcatChart:
@@ -282,82 +381,10 @@ def block_times_chart(
     """
     intervals = block_intervals(blocks)
     usec = intervals["interval_usec"].to_numpy(dtype=np.int64)
-    edges = np.array(_EDGES, dtype=np.int64)
-    bins = np.clip(np.searchsorted(edges, usec, side="right") - 1, 0, len(edges) - 2)
-    counts = np.bincount(bins, minlength=len(edges))
-    total = len(usec)
-    present = np.flatnonzero(counts)
-    histogram = pd.DataFrame(
-        {
-            "low_seconds": [int(edges[i]) / 1e6 for i in present],
-            "high_seconds": [int(edges[i + 1]) / 1e6 for i in present],
-            "blocks": [int(counts[i]) for i in present],
-            "bin_text": [f"{_edge(int(edges[i]))} to {_edge(int(edges[i + 1]))}" for i in present],
-            "share_text": [c.percent_text(int(counts[i]) / total) for i in present],
-        }
-    )
-    buckets = c.Buckets([intervals["time"]], freq)
-    codes = buckets.codes(intervals["time"])
-    stats = c.group_percentiles(codes, usec.astype(np.uint64), buckets.count, (50, 100))
-    per = buckets.frame()
-    per["intervals"] = np.bincount(codes, minlength=buckets.count)[: buckets.count]
-    for p, name in ((50, "median"), (100, "longest")):
-        per[f"{name}_seconds"] = [np.nan if v is None else v / 1e6 for v in stats[p]]
-        per[f"{name}_text"] = ["-" if v is None else c.seconds_text(v) for v in stats[p]]
-    per = per.drop(columns=["time_end"])
-
-    overall = c.group_percentiles(
-        np.zeros(total, np.int64), usec.astype(np.uint64), 1, (50, 90, 100)
-    )
-    subtitle = (
-        f"{total:,} intervals: median {_duration(overall[50][0])}, 90th percentile "
-        f"{_duration(overall[90][0])}, longest {_duration(overall[100][0])}"
-        if total
-        else "no consecutive blocks"
-    )
+    per, width = _intervals_per_bucket(intervals, usec, freq)
     log_seconds = alt.Scale(type="log")
-    hist = (
-        alt.Chart(histogram)
-        .mark_bar(color="#4c78a8", binSpacing=1)
-        .encode(
-            x=alt.X(
-                "low_seconds:Q",
-                title="time to the next block (seconds, log scale)",
-                scale=log_seconds,
-            ),
-            x2="high_seconds:Q",
-            y=alt.Y("blocks:Q", title="blocks"),
-            y2=alt.datum(0),
-            tooltip=[
-                alt.Tooltip("bin_text:N", title="interval"),
-                alt.Tooltip("blocks:Q", title="blocks", format=","),
-                alt.Tooltip("share_text:N", title="share"),
-            ],
-        )
-        .properties(width=c.WIDTH, height=160)
-    )
-    base = alt.Chart(per).encode(x=c.time_x())
-    tooltip = [
-        alt.Tooltip("time_text:N", title="bucket"),
-        alt.Tooltip("intervals:Q", title="intervals", format=","),
-        alt.Tooltip("median_text:N", title="median"),
-        alt.Tooltip("longest_text:N", title="longest"),
-    ]
-    median = base.mark_point(filled=True, size=24, color="#4c78a8").encode(
-        y=alt.Y("median_seconds:Q", title="seconds (log scale)", scale=log_seconds), tooltip=tooltip
-    )
-    longest = base.mark_tick(color="#e45756", thickness=2).encode(
-        y=alt.Y("longest_seconds:Q", scale=log_seconds), tooltip=tooltip
-    )
-    over_time = alt.layer(median, longest).properties(
-        width=c.WIDTH,
-        height=140,
-        title=c.title(
-            f"per {buckets.freq}: median (dots) and longest (ticks) time to the next block",
-            fontSize=11,
-        ),
-    )
-    chart: alt.VConcatChart = alt.vconcat(hist, over_time).properties(
-        title=c.title(title, subtitle=subtitle)
-    )
+    chart: alt.VConcatChart = alt.vconcat(
+        _histogram_panel(_interval_histogram(usec), log_seconds),
+        _over_time_panel(per, width, log_seconds),
+    ).properties(title=c.title(title, subtitle=_intervals_summary(usec)))
     return chart

@@ -83,19 +83,9 @@ def gas_history_data(
     return out, buckets.freq
 
 
-def _history(
-    transactions: pd.DataFrame,
-    blocks: pd.DataFrame | None,
-    freq: str | None,
-    block_gas_limit: int,
-    title: str,
-    brush: Any,
-    panel_width: int = c.WIDTH,
-) -> alt.VConcatChart:
-    data, width = gas_history_data(
-        transactions, blocks=blocks, freq=freq, block_gas_limit=block_gas_limit
-    )
-    tooltip = [
+def _history_tooltip() -> list[alt.Tooltip]:
+    """The tooltip of every panel of the gas history: a bucket's figures."""
+    return [
         alt.Tooltip("time_text:N", title="bucket"),
         alt.Tooltip("transactions:Q", title="user transactions", format=","),
         alt.Tooltip("price_p50_text:N", title="median price"),
@@ -107,7 +97,12 @@ def _history(
         alt.Tooltip("utilisation_mean_text:N", title="mean utilisation"),
         alt.Tooltip("utilisation_max_text:N", title="fullest block"),
     ]
-    base = alt.Chart(data)
+
+
+def _prices_panel(
+    base: alt.Chart, tooltip: list[alt.Tooltip], brush: Any, panel_width: int
+) -> alt.LayerChart | alt.FacetChart:
+    """Median, 90th percentile and highest gas unit price per bucket, on a log axis."""
     x = c.time_x()
     # A transparent band per bucket carries the tooltip (and the brush, when asked).
     hover = base.mark_bar(opacity=0).encode(x=x, x2="time_end:T", tooltip=tooltip)
@@ -131,9 +126,15 @@ def _history(
             ),
         )
     )
-    prices = alt.layer(lines, hover).properties(width=panel_width, height=200)
+    return alt.layer(lines, hover).properties(width=panel_width, height=200)
+
+
+def _gas_used_panel(
+    base: alt.Chart, tooltip: list[alt.Tooltip], brush: Any, panel_width: int
+) -> alt.Chart:
+    """Gas used per bucket, as bars (those outside the brush faded, when there is one)."""
     gas_bars = base.mark_bar(color="#72b7b2").encode(
-        x=x,
+        x=c.time_x(),
         x2="time_end:T",
         y=alt.Y("gas_used:Q", title="gas used (gas units)"),
         y2=alt.datum(0),
@@ -141,12 +142,19 @@ def _history(
     )
     if brush is not None:
         gas_bars = gas_bars.encode(opacity=alt.condition(brush, alt.value(1.0), alt.value(0.35)))
-    gas_panel = gas_bars.properties(width=panel_width, height=90)
+    panel: alt.Chart = gas_bars.properties(width=panel_width, height=90)
+    return panel
+
+
+def _utilisation_panel(
+    base: alt.Chart, tooltip: list[alt.Tooltip], panel_width: int
+) -> alt.LayerChart | alt.FacetChart:
+    """Mean and highest block utilisation per bucket, under a rule at the limit (1)."""
     utilisation = (
         base.transform_fold(list(_UTILISATION), as_=["statistic", "utilisation"])
         .mark_line(point=alt.OverlayMarkDef(size=18), strokeWidth=1.5)
         .encode(
-            x=x,
+            x=c.time_x(),
             y=alt.Y(
                 "utilisation:Q",
                 title="block utilisation",
@@ -169,9 +177,30 @@ def _history(
         .mark_rule(color="#888888", strokeDash=[4, 3])
         .encode(y="limit:Q")
     )
-    utilisation_panel = alt.layer(utilisation, limit).properties(width=panel_width, height=110)
+    return alt.layer(utilisation, limit).properties(width=panel_width, height=110)
+
+
+def _history(
+    transactions: pd.DataFrame,
+    blocks: pd.DataFrame | None,
+    freq: str | None,
+    block_gas_limit: int,
+    title: str,
+    brush: Any,
+    panel_width: int = c.WIDTH,
+) -> alt.VConcatChart:
+    data, width = gas_history_data(
+        transactions, blocks=blocks, freq=freq, block_gas_limit=block_gas_limit
+    )
+    tooltip = _history_tooltip()
+    base = alt.Chart(data)
     chart: alt.VConcatChart = (
-        alt.vconcat(prices, gas_panel, utilisation_panel, spacing=8)
+        alt.vconcat(
+            _prices_panel(base, tooltip, brush, panel_width),
+            _gas_used_panel(base, tooltip, brush, panel_width),
+            _utilisation_panel(base, tooltip, panel_width),
+            spacing=8,
+        )
         .resolve_scale(color="independent")
         .properties(
             title=c.title(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Final, Literal, Required, Unpack
 
 import httpx
@@ -16,6 +17,7 @@ import httpx
 from ledgerkit.client import AsyncClient, Client
 from ledgerkit.extract._dataset import ExtractionSummary, write_dataset
 from ledgerkit.extract._fetch import (
+    Source,
     check_available,
     check_range,
     fetch_range,
@@ -25,6 +27,7 @@ from ledgerkit.extract._fetch import (
 from ledgerkit.extract._options import (
     PARTITION_SIZE,
     ExtractOptions,
+    NodeAccess,
     OptionFields,
     node_access,
     resolve_options,
@@ -61,6 +64,53 @@ class ExtractArguments(OptionFields, total=False):
     transport: httpx.AsyncBaseTransport | None
 
 
+@dataclass(frozen=True, slots=True)
+class _Extraction:
+    """What a call of :func:`extract` or :func:`aextract` asks for, checked before anything
+    is sent: the kind's source, the options with their defaults, and the node's access."""
+
+    source: Source
+    options: ExtractOptions
+    node: NodeAccess
+
+    @classmethod
+    def of(
+        cls,
+        kind: ExtractKind,
+        url: str | Client | AsyncClient,
+        address: str | Address | None,
+        creation_number: int | None,
+        options: ExtractOptions | None,
+        api_key: str | None,
+        headers: Mapping[str, str] | None,
+        overrides: OptionFields,
+    ) -> _Extraction:
+        source = source_of(kind, address, creation_number)
+        resolved = resolve_options(
+            options, overrides, partition_size=PARTITION_SIZE[source.kind], concurrency=CONCURRENCY
+        )
+        return cls(source, resolved, node_access(url, api_key=api_key, headers=headers))
+
+    async def write(
+        self,
+        out: str | os.PathLike[str],
+        *,
+        start: int | str,
+        stop: int | str,
+        transport: httpx.AsyncBaseTransport | None,
+    ) -> ExtractionSummary:
+        """Write the dataset of ``[start, stop)`` to ``out``."""
+        return await write_dataset(
+            self.source,
+            self.node,
+            out,
+            start=start,
+            stop=stop,
+            options=self.options,
+            transport=transport,
+        )
+
+
 async def aextract(
     kind: ExtractKind,
     url: str | Client | AsyncClient,
@@ -77,14 +127,8 @@ async def aextract(
     **overrides: Unpack[OptionFields],
 ) -> ExtractionSummary:
     """Coroutine twin of :func:`extract`."""
-    source = source_of(kind, address, creation_number)
-    resolved = resolve_options(
-        options, overrides, partition_size=PARTITION_SIZE[source.kind], concurrency=CONCURRENCY
-    )
-    node = node_access(url, api_key=api_key, headers=headers)
-    return await write_dataset(
-        source, node, out, start=start, stop=stop, options=resolved, transport=transport
-    )
+    run = _Extraction.of(kind, url, address, creation_number, options, api_key, headers, overrides)
+    return await run.write(out, start=start, stop=stop, transport=transport)
 
 
 def extract(
@@ -183,22 +227,8 @@ def extract(
     >>> keyed = Client(url, api_key=key)  # doctest: +SKIP
     >>> extract("blocks", keyed, "blocks", start=0, stop=5_000, options=fast)  # doctest: +SKIP
     """
-    return run_sync(
-        aextract(
-            kind,
-            url,
-            out,
-            start=start,
-            stop=stop,
-            address=address,
-            creation_number=creation_number,
-            options=options,
-            api_key=api_key,
-            headers=headers,
-            transport=transport,
-            **overrides,
-        )
-    )
+    run = _Extraction.of(kind, url, address, creation_number, options, api_key, headers, overrides)
+    return run_sync(run.write(out, start=start, stop=stop, transport=transport))
 
 
 def extract_transactions(

@@ -36,6 +36,8 @@ EVENT_KEY_COLUMNS: Final = {
 }
 _SIGNED_64: Final = frozenset({"i8", "i16", "i32", "i64"})
 _SIGNED_WIDE: Final = frozenset({"i128", "i256"})
+#: Where a field lies in an event's data: field names, ``SOME`` stepping into an option.
+_Path = tuple[str | None, ...]
 
 
 def _parse_struct(text: str) -> StructTag | None:
@@ -57,7 +59,7 @@ def event_type_matches(wanted: StructTag | str, event_type: str) -> bool:
     return tag == want if want.type_args else tag.base == want
 
 
-def _value_at(data: Any, path: tuple[str | None, ...]) -> Any:
+def _value_at(data: Any, path: _Path) -> Any:
     for step in path:
         if step is SOME:
             inner = data.get("vec") if isinstance(data, dict) else None
@@ -80,6 +82,67 @@ def _typed(values: Sequence[Any], move_type: MoveType | None) -> Any:
     if move_type is None:
         return d.string([None if v is None else json_text(v) for v in values])
     return move_column(values, move_type)
+
+
+def _column_name(name: str) -> str:
+    """A field's column: ``data.<name>`` when a key column already has its name."""
+    return f"data.{name}" if name in EVENT_KEY_COLUMNS else name
+
+
+def _events_of_type(frame: pd.DataFrame, wanted: StructTag) -> tuple[pd.DataFrame, set[str]]:
+    """The rows of events of the ``wanted`` type, and the type names among them."""
+    types = frame["type"]
+    kinds = pd.unique(types.dropna().astype(str))
+    chosen = {t for t in kinds if event_type_matches(wanted, t)}
+    keep = types.isin(list(chosen)).to_numpy(dtype=bool, na_value=False)
+    return frame.loc[keep], chosen
+
+
+def _given_field_columns(data: list[Any], fields: Mapping[str, MoveType | str]) -> dict[str, Any]:
+    """The columns of fields typed by hand, read by their dotted names."""
+    return {
+        _column_name(name): move_column(
+            [_value_at(item, tuple(name.split("."))) for item in data], given
+        )
+        for name, given in fields.items()
+    }
+
+
+def _field_layout(
+    cache: AbiCache, wanted: StructTag, chosen: set[str]
+) -> tuple[dict[str, tuple[_Path, MoveType | None]], dict[str, dict[str, _Path]]]:
+    """From the ABIs, each field's column and Move type (``None``, JSON text, where the
+    kept types disagree), and where each type name holds each field."""
+    layouts = {t: cache._leaves(tag) for t in chosen if (tag := _parse_struct(t)) is not None}
+    if not layouts:
+        # No event matched: the columns the wanted type lays out to (exact types, or the
+        # struct's own declaration when its type arguments are left open).
+        layouts = {str(wanted): cache._leaves(wanted)}
+    order: dict[str, tuple[_Path, MoveType | None]] = {}
+    for leaves in layouts.values():
+        for leaf in leaves:
+            seen = order.get(leaf.name)
+            if seen is None:
+                order[leaf.name] = (leaf.path, leaf.move_type)
+            elif seen[1] != leaf.move_type:
+                order[leaf.name] = (seen[0], None)  # types differ: JSON text
+    paths = {t: {leaf.name: leaf.path for leaf in leaves} for t, leaves in layouts.items()}
+    return order, paths
+
+
+def _abi_field_columns(
+    data: list[Any], row_types: list[str], cache: AbiCache, wanted: StructTag, chosen: set[str]
+) -> dict[str, Any]:
+    """The columns of every field, typed from the ABIs of the modules in ``cache``."""
+    order, paths = _field_layout(cache, wanted, chosen)
+    columns: dict[str, Any] = {}
+    for name, (_, move_type) in order.items():
+        values = []
+        for item, kind in zip(data, row_types, strict=True):
+            path = paths.get(kind, {}).get(name)
+            values.append(None if path is None else _value_at(item, path))
+        columns[_column_name(name)] = _typed(values, move_type)
+    return columns
 
 
 def expand_event_data(
@@ -157,44 +220,14 @@ def expand_event_data(
     if (fields is None) == (modules is None):
         raise InputError("expand_event_data takes the field types (fields=) or modules=, one")
     wanted = StructTag.parse(event_type)
-    types = frame["type"]
-    kinds = pd.unique(types.dropna().astype(str))
-    chosen = {t for t in kinds if event_type_matches(wanted, t)}
-    keep = types.isin(list(chosen)).to_numpy(dtype=bool, na_value=False)
-    rows = frame.loc[keep]
+    rows, chosen = _events_of_type(frame, wanted)
     decode = msgspec.json.Decoder().decode
     data = [decode(text) for text in rows["data"].tolist()]
-    row_types = [str(t) for t in rows["type"].tolist()]
     columns: dict[str, Any] = {key: rows[key].reset_index(drop=True) for key in EVENT_KEY_COLUMNS}
-
-    def name_of(name: str) -> str:
-        return f"data.{name}" if name in EVENT_KEY_COLUMNS else name
-
     if fields is not None:
-        for name, given in fields.items():
-            steps = tuple(name.split("."))
-            columns[name_of(name)] = move_column([_value_at(item, steps) for item in data], given)
-        return pd.DataFrame(columns, index=pd.RangeIndex(len(data)))
-
-    cache = modules if isinstance(modules, AbiCache) else AbiCache(modules or ())
-    layouts = {t: cache._leaves(tag) for t in chosen if (tag := _parse_struct(t)) is not None}
-    if not layouts:
-        # No event matched: the columns the wanted type lays out to (exact types, or the
-        # struct's own declaration when its type arguments are left open).
-        layouts = {str(wanted): cache._leaves(wanted)}
-    order: dict[str, tuple[tuple[str | None, ...], MoveType | None]] = {}
-    for leaves in layouts.values():
-        for leaf in leaves:
-            seen = order.get(leaf.name)
-            if seen is None:
-                order[leaf.name] = (leaf.path, leaf.move_type)
-            elif seen[1] != leaf.move_type:
-                order[leaf.name] = (seen[0], None)  # types differ: JSON text
-    paths = {t: {leaf.name: leaf.path for leaf in leaves} for t, leaves in layouts.items()}
-    for name, (_, move_type) in order.items():
-        values = []
-        for item, kind in zip(data, row_types, strict=True):
-            path = paths.get(kind, {}).get(name)
-            values.append(None if path is None else _value_at(item, path))
-        columns[name_of(name)] = _typed(values, move_type)
+        columns.update(_given_field_columns(data, fields))
+    else:
+        cache = modules if isinstance(modules, AbiCache) else AbiCache(modules or ())
+        row_types = [str(t) for t in rows["type"].tolist()]
+        columns.update(_abi_field_columns(data, row_types, cache, wanted, chosen))
     return pd.DataFrame(columns, index=pd.RangeIndex(len(data)))

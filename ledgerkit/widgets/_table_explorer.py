@@ -12,6 +12,7 @@ before, so a result is never taken for the answer to another key.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from typing import Any, Final
@@ -143,6 +144,114 @@ class WriteSetScan:
         )
 
 
+def _item_or_none(read: Callable[[], Any]) -> Any:
+    """``read()``, or :data:`_NO_ITEM` when the node has no item for the key."""
+    try:
+        return read()
+    except TableItemNotFoundError:
+        return _NO_ITEM
+
+
+class _ItemLookUp:
+    """The look-up form of a table's view, and the grid of the item it found: a typed key
+    (checked against the key type before it is sent) or the key's BCS bytes."""
+
+    def __init__(self, nav: Navigator, handle: str, key_type: str, value_type: str) -> None:
+        self._nav = nav
+        self._client = nav.client
+        self._handle = handle
+        self._layouts = nav.layouts
+        self._codec = MoveValueCodec(self._layouts)
+        self.key_type_box = w.Text(value=key_type, description="key type")
+        self.value_type_box = w.Text(value=value_type, description="value type")
+        self.key_box = w.Text(
+            placeholder='key as JSON: 42, "alice", {"x": "1", "y": "2"}', description="key"
+        )
+        self.look_up = w.Button(description="Look up")
+        self.raw_box = w.Text(placeholder="0x… (the key's BCS bytes)", description="raw key")
+        self.raw_look_up = w.Button(description="Look up raw")
+        self._value_source = ListSource([])
+        self.value_grid = LedgerGrid(
+            self._value_source, _VALUE_COLUMNS, title="Item", searchable=False
+        )
+        self.value_grid.on_activate(nav.follow)
+        self.look_up.on_click(self.typed)
+        self.raw_look_up.on_click(self.raw)
+
+    def form(self) -> w.VBox:
+        """The form: the table's handle, the types, and a key of each kind to look up."""
+        return w.VBox(
+            [
+                w.HTML(f"<b>Table</b> <code>{self._handle}</code>"),
+                w.HBox([self.key_type_box, self.value_type_box]),
+                w.HBox([self.key_box, self.look_up]),
+                w.HBox([self.raw_box, self.raw_look_up]),
+            ]
+        )
+
+    def _show(self, value: Any, move_type: MoveType | None, title: str) -> None:
+        self._value_source.rows = flatten_value(value, move_type, self._layouts)
+        self.value_grid.title = title
+        self.value_grid.go(0)
+
+    def _clear(self, title: str = "Item") -> None:
+        self._value_source.rows = []
+        self.value_grid.title = title
+        self.value_grid.go(0)
+
+    def _fetch(self, what: str, key_text: str, read: Callable[[], Any]) -> Any:
+        """``read()``, or ``None`` with the previous item cleared and the reason said: a
+        key with no item in a sentence of its own, any other failure as the navigator
+        says failures."""
+        found = self._nav.guard(what, functools.partial(_item_or_none, read))
+        if found is _NO_ITEM:
+            self._nav.say(f"{what}: no item for this key ({short(key_text)})", error=False)
+            self._clear(f"No item for {short(key_text)}")
+            return None
+        if found is None:
+            self._clear()
+        return found
+
+    def typed(self, _button: Any) -> None:
+        """Look the item up by the typed key."""
+        nav, client, handle = self._nav, self._client, self._handle
+        nav.say("")
+        try:
+            k_type = MoveType.parse(self.key_type_box.value)
+            v_type = MoveType.parse(self.value_type_box.value)
+            key = parse_key(self.key_box.value, k_type, self._codec)
+        except InputError as exc:
+            nav.say(str(exc))
+            self._clear()
+            return
+        found = self._fetch(
+            "look-up",
+            key if isinstance(key, str) else json.dumps(key, separators=(",", ":")),
+            lambda: client.table_item(handle, k_type, v_type, key).value,
+        )
+        if found is not None:
+            self._show(found, v_type, f"{self.key_box.value.strip()} → {v_type}")
+
+    def raw(self, _button: Any) -> None:
+        """Look the item up by the key's BCS bytes, decoded by the value type if it can."""
+        client, handle, raw_key = self._client, self._handle, self.raw_box.value.strip()
+        self._nav.say("")
+        found = self._fetch(
+            "raw look-up", raw_key, lambda: client.raw_table_item(handle, raw_key).value
+        )
+        if found is None:
+            return
+        decoded: Any = "0x" + bytes(found).hex()
+        move_type = None
+        if self.value_type_box.value:
+            try:
+                move_type = MoveType.parse(self.value_type_box.value)
+                decoded = self._codec.decode(move_type, bytes(found))
+            except (LedgerError, ValueError):
+                move_type = None
+        self._show(decoded, move_type, f"raw {short(raw_key)}")
+
+
 def table_view(nav: Navigator, handle: str, key_type: Any = None, value_type: Any = None) -> View:
     """A table: typed and raw look-ups, and the items its write sets wrote."""
     client = nav.client
@@ -151,102 +260,15 @@ def table_view(nav: Navigator, handle: str, key_type: Any = None, value_type: An
     scan = WriteSetScan(client, handle, newest)
     items = LedgerGrid(scan, _ITEM_COLUMNS, title="Items written (newest first)", searchable=False)
     items.go(0)  # the first page also tells the key and value types when given none
-    layouts = nav.layouts
-    codec = MoveValueCodec(layouts)
-
-    key_type_box = w.Text(value=str(key_type or scan.key_type or ""), description="key type")
-    value_type_box = w.Text(
-        value=str(value_type or scan.value_type or ""), description="value type"
+    look_up = _ItemLookUp(
+        nav,
+        handle,
+        str(key_type or scan.key_type or ""),
+        str(value_type or scan.value_type or ""),
     )
-    key_box = w.Text(
-        placeholder='key as JSON: 42, "alice", {"x": "1", "y": "2"}', description="key"
-    )
-    look_up = w.Button(description="Look up")
-    raw_box = w.Text(placeholder="0x… (the key's BCS bytes)", description="raw key")
-    raw_look_up = w.Button(description="Look up raw")
-    value_source = ListSource([])
-    value_grid = LedgerGrid(value_source, _VALUE_COLUMNS, title="Item", searchable=False)
-    value_grid.on_activate(nav.follow)
     items.on_activate(lambda row, column: nav.follow(row, column))
-
-    def show(value: Any, move_type: MoveType | None, title: str) -> None:
-        value_source.rows = flatten_value(value, move_type, layouts)
-        value_grid.title = title
-        value_grid.go(0)
-
-    def clear(title: str = "Item") -> None:
-        value_source.rows = []
-        value_grid.title = title
-        value_grid.go(0)
-
-    def fetch(what: str, key_text: str, read: Callable[[], Any]) -> Any:
-        """``read()``, or ``None`` with the previous item cleared and the reason said: a
-        key with no item in a sentence of its own, any other failure as the navigator
-        says failures."""
-
-        def attempt() -> Any:
-            try:
-                return read()
-            except TableItemNotFoundError:
-                return _NO_ITEM
-
-        found = nav.guard(what, attempt)
-        if found is _NO_ITEM:
-            nav.say(f"{what}: no item for this key ({short(key_text)})", error=False)
-            clear(f"No item for {short(key_text)}")
-            return None
-        if found is None:
-            clear()
-        return found
-
-    def typed(_button: Any) -> None:
-        nav.say("")
-        try:
-            k_type = MoveType.parse(key_type_box.value)
-            v_type = MoveType.parse(value_type_box.value)
-            key = parse_key(key_box.value, k_type, codec)
-        except InputError as exc:
-            nav.say(str(exc))
-            clear()
-            return
-        found = fetch(
-            "look-up",
-            key if isinstance(key, str) else json.dumps(key, separators=(",", ":")),
-            lambda: client.table_item(handle, k_type, v_type, key).value,
-        )
-        if found is not None:
-            show(found, v_type, f"{key_box.value.strip()} → {v_type}")
-
-    def raw(_button: Any) -> None:
-        nav.say("")
-        found = fetch(
-            "raw look-up",
-            raw_box.value.strip(),
-            lambda: client.raw_table_item(handle, raw_box.value.strip()).value,
-        )
-        if found is None:
-            return
-        decoded: Any = "0x" + bytes(found).hex()
-        move_type = None
-        if value_type_box.value:
-            try:
-                move_type = MoveType.parse(value_type_box.value)
-                decoded = codec.decode(move_type, bytes(found))
-            except (LedgerError, ValueError):
-                move_type = None
-        show(decoded, move_type, f"raw {short(raw_box.value.strip())}")
-
-    look_up.on_click(typed)
-    raw_look_up.on_click(raw)
-    form = w.VBox(
-        [
-            w.HTML(f"<b>Table</b> <code>{handle}</code>"),
-            w.HBox([key_type_box, value_type_box]),
-            w.HBox([key_box, look_up]),
-            w.HBox([raw_box, raw_look_up]),
-        ]
-    )
-    return View(f"table {short(handle)}", [form, value_grid, items], [items, value_grid])
+    value_grid = look_up.value_grid
+    return View(f"table {short(handle)}", [look_up.form(), value_grid, items], [items, value_grid])
 
 
 class TableExplorer(Navigator):

@@ -167,6 +167,75 @@ def _given_resources(resources: Iterable[Any]) -> list[Any]:
     return given
 
 
+def _account_resources(
+    owner: Address, ledger_version: int | None
+) -> Flow[tuple[list[Any], int | None]]:
+    """The account's resources, every page (none when there is no account: it may still
+    hold fungible assets), and the version they were read at (the first answer's, unless
+    one is given; ``None`` when no page was answered)."""
+    read: list[Any] = []
+    start: str | None = None
+    version = ledger_version
+    for _ in range(MAX_RESOURCE_PAGES):
+        try:
+            page = yield from send(calls.account_resources(owner, version, start, 200))
+        except NotFoundError:
+            break
+        version = page.ledger.ledger_version if version is None else version
+        read += page.value
+        start = page.ledger.cursor
+        if not start:
+            break
+    return read, version
+
+
+def _coin_holding(owner: Address, coin: str, version: int) -> Flow[tuple[Holding, str | None]]:
+    """A coin held, with its balance (which counts its paired fungible asset too) and its
+    ``CoinInfo``; and the metadata address it is paired with, if it is."""
+    paired = _option_inner((yield from _view("0x1::coin::paired_metadata", [coin], [], version)))
+    paired_long = Address.parse(paired).long if paired else None
+    key = paired_long or paired_metadata_address(coin)
+    balance = (yield from send(calls.account_balance(owner, coin, version))).value
+    coin_info = yield from _read_resource(
+        _coin_address(coin), f"0x1::coin::CoinInfo<{coin}>", version
+    )
+    facts = coin_info or {}
+    holding = Holding(
+        key,
+        "coin",
+        int(balance),
+        _int_or_none(facts.get("decimals")),
+        facts.get("symbol"),
+        facts.get("name"),
+        key,
+        coin,
+    )
+    return holding, paired_long
+
+
+def _fungible_holding(owner: Address, metadata: str, version: int) -> Flow[Holding | None]:
+    """A fungible asset held, with its balance and its ``Metadata`` (a coin if it is paired
+    with one); ``None`` when its balance is zero or cannot be read."""
+    try:
+        balance = (yield from send(calls.account_balance(owner, metadata, version))).value
+    except LedgerError:
+        return None
+    if not balance:
+        return None
+    meta = (yield from _read_resource(metadata, _METADATA, version)) or {}
+    coin = _coin_of((yield from _view("0x1::coin::paired_coin", [], [metadata], version)))
+    return Holding(
+        metadata,
+        "fungible_asset" if coin is None else "coin",  # a coin: known by its coin type
+        int(balance),
+        _int_or_none(meta.get("decimals")),
+        meta.get("symbol"),
+        meta.get("name"),
+        metadata,
+        coin,
+    )
+
+
 def holdings(
     address: str | Address,
     ledger_version: int | None,
@@ -179,19 +248,11 @@ def holdings(
     owner = address if isinstance(address, Address) else Address.parse(address)
     if resources is not None and ledger_version is None:
         raise InputError("resources= are read at a version: give that ledger_version too")
-    read: list[Any] = [] if resources is None else _given_resources(resources)
-    start: str | None = None
-    version = ledger_version
-    for _ in range(MAX_RESOURCE_PAGES if resources is None else 0):
-        try:
-            page = yield from send(calls.account_resources(owner, version, start, 200))
-        except NotFoundError:  # no account: it may still hold fungible assets
-            break
-        version = page.ledger.ledger_version if version is None else version
-        read += page.value
-        start = page.ledger.cursor
-        if not start:
-            break
+    read: list[Any]
+    if resources is None:
+        read, version = yield from _account_resources(owner, ledger_version)
+    else:
+        read, version = _given_resources(resources), ledger_version
     if version is None:
         latest = yield from send(calls.ledger_info())
         version = latest.value.ledger_version
@@ -202,31 +263,10 @@ def holdings(
         match = _COIN_STORE.match(resource.type)
         if match is None:
             continue
-        coin = match.group(1)
-        paired = _option_inner(
-            (yield from _view("0x1::coin::paired_metadata", [coin], [], version))
-        )
-        paired_long = Address.parse(paired).long if paired else None
-        if paired_long:
-            counted.add(paired_long)
-        key = paired_long or paired_metadata_address(coin)
-        balance = (yield from send(calls.account_balance(owner, coin, version))).value
-        coin_info = yield from _read_resource(
-            _coin_address(coin), f"0x1::coin::CoinInfo<{coin}>", version
-        )
-        facts = coin_info or {}
-        out.append(
-            Holding(
-                key,
-                "coin",
-                int(balance),
-                _int_or_none(facts.get("decimals")),
-                facts.get("symbol"),
-                facts.get("name"),
-                key,
-                coin,
-            )
-        )
+        coin, paired = yield from _coin_holding(owner, match.group(1), version)
+        if paired:
+            counted.add(paired)
+        out.append(coin)
 
     candidates: list[str] = [APT_METADATA.long]
     for extra in assets:
@@ -239,37 +279,7 @@ def holdings(
         if metadata in seen or metadata in counted:
             continue
         seen.add(metadata)
-        try:
-            balance = (yield from send(calls.account_balance(owner, metadata, version))).value
-        except LedgerError:
-            continue
-        if not balance:
-            continue
-        meta = (yield from _read_resource(metadata, _METADATA, version)) or {}
-        coin = _coin_of((yield from _view("0x1::coin::paired_coin", [], [metadata], version)))
-        if coin is not None:  # held as a fungible asset, known by its coin type
-            out.append(
-                Holding(
-                    metadata,
-                    "coin",
-                    int(balance),
-                    _int_or_none(meta.get("decimals")),
-                    meta.get("symbol"),
-                    meta.get("name"),
-                    metadata,
-                    coin,
-                )
-            )
-            continue
-        out.append(
-            Holding(
-                metadata,
-                "fungible_asset",
-                int(balance),
-                _int_or_none(meta.get("decimals")),
-                meta.get("symbol"),
-                meta.get("name"),
-                metadata,
-            )
-        )
+        held = yield from _fungible_holding(owner, metadata, version)
+        if held is not None:
+            out.append(held)
     return out

@@ -59,7 +59,7 @@ from ledgerkit.localnet.chain._seeded_accounts import (
 from ledgerkit.localnet.chain._workload import Workload, unit
 from ledgerkit.localnet.mempool import Mempool, admit
 from ledgerkit.localnet.store import BlockRecord, BlockWrite, Store
-from ledgerkit.localnet.vm import SUCCESS, TxnOutput, finalize
+from ledgerkit.localnet.vm import SUCCESS, StateChange, TxnOutput, finalize
 from ledgerkit.localnet.vm.framework import (
     ACCOUNT,
     APT_METADATA,
@@ -157,14 +157,14 @@ def _handle(creation_num: int) -> dict[str, Any]:
     return {"counter": "0", "guid": {"id": {"creation_num": str(creation_num), "addr": "0x1"}}}
 
 
-def write_genesis(store: Store, config: NodeConfig, anchor: int) -> None:
-    """Write version 0 and block 0 to an empty store, for a history ending at ``anchor``.
+#: An account genesis funds: its address, its APT in octas, its LDT in whole tokens.
+_Funded = tuple[Address, int, int]
 
-    The clock resource holds the history's start time, so the genesis transaction's
-    hash covers the anchor.
-    """
-    start = chain_start(anchor, config.blocks)
-    ctx = Context(lambda skey: None, FRAMEWORK.codec, chain_id=config.chain_id)
+
+def _put_framework(ctx: Context, config: NodeConfig, start: int) -> None:
+    """The framework's modules and its ``0x1`` resources: its account, the chain id, the
+    clock (at the history's ``start``), the block resource, burned fees, the originating
+    address table and APT's ``CoinInfo``."""
     for name, (body, _, bytecode) in FRAMEWORK.module_payloads.items():
         ctx.put_module(name, body, bytecode)
     framework_account = account_data(_FRAMEWORK, bytes(_FRAMEWORK))
@@ -193,6 +193,11 @@ def write_genesis(store: Store, config: NodeConfig, anchor: int) -> None:
         f"0x1::coin::CoinInfo<{APT_TYPE}>",
         {"name": "Aptos Coin", "symbol": "APT", "decimals": 8, "supply": {"vec": ["0"]}},
     )
+
+
+def _genesis_accounts(store: Store, config: NodeConfig) -> list[_Funded]:
+    """The accounts genesis funds, in order: the dev accounts, the faucet, then the
+    :data:`GENESIS_WORKLOAD_ACCOUNTS` workload accounts."""
     funded = [
         (a.address, DEV_ACCOUNT_APT, 1_000_000)
         for a in dev_accounts(config.seed, config.dev_accounts)
@@ -203,8 +208,12 @@ def write_genesis(store: Store, config: NodeConfig, anchor: int) -> None:
         (workload.address(i), WORKLOAD_ACCOUNT_APT, 10_000)
         for i in range(GENESIS_WORKLOAD_ACCOUNTS)
     ]
-    apt_supply = sum(apt for _, apt, _ in funded)
-    ldt_supply = sum(ldt for _, _, ldt in funded) * DEMO_TOKEN_UNIT
+    return funded
+
+
+def _put_assets(ctx: Context, apt_supply: int, ldt_supply: int) -> None:
+    """The fungible assets' metadata objects: APT's at ``0xa`` with its concurrent supply,
+    and the demo token LDT's with its supply (a tenth of its maximum)."""
     ctx.put(APT_METADATA, OBJECT_CORE, object_core(APT_METADATA, _FRAMEWORK))
     ctx.put(
         APT_METADATA,
@@ -234,6 +243,54 @@ def write_genesis(store: Store, config: NodeConfig, anchor: int) -> None:
         "0x1::fungible_asset::Supply",
         {"current": str(ldt_supply), "maximum": {"vec": [str(10 * ldt_supply)]}},
     )
+
+
+def _genesis_meta(config: NodeConfig, anchor: int, apt_supply: int) -> dict[str, str]:
+    """What the meta table records of the chain at genesis, the generation's target and
+    state among it."""
+    return {
+        "chain_id": str(config.chain_id),
+        "seed": str(config.seed),
+        "dev_accounts": str(config.dev_accounts),
+        "workload_accounts": str(GENESIS_WORKLOAD_ACCOUNTS),
+        "genesis_supply": str(apt_supply),
+        "generator_version": str(GENERATOR_VERSION),
+        "anchor_usec": str(anchor),
+        "anchor": "now" if config.anchor == "now" else "fixed",
+        "generation_target": str(config.blocks),
+        "generation": "running" if config.blocks else "complete",
+    }
+
+
+def _genesis_transaction(changes: list[StateChange]) -> dict[str, Any]:
+    """The genesis transaction as the API shows it: its direct write set of ``changes``."""
+    return {
+        "payload": {
+            "write_set": {
+                "changes": [c.change for c in changes],
+                "events": [],
+                "type": "direct_write_set",
+            },
+            "type": "write_set_payload",
+        },
+        "events": [],
+        "type": "genesis_transaction",
+    }
+
+
+def write_genesis(store: Store, config: NodeConfig, anchor: int) -> None:
+    """Write version 0 and block 0 to an empty store, for a history ending at ``anchor``.
+
+    The clock resource holds the history's start time, so the genesis transaction's
+    hash covers the anchor.
+    """
+    start = chain_start(anchor, config.blocks)
+    ctx = Context(lambda skey: None, FRAMEWORK.codec, chain_id=config.chain_id)
+    _put_framework(ctx, config, start)
+    funded = _genesis_accounts(store, config)
+    apt_supply = sum(apt for _, apt, _ in funded)
+    ldt_supply = sum(ldt for _, _, ldt in funded) * DEMO_TOKEN_UNIT
+    _put_assets(ctx, apt_supply, ldt_supply)
     for address, apt, ldt in funded:
         ctx.put(address, ACCOUNT, account_data(address, bytes(address)))
         deposit(ctx, address, APT_METADATA, apt, events=False)
@@ -243,40 +300,10 @@ def write_genesis(store: Store, config: NodeConfig, anchor: int) -> None:
     txn_hash = hashlib.sha3_256(TRANSACTION_PREFIX + b"\x01" + change_hash(changes)).digest()
     block_hash = salted(b"BlockInfo", f"genesis:{config.seed}:{config.chain_id}:{start}".encode())
     record = BlockRecord(0, 0, 0, block_hash, start, 0, 0, 0, 0, 0, False, None, b"", b"")
-    write = BlockWrite(
-        record,
-        meta={
-            "chain_id": str(config.chain_id),
-            "seed": str(config.seed),
-            "dev_accounts": str(config.dev_accounts),
-            "workload_accounts": str(GENESIS_WORKLOAD_ACCOUNTS),
-            "genesis_supply": str(apt_supply),
-            "generator_version": str(GENERATOR_VERSION),
-            "anchor_usec": str(anchor),
-            "anchor": "now" if config.anchor == "now" else "fixed",
-            "generation_target": str(config.blocks),
-            "generation": "running" if config.blocks else "complete",
-        },
-    )
+    write = BlockWrite(record, meta=_genesis_meta(config, anchor, apt_supply))
     rec = TxnRecorder(0, 0, bytes(32), write)
     state_root = salted(b"StateCheckpoint", bytes(32), change_hash(changes))
-    rec.record(
-        txn_hash,
-        output,
-        {
-            "payload": {
-                "write_set": {
-                    "changes": [c.change for c in changes],
-                    "events": [],
-                    "type": "direct_write_set",
-                },
-                "type": "write_set_payload",
-            },
-            "events": [],
-            "type": "genesis_transaction",
-        },
-        checkpoint="0x" + state_root.hex(),
-    )
+    rec.record(txn_hash, output, _genesis_transaction(changes), checkpoint="0x" + state_root.hex())
     write.block = BlockRecord(
         0, 0, 0, block_hash, start, 0, 0, 0, 0, 0, False, None, rec.accumulator, state_root
     )
