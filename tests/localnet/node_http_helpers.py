@@ -13,6 +13,7 @@ from typing import Any, Final, Protocol
 
 import httpx
 
+from ledgerkit import ErrorCode
 from ledgerkit.bcs import (
     Ed25519Authenticator,
     EntryFunction,
@@ -40,33 +41,11 @@ REQUIRED_HEADERS: Final = (
     "X-NODE-OLDEST-BLOCK-HEIGHT",
 )
 
-#: Every ``error_code`` the spec allows.
-ERROR_CODES: Final = frozenset(
-    {
-        "account_not_found",
-        "resource_not_found",
-        "module_not_found",
-        "struct_field_not_found",
-        "version_not_found",
-        "transaction_not_found",
-        "table_item_not_found",
-        "block_not_found",
-        "state_value_not_found",
-        "version_pruned",
-        "block_pruned",
-        "invalid_input",
-        "invalid_transaction_update",
-        "sequence_number_too_old",
-        "vm_error",
-        "rejected_by_filter",
-        "health_check_failed",
-        "mempool_is_full",
-        "internal_error",
-        "web_framework_error",
-        "bcs_not_supported",
-        "api_disabled",
-    }
-)
+#: Every ``error_code`` the spec allows: ErrorCode's, less the two public nodes send beyond it.
+ERROR_CODES: Final = frozenset(code.value for code in ErrorCode) - {
+    ErrorCode.RATE_LIMITED.value,
+    ErrorCode.NODE_NOT_BOOTSTRAPPED.value,
+}
 
 _DECIMAL: Final = re.compile(r"^(0|[1-9][0-9]*)$")
 _HEX_BYTES: Final = re.compile(r"^0x([0-9a-f]{2})*$")

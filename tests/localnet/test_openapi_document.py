@@ -25,6 +25,7 @@ from referencing import Registry
 from referencing.jsonschema import DRAFT4
 
 import ledgerkit
+from ledgerkit import ErrorCode
 from ledgerkit._endpoints import operations_of
 from ledgerkit.localnet.app.openapi import openapi_document
 
@@ -43,35 +44,9 @@ LEDGER_HEADERS = tuple(
         "OLDEST-BLOCK-HEIGHT",
     )
 )
-# The 24 error codes of the facts sheet (section 7).
-ERROR_CODES = frozenset(
-    {
-        "account_not_found",
-        "resource_not_found",
-        "module_not_found",
-        "struct_field_not_found",
-        "version_not_found",
-        "transaction_not_found",
-        "table_item_not_found",
-        "block_not_found",
-        "state_value_not_found",
-        "version_pruned",
-        "block_pruned",
-        "invalid_input",
-        "invalid_transaction_update",
-        "sequence_number_too_old",
-        "vm_error",
-        "rejected_by_filter",
-        "health_check_failed",
-        "mempool_is_full",
-        "rate_limited",
-        "node_not_bootstrapped",
-        "internal_error",
-        "web_framework_error",
-        "bcs_not_supported",
-        "api_disabled",
-    }
-)
+# The error codes the document lists: ErrorCode's, which tests/test_errors.py holds to the
+# spec and test_error_codes_and_operations_match_the_public_nodes to the public nodes'.
+ERROR_CODES = frozenset(code.value for code in ErrorCode)
 # The node's own description of its API, kept beside the project (not part of it). The
 # operations it lists are what the document must describe, whatever else the node serves.
 SPEC = Path(__file__).resolve().parents[3] / "shared" / "spec" / "ledger-node-rest-api.md"
