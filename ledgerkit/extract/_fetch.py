@@ -15,7 +15,7 @@ import itertools
 import operator
 import sys
 import threading
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol, TypeVar
 
@@ -29,7 +29,6 @@ from ledgerkit.models import Block, decode_transaction_events, decode_transactio
 from ledgerkit.types import Address, LedgerMeta, parse_uint
 
 __all__ = [
-    "PageFetcher",
     "Plan",
     "Source",
     "bulk_transport",
@@ -63,9 +62,6 @@ class Plan:
 
     oldest: int = 0
     served: collections.Counter[str] = field(default_factory=collections.Counter)
-
-
-PageFetcher = Callable[[AsyncClient, int, int], Awaitable[tuple[list[Any], LedgerMeta]]]
 
 
 @dataclass(frozen=True, slots=True)

@@ -70,8 +70,6 @@ BOOL: Final = pd.BooleanDtype()
 # ``schema_of`` reports for every categorical column, full or empty.
 CATEGORY: Final = pd.CategoricalDtype(pd.Index([], dtype="str"))
 
-_INT64_MAX: Final = (1 << 63) - 1
-
 
 def schema_of(frame: pd.DataFrame) -> dict[str, str]:
     """Column name -> dtype name (``"category"`` for any categorical column)."""

@@ -45,9 +45,7 @@ __all__ = [
 
 #: Scheme bytes appended to a public key before hashing it into an authentication key.
 ED25519_SCHEME: Final = b"\x00"
-MULTI_ED25519_SCHEME: Final = b"\x01"
 SINGLE_KEY_SCHEME: Final = b"\x02"
-MULTI_KEY_SCHEME: Final = b"\x03"
 
 #: ``<scheme>-priv-`` of AIP-80 private keys (any scheme, to name the one given).
 _AIP80_PREFIX: Final = re.compile(r"([a-z0-9]+)-priv-")

@@ -7,13 +7,12 @@ from typing import Annotated, Any, TypeAlias
 
 import msgspec
 
-from ledgerkit.types import U8, U16, U32, U64_MAX
+from ledgerkit.types import U8, U32, U64_MAX
 
 __all__ = [
     "Record",
     "TaggedRecord",
     "U8Int",
-    "U16Int",
     "U32Int",
     "U64Int",
     "UnknownVariant",
@@ -26,7 +25,6 @@ __all__ = [
 # upper one by ``check_u64`` in the records' ``__post_init__``.
 U64Int: TypeAlias = Annotated[int, msgspec.Meta(ge=0)]
 U32Int: TypeAlias = Annotated[int, msgspec.Meta(ge=0, le=U32.MAX)]
-U16Int: TypeAlias = Annotated[int, msgspec.Meta(ge=0, le=U16.MAX)]
 U8Int: TypeAlias = Annotated[int, msgspec.Meta(ge=0, le=U8.MAX)]
 
 

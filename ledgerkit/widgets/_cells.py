@@ -25,7 +25,6 @@ from ledgerkit.types import U64_MAX, Address
 __all__ = [
     "KINDS",
     "TIME_FORMAT",
-    "cell_text",
     "display_row",
     "exact_frame",
     "format_time",
@@ -115,17 +114,6 @@ def _cell(value: Any, kind: str, limit: int = CELL_LIMIT) -> _Scalar:
     if isinstance(safe, str):
         return _clip(safe, limit)
     return safe  # type: ignore[no-any-return]
-
-
-def cell_text(value: Any, kind: str, limit: int) -> str:
-    """A cell's value as the text a column of ``kind`` shows, cut after ``limit``
-    characters (``""`` for a missing value)."""
-    shown = _cell(value, kind, limit)
-    if shown is None:
-        return ""
-    if isinstance(shown, bool):
-        return "true" if shown else "false"
-    return str(shown)
 
 
 _INTEGER: Final = re.compile(r"-?[0-9]+")
