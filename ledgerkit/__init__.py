@@ -75,6 +75,7 @@ from ledgerkit._errors import (
     WebFrameworkError,
 )
 from ledgerkit._public import publish as _publish
+from ledgerkit._version import __version__
 from ledgerkit.bcs import MoveValueCodec
 from ledgerkit.keys import (
     Account,
@@ -100,8 +101,6 @@ from ledgerkit.types import (
     Result,
     StructTag,
 )
-
-__version__ = "0.1.0.dev0"
 
 if _TYPE_CHECKING:
     from ledgerkit._assets import account_balances

@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 import types
+from pathlib import Path
 
 import pytest
 
@@ -244,6 +245,15 @@ def test_version_is_a_pep440_string() -> None:
     assert re.fullmatch(
         r"\d+\.\d+\.\d+((a|b|rc)\d+)?(\.post\d+)?(\.dev\d+)?", ledgerkit.__version__
     )
+
+
+def test_a_built_package_carries_the_front_doors_version() -> None:
+    # setuptools reads pyproject.toml as a build would, its dynamic version included.
+    from setuptools.config.pyprojecttoml import read_configuration
+
+    pyproject = Path(ledgerkit.__file__).parents[1] / "pyproject.toml"
+    built = read_configuration(pyproject, expand=True)["project"]["version"]
+    assert built == ledgerkit.__version__
 
 
 def test_the_front_door_and_the_subpackages_hand_out_the_same_objects() -> None:

@@ -3,7 +3,8 @@
 Every module is parsed (not imported), and every import counts: at the top, inside
 functions, under ``TYPE_CHECKING``, relative or absolute. The ground floor (``types``,
 ``bcs``, ``keys``, the error tree) imports nothing above it; the embedded node sits
-below the client and everything built on it; frames and charts take data, never fetch it.
+below the client and everything built on it, the front door included; frames and charts
+take data, never fetch it.
 """
 
 from __future__ import annotations
@@ -23,14 +24,26 @@ PACKAGE_DIR = Path(ledgerkit.__file__).parent
 
 #: The ground floor: each of these may import only the others (``_endpoints`` is the
 #: table of operations, plain data; ``_public`` sets the names users see;
-#: ``_framework_errors`` the error constants the client and the embedded node share).
+#: ``_framework_errors`` the error constants the client and the embedded node share;
+#: ``_version`` the version string).
 GROUND = frozenset(
-    {"types", "bcs", "keys", "_errors", "_endpoints", "_public", "_framework_errors", "_markdown"}
+    {
+        "types",
+        "bcs",
+        "keys",
+        "_errors",
+        "_endpoints",
+        "_public",
+        "_framework_errors",
+        "_markdown",
+        "_version",
+    }
 )
 
-#: Package -> the packages it must never import.
+#: Package -> the packages it must never import (``ledgerkit``: the front door itself,
+#: which names everything above the node; the node reads the version from ``_version``).
 FORBIDDEN = {
-    "localnet": frozenset({"client", "frames", "extract", "tx", "charts", "widgets"}),
+    "localnet": frozenset({"ledgerkit", "client", "frames", "extract", "tx", "charts", "widgets"}),
     "frames": frozenset({"client", "extract", "tx"}),
     "charts": frozenset({"client"}),
     # connect() at the front door starts the node; the client knows nothing of it.
@@ -92,6 +105,7 @@ def test_the_checker_sees_every_kind_of_import() -> None:
         "from typing import TYPE_CHECKING\n"
         "import ledgerkit.client\n"
         "from ledgerkit import frames\n"
+        "from ledgerkit import ErrorCode\n"
         "from . import _store\n"
         "from .._errors import LedgerError\n"
         "if TYPE_CHECKING:\n"
@@ -101,6 +115,7 @@ def test_the_checker_sees_every_kind_of_import() -> None:
     )
     found = imported_modules(source, "ledgerkit.localnet._ledger", is_package=False)
     assert {_part_of(name) for name in found} == {
+        "ledgerkit",
         "client",
         "frames",
         "localnet",

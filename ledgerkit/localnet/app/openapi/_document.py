@@ -21,8 +21,8 @@ import copy
 import functools
 from typing import Any, Final
 
-import ledgerkit
 from ledgerkit._endpoints import BCS, JSON, PARAMETERS, SERVICES, Operation, operations_of
+from ledgerkit._version import __version__
 from ledgerkit.localnet.app.openapi._components import _schemas
 from ledgerkit.localnet.app.openapi._notation import _PRIMITIVES, Schema, _ref, _type, _uint
 from ledgerkit.localnet.app.openapi._scalar_schemas import _HEX, _TYPE_DEPTH, _struct_tag
@@ -60,7 +60,7 @@ def _document(base_path: str) -> dict[str, Any]:
         "openapi": "3.0.3",
         "info": {
             "title": "ledgerkit local node",
-            "version": ledgerkit.__version__,
+            "version": __version__,
             "description": _DESCRIPTION,
             "license": {"name": "Apache-2.0"},
         },
