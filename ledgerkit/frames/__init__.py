@@ -33,7 +33,6 @@ from ledgerkit.frames._asset_keys import (
     APT_METADATA,
     AssetKey,
     asset_key,
-    paired_metadata_address,
 )
 from ledgerkit.frames._derive import (
     APT_DECIMALS,
@@ -111,15 +110,18 @@ from ledgerkit.frames._transactions import (
     payloads_to_frame,
     transactions_to_frame,
 )
-from ledgerkit.models import (
-    FeeStatement,
-    balance_deltas,
-    fee_statement,
-    gas_payer,
-    primary_store_address,
-    storage_fee_refund,
-    stores_to_look_up,
-)
+
+# Also named here, where they were first published (``as`` marks them re-exported): the
+# readers of what a transaction moved, at home in ledgerkit.models (read without pandas),
+# and a coin type's paired metadata address, at home in ledgerkit.types.
+from ledgerkit.models import FeeStatement as FeeStatement
+from ledgerkit.models import balance_deltas as balance_deltas
+from ledgerkit.models import fee_statement as fee_statement
+from ledgerkit.models import gas_payer as gas_payer
+from ledgerkit.models import primary_store_address as primary_store_address
+from ledgerkit.models import storage_fee_refund as storage_fee_refund
+from ledgerkit.models import stores_to_look_up as stores_to_look_up
+from ledgerkit.types import paired_metadata_address as paired_metadata_address
 
 register_accessor()
 
@@ -158,13 +160,11 @@ __all__ = [
     "UINT64",
     "AbiCache",
     "AssetKey",
-    "FeeStatement",
     "LedgerAccessor",
     "abi_requests",
     "activity_to_frame",
     "asset_key",
     "balance_changes_to_frame",
-    "balance_deltas",
     "balances_to_frame",
     "block_stats",
     "blocks_to_frame",
@@ -175,28 +175,22 @@ __all__ = [
     "events_to_frame",
     "expand_event_data",
     "fee_payers",
-    "fee_statement",
     "fees",
     "fees_in_units",
     "function_activity",
     "functions_to_frame",
     "gas_estimates_to_frame",
-    "gas_payer",
     "holdings_to_frame",
     "ints_to_wide",
     "modules_to_frame",
     "move_column",
     "move_dtype",
-    "paired_metadata_address",
     "payer_activity",
     "payloads_to_frame",
-    "primary_store_address",
     "resources_to_frame",
     "schema_of",
     "search_hits_to_frame",
     "sender_activity",
-    "storage_fee_refund",
-    "stores_to_look_up",
     "structs_to_frame",
     "time_stats",
     "transactions_to_frame",

@@ -29,10 +29,14 @@ from ledgerkit.keys import (
     Secp256k1PrivateKey,
     Secp256k1PublicKey,
 )
+
+# Also named here, where they were first published; at home in ledgerkit.models.
+from ledgerkit.models import balance_deltas as balance_deltas
+from ledgerkit.models import primary_store_address as primary_store_address
+from ledgerkit.models import stores_to_look_up as stores_to_look_up
 from ledgerkit.tx._abort_codes import FRAMEWORK_ERRORS
 from ledgerkit.tx._aborts import MoveAbort, parse_abort
 from ledgerkit.tx._arguments import encode_call, parameter_types, type_arguments_of, value_repr
-from ledgerkit.tx._balances import balance_deltas, primary_store_address, stores_to_look_up
 from ledgerkit.tx._encoded import EncodedSubmission, submission_request
 from ledgerkit.tx._explain import (
     EXPLANATION_COLUMNS,
@@ -77,7 +81,6 @@ __all__ = [
     "TransactionExplanation",
     "UnsignedTransaction",
     "as_signer",
-    "balance_deltas",
     "encode_call",
     "entry_function_of",
     "explain_transaction",
@@ -85,11 +88,9 @@ __all__ = [
     "is_builtin_struct",
     "parameter_types",
     "parse_abort",
-    "primary_store_address",
     "sender_authenticator",
     "sign_transaction",
     "signed_with_zeros",
-    "stores_to_look_up",
     "submission_request",
     "to_json_form",
     "type_arguments_of",

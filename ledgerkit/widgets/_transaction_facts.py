@@ -8,8 +8,8 @@ from __future__ import annotations
 import html
 from typing import Any, Final, NamedTuple
 
-from ledgerkit.frames import APT_DECIMALS, fee_statement
-from ledgerkit.models import FeePayerSignature, MultiAgentSignature, UserTransaction
+from ledgerkit.frames import APT_DECIMALS
+from ledgerkit.models import FeePayerSignature, MultiAgentSignature, UserTransaction, fee_statement
 from ledgerkit.tx import parse_abort
 from ledgerkit.types import Address
 from ledgerkit.widgets._balance_rows import units_text

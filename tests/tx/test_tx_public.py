@@ -25,7 +25,6 @@ EXPECTED: list[str] = [
     "TransactionExplanation",
     "UnsignedTransaction",
     "as_signer",
-    "balance_deltas",
     "encode_call",
     "entry_function_of",
     "explain_transaction",
@@ -33,11 +32,9 @@ EXPECTED: list[str] = [
     "is_builtin_struct",
     "parameter_types",
     "parse_abort",
-    "primary_store_address",
     "sender_authenticator",
     "sign_transaction",
     "signed_with_zeros",
-    "stores_to_look_up",
     "submission_request",
     "to_json_form",
     "type_arguments_of",
@@ -50,3 +47,11 @@ def test_public_names_of_the_toolkit() -> None:
     assert ledgerkit.tx.__all__ == EXPECTED
     assert ledgerkit.tx.sign_transaction.__module__ == "ledgerkit.tx"
     assert ledgerkit.tx.AbiLayouts.__module__ == "ledgerkit.tx"
+
+
+def test_the_balance_readers_are_still_named_here_from_their_home() -> None:
+    import ledgerkit.models
+
+    for name in ("balance_deltas", "primary_store_address", "stores_to_look_up"):
+        assert getattr(ledgerkit.tx, name) is getattr(ledgerkit.models, name)
+        assert getattr(ledgerkit.tx, name).__module__ == "ledgerkit.models"

@@ -39,7 +39,7 @@ from ledgerkit.client._flows import _building as building
 from ledgerkit.client._flows._building import WAIT_PAUSE_SECONDS, waiting
 from ledgerkit.client._flows._holdings import Holding, holdings
 from ledgerkit.client._methods import Endpoints
-from ledgerkit.models import MoveResource, Transaction, UserTransaction
+from ledgerkit.models import MoveResource, Transaction, UserTransaction, stores_to_look_up
 from ledgerkit.tx import (
     EncodedSubmission,
     ModuleAbis,
@@ -49,7 +49,6 @@ from ledgerkit.tx import (
     entry_function_of,
     explain_transaction,
     signed_with_zeros,
-    stores_to_look_up,
     submission_request,
 )
 from ledgerkit.types import Address, EntryFunctionId, MoveType, Result, StructTag
