@@ -8,7 +8,6 @@ a handler or a handler its row. Failures answer as OAuth servers do,
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, NoReturn
 from urllib.parse import urlsplit
@@ -22,6 +21,7 @@ from starlette.routing import Route
 
 from ledgerkit._endpoints import JSON, operations_of
 from ledgerkit._errors import InputError
+from ledgerkit.localnet.services._strict_json import strict_json
 
 if TYPE_CHECKING:
     from ledgerkit.localnet.services._identity_provider import IdentityProvider, Issuer
@@ -115,11 +115,7 @@ async def _read_sign_in(request: Request) -> dict[str, Any]:
         if len(raw) > MAX_SIGN_IN_BYTES:
             _bad(f"the body must be at most {MAX_SIGN_IN_BYTES} bytes")
     try:
-        body = json.loads(
-            raw.decode("utf-8"),
-            object_pairs_hook=_no_repeats,
-            parse_constant=_no_constant,
-        )
+        body = strict_json(raw.decode("utf-8"))
     except (ValueError, RecursionError):
         _bad("the body is not JSON")
     if not isinstance(body, dict):
@@ -130,17 +126,6 @@ async def _read_sign_in(request: Request) -> dict[str, Any]:
     if "email" not in body:
         _bad("email is required")
     return body
-
-
-def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    found = dict(pairs)
-    if len(found) != len(pairs):
-        raise ValueError("a repeated key")
-    return found
-
-
-def _no_constant(word: str) -> NoReturn:
-    raise ValueError("NaN and Infinity are not JSON")
 
 
 class _OAuthError(Exception):

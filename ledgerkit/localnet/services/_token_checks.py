@@ -41,6 +41,7 @@ from cryptography.hazmat.primitives.asymmetric.rsa import RSAPublicKey
 from jwt.algorithms import RSAAlgorithm
 
 from ledgerkit._errors import InputError
+from ledgerkit.localnet.services._strict_json import strict_json
 
 __all__ = [
     "FAILED",
@@ -450,25 +451,12 @@ def _json_object(segment: str, what: str) -> dict[str, Any]:
         _refuse(f"the {what} is not base64url")
     try:
         raw = base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4))
-        found = json.loads(
-            raw.decode("utf-8"), object_pairs_hook=_no_repeats, parse_constant=_no_constant
-        )
+        found = strict_json(raw.decode("utf-8"))
     except (binascii.Error, ValueError, RecursionError):
         _refuse(f"the {what} is not JSON")
     if not isinstance(found, dict):
         _refuse(f"the {what} is not a JSON object")
     return found
-
-
-def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    found = dict(pairs)
-    if len(found) != len(pairs):
-        raise ValueError("a repeated key")
-    return found
-
-
-def _no_constant(word: str) -> NoReturn:
-    raise ValueError("NaN and Infinity are not JSON")
 
 
 def _check_header(header: Mapping[str, Any]) -> None:

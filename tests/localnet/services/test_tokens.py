@@ -338,6 +338,13 @@ ATTACKS: Final[list[Any]] = [
         "the header is not JSON",
         id="header-not-json",
     ),
+    pytest.param(
+        lambda s: ".".join(
+            [b64url(b'{"alg": "RS256", "alg": "RS256"}'), segment(s.claims()), "sig"]
+        ),
+        "the header is not JSON",
+        id="header-repeated-key",
+    ),
 ]
 
 
