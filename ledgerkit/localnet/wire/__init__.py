@@ -3,6 +3,8 @@
 * ``_txn_json``: payloads, signatures and requests in the API's JSON, read into BCS
   structs, and the one writer of a transaction's JSON (pending, committed, simulated);
 * ``_script_json``: script payloads in JSON, their arguments read by the ABI they carry;
+* ``_json_fields``: what both JSON readers share: the refusal, required fields, hex
+  bytes, and a call's type arguments and arguments;
 * ``_txn_requests``: the signed transaction of a submit or simulate request, and the
   signing message of an ``encode_submission`` request;
 * ``_txn_bcs``: committed and pending transactions as BCS ``TransactionData``.

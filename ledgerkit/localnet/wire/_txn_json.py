@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledgerkit._errors import BCSError, ErrorCode, InputError, LedgerError
+from ledgerkit._errors import BCSError, InputError, LedgerError
 from ledgerkit.bcs import (
     AbstractionAuthenticator,
     AccountAuthenticator,
@@ -38,10 +38,10 @@ from ledgerkit.bcs import (
     TransactionPayload,
     TransactionPayloadV1,
 )
-from ledgerkit.localnet._node_errors import NodeError
 from ledgerkit.localnet.vm.framework import FRAMEWORK, render_type
+from ledgerkit.localnet.wire._json_fields import call_arguments, field, hex_field, invalid
 from ledgerkit.localnet.wire._script_json import script_from_json
-from ledgerkit.types import Address, EntryFunctionId, HexBytes, MoveType, parse_uint
+from ledgerkit.types import Address, EntryFunctionId, HexBytes, parse_uint
 
 __all__ = [
     "authenticator_from_json",
@@ -58,10 +58,6 @@ __all__ = [
 
 def _hex(data: bytes) -> str:
     return "0x" + data.hex()
-
-
-def _invalid(message: str) -> NodeError:
-    return NodeError(ErrorCode.INVALID_INPUT, message)
 
 
 # -- output -----------------------------------------------------------------------------------
@@ -301,84 +297,70 @@ def user_fields(
 # -- input ------------------------------------------------------------------------------------
 
 
-def _field(obj: Any, name: str, where: str) -> Any:
-    if not isinstance(obj, dict) or name not in obj:
-        raise _invalid(f"{where} lacks the field {name!r}")
-    return obj[name]
-
-
-def _bytes(obj: Any, name: str, where: str) -> bytes:
-    value = _field(obj, name, where)
-    try:
-        return bytes(HexBytes.parse(value))
-    except (InputError, TypeError) as exc:
-        raise _invalid(f"{where}.{name}: {exc}") from None
-
-
 def _address(value: Any, where: str) -> Address:
     try:
         return Address.parse(value)
     except InputError as exc:
-        raise _invalid(f"{where}: {exc}") from None
+        raise invalid(f"{where}: {exc}") from None
 
 
 def _u64(obj: Any, name: str, where: str = "the request") -> int:
     try:
-        return parse_uint(_field(obj, name, where), 64, what=name)
+        return parse_uint(field(obj, name, where), 64, what=name)
     except InputError as exc:
-        raise _invalid(str(exc)) from None
+        raise invalid(str(exc)) from None
 
 
 def _any_key(obj: Any, where: str) -> AnyPublicKey:
-    return AnyPublicKey(_field(obj, "type", where), _bytes(obj, "value", where))
+    return AnyPublicKey(field(obj, "type", where), hex_field(obj, "value", where))
 
 
 def _any_signature(obj: Any, where: str) -> AnySignature:
-    return AnySignature(_field(obj, "type", where), _bytes(obj, "value", where))
+    return AnySignature(field(obj, "type", where), hex_field(obj, "value", where))
 
 
 def _account_from_json(obj: Any, where: str) -> AccountAuthenticator:
-    kind = _field(obj, "type", where)
+    kind = field(obj, "type", where)
     if kind == "ed25519_signature" or (
         kind == "single_sender" and isinstance(obj.get("public_key"), str)
     ):
         return Ed25519Authenticator(
-            _bytes(obj, "public_key", where), _bytes(obj, "signature", where)
+            hex_field(obj, "public_key", where), hex_field(obj, "signature", where)
         )
     if kind == "multi_ed25519_signature":
-        keys = tuple(bytes(HexBytes.parse(k)) for k in _field(obj, "public_keys", where))
-        sigs = tuple(bytes(HexBytes.parse(s)) for s in _field(obj, "signatures", where))
-        threshold = _field(obj, "threshold", where)
-        return MultiEd25519Authenticator(keys, threshold, sigs, _bytes(obj, "bitmap", where))
+        keys = tuple(bytes(HexBytes.parse(k)) for k in field(obj, "public_keys", where))
+        sigs = tuple(bytes(HexBytes.parse(s)) for s in field(obj, "signatures", where))
+        threshold = field(obj, "threshold", where)
+        return MultiEd25519Authenticator(keys, threshold, sigs, hex_field(obj, "bitmap", where))
     if kind in ("single_key_signature", "single_sender") and "public_key" in obj:
         return SingleKeyAuthenticator(
             _any_key(obj["public_key"], f"{where}.public_key"),
-            _any_signature(_field(obj, "signature", where), f"{where}.signature"),
+            _any_signature(field(obj, "signature", where), f"{where}.signature"),
         )
     if kind in ("multi_key_signature", "single_sender") and "public_keys" in obj:
         any_keys = tuple(_any_key(k, f"{where}.public_keys") for k in obj["public_keys"])
-        entries = _field(obj, "signatures", where)
-        indexes = [_field(e, "index", f"{where}.signatures") for e in entries]
+        entries = field(obj, "signatures", where)
+        indexes = [field(e, "index", f"{where}.signatures") for e in entries]
         any_sigs = tuple(
-            _any_signature(_field(e, "signature", where), f"{where}.signatures") for e in entries
+            _any_signature(field(e, "signature", where), f"{where}.signatures") for e in entries
         )
         bitmap = MultiKeyAuthenticator.make_bitmap(indexes, len(any_keys))
-        required = _field(obj, "signatures_required", where)
+        required = field(obj, "signatures_required", where)
         return MultiKeyAuthenticator(any_keys, required, any_sigs, bitmap)
     if kind == "no_account_signature":
         return NoAccountAuthenticator()
     if kind in ("abstraction_signature", "abstract_signature"):
-        fid = EntryFunctionId.parse(_field(obj, "function_info", where))
+        fid = EntryFunctionId.parse(field(obj, "function_info", where))
         return AbstractionAuthenticator(
-            fid.address, fid.module.name, fid.name, _bytes(obj, "auth_data", where)
+            fid.address, fid.module.name, fid.name, hex_field(obj, "auth_data", where)
         )
-    raise _invalid(f"{where}: unknown signature type {kind!r}")
+    raise invalid(f"{where}: unknown signature type {kind!r}")
 
 
 def authenticator_from_json(obj: Any, where: str = "signature") -> TransactionAuthenticator:
     """A Signature object as a transaction authenticator."""
     try:
-        kind = _field(obj, "type", where)
+        kind = field(obj, "type", where)
         if kind in ("ed25519_signature", "multi_ed25519_signature"):
             found = _account_from_json(obj, where)
             assert isinstance(found, Ed25519Authenticator | MultiEd25519Authenticator)
@@ -386,68 +368,61 @@ def authenticator_from_json(obj: Any, where: str = "signature") -> TransactionAu
         if kind == "single_sender":
             return SingleSenderAuthenticator(_account_from_json(obj, where))
         if kind in ("multi_agent_signature", "fee_payer_signature"):
-            sender = _account_from_json(_field(obj, "sender", where), f"{where}.sender")
+            sender = _account_from_json(field(obj, "sender", where), f"{where}.sender")
             addresses = tuple(
                 _address(a, f"{where}.secondary_signer_addresses")
-                for a in _field(obj, "secondary_signer_addresses", where)
+                for a in field(obj, "secondary_signer_addresses", where)
             )
             signers = tuple(
                 _account_from_json(s, f"{where}.secondary_signers")
-                for s in _field(obj, "secondary_signers", where)
+                for s in field(obj, "secondary_signers", where)
             )
             if kind == "multi_agent_signature":
                 return MultiAgentAuthenticator(sender, addresses, signers)
-            payer = _address(_field(obj, "fee_payer_address", where), f"{where}.fee_payer_address")
+            payer = _address(field(obj, "fee_payer_address", where), f"{where}.fee_payer_address")
             payer_signer = _account_from_json(
-                _field(obj, "fee_payer_signer", where), f"{where}.fee_payer_signer"
+                field(obj, "fee_payer_signer", where), f"{where}.fee_payer_signer"
             )
             return FeePayerAuthenticator(sender, addresses, signers, payer, payer_signer)
-        raise _invalid(f"{where}: unknown signature type {kind!r}")
+        raise invalid(f"{where}: unknown signature type {kind!r}")
     except (BCSError, InputError, TypeError, ValueError) as exc:
-        raise _invalid(f"{where}: {exc}") from None
+        raise invalid(f"{where}: {exc}") from None
 
 
 def entry_function_from_json(obj: Any, where: str = "payload") -> EntryFunction:
     """An ``entry_function_payload`` with its JSON arguments converted by the ABI."""
     try:
-        fid = EntryFunctionId.parse(_field(obj, "function", where))
+        fid = EntryFunctionId.parse(field(obj, "function", where))
     except InputError as exc:
-        raise _invalid(f"{where}.function: {exc}") from None
-    type_texts = _field(obj, "type_arguments", where)
-    arguments = _field(obj, "arguments", where)
-    if not isinstance(type_texts, list) or not isinstance(arguments, list):
-        raise _invalid(f"{where}: type_arguments and arguments must be arrays")
-    try:
-        type_args = tuple(MoveType.parse(t) for t in type_texts)
-    except InputError as exc:
-        raise _invalid(f"{where}.type_arguments: {exc}") from None
+        raise invalid(f"{where}.function: {exc}") from None
+    type_args, arguments = call_arguments(obj, where)
     module, function = FRAMEWORK.function(fid)
     if module is None:
-        raise _invalid(f"Module {fid.module} not found")
+        raise invalid(f"Module {fid.module} not found")
     if function is None:
-        raise _invalid(f"Function {fid} not found")
+        raise invalid(f"Function {fid} not found")
     if len(type_args) != len(function.generics):
-        raise _invalid(
+        raise invalid(
             f"{fid} takes {len(function.generics)} type argument(s), got {len(type_args)}"
         )
     params = [p.substitute(type_args) for p in function.value_params]
     if len(arguments) != len(params):
-        raise _invalid(f"{fid} takes {len(params)} argument(s), got {len(arguments)}")
+        raise invalid(f"{fid} takes {len(params)} argument(s), got {len(arguments)}")
     try:
         pairs = list(zip(params, arguments, strict=True))
         return EntryFunction.build(fid, type_args, pairs, codec=FRAMEWORK.codec)
     except (InputError, BCSError) as exc:
-        raise _invalid(f"{where}.arguments: {exc}") from None
+        raise invalid(f"{where}.arguments: {exc}") from None
 
 
 def _multisig_from_json(obj: Any) -> Multisig:
-    address = _address(_field(obj, "multisig_address", "payload"), "payload.multisig_address")
+    address = _address(field(obj, "multisig_address", "payload"), "payload.multisig_address")
     inner = obj.get("transaction_payload")
     if inner is None:
         return Multisig(address)  # the call is stored on chain already
-    kind = _field(inner, "type", "payload.transaction_payload")
+    kind = field(inner, "type", "payload.transaction_payload")
     if kind != "entry_function_payload":
-        raise _invalid(
+        raise invalid(
             f"payload.transaction_payload: a multisig account runs an entry function here, "
             f"not {kind!r}"
         )
@@ -455,14 +430,14 @@ def _multisig_from_json(obj: Any) -> Multisig:
 
 
 def _payload_from_json(obj: Any) -> TransactionPayload:
-    kind = _field(obj, "type", "payload")
+    kind = field(obj, "type", "payload")
     if kind == "entry_function_payload":
         return entry_function_from_json(obj)
     if kind == "script_payload":
         return script_from_json(obj)
     if kind == "multisig_payload":
         return _multisig_from_json(obj)
-    raise _invalid(
+    raise invalid(
         f"payload type {kind!r} is not supported: entry_function_payload, script_payload "
         "or multisig_payload"
     )
@@ -471,8 +446,8 @@ def _payload_from_json(obj: Any) -> TransactionPayload:
 def raw_from_json(request: Any, chain_id: int) -> RawTransaction:
     """The raw transaction of a submit, simulate or encode request."""
     if not isinstance(request, dict):
-        raise _invalid("the request must be a JSON object")
-    payload = _payload_from_json(_field(request, "payload", "the request"))
+        raise invalid("the request must be a JSON object")
+    payload = _payload_from_json(field(request, "payload", "the request"))
     if request.get("replay_protection_nonce") is not None:
         # An orderless transaction: the versioned payload carries the nonce.
         nonce = _u64(request, "replay_protection_nonce")
@@ -483,7 +458,7 @@ def raw_from_json(request: Any, chain_id: int) -> RawTransaction:
         elif isinstance(payload, EntryFunction | Script):
             payload = TransactionPayloadV1(payload, replay_protection_nonce=nonce)
     raw = RawTransaction(
-        sender=_address(_field(request, "sender", "the request"), "sender"),
+        sender=_address(field(request, "sender", "the request"), "sender"),
         sequence_number=_u64(request, "sequence_number"),
         payload=payload,
         max_gas_amount=_u64(request, "max_gas_amount"),
@@ -494,5 +469,5 @@ def raw_from_json(request: Any, chain_id: int) -> RawTransaction:
     try:
         raw.to_bcs()  # kept: what cannot be written in BCS is refused here, not later
     except BCSError as exc:
-        raise _invalid(f"the transaction cannot be encoded: {exc}") from None
+        raise invalid(f"the transaction cannot be encoded: {exc}") from None
     return raw
