@@ -108,6 +108,13 @@ def _error(code: ErrorCode, message: str) -> NodeError:
     return NodeError(code, message)
 
 
+def _account_not_found(address: Address, v: int) -> NodeError:
+    return _error(
+        ErrorCode.ACCOUNT_NOT_FOUND,
+        f"Account not found by Address({address.standard}) and Ledger version({v})",
+    )
+
+
 def _limit(limit: int, maximum: int) -> int:
     if limit <= 0:
         raise _error(ErrorCode.INVALID_INPUT, "limit must not be zero")
@@ -170,10 +177,7 @@ class LedgerReads:
         v = self.checked_version(version)
         found = self.store.reads.state(resource_key(address, ACCOUNT), v)
         if found is None:
-            raise _error(
-                ErrorCode.ACCOUNT_NOT_FOUND,
-                f"Account not found by Address({address.standard}) and Ledger version({v})",
-            )
+            raise _account_not_found(address, v)
         data = orjson.loads(found[0])["data"]
         return {
             "sequence_number": data["sequence_number"],
@@ -218,10 +222,7 @@ class LedgerReads:
 
     def _missing(self, address: Address, v: int, code: ErrorCode, message: str) -> NodeError:
         if not self.store.reads.has_keys(b"\x00" + bytes(address), v):
-            return _error(
-                ErrorCode.ACCOUNT_NOT_FOUND,
-                f"Account not found by Address({address.standard}) and Ledger version({v})",
-            )
+            return _account_not_found(address, v)
         return _error(code, message)
 
     def resource(self, address: Address, tag: StructTag, version: int | None) -> Resource:
@@ -399,13 +400,7 @@ class LedgerReads:
             key_bcs = codec.encode(key_type, key)
         except (InputError, BCSError) as exc:
             raise _error(ErrorCode.INVALID_INPUT, f"key does not fit {key_type}: {exc}") from None
-        found = self.store.reads.state(table_key(handle, key_bcs), v)
-        if found is None:
-            raise _error(
-                ErrorCode.TABLE_ITEM_NOT_FOUND,
-                f"Table Item not found by Table handle({handle.standard}), Table key"
-                f"({'0x' + key_bcs.hex()}) and Ledger version({v})",
-            )
+        found = self._table_state(handle, key_bcs, v)
         stored = orjson.loads(found[0])
         if stored["value_type"] == render_type(value_type):
             return stored["value"], found[1]
@@ -419,7 +414,10 @@ class LedgerReads:
 
     def raw_table_item(self, handle: Address, key: bytes, version: int | None) -> bytes:
         """The BCS of a table item, by BCS key."""
-        v = self.checked_version(version)
+        return self._table_state(handle, key, self.checked_version(version))[1]
+
+    def _table_state(self, handle: Address, key: bytes, v: int) -> tuple[bytes, bytes]:
+        """The stored JSON and BCS of the item at BCS ``key``, or ``table_item_not_found``."""
         found = self.store.reads.state(table_key(handle, key), v)
         if found is None:
             raise _error(
@@ -427,7 +425,7 @@ class LedgerReads:
                 f"Table Item not found by Table handle({handle.standard}), Table key"
                 f"({'0x' + key.hex()}) and Ledger version({v})",
             )
-        return found[1]
+        return found
 
     # -- blocks -------------------------------------------------------------------------
 
