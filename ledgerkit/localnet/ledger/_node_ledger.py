@@ -39,14 +39,7 @@ from ledgerkit.localnet.chain import (
     generate,
 )
 from ledgerkit.localnet.ledger._file_identity import build_hash, check_identity
-from ledgerkit.localnet.ledger._ledger_reads import (
-    Head,
-    LedgerReads,
-    Module,
-    Page,
-    Resource,
-    ViewResult,
-)
+from ledgerkit.localnet.ledger._ledger_reads import Head, LedgerReads
 from ledgerkit.localnet.ledger._ledger_views import LedgerViews
 from ledgerkit.localnet.ledger._node_simulation import simulate
 from ledgerkit.localnet.mempool import Mempool, admit, restore_mempool
@@ -56,7 +49,7 @@ from ledgerkit.localnet.vm.framework import ACCOUNT, resource_key
 from ledgerkit.localnet.wire import signed_from_json, signing_message_of, transaction_data
 from ledgerkit.types import Address, LedgerMeta
 
-__all__ = ["Ledger", "Module", "Page", "Resource", "ViewResult"]
+__all__ = ["Ledger"]
 
 
 class Ledger:

@@ -65,9 +65,8 @@ def simulate(
     Raises
     ------
     NodeError
-        ``invalid_input`` when the signature verifies ("Simulated transactions must
-        not have a valid signature"), for a payload this node does not run, or when
-        ``estimate_max_gas_amount`` is asked for an account that does not exist.
+        ``invalid_input``, in the cases :meth:`~ledgerkit.localnet.ledger.Ledger.simulate`
+        lists.
     """
     try:
         valid = signed.verify()
