@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Final
 
@@ -25,6 +26,7 @@ from ledgerkit.localnet.app._http import (
     query_u64,
 )
 from ledgerkit.localnet.app._request_limits import echo
+from ledgerkit.localnet.ledger import Module, Page, Resource
 from ledgerkit.types import Address, LedgerMeta, StructTag, is_identifier
 
 __all__ = ["handlers"]
@@ -57,13 +59,30 @@ def _cursor(request: Request) -> str | None:
     return start
 
 
-async def resources(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
-    bcs = negotiate(request, node, bcs_supported=True)
+async def _state_page(
+    request: Request,
+    meta: LedgerMeta,
+    read: Callable[[Address, int | None, str | None, int], Page],
+) -> tuple[Page, LedgerMeta]:
+    """One page of an account's resources or modules (``read``), and the metadata to
+    answer it with (the cursor of the next page, when there is one)."""
     address = path_address(request)
     limit = query_limit(request, default=STATE_PAGE, maximum=STATE_PAGE)
     version = version_of(request, meta)
-    page = await blocking(node.ledger.reads.resources, address, version, _cursor(request), limit)
-    headed = meta if page.cursor is None else _with_cursor(meta, page.cursor)
+    page = await blocking(read, address, version, _cursor(request), limit)
+    return page, meta if page.cursor is None else replace(meta, cursor=page.cursor)
+
+
+def _stored(item: Resource | Module, bcs: bool, meta: LedgerMeta) -> Response:
+    """One resource or module, in BCS or in the JSON stored with it."""
+    if bcs:
+        return bcs_response(item.bcs, meta)
+    return json_response(None, meta, raw=item.json)
+
+
+async def resources(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
+    bcs = negotiate(request, node, bcs_supported=True)
+    page, headed = await _state_page(request, meta, node.ledger.reads.resources)
     if bcs:
         # BTreeMap<StructTag, bytes>: entries ordered by the key's bytes.
         entries = []
@@ -85,19 +104,12 @@ async def resource(request: Request, node: NodeState, meta: LedgerMeta) -> Respo
     bcs = negotiate(request, node, bcs_supported=True)
     address = path_address(request)
     tag = path_struct_tag(request, "resource_type")
-    item = node.ledger.reads.resource(address, tag, version_of(request, meta))
-    if bcs:
-        return bcs_response(item.bcs, meta)
-    return json_response(None, meta, raw=item.json)
+    return _stored(node.ledger.reads.resource(address, tag, version_of(request, meta)), bcs, meta)
 
 
 async def modules(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
     bcs = negotiate(request, node, bcs_supported=True)
-    address = path_address(request)
-    limit = query_limit(request, default=STATE_PAGE, maximum=STATE_PAGE)
-    version = version_of(request, meta)
-    page = await blocking(node.ledger.reads.modules, address, version, _cursor(request), limit)
-    headed = meta if page.cursor is None else _with_cursor(meta, page.cursor)
+    page, headed = await _state_page(request, meta, node.ledger.reads.modules)
     if bcs:
         s = Serializer()
         s.sequence([item.bcs for item in page.items], s.var_bytes)
@@ -111,10 +123,7 @@ async def module(request: Request, node: NodeState, meta: LedgerMeta) -> Respons
     name = request.path_params["module_name"]
     if not is_identifier(name):
         raise invalid(f"{echo(name)} is not a module name")
-    item = node.ledger.reads.module(address, name, version_of(request, meta))
-    if bcs:
-        return bcs_response(item.bcs, meta)
-    return json_response(None, meta, raw=item.json)
+    return _stored(node.ledger.reads.module(address, name, version_of(request, meta)), bcs, meta)
 
 
 async def balance(request: Request, node: NodeState, meta: LedgerMeta) -> Response:
@@ -143,10 +152,6 @@ async def account_transactions(request: Request, node: NodeState, meta: LedgerMe
     if bcs:  # a BCS sequence of committed transactions, as a listing answers
         return bcs_response(await blocking(node.ledger.transactions_bcs, txns), meta)
     return json_response(txns, meta)
-
-
-def _with_cursor(meta: LedgerMeta, cursor: str) -> LedgerMeta:
-    return replace(meta, cursor=cursor)
 
 
 def handlers() -> dict[str, Endpoint]:

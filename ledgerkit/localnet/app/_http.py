@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import orjson
 from starlette.concurrency import run_in_threadpool
@@ -52,6 +52,7 @@ SIGNED_TXN_BCS: Final = "application/x.aptos.signed_transaction+bcs"
 VIEW_BCS: Final = "application/x.aptos.view_function+bcs"
 
 Endpoint = Callable[[Request], Awaitable[Response]]
+T = TypeVar("T")
 
 #: Header prefixes of the ledger position: the spec's, then public nodes' twins.
 HEADER_FAMILIES: Final = ("X-NODE-", "X-APTOS-")
@@ -162,47 +163,42 @@ def invalid(message: str) -> NodeError:
     return NodeError(ErrorCode.INVALID_INPUT, message)
 
 
-def path_address(request: Request, name: str = "address") -> Address:
-    text = request.path_params[name]
+def _parsed(text: str, parse: Callable[[str], T], what: str) -> T:
+    """``parse(text)``; a refusal quotes the text and names it ``what``."""
     try:
-        return Address.parse(text)
+        return parse(text)
     except InputError as exc:
-        raise invalid(f"invalid {name} {echo(text)}: {exc}") from None
+        raise invalid(f"invalid {what} {echo(text)}: {exc}") from None
 
 
-def path_u64(request: Request, name: str) -> int:
-    text = request.path_params[name]
+def _u64(text: str, name: str) -> int:
     try:
         return parse_uint(text, 64, what=name)
     except InputError as exc:
         raise invalid(str(exc)) from None
 
 
+def path_address(request: Request, name: str = "address") -> Address:
+    return _parsed(request.path_params[name], Address.parse, name)
+
+
+def path_u64(request: Request, name: str) -> int:
+    return _u64(request.path_params[name], name)
+
+
 def path_struct_tag(request: Request, name: str) -> StructTag:
-    text = request.path_params[name]
-    try:
-        return StructTag.parse(text)
-    except InputError as exc:
-        raise invalid(f"invalid struct tag {echo(text)}: {exc}") from None
+    return _parsed(request.path_params[name], StructTag.parse, "struct tag")
 
 
 def parse_move_type(text: object, what: str) -> MoveType:
     if not isinstance(text, str):
         raise invalid(f"{what} must be a Move type string, got {type(text).__name__}")
-    try:
-        return MoveType.parse(text)
-    except InputError as exc:
-        raise invalid(f"invalid {what} {echo(text)}: {exc}") from None
+    return _parsed(text, MoveType.parse, what)
 
 
 def query_u64(request: Request, name: str) -> int | None:
     text = request.query_params.get(name)
-    if text is None:
-        return None
-    try:
-        return parse_uint(text, 64, what=name)
-    except InputError as exc:
-        raise invalid(str(exc)) from None
+    return None if text is None else _u64(text, name)
 
 
 def query_bool(request: Request, name: str) -> bool:
