@@ -127,6 +127,14 @@ def _problem(exc: msgspec.DecodeError) -> str:
     return f"the body is not JSON ({exc})"
 
 
+def _raw_items(data: Body, what: str) -> list[msgspec.Raw]:
+    """The items of a JSON array, undecoded, for decoding one by one."""
+    try:
+        return _RAW_LIST.decode(data)
+    except msgspec.DecodeError as exc:
+        raise _error(what, data, _problem(exc)) from exc
+
+
 @overload
 def decode(data: Body, type_: type[T]) -> T: ...
 @overload
@@ -183,13 +191,9 @@ def _decode_slowly(data: Body, plan: _lenient.Plan, what: str) -> Any:
             return _lenient.convert(_ANY.decode(data), plan.target)
         except msgspec.DecodeError as exc:
             raise _error(what, data, _problem(exc)) from exc
-    try:
-        raws = _RAW_LIST.decode(data)
-    except msgspec.DecodeError as exc:
-        raise _error(what, data, _problem(exc)) from exc
     item_decoder = _decoder(plan.item)
     items = []
-    for index, raw in enumerate(raws):
+    for index, raw in enumerate(_raw_items(data, what)):
         try:
             items.append(item_decoder.decode(raw))
         except msgspec.ValidationError:

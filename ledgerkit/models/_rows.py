@@ -26,7 +26,7 @@ from typing import Any, Final
 import msgspec
 
 from ledgerkit.models._base import Record, U64Int, UnknownVariant
-from ledgerkit.models._decode import Body, _error, _problem
+from ledgerkit.models._decode import _ANY, Body, _error, _problem, _raw_items
 from ledgerkit.models._lenient import at_path
 from ledgerkit.models._payloads import (
     EncryptedTransactionPayload,
@@ -100,8 +100,6 @@ _KNOWN_TYPES: Final = frozenset(
 )
 _PAGE: Final = msgspec.json.Decoder(list[TransactionRow], strict=False)
 _ONE: Final = msgspec.json.Decoder(TransactionRow, strict=False)
-_RAW_PAGE: Final = msgspec.json.Decoder(list[msgspec.Raw])
-_ANY: Final = msgspec.json.Decoder()
 _ENCODE: Final = msgspec.json.Encoder().encode
 
 
@@ -155,12 +153,8 @@ def decode_transaction_rows(data: Body) -> list[TransactionRow]:
         pass  # a newer transaction type, or a bad item: sort them out one by one
     except msgspec.DecodeError as exc:
         raise _error(what, data, _problem(exc)) from exc
-    try:
-        raws = _RAW_PAGE.decode(data)
-    except msgspec.DecodeError as exc:
-        raise _error(what, data, _problem(exc)) from exc
     rows: list[TransactionRow] = []
-    for index, raw in enumerate(raws):
+    for index, raw in enumerate(_raw_items(data, what)):
         try:
             rows.append(_ONE.decode(raw))
         except msgspec.ValidationError as exc:
