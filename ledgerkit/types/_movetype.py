@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar, Final
+from typing import ClassVar, Final, TypeVar
 from urllib.parse import quote
 
 from ledgerkit._errors import InvalidAddressError, MoveTypeSyntaxError
@@ -42,6 +43,8 @@ PRIMITIVE_NAMES: Final = frozenset(
     {"bool", "u8", "u16", "u32", "u64", "u128", "u256", "address", "signer"}
     | {"i8", "i16", "i32", "i64", "i128", "i256"}
 )
+_P = TypeVar("_P")
+
 _IDENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _TOKEN: Final = re.compile(
     r"\s*(?:(?P<addr>0[xX][0-9a-fA-F]+)|(?P<ident>[A-Za-z_][A-Za-z0-9_]*)"
@@ -54,7 +57,18 @@ def is_identifier(text: str) -> bool:
     return _IDENT.match(text) is not None
 
 
-class MoveType:
+class _PathSegment:
+    """A name whose canonical text (``str()``) can stand as one URL path segment."""
+
+    __slots__ = ()
+
+    @property
+    def url_segment(self) -> str:
+        """The canonical text, percent-encoded for use as one URL path segment."""
+        return quote(str(self), safe="")
+
+
+class MoveType(_PathSegment):
     """Base of the Move type tree. Parse any type with :meth:`MoveType.parse`.
 
     Nodes are frozen dataclasses compared structurally, so two spellings that differ
@@ -81,16 +95,7 @@ class MoveType:
         MoveTypeSyntaxError
             With the position of the first character that does not fit.
         """
-        if isinstance(text, MoveType):
-            return text
-        if not isinstance(text, str):
-            raise _not_text(text, "Move type")
-        return _parse_cached(text)
-
-    @property
-    def url_segment(self) -> str:
-        """The canonical text, percent-encoded for use as one URL path segment."""
-        return quote(str(self), safe="")
+        return _parsed(text, MoveType, _parse_cached, "Move type")
 
     @property
     def has_generics(self) -> bool:
@@ -238,7 +243,7 @@ class ReferenceType(MoveType):
 
 
 @dataclass(frozen=True, slots=True)
-class ModuleId:
+class ModuleId(_PathSegment):
     """``address::module_name``; the module name is case-sensitive."""
 
     address: Address
@@ -257,21 +262,14 @@ class ModuleId:
         MoveTypeSyntaxError
             When the text is not an address and an identifier joined by ``::``.
         """
-        if isinstance(text, ModuleId):
-            return text
-        return _parse_module_id(text)
+        return _parsed(text, ModuleId, _parse_module_id_text, "module id")
 
     def __str__(self) -> str:
         return f"{self.address.short}::{self.name}"
 
-    @property
-    def url_segment(self) -> str:
-        """Percent-encoded for a URL path segment."""
-        return quote(str(self), safe="")
-
 
 @dataclass(frozen=True, slots=True)
-class EntryFunctionId:
+class EntryFunctionId(_PathSegment):
     """``address::module::function``; module and function names are case-sensitive."""
 
     module: ModuleId
@@ -286,9 +284,7 @@ class EntryFunctionId:
         MoveTypeSyntaxError
             When the text is not an address and two identifiers joined by ``::``.
         """
-        if isinstance(text, EntryFunctionId):
-            return text
-        return _parse_function_id(text)
+        return _parsed(text, EntryFunctionId, _parse_function_id_text, "function id")
 
     @property
     def address(self) -> Address:
@@ -296,11 +292,6 @@ class EntryFunctionId:
 
     def __str__(self) -> str:
         return f"{self.module}::{self.name}"
-
-    @property
-    def url_segment(self) -> str:
-        """Percent-encoded for a URL path segment."""
-        return quote(str(self), safe="")
 
 
 def _split_path(text: str, parts: int, what: str) -> tuple[Address, list[str]]:
@@ -434,22 +425,15 @@ def _parse_function_id_text(text: str) -> EntryFunctionId:
     return EntryFunctionId(ModuleId(address, module), name)
 
 
-def _not_text(text: object, what: str) -> MoveTypeSyntaxError:
-    return MoveTypeSyntaxError(
-        f"a {what} is text, got {type(text).__name__}", text=repr(text), position=0
-    )
-
-
-def _parse_module_id(text: object) -> ModuleId:
+def _parsed(text: object, kind: type[_P], parse_text: Callable[[str], _P], what: str) -> _P:
+    """``text`` itself when it is already a ``kind``, else the text parsed."""
+    if isinstance(text, kind):
+        return text
     if not isinstance(text, str):
-        raise _not_text(text, "module id")
-    return _parse_module_id_text(text)
-
-
-def _parse_function_id(text: object) -> EntryFunctionId:
-    if not isinstance(text, str):
-        raise _not_text(text, "function id")
-    return _parse_function_id_text(text)
+        raise MoveTypeSyntaxError(
+            f"a {what} is text, got {type(text).__name__}", text=repr(text), position=0
+        )
+    return parse_text(text)
 
 
 def _address_of(value: object) -> Address:

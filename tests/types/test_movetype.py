@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 import pickle
 import re
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import unquote
 
 import pytest
@@ -571,3 +573,20 @@ def test_struct_tag_and_module_id_accept_address_text() -> None:
     assert ModuleId("1", "coin") == ModuleId.parse("0x1::coin")
     with pytest.raises(MoveTypeSyntaxError):
         ModuleId("0xzz", "coin")
+
+
+@pytest.mark.parametrize(
+    ("parse", "value", "message"),
+    [
+        (MoveType.parse, 8, "a Move type is text, got int"),
+        (StructTag.parse, None, "a Move type is text, got NoneType"),
+        (ModuleId.parse, b"0x1::coin", "a module id is text, got bytes"),
+        (EntryFunctionId.parse, ["0x1::coin::transfer"], "a function id is text, got list"),
+    ],
+)
+def test_a_value_that_is_not_text_is_a_syntax_error_naming_its_type(
+    parse: Callable[[Any], object], value: object, message: str
+) -> None:
+    with pytest.raises(MoveTypeSyntaxError, match=re.escape(message)) as info:
+        parse(value)
+    assert info.value.text == repr(value)
