@@ -7,7 +7,7 @@ columns and dtypes are fixed, the same for no records at all.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 import pandas as pd
@@ -23,27 +23,43 @@ __all__ = [
     "search_hits_to_frame",
 ]
 
-#: Columns of :func:`docs_index_to_frame`, in order (all strings).
-DOCS_INDEX_COLUMNS: Final = ("section", "title", "url", "path", "description")
-#: Columns of :func:`search_hits_to_frame`, in order: strings, and ``score`` a float.
-SEARCH_HIT_COLUMNS: Final = ("title", "url", "score", "snippet")
+#: A search score: a plain float.
+_SCORE: Final = pd.api.types.pandas_dtype("float64")
+
+#: Columns of :func:`docs_index_to_frame` and their dtypes, in order (all strings).
+DOCS_INDEX_COLUMNS: Final = {
+    "section": STRING,
+    "title": STRING,
+    "url": STRING,
+    "path": STRING,
+    "description": STRING,
+}
+#: Columns of :func:`search_hits_to_frame` and their dtypes, in order.
+SEARCH_HIT_COLUMNS: Final = {
+    "title": STRING,
+    "url": STRING,
+    "score": _SCORE,
+    "snippet": STRING,
+}
 
 
-def _fields(records: Sequence[Any], columns: tuple[str, ...], what: str) -> list[list[Any]]:
-    """The values of each column over ``records``, each record read by field name."""
+def _frame(records: Sequence[Any], columns: Mapping[str, Any], what: str) -> pd.DataFrame:
+    """The frame of ``columns`` over ``records``, each record read by field name."""
     if isinstance(records, str | bytes) or not isinstance(records, Sequence):
         raise InputError(f"{what} takes a list of records, got {describe(records)}")
-    values: list[list[Any]] = [[] for _ in columns]
+    values: dict[str, list[Any]] = {name: [] for name in columns}
     for position, record in enumerate(records):
         try:
-            for column, name in zip(values, columns, strict=True):
+            for name, column in values.items():
                 column.append(getattr(record, name))
         except AttributeError:
             raise InputError(
                 f"{what}: item {position} is a {describe(record)}, not a record with "
                 f"fields {', '.join(columns)}"
             ) from None
-    return values
+    return pd.DataFrame(
+        {name: pd.array(values[name], dtype=dtype) for name, dtype in columns.items()}
+    )
 
 
 def docs_index_to_frame(entries: Sequence[Any]) -> pd.DataFrame:
@@ -64,13 +80,7 @@ def docs_index_to_frame(entries: Sequence[Any]) -> pd.DataFrame:
     --------
     >>> docs_index_to_frame(docs.index())  # doctest: +SKIP
     """
-    values = _fields(entries, DOCS_INDEX_COLUMNS, "docs_index_to_frame")
-    return pd.DataFrame(
-        {
-            name: pd.array(column, dtype=STRING)
-            for name, column in zip(DOCS_INDEX_COLUMNS, values, strict=True)
-        }
-    )
+    return _frame(entries, DOCS_INDEX_COLUMNS, "docs_index_to_frame")
 
 
 def search_hits_to_frame(hits: Sequence[Any]) -> pd.DataFrame:
@@ -87,10 +97,4 @@ def search_hits_to_frame(hits: Sequence[Any]) -> pd.DataFrame:
         :data:`SEARCH_HIT_COLUMNS`: ``title``, ``url`` and ``snippet`` strings, ``score``
         a float.
     """
-    values = _fields(hits, SEARCH_HIT_COLUMNS, "search_hits_to_frame")
-    return pd.DataFrame(
-        {
-            name: pd.array(column, dtype="float64" if name == "score" else STRING)
-            for name, column in zip(SEARCH_HIT_COLUMNS, values, strict=True)
-        }
-    )
+    return _frame(hits, SEARCH_HIT_COLUMNS, "search_hits_to_frame")

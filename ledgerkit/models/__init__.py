@@ -101,10 +101,9 @@ from ledgerkit.models._accounts import (
     MoveStructField,
     MoveStructVariant,
 )
+from ledgerkit.models._balances import BalanceKey as BalanceKey
 from ledgerkit.models._balances import (
-    BalanceKey,
     FeeStatement,
-    StoreFacts,
     balance_deltas,
     coin_types_named,
     fee_statement,
@@ -114,6 +113,7 @@ from ledgerkit.models._balances import (
     storage_fee_refund,
     stores_to_look_up,
 )
+from ledgerkit.models._balances import StoreFacts as StoreFacts
 from ledgerkit.models._base import Record, TaggedRecord, UnknownVariant
 from ledgerkit.models._blocks import Block
 from ledgerkit.models._changes import (
@@ -239,7 +239,6 @@ __all__ = [
     "AnyPublicKey",
     "AnySignature",
     "AuxiliaryInfo",
-    "BalanceKey",
     "BatchSubmitFailure",
     "BatchSubmitResult",
     "Block",
@@ -298,7 +297,6 @@ __all__ = [
     "SingleKeySignature",
     "SingleSenderSignature",
     "StateCheckpointTransaction",
-    "StoreFacts",
     "TaggedRecord",
     "Transaction",
     "TransactionEvents",
