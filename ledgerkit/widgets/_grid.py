@@ -2,7 +2,8 @@
 
 The widget asks a :class:`PageSource` for one page and sends only that page to the
 browser, as JSON that JavaScript reads exactly (see :mod:`ledgerkit.widgets._cells`).
-The browser (``static/grid.js``) never changes the widget's state itself: it sends a
+The browser (``static/grid.js`` and the modules it imports, composed by
+:mod:`ledgerkit.widgets._front_end`) never changes the widget's state itself: it sends a
 message (``page``, ``search``, ``select``, ``activate``, ``size``, ``sort``, ``expand``,
 ``collapse``) and draws what the kernel sets in return. An expanded row is built here
 from the row's exact values (:mod:`ledgerkit.widgets._value_tree`), never from the text
@@ -23,6 +24,7 @@ import traitlets
 
 from ledgerkit._errors import InputError
 from ledgerkit.widgets._cells import KINDS, display_row, exact_frame
+from ledgerkit.widgets._front_end import compose_module
 from ledgerkit.widgets._static import with_static_html
 from ledgerkit.widgets._value_tree import FieldLayouts, row_details
 
@@ -195,7 +197,7 @@ class LedgerGrid(anywidget.AnyWidget):
     LedgerGrid(2 columns, page 1 of 5, 20 rows)
     """
 
-    _esm = _STATIC / "grid.js"
+    _esm = compose_module(_STATIC, "grid.js")
     _css = _STATIC / "grid.css"
 
     columns = traitlets.List(traitlets.Dict()).tag(sync=True)
