@@ -13,7 +13,8 @@ URLs of the files they name, then imports the entry file's URL and exports its d
 Every file keeps its own scope, its imports and its exports as written, and a file that
 several import is evaluated once. ``blob:`` URLs, as anywidget uses for the module it
 is given, rather than ``data:`` URLs: a ``data:`` URL holds its imports' URLs, so every
-module would carry a copy of each module below it.
+module would carry a copy of each module below it. :func:`compose_styles` joins the
+style sheets, in the order given (the order of the cascade).
 
 Composed here rather than by a bundler or from a CDN because the grid must work where
 neither is at hand: ledgerkit has no JavaScript build step (the files in the package are
@@ -28,12 +29,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
 from ledgerkit._errors import InputError
 
-__all__ = ["compose_module", "module_order"]
+__all__ = ["compose_module", "compose_styles", "module_order"]
 
 #: An ``import ... from "spec"`` or ``export ... from "spec"`` statement, up to its
 #: specifier (a statement may span lines; it never holds a quote before ``from``).
@@ -160,3 +162,11 @@ def compose_module(directory: Path, entry: str) -> str:
         lines.append(f"  /* {name} */ {encoded},")
     lines.append("];")
     return "\n".join(lines) + "\n" + _LOADER
+
+
+def compose_styles(directory: Path, names: Sequence[str]) -> str:
+    """The style sheets ``names`` of ``directory`` as one, in that order."""
+    missing = [name for name in names if not (directory / name).is_file()]
+    if missing:
+        raise InputError(f"style sheets missing from {directory.name}/: {', '.join(missing)}")
+    return "\n".join((directory / name).read_text("utf-8") for name in names)

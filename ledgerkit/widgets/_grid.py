@@ -24,7 +24,7 @@ import traitlets
 
 from ledgerkit._errors import InputError
 from ledgerkit.widgets._cells import KINDS, display_row, exact_frame
-from ledgerkit.widgets._front_end import compose_module
+from ledgerkit.widgets._front_end import compose_module, compose_styles
 from ledgerkit.widgets._static import with_static_html
 from ledgerkit.widgets._value_tree import FieldLayouts, row_details
 
@@ -33,6 +33,8 @@ __all__ = ["Column", "GridPage", "LedgerGrid", "PageSource", "SortOrder", "Sorte
 _log = logging.getLogger("ledgerkit.widgets")
 
 _STATIC: Final = Path(__file__).parent / "static"
+#: The grid's style sheets, in the order of the cascade.
+_STYLES: Final = ("grid.css", "grid-head.css", "grid-body.css", "grid-detail.css", "grid-pager.css")
 #: Bounds of what the browser (or a caller) may ask for.
 MIN_PAGE_SIZE: Final = 5
 MAX_PAGE_SIZE: Final = 200
@@ -198,7 +200,7 @@ class LedgerGrid(anywidget.AnyWidget):
     """
 
     _esm = compose_module(_STATIC, "grid.js")
-    _css = _STATIC / "grid.css"
+    _css = compose_styles(_STATIC, _STYLES)
 
     columns = traitlets.List(traitlets.Dict()).tag(sync=True)
     rows = traitlets.List(traitlets.Dict()).tag(sync=True)

@@ -1,6 +1,6 @@
 """The grid's front end as files: small modules of one concern, all of them composed into
-the module the widget sends, and a composer that refuses what it cannot compose. That
-the composed module runs in a browser is in test_grid_js.py."""
+the module and the style sheet the widget sends, and a composer that refuses what it
+cannot compose. That the composed module runs in a browser is in test_grid_js.py."""
 
 from __future__ import annotations
 
@@ -12,13 +12,13 @@ import pytest
 import ledgerkit.widgets
 from ledgerkit import InputError
 from ledgerkit.widgets import LedgerGrid
-from ledgerkit.widgets._front_end import compose_module, module_order
+from ledgerkit.widgets._front_end import compose_module, compose_styles, module_order
 
 STATIC = Path(ledgerkit.widgets.__file__).parent / "static"
 
 
-def test_no_module_of_the_front_end_is_over_300_lines() -> None:
-    files = sorted(STATIC.rglob("*.js"))
+def test_no_file_of_the_front_end_is_over_300_lines() -> None:
+    files = sorted(path for path in STATIC.rglob("*") if path.is_file())
     assert len(files) > 2
     lengths = {path.name: len(path.read_text("utf-8").splitlines()) for path in files}
     assert max(lengths.values()) <= 300, lengths
@@ -41,6 +41,28 @@ def test_every_module_reaches_the_browser_after_the_modules_it_imports() -> None
 
 def _read(name: str) -> str:
     return (STATIC / name).read_text("utf-8")
+
+
+def test_every_style_sheet_is_in_the_one_sent_with_the_base_first() -> None:
+    sheets = sorted(path.name for path in STATIC.glob("*.css"))
+    assert sheets == [
+        "grid-body.css",
+        "grid-detail.css",
+        "grid-head.css",
+        "grid-pager.css",
+        "grid.css",
+    ]
+    places = {name: LedgerGrid._css.find(_read(name)) for name in sheets}
+    assert min(places.values()) >= 0, places
+    assert places["grid.css"] == 0  # the colours and the table's own rules come first
+    assert sorted(sheets, key=places.__getitem__) == [
+        "grid.css",
+        "grid-head.css",
+        "grid-body.css",
+        "grid-detail.css",
+        "grid-pager.css",
+    ]
+    assert sum(len(_read(name)) for name in sheets) + len(sheets) - 1 == len(LedgerGrid._css)
 
 
 # -- the composer, on modules written here ------------------------------------------------
@@ -99,3 +121,13 @@ def test_modules_importing_one_another_in_a_cycle_are_refused(tmp_path: Path) ->
     )
     with pytest.raises(InputError, match=re.escape("in a cycle: a.js -> b.js -> c.js -> a.js")):
         compose_module(directory, "a.js")
+
+
+def test_style_sheets_are_joined_in_the_order_given(tmp_path: Path) -> None:
+    (tmp_path / "one.css").write_text(".a { color: red; }\n", "utf-8")
+    (tmp_path / "two.css").write_text(".a { color: blue; }\n", "utf-8")
+    assert compose_styles(tmp_path, ["two.css", "one.css"]) == (
+        ".a { color: blue; }\n\n.a { color: red; }\n"
+    )
+    with pytest.raises(InputError, match=r"missing from .*/: three\.css$"):
+        compose_styles(tmp_path, ["one.css", "three.css"])

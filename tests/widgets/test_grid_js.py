@@ -17,7 +17,6 @@ import functools
 import http.server
 import json
 import os
-import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,14 +25,12 @@ from urllib.parse import urlsplit
 
 import pytest
 
-import ledgerkit.widgets
 from ledgerkit import Address, TransportError
 from ledgerkit.widgets import Column, GridPage, LedgerGrid
 from ledgerkit.widgets._front_end import compose_module
 from ledgerkit.widgets._sources import ListSource
 
 CHROMIUM = Path("/usr/bin/chromium")
-STATIC = Path(ledgerkit.widgets.__file__).parent / "static"
 LAUNCH_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -124,12 +121,12 @@ def chromium() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def origin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """An HTTP server on 127.0.0.1 serving the test page, the grid's module as the widget
-    sends it (composed from the files of ``static/``) and grid.css."""
+    """An HTTP server on 127.0.0.1 serving the test page, and the grid's module and style
+    sheet as the widget sends them (composed from the files of ``static/``)."""
     root = tmp_path_factory.mktemp("grid-page")
     (root / "index.html").write_text(PAGE, "utf-8")
     (root / "grid.js").write_text(LedgerGrid._esm, "utf-8")
-    shutil.copy(STATIC / "grid.css", root / "grid.css")
+    (root / "grid.css").write_text(LedgerGrid._css, "utf-8")
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, format: str, *args: Any) -> None:
