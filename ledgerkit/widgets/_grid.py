@@ -2,7 +2,8 @@
 
 The widget asks a :class:`PageSource` for one page and sends only that page to the
 browser, as JSON that JavaScript reads exactly (see :mod:`ledgerkit.widgets._cells`).
-The browser (``static/grid.js``) never changes the widget's state itself: it sends a
+The browser (``static/grid.js`` and the modules it imports, composed by
+:mod:`ledgerkit.widgets._front_end`) never changes the widget's state itself: it sends a
 message (``page``, ``search``, ``select``, ``activate``, ``size``, ``sort``, ``expand``,
 ``collapse``) and draws what the kernel sets in return. An expanded row is built here
 from the row's exact values (:mod:`ledgerkit.widgets._value_tree`), never from the text
@@ -23,6 +24,7 @@ import traitlets
 
 from ledgerkit._errors import InputError
 from ledgerkit.widgets._cells import KINDS, display_row, exact_frame
+from ledgerkit.widgets._front_end import compose_module, compose_styles
 from ledgerkit.widgets._static import with_static_html
 from ledgerkit.widgets._value_tree import FieldLayouts, row_details
 
@@ -31,6 +33,8 @@ __all__ = ["Column", "GridPage", "LedgerGrid", "PageSource", "SortOrder", "Sorte
 _log = logging.getLogger("ledgerkit.widgets")
 
 _STATIC: Final = Path(__file__).parent / "static"
+#: The grid's style sheets, in the order of the cascade.
+_STYLES: Final = ("grid.css", "grid-head.css", "grid-body.css", "grid-detail.css", "grid-pager.css")
 #: Bounds of what the browser (or a caller) may ask for.
 MIN_PAGE_SIZE: Final = 5
 MAX_PAGE_SIZE: Final = 200
@@ -195,8 +199,8 @@ class LedgerGrid(anywidget.AnyWidget):
     LedgerGrid(2 columns, page 1 of 5, 20 rows)
     """
 
-    _esm = _STATIC / "grid.js"
-    _css = _STATIC / "grid.css"
+    _esm = compose_module(_STATIC, "grid.js")
+    _css = compose_styles(_STATIC, _STYLES)
 
     columns = traitlets.List(traitlets.Dict()).tag(sync=True)
     rows = traitlets.List(traitlets.Dict()).tag(sync=True)

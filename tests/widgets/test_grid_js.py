@@ -1,6 +1,7 @@
 """The grid's ES module in a real browser, without Jupyter.
 
-A page served from 127.0.0.1 imports ``grid.js`` and renders it with a stub model
+A page served from 127.0.0.1 imports the grid's module, as ledgerkit composes it from
+``grid.js`` and the modules beside it, and renders it with a stub model
 (``get``/``set``/``on``/``off``/``send``/``save_changes``). The kernel's side is a real
 :class:`LedgerGrid`: what the view sends is handed to it, and its state is set back on
 the stub model, as the widget manager would. Every request that does not go to
@@ -16,7 +17,6 @@ import functools
 import http.server
 import json
 import os
-import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,13 +25,12 @@ from urllib.parse import urlsplit
 
 import pytest
 
-import ledgerkit.widgets
 from ledgerkit import Address, TransportError
 from ledgerkit.widgets import Column, GridPage, LedgerGrid
+from ledgerkit.widgets._front_end import compose_module
 from ledgerkit.widgets._sources import ListSource
 
 CHROMIUM = Path("/usr/bin/chromium")
-STATIC = Path(ledgerkit.widgets.__file__).parent / "static"
 LAUNCH_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -122,11 +121,12 @@ def chromium() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def origin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """An HTTP server on 127.0.0.1 serving the test page, grid.js and grid.css."""
+    """An HTTP server on 127.0.0.1 serving the test page, and the grid's module and style
+    sheet as the widget sends them (composed from the files of ``static/``)."""
     root = tmp_path_factory.mktemp("grid-page")
     (root / "index.html").write_text(PAGE, "utf-8")
-    for name in ("grid.js", "grid.css"):
-        shutil.copy(STATIC / name, root / name)
+    (root / "grid.js").write_text(LedgerGrid._esm, "utf-8")
+    (root / "grid.css").write_text(LedgerGrid._css, "utf-8")
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, format: str, *args: Any) -> None:
@@ -439,6 +439,60 @@ def test_the_guard_sees_a_request_away_from_this_host(chromium: Any, origin: str
     finally:
         context.close()
     assert blocked == ["https://cdn.example.invalid/x.js"]
+
+
+#: As anywidget loads a widget's module: from a ``blob:`` URL of its text.
+IMPORT_TEXT = """async (text) => {
+  const url = URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
+  const module = await import(url);
+  const shown = (value) => (typeof value === "function" ? "a function" : value);
+  const members = Object.entries(module.default).map(([name, value]) => [name, shown(value)]);
+  return { exports: Object.keys(module), members: Object.fromEntries(members) };
+}"""
+
+
+def _imported(chromium: Any, origin: str, text: str) -> Any:
+    """What a page of ``origin`` gets by importing ``text`` as anywidget does."""
+    context, blocked = guarded_context(chromium)
+    try:
+        page = context.new_page()
+        page.goto(f"{origin}/index.html")
+        page.wait_for_function("window.loaded === true")
+        imported = page.evaluate(IMPORT_TEXT, text)
+    finally:
+        context.close()
+    assert blocked == []
+    return imported
+
+
+def test_the_grid_module_loads_from_its_text_as_anywidget_loads_it(
+    chromium: Any, origin: str
+) -> None:
+    imported = _imported(chromium, origin, LedgerGrid._esm)
+    assert imported == {"exports": ["default"], "members": {"render": "a function"}}
+
+
+def test_composed_files_stay_modules_of_their_own(
+    chromium: Any, origin: str, tmp_path: Path
+) -> None:
+    files = {
+        # Imported by two modules: evaluated once all the same, its constant its own.
+        "shared.js": "globalThis.evaluations = (globalThis.evaluations || 0) + 1;\n"
+        'const hidden = "shared";\nexport const one = 1;\n',
+        "left.js": 'import { one } from "./shared.js";\nexport const left = one + 1;\n'
+        "export const seen = typeof hidden;\n",
+        "right.js": "export { one as right } from './shared.js';\n",
+        "entry.js": 'import { left, seen } from "./left.js";\nimport { right } from "./right.js";\n'
+        "const strict = (function () { return this === undefined; })();\n"
+        "export default { left, right, seen, strict, evaluations: globalThis.evaluations };\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, "utf-8")
+    imported = _imported(chromium, origin, compose_module(tmp_path, "entry.js"))
+    assert imported == {
+        "exports": ["default"],
+        "members": {"left": 2, "right": 1, "seen": "undefined", "strict": True, "evaluations": 1},
+    }
 
 
 def test_a_grid_without_search_hides_the_box_and_ignores_the_slash(session: Session) -> None:

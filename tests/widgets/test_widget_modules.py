@@ -54,6 +54,7 @@ def test_the_package_has_the_modules_named_for_what_they_hold() -> None:
         "ledgerkit.widgets._account_explorer",
         "ledgerkit.widgets._balance_rows",
         "ledgerkit.widgets._cells",
+        "ledgerkit.widgets._front_end",
         "ledgerkit.widgets._gas_dashboard",
         "ledgerkit.widgets._grid",
         "ledgerkit.widgets._move_rows",
