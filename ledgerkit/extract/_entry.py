@@ -18,6 +18,7 @@ from ledgerkit.client import AsyncClient, Client
 from ledgerkit.extract._dataset import ExtractionSummary, write_dataset
 from ledgerkit.extract._fetch import (
     Source,
+    blocking_twin,
     check_available,
     check_range,
     fetch_range,
@@ -126,27 +127,8 @@ async def aextract(
     transport: httpx.AsyncBaseTransport | None = None,
     **overrides: Unpack[OptionFields],
 ) -> ExtractionSummary:
-    """Coroutine twin of :func:`extract`."""
-    run = _Extraction.of(kind, url, address, creation_number, options, api_key, headers, overrides)
-    return await run.write(out, start=start, stop=stop, transport=transport)
-
-
-def extract(
-    kind: ExtractKind,
-    url: str | Client | AsyncClient,
-    out: str | os.PathLike[str],
-    *,
-    start: int | Literal["oldest"],
-    stop: int | Literal["head"],
-    address: str | Address | None = None,
-    creation_number: int | None = None,
-    options: ExtractOptions | None = None,
-    api_key: str | None = None,
-    headers: Mapping[str, str] | None = None,
-    transport: httpx.AsyncBaseTransport | None = None,
-    **overrides: Unpack[OptionFields],
-) -> ExtractionSummary:
-    """Write the ``kind`` records of ``[start, stop)`` to a Parquet dataset in ``out``.
+    """Write the ``kind`` records of ``[start, stop)`` to a Parquet dataset in ``out``
+    (``aextract`` awaits it; ``extract`` runs it from blocking code).
 
     Parameters
     ----------
@@ -228,7 +210,10 @@ def extract(
     >>> extract("blocks", keyed, "blocks", start=0, stop=5_000, options=fast)  # doctest: +SKIP
     """
     run = _Extraction.of(kind, url, address, creation_number, options, api_key, headers, overrides)
-    return run_sync(run.write(out, start=start, stop=stop, transport=transport))
+    return await run.write(out, start=start, stop=stop, transport=transport)
+
+
+extract = blocking_twin(aextract, "extract")
 
 
 def extract_transactions(

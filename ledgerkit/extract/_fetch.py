@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import functools
 import itertools
 import operator
 import sys
 import threading
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any, Final, Protocol, TypeVar
+from typing import Any, Final, ParamSpec, Protocol, TypeVar
 
 import httpx
 import msgspec
@@ -31,6 +32,7 @@ from ledgerkit.types import Address, LedgerMeta, parse_uint
 __all__ = [
     "Plan",
     "Source",
+    "blocking_twin",
     "bulk_transport",
     "check_available",
     "check_ends",
@@ -44,6 +46,7 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 #: Largest page the node API serves for transactions and events.
 PAGE_SIZE = 100
@@ -414,3 +417,18 @@ def run_sync(coro: Coroutine[Any, Any, T]) -> T:
         raise box["error"]
     value: T = box["value"]
     return value
+
+
+def blocking_twin(
+    coroutine_function: Callable[P, Coroutine[Any, Any, T]], name: str
+) -> Callable[P, T]:
+    """``coroutine_function`` run to its end from sync code (:func:`run_sync`), named
+    ``name``: the same parameters (``inspect.signature`` and type checkers read them) and
+    the same docstring, so a public pair is written once."""
+
+    @functools.wraps(coroutine_function)
+    def blocking(*args: P.args, **kwargs: P.kwargs) -> T:
+        return run_sync(coroutine_function(*args, **kwargs))
+
+    blocking.__name__ = blocking.__qualname__ = name
+    return blocking
