@@ -35,7 +35,7 @@ from recorded_chain import SPONSORED_LDT, ReadLog, Scene
 
 from ledgerkit.frames import FeeStatement, fee_statement
 from ledgerkit.models import decode_transaction
-from ledgerkit.widgets import TransactionInspector
+from ledgerkit.widgets import LedgerGrid, TransactionInspector
 from ledgerkit.widgets._transaction_facts import gas_html
 
 APT_KEY = "0x" + "00" * 31 + "0a"
@@ -233,30 +233,44 @@ def test_a_block_the_node_cannot_tell_leaves_the_rest_of_the_summary(
 # -- balance changes ---------------------------------------------------------------------------
 
 
+def _balance_changes(inspector: TransactionInspector) -> LedgerGrid:
+    """The Balance changes tab, shown: its grid."""
+    assert inspector.view is not None
+    inspector.view.show("Balance changes")
+    return grid_titled(inspector, "balance change")
+
+
+def _changed(grid: LedgerGrid) -> list[tuple[Any, ...]]:
+    """Each row shown: who, in which roles, the asset's symbol, the change in whole units
+    and in base units, and the asset."""
+    fields = ("address", "roles", "symbol", "amount", "base_units", "asset")
+    return [tuple(row[field] for field in fields) for row in grid.rows]
+
+
+def _deltas(grid: LedgerGrid) -> list[list[str]]:
+    """The grid's frame: each row's address, asset and exact signed change, as text."""
+    return grid.to_frame()[["address", "asset", "delta"]].astype(str).values.tolist()
+
+
 def test_the_balance_changes_tab_is_exact_per_account_and_asset(
     client: ReadLog, scene: Scene
 ) -> None:
     fee = scene.fee("sponsored")
     inspector = TransactionInspector(client, scene.version("sponsored"))
-    assert inspector.view is not None
-    inspector.view.show("Balance changes")
-    grid = grid_titled(inspector, "balance changes")
+    grid = _balance_changes(inspector)
     assert grid.title == "3 balance changes"
-    assert [
-        (r["address"], r["roles"], r["symbol"], r["amount"], r["base_units"], r["asset"])
-        for r in grid.rows
-    ] == [
+    assert _changed(grid) == [
         (scene.carol, "sender", "LDT", "-1.5", "-1,500,000", scene.ldt),
         (scene.bob, "recipient", "LDT", "+1.5", "+1,500,000", scene.ldt),
         (scene.sponsor, "fee payer", "APT", f"-{units(fee, 8)}", f"-{fee:,}", "0xa"),
     ]
     # The frame: the exact signed changes as text, the coin paired with each asset.
-    frame = grid.to_frame()
-    assert frame[["address", "asset", "delta"]].astype(str).values.tolist() == [
+    assert _deltas(grid) == [
         [scene.carol, scene.ldt, f"-{SPONSORED_LDT}"],
         [scene.bob, scene.ldt, str(SPONSORED_LDT)],
         [scene.sponsor, APT_KEY, f"-{fee}"],
     ]
+    frame = grid.to_frame()
     apt = "0x1::aptos_coin::AptosCoin"
     assert frame["coin_type"].astype(object).where(frame["coin_type"].notna(), None).tolist() == [
         None,
@@ -267,21 +281,16 @@ def test_the_balance_changes_tab_is_exact_per_account_and_asset(
     assert client.methods.count("account_resource") == 1
     # A row opens its account.
     grid._activate(1, "address")
+    assert inspector.view is not None
     assert inspector.view.title == f"account {shortened(scene.bob)}"
 
 
 def test_a_public_nodes_storage_refund_is_taken_off_the_fee_payers_change(
     fake: FakeReadClient,
 ) -> None:
-    inspector = TransactionInspector(fake, 12)
-    assert inspector.view is not None
-    inspector.view.show("Balance changes")
-    grid = grid_titled(inspector, "balance changes")
+    grid = _balance_changes(TransactionInspector(fake, 12))
     assert grid.title == "5 balance changes"
-    assert [
-        (r["address"], r["roles"], r["symbol"], r["amount"], r["base_units"], r["asset"])
-        for r in grid.rows
-    ] == [
+    assert _changed(grid) == [
         (CAROL, "sender", "APT", "-2.5", "-250,000,000", "0xa"),
         (BOB, "recipient", "APT", "+2.5", "+250,000,000", "0xa"),
         (CAROL, "sender", "LDT", "-1.5", "-1,500,000", LDT),
@@ -289,8 +298,7 @@ def test_a_public_nodes_storage_refund_is_taken_off_the_fee_payers_change(
         # 15,100 octas charged, 1,100 refunded for storage.
         (SPONSOR, "fee payer", "APT", "-0.00014", "-14,000", "0xa"),
     ]
-    frame = grid.to_frame()
-    assert frame[["address", "asset", "delta"]].astype(str).values.tolist() == [
+    assert _deltas(grid) == [
         [CAROL, APT_KEY, "-250000000"],
         [BOB, APT_KEY, "250000000"],
         [CAROL, LDT, "-1500000"],
@@ -303,23 +311,17 @@ def test_a_failed_transaction_changes_only_the_fee_payers_apt(
     client: ReadLog, scene: Scene
 ) -> None:
     fee = scene.fee("overspend")
-    inspector = TransactionInspector(client, scene.version("overspend"))
-    assert inspector.view is not None
-    inspector.view.show("Balance changes")
-    grid = grid_titled(inspector, "balance change")
+    grid = _balance_changes(TransactionInspector(client, scene.version("overspend")))
     assert grid.title == "1 balance change"
-    assert [(r["address"], r["symbol"], r["amount"], r["base_units"]) for r in grid.rows] == [
-        (scene.carol, "APT", f"-{units(fee, 8)}", f"-{fee:,}")
+    assert _changed(grid) == [
+        (scene.carol, "sender", "APT", f"-{units(fee, 8)}", f"-{fee:,}", "0xa")
     ]
 
 
 def test_a_search_narrows_the_balance_changes_and_their_frame(
     client: ReadLog, scene: Scene
 ) -> None:
-    inspector = TransactionInspector(client, scene.version("sponsored"))
-    assert inspector.view is not None
-    inspector.view.show("Balance changes")
-    grid = grid_titled(inspector, "balance changes")
+    grid = _balance_changes(TransactionInspector(client, scene.version("sponsored")))
     grid.query = "LDT"
     assert [(r["address"], r["base_units"]) for r in grid.rows] == [
         (scene.carol, "-1,500,000"),
