@@ -3,8 +3,10 @@ transaction that touched the account (received, paid for, not only sent) with it
 per asset named and exact, assets with grouped base units and short type names, one
 short form for addresses, resources read once; and the table explorer's failed look-ups.
 
-The fake ``ReadClient`` (``fake_read_client``) answers hand-written records; the expected
-values here are written out from its chain, not computed by the code under test.
+The explorers read the embedded node's answers, recorded once and replayed
+(``recorded_chain``); the expected values are written out from its scenario, or taken
+from the node's answers to the scenario itself (versions, hashes, times, fees), never
+computed by the code under test.
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from explorer_shown import crumbs, grid_titled
-from fake_read_client import ALICE, LDT, OLD, PLAYER, SCORES, FakeReadClient
+from explorer_shown import crumbs, grid_titled, shortened, units, utc
+from recorded_chain import APT_IN, GENESIS_LDT, LDT_IN, PLAYER, ReadLog, Scene
 
 from ledgerkit import TransportError
 from ledgerkit.types import Address
@@ -24,6 +26,7 @@ from ledgerkit.widgets._account_activity import ActivityScan
 from ledgerkit.widgets._names import amount_text, short, short_type
 
 APT_KEY = "0x" + "00" * 31 + "0a"
+LDT = "0x" + "e6" * 32  # an asset key of the scan's own tests
 U64_MAX = 2**64 - 1
 SEP = "\u203a"
 
@@ -37,92 +40,162 @@ def _transactions(explorer: AccountExplorer) -> LedgerGrid:
     return grid_titled(explorer, "touched the account")
 
 
+def _fee(scene: Scene, step: str) -> str:
+    """A step's fee as the tab shows the change it made: in APT, negative."""
+    return f"-{units(scene.fee(step), 8)} APT"
+
+
 # -- the Transactions tab ---------------------------------------------------------------------
 
 
 def test_received_and_paid_for_transactions_are_listed_with_the_change_per_asset(
-    client: FakeReadClient,
+    client: ReadLog, scene: Scene
 ) -> None:
-    explorer = AccountExplorer(client, ALICE)
+    explorer = AccountExplorer(client, scene.alice)
     assert client.asked("account_activity") == []  # not before the tab is shown
     txns = _transactions(explorer)
-    assert txns.title == "7 transactions touched the account (versions 0 to 25, all scanned)"
+    assert txns.title == (
+        f"9 transactions touched the account (versions 0 to {scene.head}, all scanned)"
+    )
+    transfer = "0x1::primary_fungible_store::transfer"
+    set_score = "0x1::ledger_demo::set_score"
+    everything = units(GENESIS_LDT + LDT_IN, 6)
+
+    def sent(step: str) -> str:
+        return f"{scene.fee(step):,}"
+
     assert [
         (r["version"], r["role"], r["change"], r["function_shown"], r["success"], r["fee_shown"])
         for r in txns.rows
     ] == [
-        (24, "received", "+123.45 OLD", "0x1::primary_fungible_store::transfer", True, None),
-        (23, "sent", "-0.000612 APT", "0x1::ledger_demo::set_score", False, "61,200"),
-        (22, "paid the fee", "-0.000612 APT", "0x1::ledger_demo::set_score", True, "61,200"),
-        (21, "received", "+1,000,000 APT", "0x1::aptos_account::transfer", True, None),
-        (20, "sent", "-0.000612 APT", "0x1::ledger_demo::set_score", True, "61,200"),
-        (19, "received", "+2.5 LDT", "0x1::primary_fungible_store::transfer", True, None),
-        (17, "sent", "-0.000612 APT", "0x1::ledger_demo::set_score", True, "61,200"),
+        (
+            scene.version("ldt_out"),
+            "sent, state written",
+            f"{_fee(scene, 'ldt_out')}; -{everything} LDT",
+            transfer,
+            True,
+            sent("ldt_out"),
+        ),
+        (
+            scene.version("failed"),
+            "sent, state written",
+            _fee(scene, "failed"),
+            "0x1::ledger_demo::fail_if",
+            False,
+            sent("failed"),
+        ),
+        (
+            scene.version("paid_for"),
+            "paid the fee",
+            _fee(scene, "paid_for"),
+            set_score,
+            True,
+            sent("paid_for"),
+        ),
+        (
+            scene.version("apt_in"),
+            "received, state written",
+            "+1,000 APT",
+            "0x1::aptos_account::transfer",
+            True,
+            None,
+        ),
+        (scene.version("ldt_in"), "received, state written", "+2.5 LDT", transfer, True, None),
+        *[
+            (
+                scene.version(step),
+                "sent, state written",
+                _fee(scene, step),
+                set_score,
+                True,
+                sent(step),
+            )
+            for step in ("score_max", "score_9", "score_7")
+        ],
+        (0, "received, state written", "+1,000,000 APT; +1,000,000 LDT", None, True, None),
     ]
-    assert txns.rows[3]["timestamp"] == "2025-06-01 00:00:21.000000 UTC"
-    assert txns.rows[3]["hash"] == "0x" + "15" * 32
-    assert (txns.total, txns.more) == (7, False)
+    apt_in = scene.txns["apt_in"]
+    assert txns.rows[3]["timestamp"] == utc(int(apt_in.timestamp))
+    assert txns.rows[3]["hash"] == apt_in.hash
+    assert (txns.total, txns.more) == (9, False)
     # One scan of the view's versions, without a progress bar in the widget.
     assert client.asked("account_activity") == [
-        ((explorer.address,), {"start_version": None, "end_version": 25, "progress": False})
+        (
+            (explorer.address,),
+            {"start_version": None, "end_version": scene.head, "progress": False},
+        )
     ]
 
 
 def test_a_row_keeps_the_exact_change_and_the_frame_is_the_activity(
-    client: FakeReadClient,
+    client: ReadLog, scene: Scene
 ) -> None:
-    explorer = AccountExplorer(client, ALICE)
+    explorer = AccountExplorer(client, scene.alice)
     txns = _transactions(explorer)
     txns.selected_index = 3
     selected = txns.selected
     assert selected is not None
-    assert selected["changes"] == {APT_KEY: 100_000_000_000_000}
-    assert selected["roles"] == "recipient"
-    assert selected["timestamp"] == dt.datetime(2025, 6, 1, 0, 0, 21, tzinfo=dt.UTC)
+    assert selected["changes"] == {APT_KEY: APT_IN}
+    assert selected["roles"] == "recipient,write_set"
+    stamp = int(scene.txns["apt_in"].timestamp)
+    assert selected["timestamp"] == dt.datetime(1970, 1, 1, tzinfo=dt.UTC) + dt.timedelta(
+        microseconds=stamp
+    )
     frame = explorer.to_frame()
-    assert list(frame["version"]) == [24, 23, 22, 21, 20, 19, 17]
+    steps = ["ldt_out", "failed", "paid_for", "apt_in", "ldt_in", "score_max", "score_9"]
+    versions = [scene.version(step) for step in [*steps, "score_7"]] + [0]
+    assert list(frame["version"]) == versions
     assert str(frame["version"].dtype) == "UInt64"
     assert list(frame["roles"]) == [
-        "recipient",
-        "sender",
+        "sender,write_set",
+        "sender,write_set",
         "fee_payer",
-        "recipient",
-        "sender",
-        "recipient",
-        "sender",
+        "recipient,write_set",
+        "recipient,write_set",
+        "sender,write_set",
+        "sender,write_set",
+        "sender,write_set",
+        "recipient,write_set",
     ]
-    assert frame["changes"].iloc[3] == '{"' + APT_KEY + '":"100000000000000"}'
-    assert list(frame["fee"]) == [0, 61_200, 61_200, 0, 61_200, 0, 61_200]
+    assert frame["changes"].iloc[3] == '{"' + APT_KEY + '":"' + str(APT_IN) + '"}'
+    fees = [scene.fee(step) for step in ("ldt_out", "failed", "paid_for")]
+    # Genesis charged no fee: it has none.
+    fees += [0, 0] + [scene.fee(step) for step in ("score_max", "score_9", "score_7")] + [None]
+    assert frame["fee"].astype(object).where(frame["fee"].notna(), None).tolist() == fees
 
 
 def test_an_asset_no_longer_held_is_named_from_its_metadata_read_once(
-    client: FakeReadClient,
+    client: ReadLog, scene: Scene
 ) -> None:
-    explorer = AccountExplorer(client, ALICE)
+    explorer = AccountExplorer(client, scene.alice)
+    # She sent every LDT she held: her assets are APT alone...
+    assert [r["symbol"] for r in grid_titled(explorer, "Assets").rows] == ["APT"]
     txns = _transactions(explorer)
-    assert txns.rows[0]["change"] == "+123.45 OLD"
+    # ...and LDT is named from its metadata, read at the view's version.
+    assert txns.rows[0]["change"].endswith(f"; -{units(GENESIS_LDT + LDT_IN, 6)} LDT")
     assert client.asked("account_resources")[-1] == (
-        (OLD,),
-        {"ledger_version": 25, "start": None, "limit": 25},
+        (scene.ldt,),
+        {"ledger_version": scene.head, "limit": 25},
     )
     txns.page_size = 5
     txns.go(1)
     txns.go(0)
-    assert [args for args, _ in client.asked("account_resources")].count((OLD,)) == 1
-    # The held assets are named from the overview's holdings: no read for APT or LDT.
-    assert {args[0] for args, _ in client.asked("account_resources")} == {
-        Address.parse(ALICE),
-        OLD,
+    assert [args for args, _ in client.asked("account_resources")].count((scene.ldt,)) == 1
+    # APT is named from the overview's holdings: no read for it.
+    assert {str(args[0]) for args, _ in client.asked("account_resources")} == {
+        scene.alice,
+        scene.ldt,
     }
 
 
-def test_a_dev_account_that_only_received_says_so(client: FakeReadClient) -> None:
-    explorer = AccountExplorer(client, ALICE)
+def test_a_dev_account_that_only_received_says_so(client: ReadLog, scene: Scene) -> None:
+    explorer = AccountExplorer(client, scene.alice)
     assert explorer.view is not None
     explorer.view.show("Transactions")
     assert explorer.view.tabs is not None
     note = explorer.view.tabs.children[4].children[0].children[0].value
     assert "Sent, received, paid for" in note
+    assert "The node lists only those an account sent (5 here)" in note
     assert "transactions sent" not in note
     assert not any("transactions sent" in grid.title for grid in explorer.view.grids)
 
@@ -198,44 +271,61 @@ def test_the_scan_stops_at_the_oldest_version_the_node_holds() -> None:
     )
 
 
-def test_an_account_opened_at_a_version_scans_up_to_that_version(client: FakeReadClient) -> None:
-    explorer = AccountExplorer(client, ALICE, ledger_version=21)
+def test_an_account_opened_at_a_version_scans_up_to_that_version(
+    client: ReadLog, scene: Scene
+) -> None:
+    at = scene.version("apt_in")
+    explorer = AccountExplorer(client, scene.alice, ledger_version=at)
     txns = _transactions(explorer)
-    assert [r["version"] for r in txns.rows] == [21, 20, 19, 17]
-    assert client.asked("account_activity")[0][1]["end_version"] == 21
+    assert [r["version"] for r in txns.rows] == [
+        at,
+        scene.version("ldt_in"),
+        scene.version("score_max"),
+        scene.version("score_9"),
+        scene.version("score_7"),
+        0,
+    ]
+    assert client.asked("account_activity")[0][1]["end_version"] == at
 
 
-def test_a_received_transaction_opens_the_inspector(client: FakeReadClient) -> None:
-    explorer = AccountExplorer(client, ALICE)
+def test_a_received_transaction_opens_the_inspector(client: ReadLog, scene: Scene) -> None:
+    explorer = AccountExplorer(client, scene.alice)
     txns = _transactions(explorer)
     txns._activate(3, "version")
-    assert crumbs(explorer) == f"account 0xa1a1…a1a1 {SEP} txn 21"
-    assert client.asked("transaction_by_version")[-1] == ((21,), {})
+    at = scene.version("apt_in")
+    assert crumbs(explorer) == f"account {shortened(scene.alice)} {SEP} txn {at}"
+    assert client.asked("transaction_by_version")[-1] == ((at,), {})
 
 
 # -- the Assets tab and the resources ---------------------------------------------------------
 
 
-def test_the_resources_are_read_once_for_every_tab(client: FakeReadClient) -> None:
-    explorer = AccountExplorer(client, ALICE)
+def test_the_resources_are_read_once_for_every_tab(client: ReadLog, scene: Scene) -> None:
+    explorer = AccountExplorer(client, scene.alice)
     assert explorer.view is not None
     for tab in ("Resources", "Events", "Transactions", "Modules", "Overview", "Resources"):
         explorer.view.show(tab)
     alice = [
-        kw["start"]
+        kw.get("start")
         for args, kw in client.asked("account_resources")
-        if Address.parse(str(args[0])).long == ALICE
+        if Address.parse(str(args[0])).long == scene.alice
     ]
-    assert alice == [None, "2", "4"]
+    assert alice == [None]
     assert len(client.asked("account_assets")) == 1
 
 
-def test_assets_show_grouped_base_units_and_the_type_by_its_name(client: FakeReadClient) -> None:
-    explorer = AccountExplorer(client, ALICE)
+def test_assets_show_grouped_base_units_and_the_type_by_its_name(
+    client: ReadLog, scene: Scene
+) -> None:
+    explorer = AccountExplorer(client, scene.bob)
     assets = grid_titled(explorer, "Assets")
+    apt = scene.balances[scene.bob, APT_KEY]
+    # BOB sent ALICE 2.5 LDT, then got back all she held and 1.5 from CAROL.
+    ldt = scene.balances[scene.bob, scene.ldt]
+    assert ldt == 2_000_001_500_000
     assert [(r["symbol"], r["amount"], r["base_units"], r["type"]) for r in assets.rows] == [
-        ("APT", "100,000.819737", "10,000,081,973,700", "AptosCoin"),
-        ("LDT", "18,446,744,073,709.551615", "18,446,744,073,709,551,615", "fungible asset"),
+        ("APT", units(apt, 8), f"{apt:,}", "AptosCoin"),
+        ("LDT", "2,000,001.5", "2,000,001,500,000", "fungible asset"),
     ]
     labels = {c["name"]: c["label"] for c in assets.columns}
     assert labels["base_units"] == "Balance (base units)"
@@ -247,16 +337,19 @@ def test_assets_show_grouped_base_units_and_the_type_by_its_name(client: FakeRea
 # -- one short form for addresses -------------------------------------------------------------
 
 
-def test_a_special_address_is_written_in_full_in_the_breadcrumb(client: FakeReadClient) -> None:
-    explorer = AccountExplorer(client, "0x" + "00" * 31 + "01")
-    assert crumbs(explorer) == "account 0x1"
-    assert repr(explorer) == "AccountExplorer(0x1)"
+def test_a_special_address_is_written_in_full_in_the_breadcrumb(
+    client: ReadLog, scene: Scene
+) -> None:
+    # 0xa, APT's metadata object: an address with no account resource.
+    explorer = AccountExplorer(client, "0x" + "00" * 31 + "0a")
+    assert crumbs(explorer) == "account 0xa"
+    assert repr(explorer) == "AccountExplorer(0xa)"
     assert explorer.view is not None
     overview = explorer.view.tabs.children[0].children[0].children[0].value  # type: ignore[union-attr]
-    assert "<code>0x1</code>" in overview
+    assert "<code>0xa</code>" in overview
     assert "0x0000" not in overview
-    explorer.open_account(ALICE)
-    assert crumbs(explorer) == f"account 0x1 {SEP} account 0xa1a1…a1a1"
+    explorer.open_account(scene.alice)
+    assert crumbs(explorer) == f"account 0xa {SEP} account {shortened(scene.alice)}"
 
 
 @pytest.mark.parametrize(
@@ -278,7 +371,7 @@ def test_the_short_form(text: str, shown: str) -> None:
 
 def test_the_short_form_of_address_values_and_types() -> None:
     assert short(Address.parse("0x1")) == "0x1"
-    assert short(Address.parse(ALICE)) == "0xa1a1…a1a1"
+    assert short(Address.parse("0x" + "a1" * 32)) == "0xa1a1…a1a1"
     assert short_type("0x1::aptos_coin::AptosCoin") == "AptosCoin"
     assert (
         short_type(
@@ -312,8 +405,10 @@ def _item(explorer: TableExplorer) -> LedgerGrid:
     return grid
 
 
-def test_a_missing_key_says_no_item_and_clears_the_previous_item(client: FakeReadClient) -> None:
-    explorer = TableExplorer(client, SCORES)
+def test_a_missing_key_says_no_item_and_clears_the_previous_item(
+    client: ReadLog, scene: Scene
+) -> None:
+    explorer = TableExplorer(client, scene.scores)
     key, look_up, _, _ = _form(explorer)
     key.value = f'"{PLAYER}"'
     look_up.click()
@@ -331,9 +426,9 @@ def test_a_missing_key_says_no_item_and_clears_the_previous_item(client: FakeRea
 
 
 def test_a_missing_raw_key_says_no_item_and_clears_the_previous_item(
-    client: FakeReadClient,
+    client: ReadLog, scene: Scene
 ) -> None:
-    explorer = TableExplorer(client, SCORES)
+    explorer = TableExplorer(client, scene.scores)
     _, _, raw, raw_look_up = _form(explorer)
     raw.value = "0x" + "5a" * 32
     raw_look_up.click()
@@ -345,9 +440,9 @@ def test_a_missing_raw_key_says_no_item_and_clears_the_previous_item(
 
 
 def test_a_key_that_does_not_fit_or_a_node_that_fails_clears_the_item(
-    client: FakeReadClient, monkeypatch: pytest.MonkeyPatch
+    client: ReadLog, scene: Scene, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    explorer = TableExplorer(client, SCORES)
+    explorer = TableExplorer(client, scene.scores)
     key, look_up, _, _ = _form(explorer)
     key.value = f'"{PLAYER}"'
     look_up.click()

@@ -3,7 +3,9 @@ into another and back, exact values, errors shown in the widget, deterministic r
 
 A dev account of a fresh chain plays with ``0x1::ledger_demo`` first, so it holds a
 ``Board`` whose three tables (``Table<address, u64>``, ``Table<String, Profile>``,
-``Table<Point, u64>``) and event stream the explorers can open.
+``Table<Point, u64>``) and event stream the explorers can open. A chain of more than
+3,000 versions, of its own, has the account explorer scan its Transactions tab across
+several windows of versions.
 """
 
 from __future__ import annotations
@@ -13,10 +15,12 @@ from typing import Any
 
 import pytest
 from explorer_shown import grid_titled
+from recorded_chain import ReadLog
 
+import ledgerkit
 from ledgerkit import Client, InputError
 from ledgerkit.localnet import LocalNode
-from ledgerkit.types import MoveType
+from ledgerkit.types import Address, MoveType
 from ledgerkit.widgets import AccountExplorer, TableExplorer, TransactionInspector
 from ledgerkit.widgets._table_explorer import parse_key
 
@@ -163,4 +167,51 @@ def test_the_sender_sees_what_it_sent_and_what_it_received(
     ]
     assert all(
         r["change"].endswith(" APT") and r["change"].startswith("-0.") for r in txns.rows[:3]
+    )
+
+
+def test_a_transfer_received_at_the_oldest_version_of_a_scan_window_is_listed(
+    make_node: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The Transactions tab scans back from the view's version in windows: 1,000
+    # versions, then 2,000, then 4,000... A chain of more than 3,000 versions, opened so
+    # that a received transfer is the oldest version of the second window.
+    monkeypatch.setenv("LEDGERKIT_CACHE_DIR", str(tmp_path))
+    node = make_node(seed=29, blocks=460, services=False)
+    with Client(node.url) as client:
+        head = client.ledger_info().value.ledger_version
+        transfer = next(
+            txn
+            for txn in client.transactions(start=0, limit=100).value
+            if txn.type == "user_transaction"
+            and txn.payload.function == "0x1::aptos_account::transfer"
+            and txn.success
+        )
+        edge = int(transfer.version)
+        recipient = Address.parse(str(transfer.payload.arguments[0])).long
+        at = edge + 1_000 + 2_000 - 1
+        assert edge > 0, "a window that starts at genesis asks from its start"
+        assert at <= head, (at, head)
+        # What touched the account up to there, in one scan (not the tab's windows).
+        expected = ledgerkit.account_activity(client, recipient, end_version=at, progress=False)
+        assert edge in set(expected["version"])
+        log = ReadLog(client)
+        explorer = AccountExplorer(log, recipient, ledger_version=at)
+        assert explorer.view is not None
+        explorer.view.show("Transactions")
+        txns = grid_titled(explorer, "touched the account")
+        shown = [dict(row) for row in txns.rows]
+        while txns.more:
+            txns.go(txns.page + 1)
+            shown += [dict(row) for row in txns.rows]
+    # The windows: the second one ends 1,000 versions below the view and starts at the
+    # transfer; the next one ends just below it.
+    ends = [kwargs["end_version"] for _, kwargs in log.asked("account_activity")]
+    assert ends[:3] == [at, edge + 1_999, edge - 1]
+    assert [row["version"] for row in shown] == sorted(map(int, expected["version"]), reverse=True)
+    (received,) = [row for row in shown if row["version"] == edge]
+    assert received["role"].startswith("received")
+    assert received["hash"] == transfer.hash
+    assert txns.title == (
+        f"{len(expected):,} transactions touched the account (versions 0 to {at:,}, all scanned)"
     )

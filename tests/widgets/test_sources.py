@@ -1,12 +1,14 @@
-"""The grid's page sources, fed by a fake ``ReadClient``: which pages they ask the node
-for, and what a grid over them shows (no node: the answers are hand-written)."""
+"""The grid's page sources over the embedded node's answers, recorded once and replayed
+(``recorded_chain``): which pages they ask the node for, and what a grid over them
+shows."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from fake_read_client import ALICE, FakeReadClient
+import pytest
+from recorded_chain import SOURCE_PAGE, ReadLog, Scene
 
 from ledgerkit.widgets import Column, LedgerGrid
 from ledgerkit.widgets._sources import (
@@ -17,57 +19,69 @@ from ledgerkit.widgets._sources import (
     Row,
 )
 
+pytestmark = pytest.mark.usefixtures("no_node")
 
-def _resources(client: FakeReadClient) -> CursorSource:
+
+def _resources(client: ReadLog, scene: Scene) -> CursorSource:
+    """0x1's resources at the recording's version, paged by the node's cursor."""
+
     def fetch(cursor: str | None, limit: int) -> tuple[Sequence[Row], str | None]:
-        page = client.account_resources(ALICE, ledger_version=25, start=cursor, limit=limit)
+        page = client.account_resources("0x1", ledger_version=scene.head, start=cursor, limit=limit)
         return [{"type": r.type} for r in page.value], page.ledger.cursor
 
     return CursorSource(fetch, ["type"])
 
 
-def _starts(client: FakeReadClient) -> list[Any]:
+def _starts(client: ReadLog) -> list[Any]:
     return [kwargs["start"] for _, kwargs in client.asked("account_resources")]
 
 
-def test_a_cursor_source_asks_each_page_of_the_node_once() -> None:
-    client = FakeReadClient()
-    source = _resources(client)
-    grid = LedgerGrid(source, [Column("type")], page_size=5, title="Resources")
-    # The node serves two a page: three pages fill the grid's page of five.
-    assert _starts(client) == [None, "2", "4"]
-    assert [r["type"] for r in grid.rows] == [
-        "0x1::account::Account",
-        "0x1::coin::CoinStore<0x1::aptos_coin::AptosCoin>",
-        "0x1::ledger_demo::Board",
-        "0x1::ledger_demo::Counter",
-        "0x1::object::ObjectCore",
-    ]
-    assert (grid.total, grid.more, source.complete) == (5, False, True)
-    grid.page_size = 10
-    grid.query = "coin"
-    assert [r["type"] for r in grid.rows] == ["0x1::coin::CoinStore<0x1::aptos_coin::AptosCoin>"]
-    assert len(source.all_rows()) == 5
-    assert _starts(client) == [None, "2", "4"]
-    assert repr(grid) == "LedgerGrid('Resources', 1 column, page 1 of 1, 1 row)"
+def test_a_cursor_source_asks_each_page_of_the_node_once(client: ReadLog, scene: Scene) -> None:
+    every = scene.framework_resources  # read in one page when the chain was made
+    pages = -(-len(every) // SOURCE_PAGE)
+    assert pages >= 2
+    source = _resources(client, scene)
+    grid = LedgerGrid(source, [Column("type")], page_size=SOURCE_PAGE, title="Resources")
+    # The grid's first page is the node's first page of five.
+    assert _starts(client) == [None]
+    assert [r["type"] for r in grid.rows] == every[:SOURCE_PAGE]
+    assert (grid.total, grid.more, source.complete) == (None, True, False)
+    # A search reads the rest of the list once, a page of the grid's size at a time.
+    grid.query = "::"
+    assert [r["type"] for r in grid.rows] == every[:SOURCE_PAGE]
+    assert (grid.total, source.complete) == (len(every), True)
+    grid.query = "block"
+    assert [r["type"] for r in grid.rows] == ["0x1::block::BlockResource"]
+    starts = _starts(client)
+    assert len(starts) == pages
+    assert starts[0] is None
+    assert len(set(starts)) == pages  # each cursor once
+    # Nothing more is asked: every row is kept.
+    assert len(source.all_rows()) == len(every)
+    grid.query = ""
+    grid.go(0)
+    assert [r["type"] for r in grid.rows] == every[:SOURCE_PAGE]
+    assert _starts(client) == starts
 
 
-def test_a_cursor_source_reads_no_further_than_the_page_asked() -> None:
-    client = FakeReadClient()
-    source = _resources(client)
-    page = source(0, 2, "")
-    assert [r["type"] for r in page.rows] == [
-        "0x1::account::Account",
-        "0x1::coin::CoinStore<0x1::aptos_coin::AptosCoin>",
-    ]
+def test_a_cursor_source_reads_no_further_than_the_page_asked(
+    client: ReadLog, scene: Scene
+) -> None:
+    every = scene.framework_resources
+    source = _resources(client, scene)
+    page = source(0, SOURCE_PAGE, "")
+    assert [r["type"] for r in page.rows] == every[:SOURCE_PAGE]
     assert (page.total, page.more) == (None, True)
     assert _starts(client) == [None]
-    page = source(2, 2, "")
-    assert [r["type"] for r in page.rows] == ["0x1::object::ObjectCore"]
-    assert (page.total, page.more) == (5, False)
-    assert _starts(client) == [None, "2", "4"]
-    assert source(7, 2, "").rows == []
-    assert _starts(client) == [None, "2", "4"]
+    page = source(1, SOURCE_PAGE, "")
+    assert [r["type"] for r in page.rows] == every[SOURCE_PAGE : 2 * SOURCE_PAGE]
+    assert len(_starts(client)) == 2
+    far = source(99, SOURCE_PAGE, "")
+    assert (far.rows, far.total) == ([], len(every))
+    asked = _starts(client)
+    assert len(asked) == -(-len(every) // SOURCE_PAGE)
+    assert source(99, SOURCE_PAGE, "").rows == []
+    assert _starts(client) == asked
 
 
 def test_a_search_reads_a_bounded_list() -> None:
@@ -85,11 +99,10 @@ def test_a_search_reads_a_bounded_list() -> None:
     assert len(asked) == MAX_SEARCHED_ROWS // 100
 
 
-def test_a_counted_source_pages_newest_first_one_read_a_page() -> None:
-    client = FakeReadClient()
-
+def test_a_counted_source_pages_newest_first_one_read_a_page(client: ReadLog, scene: Scene) -> None:
     def fetch(start: int, limit: int) -> list[Row]:
-        page = client.events_by_creation_number(ALICE, 4, start=start, limit=limit)
+        # ALICE's board's score_events: creation number 2, three events.
+        page = client.events_by_creation_number(scene.alice, 2, start=start, limit=limit)
         return [{"sequence_number": e.sequence_number, "version": e.version} for e in page.value]
 
     grid = LedgerGrid(
@@ -99,12 +112,14 @@ def test_a_counted_source_pages_newest_first_one_read_a_page() -> None:
         searchable=False,
     )
     assert grid.rows == [
-        {"sequence_number": 2, "version": 17},
-        {"sequence_number": 1, "version": 14},
-        {"sequence_number": 0, "version": 11},
+        {"sequence_number": 2, "version": scene.version("score_max")},
+        {"sequence_number": 1, "version": scene.version("score_9")},
+        {"sequence_number": 0, "version": scene.version("score_7")},
     ]
     assert grid.total == 3
-    assert client.asked("events_by_creation_number") == [((ALICE, 4), {"start": 0, "limit": 3})]
+    assert client.asked("events_by_creation_number") == [
+        ((scene.alice, 2), {"start": 0, "limit": 3})
+    ]
 
 
 def test_a_list_source_searches_its_keys_only() -> None:

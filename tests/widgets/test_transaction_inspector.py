@@ -4,8 +4,11 @@ who paid it, gas, block and time, the accounts, each opening its account), the B
 changes tab exact per account and asset, and events and changes as typed fields, each
 module's ABI read once for the explorer.
 
-The fake node (``fake_read_client``) describes the transactions; every expected value
-below is worked out by hand from it.
+The inspector reads the embedded node's answers, recorded once and replayed
+(``recorded_chain``); every expected value below is written out from its scenario or
+taken from the node's answers to the scenario itself. What a public node sends and the
+embedded node does not (a ``FeeStatement`` event with a storage refund, a secondary
+signer) comes from the fake client (``fake_read_client``).
 """
 
 from __future__ import annotations
@@ -17,9 +20,8 @@ from html.parser import HTMLParser
 from typing import Any
 
 import pytest
-from explorer_shown import grid_titled
+from explorer_shown import grid_titled, shortened, units, utc
 from fake_read_client import (
-    ALICE,
     BOB,
     CAROL,
     DAVE,
@@ -29,17 +31,19 @@ from fake_read_client import (
     STORES,
     FakeReadClient,
 )
+from recorded_chain import SPONSORED_LDT, ReadLog, Scene
 
 from ledgerkit.frames import FeeStatement, fee_statement
 from ledgerkit.models import decode_transaction
-from ledgerkit.widgets import TransactionInspector
+from ledgerkit.widgets import LedgerGrid, TransactionInspector
 from ledgerkit.widgets._transaction_facts import gas_html
 
 APT_KEY = "0x" + "00" * 31 + "0a"
+METADATA = "0x1::fungible_asset::Metadata"
 SEP = "\u203a"
 
 
-pytestmark = pytest.mark.usefixtures("no_node")  # a fake client, never a node
+pytestmark = pytest.mark.usefixtures("no_node")  # a replayed recording or a fake, never a node
 
 
 class _Table(HTMLParser):
@@ -92,10 +96,61 @@ def _accounts(lines: list[Any]) -> list[tuple[str, str]]:
 # -- the summary -------------------------------------------------------------------------------
 
 
+def _gas(scene: Scene, step: str) -> str:
+    """The summary's gas line of a step, from the transaction the node committed."""
+    txn = scene.txns[step]
+    used, most, price = int(txn.gas_used), int(txn.max_gas_amount), int(txn.gas_unit_price)
+    return (
+        f"{used} units used of at most {most:,} ({100 * used / most:.1f}%), "
+        f"at a price of {price} octas a unit"
+    )
+
+
+def _block(scene: Scene, step: str) -> str:
+    """The summary's block line of a step, from the node's block of its version."""
+    block = scene.blocks[step]
+    return (
+        f"{block.block_height} (versions {block.first_version} to {block.last_version}), "
+        f"at {utc(int(block.block_timestamp))}"
+    )
+
+
 def test_a_sponsored_transfer_says_what_moved_what_it_cost_and_who_paid(
-    client: FakeReadClient,
+    client: ReadLog, scene: Scene
 ) -> None:
-    inspector = TransactionInspector(client, 12)
+    txn = scene.txns["sponsored"]
+    fee = scene.fee("sponsored")
+    inspector = TransactionInspector(client, scene.version("sponsored"))
+    status, facts, lines = _summary(inspector)
+    assert status == "✓ Success: Executed successfully"
+    assert facts == {
+        "Function": "0x1::primary_fungible_store::transfer",
+        "Amounts moved": "1.5 LDT",
+        "Fee": (f"{units(fee, 8)} APT ({fee:,} octas), paid by the fee payer {scene.sponsor}"),
+        "Gas": _gas(scene, "sponsored"),
+        "Block": _block(scene, "sponsored"),
+        "Time": utc(int(txn.timestamp)),
+        "Version": str(scene.version("sponsored")),
+        "Sequence number": "1",  # CAROL's second: she sent paid_for first
+        "Hash": txn.hash,
+        "Type": "user transaction",
+    }
+    assert _accounts(lines) == [("Sender", scene.carol), ("Fee payer", scene.sponsor)]
+    # Reading it took the transaction, its block and LDT's metadata (APT's is known).
+    assert sorted(client.methods) == [
+        "account_resource",
+        "block_by_version",
+        "transaction_by_version",
+    ]
+    assert [(str(a), str(t)) for (a, t), _ in client.asked("account_resource")] == [
+        (scene.ldt, METADATA)
+    ]
+
+
+def test_a_public_nodes_fee_statement_and_secondary_signer_are_in_the_summary(
+    fake: FakeReadClient,
+) -> None:
+    inspector = TransactionInspector(fake, 12)
     status, facts, lines = _summary(inspector)
     assert status == "✓ Success: Executed successfully"
     assert facts == {
@@ -118,29 +173,29 @@ def test_a_sponsored_transfer_says_what_moved_what_it_cost_and_who_paid(
         ("Secondary signer", DAVE),
         ("Fee payer", SPONSOR),
     ]
-    # Reading it took the transaction, its block and LDT's metadata (APT's is known).
-    assert sorted(client.methods) == [
+    assert sorted(fake.methods) == [
         "account_resource",
         "block_by_version",
         "transaction_by_version",
     ]
-    assert client.asked("account_resource") == [((LDT, "0x1::fungible_asset::Metadata"), {})]
+    assert fake.asked("account_resource") == [((LDT, METADATA), {})]
 
 
-def test_each_account_of_the_summary_opens_its_account(client: FakeReadClient) -> None:
-    inspector = TransactionInspector(client, 12)
+def test_each_account_of_the_summary_opens_its_account(client: ReadLog, scene: Scene) -> None:
+    inspector = TransactionInspector(client, scene.version("sponsored"))
     _, _, lines = _summary(inspector)
-    fee_payer = lines[2].children[1]
+    fee_payer = lines[1].children[1]
     fee_payer.click()
     assert inspector.view is not None
-    assert inspector.view.title == "account 0xfefe…fefe"
-    assert [str(args[0]) for args, _ in client.asked("account")] == [SPONSOR]
+    assert inspector.view.title == f"account {shortened(scene.sponsor)}"
+    assert [str(args[0]) for args, _ in client.asked("account")] == [scene.sponsor]
     inspector.back()
-    assert inspector.view.title == "txn 12"
+    assert inspector.view.title == f"txn {scene.version('sponsored')}"
 
 
-def test_a_failed_transaction_shows_its_decoded_abort_first(client: FakeReadClient) -> None:
-    inspector = TransactionInspector(client, "0x" + "ab" * 32)
+def test_a_failed_transaction_shows_its_decoded_abort_first(client: ReadLog, scene: Scene) -> None:
+    fee = scene.fee("overspend")
+    inspector = TransactionInspector(client, scene.txns["overspend"].hash)
     status, facts, lines = _summary(inspector)
     assert status.splitlines() == [
         "✗ Failed: Move abort",
@@ -148,17 +203,17 @@ def test_a_failed_transaction_shows_its_decoded_abort_first(client: FakeReadClie
         "EINSUFFICIENT_BALANCE (code 0x10004, INVALID_ARGUMENT)",
         "The store's balance is too small for the amount asked",
     ]
-    assert facts["Function"] == "0x1::aptos_account::transfer"
+    assert facts["Function"] == "0x1::primary_fungible_store::transfer"
     assert facts["Amounts moved"] == "nothing besides the fee"
-    assert facts["Fee"] == f"0.000009 APT (900 octas), paid by the sender {CAROL}"
-    assert facts["Gas"] == "9 units used of at most 2,000 (0.5%), at a price of 100 octas a unit"
-    assert facts["Block"] == "4 (versions 12 to 14), at 2025-06-01 00:00:12.000000 UTC"
-    assert _accounts(lines) == [("Sender", CAROL)]
+    assert facts["Fee"] == f"{units(fee, 8)} APT ({fee:,} octas), paid by the sender {scene.carol}"
+    assert facts["Gas"] == _gas(scene, "overspend")
+    assert facts["Block"] == _block(scene, "overspend")
+    assert _accounts(lines) == [("Sender", scene.carol)]
     assert client.asked("account_resource") == []  # it moved only APT
 
 
 def test_a_block_the_node_cannot_tell_leaves_the_rest_of_the_summary(
-    client: FakeReadClient, monkeypatch: pytest.MonkeyPatch
+    client: ReadLog, scene: Scene, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from ledgerkit import BlockPrunedError
 
@@ -166,46 +221,58 @@ def test_a_block_the_node_cannot_tell_leaves_the_rest_of_the_summary(
         raise BlockPrunedError("pruned", status=410, error_code="block_pruned")
 
     monkeypatch.setattr(client, "block_by_version", pruned)
-    inspector = TransactionInspector(client, 17)
+    inspector = TransactionInspector(client, scene.version("score_max"))
     _, facts, _ = _summary(inspector)
+    fee = scene.fee("score_max")
     assert "Block" not in facts
-    assert facts["Time"] == "2025-06-01 00:00:17.000000 UTC"
-    assert facts["Fee"] == f"0.000612 APT (61,200 octas), paid by the sender {ALICE}"
+    assert facts["Time"] == utc(int(scene.txns["score_max"].timestamp))
+    assert facts["Fee"] == f"{units(fee, 8)} APT ({fee:,} octas), paid by the sender {scene.alice}"
     assert inspector._message.value == ""
 
 
 # -- balance changes ---------------------------------------------------------------------------
 
 
-def test_the_balance_changes_tab_is_exact_per_account_and_asset(client: FakeReadClient) -> None:
-    inspector = TransactionInspector(client, 12)
+def _balance_changes(inspector: TransactionInspector) -> LedgerGrid:
+    """The Balance changes tab, shown: its grid."""
     assert inspector.view is not None
     inspector.view.show("Balance changes")
-    grid = grid_titled(inspector, "balance changes")
-    assert grid.title == "5 balance changes"
-    assert [
-        (r["address"], r["roles"], r["symbol"], r["amount"], r["base_units"], r["asset"])
-        for r in grid.rows
-    ] == [
-        (CAROL, "sender", "APT", "-2.5", "-250,000,000", "0xa"),
-        (BOB, "recipient", "APT", "+2.5", "+250,000,000", "0xa"),
-        (CAROL, "sender", "LDT", "-1.5", "-1,500,000", LDT),
-        (BOB, "recipient", "LDT", "+1.5", "+1,500,000", LDT),
-        (SPONSOR, "fee payer", "APT", "-0.00014", "-14,000", "0xa"),
+    return grid_titled(inspector, "balance change")
+
+
+def _changed(grid: LedgerGrid) -> list[tuple[Any, ...]]:
+    """Each row shown: who, in which roles, the asset's symbol, the change in whole units
+    and in base units, and the asset."""
+    fields = ("address", "roles", "symbol", "amount", "base_units", "asset")
+    return [tuple(row[field] for field in fields) for row in grid.rows]
+
+
+def _deltas(grid: LedgerGrid) -> list[list[str]]:
+    """The grid's frame: each row's address, asset and exact signed change, as text."""
+    return grid.to_frame()[["address", "asset", "delta"]].astype(str).values.tolist()
+
+
+def test_the_balance_changes_tab_is_exact_per_account_and_asset(
+    client: ReadLog, scene: Scene
+) -> None:
+    fee = scene.fee("sponsored")
+    inspector = TransactionInspector(client, scene.version("sponsored"))
+    grid = _balance_changes(inspector)
+    assert grid.title == "3 balance changes"
+    assert _changed(grid) == [
+        (scene.carol, "sender", "LDT", "-1.5", "-1,500,000", scene.ldt),
+        (scene.bob, "recipient", "LDT", "+1.5", "+1,500,000", scene.ldt),
+        (scene.sponsor, "fee payer", "APT", f"-{units(fee, 8)}", f"-{fee:,}", "0xa"),
     ]
     # The frame: the exact signed changes as text, the coin paired with each asset.
-    frame = grid.to_frame()
-    assert frame[["address", "asset", "delta"]].astype(str).values.tolist() == [
-        [CAROL, APT_KEY, "-250000000"],
-        [BOB, APT_KEY, "250000000"],
-        [CAROL, LDT, "-1500000"],
-        [BOB, LDT, "1500000"],
-        [SPONSOR, APT_KEY, "-14000"],
+    assert _deltas(grid) == [
+        [scene.carol, scene.ldt, f"-{SPONSORED_LDT}"],
+        [scene.bob, scene.ldt, str(SPONSORED_LDT)],
+        [scene.sponsor, APT_KEY, f"-{fee}"],
     ]
+    frame = grid.to_frame()
     apt = "0x1::aptos_coin::AptosCoin"
     assert frame["coin_type"].astype(object).where(frame["coin_type"].notna(), None).tolist() == [
-        apt,
-        apt,
         None,
         None,
         apt,
@@ -214,29 +281,51 @@ def test_the_balance_changes_tab_is_exact_per_account_and_asset(client: FakeRead
     assert client.methods.count("account_resource") == 1
     # A row opens its account.
     grid._activate(1, "address")
-    assert inspector.view.title == "account 0xb0b0…b0b0"
-
-
-def test_a_failed_transaction_changes_only_the_fee_payers_apt(client: FakeReadClient) -> None:
-    inspector = TransactionInspector(client, 13)
     assert inspector.view is not None
-    inspector.view.show("Balance changes")
-    grid = grid_titled(inspector, "balance change")
-    assert grid.title == "1 balance change"
-    assert [(r["address"], r["symbol"], r["amount"], r["base_units"]) for r in grid.rows] == [
-        (CAROL, "APT", "-0.000009", "-900")
+    assert inspector.view.title == f"account {shortened(scene.bob)}"
+
+
+def test_a_public_nodes_storage_refund_is_taken_off_the_fee_payers_change(
+    fake: FakeReadClient,
+) -> None:
+    grid = _balance_changes(TransactionInspector(fake, 12))
+    assert grid.title == "5 balance changes"
+    assert _changed(grid) == [
+        (CAROL, "sender", "APT", "-2.5", "-250,000,000", "0xa"),
+        (BOB, "recipient", "APT", "+2.5", "+250,000,000", "0xa"),
+        (CAROL, "sender", "LDT", "-1.5", "-1,500,000", LDT),
+        (BOB, "recipient", "LDT", "+1.5", "+1,500,000", LDT),
+        # 15,100 octas charged, 1,100 refunded for storage.
+        (SPONSOR, "fee payer", "APT", "-0.00014", "-14,000", "0xa"),
+    ]
+    assert _deltas(grid) == [
+        [CAROL, APT_KEY, "-250000000"],
+        [BOB, APT_KEY, "250000000"],
+        [CAROL, LDT, "-1500000"],
+        [BOB, LDT, "1500000"],
+        [SPONSOR, APT_KEY, "-14000"],
     ]
 
 
-def test_a_search_narrows_the_balance_changes_and_their_frame(client: FakeReadClient) -> None:
-    inspector = TransactionInspector(client, 12)
-    assert inspector.view is not None
-    inspector.view.show("Balance changes")
-    grid = grid_titled(inspector, "balance changes")
+def test_a_failed_transaction_changes_only_the_fee_payers_apt(
+    client: ReadLog, scene: Scene
+) -> None:
+    fee = scene.fee("overspend")
+    grid = _balance_changes(TransactionInspector(client, scene.version("overspend")))
+    assert grid.title == "1 balance change"
+    assert _changed(grid) == [
+        (scene.carol, "sender", "APT", f"-{units(fee, 8)}", f"-{fee:,}", "0xa")
+    ]
+
+
+def test_a_search_narrows_the_balance_changes_and_their_frame(
+    client: ReadLog, scene: Scene
+) -> None:
+    grid = _balance_changes(TransactionInspector(client, scene.version("sponsored")))
     grid.query = "LDT"
     assert [(r["address"], r["base_units"]) for r in grid.rows] == [
-        (CAROL, "-1,500,000"),
-        (BOB, "+1,500,000"),
+        (scene.carol, "-1,500,000"),
+        (scene.bob, "+1,500,000"),
     ]
     assert grid.to_frame()["delta"].tolist() == ["-1500000", "1500000"]
 
@@ -244,8 +333,39 @@ def test_a_search_narrows_the_balance_changes_and_their_frame(client: FakeReadCl
 # -- typed events and changes ------------------------------------------------------------------
 
 
-def test_events_show_fields_typed_by_their_module_abi(client: FakeReadClient) -> None:
-    inspector = TransactionInspector(client, 12)
+def test_events_show_fields_typed_by_their_module_abi(client: ReadLog, scene: Scene) -> None:
+    version = scene.version("sponsored")
+    carol, bob = scene.stores[scene.carol, scene.ldt], scene.stores[scene.bob, scene.ldt]
+    inspector = TransactionInspector(client, version)
+    assert inspector.view is not None
+    inspector.view.show("Events")
+    events = grid_titled(inspector, "2 events")
+    assert [(r["event_index"], r["type"], r["fields"]) for r in events.rows] == [
+        (0, "0x1::fungible_asset::Withdraw", f"store: {shortened(carol)} · amount: 1500000"),
+        (1, "0x1::fungible_asset::Deposit", f"store: {shortened(bob)} · amount: 1500000"),
+    ]
+    # The first event's fields, typed; its store opens as an account.
+    fields = grid_titled(inspector, "Event 0")
+    assert [(r["path"], r["type"], r["value"], r["points_to"]) for r in fields.rows] == [
+        ("store", "address", carol, "account"),
+        ("amount", "u64", "1500000", ""),
+    ]
+    events.selected_index = 1
+    fields = grid_titled(inspector, "Event 1")
+    assert [(r["path"], r["value"]) for r in fields.rows] == [("store", bob), ("amount", "1500000")]
+    asked = [(str(address), module) for (address, module), _ in client.asked("account_module")]
+    assert asked == [("0x1", "fungible_asset")]
+    # The explorer keeps the ABIs: the same transaction opened again asks none.
+    inspector.open_transaction(version)
+    inspector.view.show("Events")
+    assert len(client.asked("account_module")) == 1
+    assert len(grid_titled(inspector, "2 events").rows) == 2
+
+
+def test_an_event_of_a_module_the_node_does_not_publish_is_left_untyped(
+    fake: FakeReadClient,
+) -> None:
+    inspector = TransactionInspector(fake, 12)
     assert inspector.view is not None
     inspector.view.show("Events")
     events = grid_titled(inspector, "5 events")
@@ -261,51 +381,67 @@ def test_events_show_fields_typed_by_their_module_abi(client: FakeReadClient) ->
             "storage_fee_octas: 1100 · storage_fee_refund_octas: 1100",
         ),
     ]
-    # The first event's fields, typed; its store opens as an account.
     fields = grid_titled(inspector, "Event 0")
     assert [(r["path"], r["type"], r["value"], r["points_to"]) for r in fields.rows] == [
         ("store", "address", STORES[0][0], "account"),
         ("amount", "u64", "250000000", ""),
     ]
-    # A module the node does not publish leaves its event's fields untyped.
+    # 0x1::transaction_fee is not published there: the FeeStatement's fields are untyped.
     events.selected_index = 4
     fee = grid_titled(inspector, "Event 4")
     assert [(r["path"], r["type"]) for r in fee.rows][-1] == ("storage_fee_refund_octas", "")
-    asked = [(str(address), module) for (address, module), _ in client.asked("account_module")]
+    asked = [(str(address), module) for (address, module), _ in fake.asked("account_module")]
     assert asked == [("0x1", "fungible_asset"), ("0x1", "transaction_fee")]
-    # The explorer keeps the ABIs: the same transaction opened again asks none.
     inspector.open_transaction(12)
     inspector.view.show("Events")
-    assert len(client.asked("account_module")) == 2
+    assert len(fake.asked("account_module")) == 2
     assert len(grid_titled(inspector, "5 events").rows) == 5
 
 
-def test_changes_show_a_resource_value_as_typed_fields(client: FakeReadClient) -> None:
-    inspector = TransactionInspector(client, 12)
+def test_changes_show_a_resource_value_as_typed_fields(client: ReadLog, scene: Scene) -> None:
+    version = scene.version("sponsored")
+    store = scene.stores[scene.carol, scene.ldt]
+    inspector = TransactionInspector(client, version)
     assert inspector.view is not None
     inspector.view.show("Changes")
-    changes = grid_titled(inspector, "8 changes")
-    assert [(r["type"], r["address"], r["what"]) for r in changes.rows][:2] == [
-        ("write_resource", STORES[0][0], "0x1::fungible_asset::FungibleStore"),
-        ("write_resource", STORES[0][0], "0x1::object::ObjectCore"),
-    ]
+    changes = grid_titled(inspector, "6 changes")
+    shown = [(r["type"], r["address"], r["what"]) for r in changes.rows]
+    # What a sponsored LDT transfer writes: the fee burned, APT's supply, three stores
+    # (CAROL's and BOB's LDT, SPONSOR's APT) and CAROL's account.
+    assert sorted(shown) == sorted(
+        [
+            ("write_resource", "0x1", "0x1::transaction_fee::BurnedFees"),
+            ("write_resource", "0xa", "0x1::fungible_asset::ConcurrentSupply"),
+            ("write_resource", store, "0x1::fungible_asset::FungibleStore"),
+            (
+                "write_resource",
+                scene.stores[scene.bob, scene.ldt],
+                "0x1::fungible_asset::FungibleStore",
+            ),
+            (
+                "write_resource",
+                scene.stores[scene.sponsor, APT_KEY],
+                "0x1::fungible_asset::FungibleStore",
+            ),
+            ("write_resource", scene.carol, "0x1::account::Account"),
+        ]
+    )
     # No change names a table: the column is left out.
     assert [c["name"] for c in changes.columns] == ["change_index", "type", "address", "what"]
-    value = grid_titled(inspector, "Change 0")
-    assert [(r["path"], r["type"], r["value"]) for r in value.rows] == [
-        ("metadata.inner", "", "0xa"),
-        ("balance", "u64", "750000000"),
-        ("frozen", "bool", "false"),
+    index = shown.index(("write_resource", store, "0x1::fungible_asset::FungibleStore"))
+    changes.selected_index = index
+    value = grid_titled(inspector, f"Change {index}")
+    # CAROL's LDT after the transfer (her overspend later failed: it is her balance now).
+    left = scene.balances[scene.carol, scene.ldt]
+    assert left == 1_000_000_000_000 - SPONSORED_LDT
+    assert [(r["path"], r["type"], r["value"], r["points_to"]) for r in value.rows] == [
+        ("metadata.inner", "address", scene.ldt, "account"),
+        ("balance", "u64", str(left), ""),
+        ("frozen", "bool", "false", ""),
     ]
-    changes.selected_index = 1
-    owner = grid_titled(inspector, "Change 1")
-    assert [(r["path"], r["value"], r["points_to"]) for r in owner.rows] == [
-        ("owner", CAROL, "account"),
-        ("allow_ungated_transfer", "false", ""),
-    ]
-    owner._activate(0, "value")
-    assert inspector.view.title == "account 0xc0c0…c0c0"
-    assert f"txn 12 {SEP} account" in inspector._crumbs.value
+    value._activate(0, "value")
+    assert inspector.view.title == f"account {shortened(scene.ldt)}"
+    assert f"txn {version} {SEP} account" in inspector._crumbs.value
 
 
 def test_amounts_stay_exact_far_beyond_what_a_float_holds() -> None:
@@ -335,10 +471,10 @@ def _gas_tab(inspector: TransactionInspector) -> tuple[str, list[list[str]]]:
     return _text(markup), rows
 
 
-def test_the_gas_tab_breaks_the_fee_down_from_its_fee_statement(client: FakeReadClient) -> None:
+def test_the_gas_tab_breaks_the_fee_down_from_its_fee_statement(fake: FakeReadClient) -> None:
     # The statement: 151 units charged, 100 execution, 40 IO, 1,100 octas of storage (11
     # units at 100 octas), 1,100 octas refunded: 15,100 charged, 14,000 net.
-    text, rows = _gas_tab(TransactionInspector(client, 12))
+    text, rows = _gas_tab(TransactionInspector(fake, 12))
     assert text.startswith(
         "Gas used 151 units of at most 2,000 (7.6%), at 100 octas a unit: "
         "fee 15,100 octas = 0.000151 APT."
@@ -356,12 +492,15 @@ def test_the_gas_tab_breaks_the_fee_down_from_its_fee_statement(client: FakeRead
 
 
 def test_the_gas_tab_says_when_a_transaction_carries_no_fee_statement(
-    client: FakeReadClient,
+    client: ReadLog, scene: Scene
 ) -> None:
-    text, rows = _gas_tab(TransactionInspector(client, 13))
+    # The embedded node sends no FeeStatement event with its transactions.
+    txn = scene.txns["overspend"]
+    used, most, fee = int(txn.gas_used), int(txn.max_gas_amount), scene.fee("overspend")
+    text, rows = _gas_tab(TransactionInspector(client, scene.version("overspend")))
     assert text.startswith(
-        "Gas used 9 units of at most 2,000 (0.5%), at 100 octas a unit: "
-        "fee 900 octas = 0.000009 APT."
+        f"Gas used {used} units of at most {most:,} ({100 * used / most:.1f}%), "
+        f"at 100 octas a unit: fee {fee:,} octas = {units(fee, 8)} APT."
     )
     assert rows == []
     assert "The node sent no FeeStatement event with this transaction" in text
