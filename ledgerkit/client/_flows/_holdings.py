@@ -121,7 +121,7 @@ def _int_or_none(value: Any) -> int | None:
 
 def _read_resource(address: str, tag: str, version: int) -> Flow[dict[str, Any] | None]:
     try:
-        found = yield from send(calls.account_resource(address, tag, version))
+        found = yield from send(calls.account_resource(address, tag, ledger_version=version))
     except LedgerError:
         return None
     data = found.value.data
@@ -130,7 +130,7 @@ def _read_resource(address: str, tag: str, version: int) -> Flow[dict[str, Any] 
 
 def _view(function: str, types: Sequence[str], args: Sequence[Any], version: int) -> Flow[Any]:
     try:
-        result = yield from send(calls.view(function, types, args, version))
+        result = yield from send(calls.view_json(function, types, args, ledger_version=version))
     except LedgerError:
         return None
     return result.value[0] if result.value else None
@@ -184,7 +184,9 @@ def holdings(
     version = ledger_version
     for _ in range(MAX_RESOURCE_PAGES if resources is None else 0):
         try:
-            page = yield from send(calls.account_resources(owner, version, start, 200))
+            page = yield from send(
+                calls.account_resources(owner, ledger_version=version, start=start, limit=200)
+            )
         except NotFoundError:  # no account: it may still hold fungible assets
             break
         version = page.ledger.ledger_version if version is None else version
@@ -210,7 +212,9 @@ def holdings(
         if paired_long:
             counted.add(paired_long)
         key = paired_long or paired_metadata_address(coin)
-        balance = (yield from send(calls.account_balance(owner, coin, version))).value
+        balance = (
+            yield from send(calls.account_balance(owner, coin, ledger_version=version))
+        ).value
         coin_info = yield from _read_resource(
             _coin_address(coin), f"0x1::coin::CoinInfo<{coin}>", version
         )
@@ -240,7 +244,9 @@ def holdings(
             continue
         seen.add(metadata)
         try:
-            balance = (yield from send(calls.account_balance(owner, metadata, version))).value
+            balance = (
+                yield from send(calls.account_balance(owner, metadata, ledger_version=version))
+            ).value
         except LedgerError:
             continue
         if not balance:
