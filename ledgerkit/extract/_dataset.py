@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import datetime as dt
+import datetime
 import logging
 import os
 import sys
@@ -309,7 +309,7 @@ async def write_dataset(
                     "sha256": sha,
                     "written_at_ledger_version": version,
                     "served_by": by,
-                    "written_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+                    "written_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
                 }
                 async with dataset.lock:
                     await widened

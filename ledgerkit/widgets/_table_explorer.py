@@ -16,7 +16,7 @@ import json
 from collections.abc import Callable
 from typing import Any, Final
 
-import ipywidgets as w
+import ipywidgets
 
 from ledgerkit._errors import InputError, LedgerError, TableItemNotFoundError
 from ledgerkit.bcs import MoveValueCodec
@@ -154,16 +154,18 @@ def table_view(nav: Navigator, handle: str, key_type: Any = None, value_type: An
     layouts = nav.layouts
     codec = MoveValueCodec(layouts)
 
-    key_type_box = w.Text(value=str(key_type or scan.key_type or ""), description="key type")
-    value_type_box = w.Text(
+    key_type_box = ipywidgets.Text(
+        value=str(key_type or scan.key_type or ""), description="key type"
+    )
+    value_type_box = ipywidgets.Text(
         value=str(value_type or scan.value_type or ""), description="value type"
     )
-    key_box = w.Text(
+    key_box = ipywidgets.Text(
         placeholder='key as JSON: 42, "alice", {"x": "1", "y": "2"}', description="key"
     )
-    look_up = w.Button(description="Look up")
-    raw_box = w.Text(placeholder="0x… (the key's BCS bytes)", description="raw key")
-    raw_look_up = w.Button(description="Look up raw")
+    look_up = ipywidgets.Button(description="Look up")
+    raw_box = ipywidgets.Text(placeholder="0x… (the key's BCS bytes)", description="raw key")
+    raw_look_up = ipywidgets.Button(description="Look up raw")
     value_source = ListSource([])
     value_grid = LedgerGrid(value_source, _VALUE_COLUMNS, title="Item", searchable=False)
     value_grid.on_activate(nav.follow)
@@ -238,12 +240,12 @@ def table_view(nav: Navigator, handle: str, key_type: Any = None, value_type: An
 
     look_up.on_click(typed)
     raw_look_up.on_click(raw)
-    form = w.VBox(
+    form = ipywidgets.VBox(
         [
-            w.HTML(f"<b>Table</b> <code>{handle}</code>"),
-            w.HBox([key_type_box, value_type_box]),
-            w.HBox([key_box, look_up]),
-            w.HBox([raw_box, raw_look_up]),
+            ipywidgets.HTML(f"<b>Table</b> <code>{handle}</code>"),
+            ipywidgets.HBox([key_type_box, value_type_box]),
+            ipywidgets.HBox([key_box, look_up]),
+            ipywidgets.HBox([raw_box, raw_look_up]),
         ]
     )
     return View(f"table {short(handle)}", [form, value_grid, items], [items, value_grid])
