@@ -147,7 +147,7 @@ async def extraction_client(url: str, stop: int, concurrency: int) -> None:
     ) as client:
         await asyncio.gather(
             *(
-                client.send(calls.transactions(a, b - a), decoder=identity)
+                client.send(calls.transactions(start=a, limit=b - a), decoder=identity)
                 for a, b in pages(0, stop, 100)
             )
         )

@@ -1,5 +1,6 @@
 """The endpoint table holds: every row is served by the local node, documented in its
-OpenAPI document, and reachable from both clients.
+OpenAPI document, and reachable from both clients, each method's request built by the
+function of its name in ``ledgerkit.client.calls``.
 
 A running local node answers real requests: one per row sent as raw HTTP, and one per
 client method from a ``Client`` and an ``AsyncClient`` whose transport records what
@@ -22,6 +23,7 @@ import pytest
 from ledgerkit import AsyncClient, Client, LedgerError
 from ledgerkit._endpoints import OPERATIONS, PARAMETERS, SERVICES, Operation, operations_of
 from ledgerkit.bcs import Ed25519Authenticator, EntryFunction, RawTransaction, SignedTransaction
+from ledgerkit.client import calls
 from ledgerkit.client._declare import endpoint, flow, paged
 from ledgerkit.client._flows import Flows
 from ledgerkit.client._methods import Endpoints
@@ -98,6 +100,7 @@ CASES: Final[list[tuple[str, tuple[Any, ...], dict[str, Any], str]]] = [
     ("transactions_bcs", (), {"start": 0, "limit": 2}, "get_transactions"),
     ("transaction_by_version_bcs", (0,), {}, "get_transaction_by_version"),
     ("transaction_by_hash_bcs", (HASH,), {}, "get_transaction_by_hash"),
+    ("wait_transaction_by_hash", (HASH,), {}, "wait_transaction_by_hash"),
     ("wait_for_transaction", (HASH,), {}, "wait_transaction_by_hash"),
     ("transactions_auxiliary_info", (0,), {"limit": 2}, "get_transactions_auxiliary_info"),
     ("submit_transaction", (_SIGNED,), {}, "submit_transaction"),
@@ -368,6 +371,54 @@ def test_the_node_refuses_a_row_without_handler_and_a_handler_without_row() -> N
         _routes({k: v for k, v in every.items() if k != "get_account"})
     with pytest.raises(RuntimeError, match="no_such_row"):
         _routes({**every, "no_such_row": every["get_account"]})
+
+
+# -- written once, in ``calls`` ---------------------------------------------------------------
+
+#: A transaction hash that parses, for the builders (which send nothing).
+SAMPLE_HASH: Final = "0x" + "ab" * 32
+
+
+def _builders() -> dict[str, Callable[..., Any]]:
+    """The public request builders of ``calls``: what it defines that returns a ``Call``."""
+    found = {}
+    for name, value in vars(calls).items():
+        if name.startswith("_") or isinstance(value, type) or not callable(value):
+            continue
+        if str(inspect.signature(value).return_annotation).startswith("Call["):
+            found[name] = value
+    return found
+
+
+def test_calls_builds_every_row_the_clients_ask_each_call_named_after_its_builder() -> None:
+    builders = _builders()
+    samples = {name: (args, kwargs, row) for name, args, kwargs, row in CASES}
+    assert set(builders) <= set(samples), "a builder without a line in CASES"
+    asked: set[str] = set()
+    for name, build in builders.items():
+        args, kwargs, row = samples[name]
+        call = build(*(SAMPLE_HASH if arg == HASH else arg for arg in args), **kwargs)
+        assert isinstance(call, calls.Call), name
+        assert call.name == name == build.__name__
+        assert call.operation == row, name
+        asked.add(row)
+    assert asked == {op.id for op in NODE_ROWS} - set(NOT_IN_CLIENTS)
+
+
+def test_calls_lists_every_builder() -> None:
+    assert set(_builders()) <= set(calls.__all__)
+    assert {"encode_submission", "view_json", "wait_transaction_by_hash"} <= set(_builders())
+
+
+def test_the_endpoint_methods_are_the_endpoints_of_calls() -> None:
+    in_calls = {name: value for name, value in vars(calls).items() if isinstance(value, endpoint)}
+    in_methods = {
+        name: value for name, value in vars(Endpoints).items() if isinstance(value, endpoint)
+    }
+    assert set(in_methods) == set(in_calls)
+    for name, value in in_calls.items():
+        assert in_methods[name] is value, name
+        assert value.__name__ == name
 
 
 # -- the faucet, the identity provider and the docs host --------------------------------------

@@ -9,7 +9,19 @@ import numpy as np
 import pandas as pd
 
 from ledgerkit._errors import InputError
-from ledgerkit.charts import _common as c
+from ledgerkit.charts._common import (
+    WIDTH,
+    Buckets,
+    group_sums,
+    int_text,
+    percent_text,
+    short_address,
+    stack,
+    time_x,
+    title_params,
+    u64_array,
+    user_transactions,
+)
 
 __all__ = ["activity_chart"]
 
@@ -29,7 +41,7 @@ MAX_TOP: Final = len(_PALETTE)
 _LABELS: Final = 220
 
 
-def _outcomes(user: pd.DataFrame, buckets: c.Buckets) -> pd.DataFrame:
+def _outcomes(user: pd.DataFrame, buckets: Buckets) -> pd.DataFrame:
     if "success" in user.columns:
         failed = (user["success"] == False).fillna(False).to_numpy(bool)  # noqa: E712
     else:
@@ -43,16 +55,16 @@ def _outcomes(user: pd.DataFrame, buckets: c.Buckets) -> pd.DataFrame:
         parts.append(part[part["transactions"] > 0])
     out = pd.concat(parts, ignore_index=True)
     out["order"] = (out["outcome"] == "failed").astype("int64")
-    return c.stack(out, "transactions", "order")
+    return stack(out, "transactions", "order")
 
 
-def _outcome_chart(user: pd.DataFrame, buckets: c.Buckets, title: str) -> alt.Chart:
+def _outcome_chart(user: pd.DataFrame, buckets: Buckets, title: str) -> alt.Chart:
     counts = _outcomes(user, buckets)
     chart: alt.Chart = (
         alt.Chart(counts)
         .mark_rect()
         .encode(
-            x=c.time_x(),
+            x=time_x(),
             x2="time_end:T",
             y=alt.Y("stack_high:Q", title="user transactions"),
             y2="stack_low:Q",
@@ -68,8 +80,8 @@ def _outcome_chart(user: pd.DataFrame, buckets: c.Buckets, title: str) -> alt.Ch
             ],
         )
         .properties(
-            title=c.title(title, subtitle=f"per {buckets.freq} bucket"),
-            width=c.WIDTH,
+            title=title_params(title, subtitle=f"per {buckets.freq} bucket"),
+            width=WIDTH,
             height=200,
         )
     )
@@ -79,12 +91,12 @@ def _outcome_chart(user: pd.DataFrame, buckets: c.Buckets, title: str) -> alt.Ch
 def _labels(names: list[str], by: str) -> list[str]:
     """Short axis labels: long addresses as ``0x1234…cdef`` (full ones if two collide)."""
     if by == "sender":
-        short = [c.short_address(n) for n in names]
+        short = [short_address(n) for n in names]
     else:
         short = []
         for name in names:
             address, sep, rest = name.partition("::")
-            short.append(f"{c.short_address(address)}{sep}{rest}" if sep else name)
+            short.append(f"{short_address(address)}{sep}{rest}" if sep else name)
     return short if len(set(short)) == len(short) else names
 
 
@@ -93,7 +105,7 @@ def _ranked(user: pd.DataFrame, by: str, top: int) -> tuple[pd.DataFrame, np.nda
     keys, codes = np.unique(names.to_numpy(dtype=object).astype(str), return_inverse=True)
     groups = len(keys)
     counts = np.bincount(codes, minlength=groups)
-    gas = c.group_sums(codes, c.u64_array(user["gas_used"].fillna(0)), groups)
+    gas = group_sums(codes, u64_array(user["gas_used"].fillna(0)), groups)
     if "success" in user.columns:
         failed_mask = (user["success"] == False).fillna(False).to_numpy(bool)  # noqa: E712
     else:
@@ -125,9 +137,9 @@ def _ranked(user: pd.DataFrame, by: str, top: int) -> tuple[pd.DataFrame, np.nda
             "label": labels,
             "transactions": transactions,
             "gas_used": [float(g) for g in gas_used],
-            "gas_used_text": [c.int_text(g, "gas units") for g in gas_used],
+            "gas_used_text": [int_text(g, "gas units") for g in gas_used],
             "failed": failures,
-            "share_text": [c.percent_text(n / total) for n in transactions],
+            "share_text": [percent_text(n / total) for n in transactions],
             "members_text": ["1" if k == 1 else f"{k:,} {by}s" for k in members],
         }
     )
@@ -135,7 +147,7 @@ def _ranked(user: pd.DataFrame, by: str, top: int) -> tuple[pd.DataFrame, np.nda
 
 
 def _group_chart(
-    user: pd.DataFrame, buckets: c.Buckets, by: str, top: int, title: str
+    user: pd.DataFrame, buckets: Buckets, by: str, top: int, title: str
 ) -> alt.VConcatChart:
     ranked, rank = _ranked(user, by, top)
     labels = ranked["label"].tolist()
@@ -157,7 +169,7 @@ def _group_chart(
         alt.Tooltip("gas_used_text:N", title="gas used"),
     ]
     y = alt.Y("label:N", title=None, sort=labels, axis=alt.Axis(labelLimit=_LABELS))
-    half = (c.WIDTH - 40) // 2
+    half = (WIDTH - 40) // 2
     count_bars = (
         alt.Chart(ranked)
         .mark_bar()
@@ -199,12 +211,12 @@ def _group_chart(
     if len(over_time):
         over_time["time"] = pd.to_datetime(over_time["time"], utc=True)
         over_time["time_end"] = pd.to_datetime(over_time["time_end"], utc=True)
-    over_time = c.stack(over_time, "transactions", "order")
+    over_time = stack(over_time, "transactions", "order")
     stacked = (
         alt.Chart(over_time)
         .mark_rect()
         .encode(
-            x=c.time_x(),
+            x=time_x(),
             x2="time_end:T",
             y=alt.Y("stack_high:Q", title="user transactions"),
             y2="stack_low:Q",
@@ -215,12 +227,12 @@ def _group_chart(
                 alt.Tooltip("transactions:Q", title="user transactions", format=","),
             ],
         )
-        .properties(width=c.WIDTH, height=160)
+        .properties(width=WIDTH, height=160)
     )
     chart: alt.VConcatChart = alt.vconcat(
         alt.hconcat(count_bars, gas_bars, spacing=12), stacked, spacing=14
     ).properties(
-        title=c.title(
+        title=title_params(
             title,
             subtitle=f"top {top} {by}s by user transactions, the rest as '{OTHER}'; "
             f"per {buckets.freq} bucket below",
@@ -266,8 +278,8 @@ def activity_chart(
     if isinstance(top, bool) or not isinstance(top, int) or not 1 <= top <= MAX_TOP:
         raise InputError(f"top must be an int from 1 to {MAX_TOP}, not {top!r}")
     extra = () if by == "outcome" else (by,)
-    user = c.user_transactions(transactions, *extra)
-    buckets = c.Buckets([user["timestamp"]], freq)
+    user = user_transactions(transactions, *extra)
+    buckets = Buckets([user["timestamp"]], freq)
     if by == "outcome":
         return _outcome_chart(user, buckets, title or "User transactions over time")
     return _group_chart(user, buckets, by, top, title or f"Activity by {by}")

@@ -9,7 +9,18 @@ import numpy as np
 import pandas as pd
 
 from ledgerkit._errors import InputError
-from ledgerkit.charts import _common as c
+from ledgerkit.charts._common import (
+    WIDTH,
+    Buckets,
+    group_percentiles,
+    group_sums,
+    percent_text,
+    require,
+    seconds_text,
+    time_x,
+    title_params,
+    u64_array,
+)
 from ledgerkit.frames import BOOL, TIMESTAMP, UINT64, empty_frame
 from ledgerkit.types import U64_MAX
 
@@ -54,7 +65,7 @@ def _check_limit(block_gas_limit: int) -> int:
 
 def _versions(frame: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray[Any, np.dtype[np.uint64]]]:
     known = frame[frame["version"].notna().to_numpy(bool)]
-    versions = c.u64_array(known["version"])
+    versions = u64_array(known["version"])
     order = np.argsort(versions, kind="stable")
     return known.iloc[order], versions[order]
 
@@ -82,7 +93,7 @@ def blocks_with_members(
     """The :func:`block_utilisation` table, the user transactions, and the row of the
     table each user transaction belongs to (-1 for a block the table leaves out)."""
     limit = _check_limit(block_gas_limit)
-    frame = c.require(
+    frame = require(
         transactions,
         ("version", "type", "timestamp", "gas_used", "gas_unit_price"),
         what="a transactions frame",
@@ -106,16 +117,16 @@ def blocks_with_members(
         last = versions[np.append(start_rows[1:] - 1, len(versions) - 1)[:count]]
         stamps = frame["timestamp"].array[start_rows]
     else:
-        table = c.require(
+        table = require(
             blocks,
             ("block_height", "block_timestamp", "first_version", "last_version"),
             what="a blocks frame",
             converter="frames.blocks_to_frame",
         )
         table = table[table["first_version"].notna().to_numpy(bool)]
-        table = table.iloc[np.argsort(c.u64_array(table["first_version"]), kind="stable")]
-        first = c.u64_array(table["first_version"])
-        last = c.u64_array(table["last_version"])
+        table = table.iloc[np.argsort(u64_array(table["first_version"]), kind="stable")]
+        first = u64_array(table["first_version"])
+        last = u64_array(table["last_version"])
         # Only blocks whose every transaction is in the frame have a known gas.
         keep = (
             (first >= versions[0]) & (last <= versions[-1])
@@ -132,10 +143,10 @@ def blocks_with_members(
     if count:
         user_member[~keep[np.maximum(user_member, 0)]] = -1
     codes = np.where(user_member >= 0, user_member, count)  # ``count``: in no kept block
-    gas = c.group_sums(codes, c.u64_array(user_frame["gas_used"]), count + 1)[:count]
+    gas = group_sums(codes, u64_array(user_frame["gas_used"]), count + 1)[:count]
     priced = user_frame["gas_unit_price"].notna().to_numpy(bool)
-    prices = c.u64_array(user_frame["gas_unit_price"][priced])
-    lowest = c.group_percentiles(codes[priced], prices, count + 1, (0,))[0][:count]
+    prices = u64_array(user_frame["gas_unit_price"][priced])
+    lowest = group_percentiles(codes[priced], prices, count + 1, (0,))[0][:count]
     users = np.bincount(codes, minlength=count + 1)[:count]
     if any(g > U64_MAX for g in gas):
         raise OverflowError("a block's gas used does not fit in a u64")
@@ -239,14 +250,14 @@ def _duration(usec: int | None) -> str:
 def block_intervals(blocks: Any) -> pd.DataFrame:
     """Time from each block to the next (consecutive heights only): ``time`` (of the
     later block) and ``interval_usec`` (exact ``int64`` microseconds)."""
-    table = c.require(
+    table = require(
         blocks,
         ("block_height", "block_timestamp"),
         what="a blocks frame",
         converter="frames.blocks_to_frame",
     )
     table = table[(table["block_height"].notna() & table["block_timestamp"].notna()).to_numpy(bool)]
-    heights = c.u64_array(table["block_height"])
+    heights = u64_array(table["block_height"])
     order = np.argsort(heights, kind="stable")
     heights = heights[order]
     stamps = table["block_timestamp"].astype(TIMESTAMP)
@@ -273,7 +284,7 @@ def _interval_histogram(usec: np.ndarray[Any, np.dtype[np.int64]]) -> pd.DataFra
             "high_seconds": [int(edges[i + 1]) / 1e6 for i in present],
             "blocks": [int(counts[i]) for i in present],
             "bin_text": [f"{_edge(int(edges[i]))} to {_edge(int(edges[i + 1]))}" for i in present],
-            "share_text": [c.percent_text(int(counts[i]) / total) for i in present],
+            "share_text": [percent_text(int(counts[i]) / total) for i in present],
         }
     )
 
@@ -282,23 +293,21 @@ def _intervals_per_bucket(
     intervals: pd.DataFrame, usec: np.ndarray[Any, np.dtype[np.int64]], freq: str | None
 ) -> tuple[pd.DataFrame, str]:
     """The median and longest interval of each time bucket, and the buckets' width."""
-    buckets = c.Buckets([intervals["time"]], freq)
+    buckets = Buckets([intervals["time"]], freq)
     codes = buckets.codes(intervals["time"])
-    stats = c.group_percentiles(codes, usec.astype(np.uint64), buckets.count, (50, 100))
+    stats = group_percentiles(codes, usec.astype(np.uint64), buckets.count, (50, 100))
     per = buckets.frame()
     per["intervals"] = np.bincount(codes, minlength=buckets.count)[: buckets.count]
     for p, name in ((50, "median"), (100, "longest")):
         per[f"{name}_seconds"] = [np.nan if v is None else v / 1e6 for v in stats[p]]
-        per[f"{name}_text"] = ["-" if v is None else c.seconds_text(v) for v in stats[p]]
+        per[f"{name}_text"] = ["-" if v is None else seconds_text(v) for v in stats[p]]
     return per.drop(columns=["time_end"]), buckets.freq
 
 
 def _intervals_summary(usec: np.ndarray[Any, np.dtype[np.int64]]) -> str:
     """The count, median, 90th percentile and longest of all the intervals."""
     total = len(usec)
-    overall = c.group_percentiles(
-        np.zeros(total, np.int64), usec.astype(np.uint64), 1, (50, 90, 100)
-    )
+    overall = group_percentiles(np.zeros(total, np.int64), usec.astype(np.uint64), 1, (50, 90, 100))
     return (
         f"{total:,} intervals: median {_duration(overall[50][0])}, 90th percentile "
         f"{_duration(overall[90][0])}, longest {_duration(overall[100][0])}"
@@ -327,7 +336,7 @@ def _histogram_panel(histogram: pd.DataFrame, log_seconds: alt.Scale) -> alt.Cha
                 alt.Tooltip("share_text:N", title="share"),
             ],
         )
-        .properties(width=c.WIDTH, height=160)
+        .properties(width=WIDTH, height=160)
     )
     return panel
 
@@ -336,7 +345,7 @@ def _over_time_panel(
     per: pd.DataFrame, freq: str, log_seconds: alt.Scale
 ) -> alt.LayerChart | alt.FacetChart:
     """The lower panel: each bucket's median (dots) and longest (ticks) interval."""
-    base = alt.Chart(per).encode(x=c.time_x())
+    base = alt.Chart(per).encode(x=time_x())
     tooltip = [
         alt.Tooltip("time_text:N", title="bucket"),
         alt.Tooltip("intervals:Q", title="intervals", format=","),
@@ -350,9 +359,9 @@ def _over_time_panel(
         y=alt.Y("longest_seconds:Q", scale=log_seconds), tooltip=tooltip
     )
     return alt.layer(median, longest).properties(
-        width=c.WIDTH,
+        width=WIDTH,
         height=140,
-        title=c.title(
+        title=title_params(
             f"per {freq}: median (dots) and longest (ticks) time to the next block",
             fontSize=11,
         ),
@@ -386,5 +395,5 @@ def block_times_chart(
     chart: alt.VConcatChart = alt.vconcat(
         _histogram_panel(_interval_histogram(usec), log_seconds),
         _over_time_panel(per, width, log_seconds),
-    ).properties(title=c.title(title, subtitle=_intervals_summary(usec)))
+    ).properties(title=title_params(title, subtitle=_intervals_summary(usec)))
     return chart

@@ -36,7 +36,7 @@ __all__ = [
     "stack",
     "time_text",
     "time_x",
-    "title",
+    "title_params",
     "u64_array",
     "user_transactions",
 ]
@@ -202,7 +202,7 @@ def time_x(title: str = "block time (UTC)") -> alt.X:
     return alt.X("time:T", title=title, scale=alt.Scale(type="utc"))
 
 
-def title(text: str, subtitle: str | None = None, **options: Any) -> alt.TitleParams:
+def title_params(text: str, subtitle: str | None = None, **options: Any) -> alt.TitleParams:
     """A chart's title, set flush left as every chart here sets it."""
     if subtitle is not None:
         options["subtitle"] = subtitle

@@ -9,8 +9,18 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from ledgerkit.charts import _common as c
 from ledgerkit.charts._blocks import BLOCK_GAS_LIMIT, blocks_with_members
+from ledgerkit.charts._common import (
+    WIDTH,
+    Buckets,
+    group_percentiles,
+    group_sums,
+    int_text,
+    percent_text,
+    time_x,
+    title_params,
+    u64_array,
+)
 
 __all__ = ["gas_history_chart", "gas_history_data", "gas_market_chart"]
 
@@ -49,25 +59,25 @@ def gas_history_data(
     table, user, _ = blocks_with_members(transactions, blocks, block_gas_limit)
     user = user[user["timestamp"].notna().to_numpy(bool)]
     placed = table[table["block_timestamp"].notna().to_numpy(bool)]
-    buckets = c.Buckets([user["timestamp"], placed["block_timestamp"]], freq)
+    buckets = Buckets([user["timestamp"], placed["block_timestamp"]], freq)
     n = buckets.count
     out = buckets.frame()
 
     priced = user[user["gas_unit_price"].notna().to_numpy(bool)]
     codes = buckets.codes(priced["timestamp"])
-    prices = c.group_percentiles(codes, c.u64_array(priced["gas_unit_price"]), n, (50, 90, 100))
+    prices = group_percentiles(codes, u64_array(priced["gas_unit_price"]), n, (50, 90, 100))
     out["transactions"] = np.bincount(buckets.codes(user["timestamp"]), minlength=n)[:n]
     for p, name in ((50, "price_p50"), (90, "price_p90"), (100, "price_max")):
         out[name] = [np.nan if v is None else float(v) for v in prices[p]]
-        out[f"{name}_text"] = [c.int_text(v, "octas") for v in prices[p]]
-    gas = c.group_sums(buckets.codes(user["timestamp"]), c.u64_array(user["gas_used"]), n)
+        out[f"{name}_text"] = [int_text(v, "octas") for v in prices[p]]
+    gas = group_sums(buckets.codes(user["timestamp"]), u64_array(user["gas_used"]), n)
     out["gas_used"] = [float(g) for g in gas]
-    out["gas_used_text"] = [c.int_text(g, "gas units") for g in gas]
+    out["gas_used_text"] = [int_text(g, "gas units") for g in gas]
 
     block_codes = buckets.codes(placed["block_timestamp"])
     count = np.bincount(block_codes, minlength=n)[:n]
-    block_gas = c.group_sums(block_codes, c.u64_array(placed["gas_used"]), n)
-    fullest = c.group_percentiles(block_codes, c.u64_array(placed["gas_used"]), n, (100,))[100]
+    block_gas = group_sums(block_codes, u64_array(placed["gas_used"]), n)
+    fullest = group_percentiles(block_codes, u64_array(placed["gas_used"]), n, (100,))[100]
     full = np.bincount(block_codes, weights=placed["full"].to_numpy(dtype=float), minlength=n)[:n]
     out["blocks"] = count
     out["full_blocks"] = full.astype(np.int64)
@@ -78,8 +88,8 @@ def gas_history_data(
     most = [np.nan if g is None else g / block_gas_limit for g in fullest]
     out["utilisation_mean"] = mean
     out["utilisation_max"] = most
-    out["utilisation_mean_text"] = [c.percent_text(v) for v in mean]
-    out["utilisation_max_text"] = [c.percent_text(v) for v in most]
+    out["utilisation_mean_text"] = [percent_text(v) for v in mean]
+    out["utilisation_max_text"] = [percent_text(v) for v in most]
     return out, buckets.freq
 
 
@@ -103,7 +113,7 @@ def _prices_panel(
     base: alt.Chart, tooltip: list[alt.Tooltip], brush: Any, panel_width: int
 ) -> alt.LayerChart | alt.FacetChart:
     """Median, 90th percentile and highest gas unit price per bucket, on a log axis."""
-    x = c.time_x()
+    x = time_x()
     # A transparent band per bucket carries the tooltip (and the brush, when asked).
     hover = base.mark_bar(opacity=0).encode(x=x, x2="time_end:T", tooltip=tooltip)
     if brush is not None:
@@ -134,7 +144,7 @@ def _gas_used_panel(
 ) -> alt.Chart:
     """Gas used per bucket, as bars (those outside the brush faded, when there is one)."""
     gas_bars = base.mark_bar(color="#72b7b2").encode(
-        x=c.time_x(),
+        x=time_x(),
         x2="time_end:T",
         y=alt.Y("gas_used:Q", title="gas used (gas units)"),
         y2=alt.datum(0),
@@ -154,7 +164,7 @@ def _utilisation_panel(
         base.transform_fold(list(_UTILISATION), as_=["statistic", "utilisation"])
         .mark_line(point=alt.OverlayMarkDef(size=18), strokeWidth=1.5)
         .encode(
-            x=c.time_x(),
+            x=time_x(),
             y=alt.Y(
                 "utilisation:Q",
                 title="block utilisation",
@@ -187,7 +197,7 @@ def _history(
     block_gas_limit: int,
     title: str,
     brush: Any,
-    panel_width: int = c.WIDTH,
+    panel_width: int = WIDTH,
 ) -> alt.VConcatChart:
     data, width = gas_history_data(
         transactions, blocks=blocks, freq=freq, block_gas_limit=block_gas_limit
@@ -203,7 +213,7 @@ def _history(
         )
         .resolve_scale(color="independent")
         .properties(
-            title=c.title(
+            title=title_params(
                 title,
                 subtitle=(
                     f"{int(data['transactions'].sum()):,} user transactions, per {width} "
@@ -290,7 +300,7 @@ def gas_market_data(
     table, user, member = blocks_with_members(transactions, blocks, block_gas_limit)
     inside = (member >= 0) & user["gas_unit_price"].notna().to_numpy(bool)
     member = member[inside]
-    prices = c.u64_array(user["gas_unit_price"][inside])
+    prices = u64_array(user["gas_unit_price"][inside])
     block_gas = [int(g) for g in table["gas_used"].tolist()]
     block_bin = np.array(
         [min(g * _UTILISATION_BINS // block_gas_limit, _UTILISATION_BINS) for g in block_gas],
@@ -331,7 +341,7 @@ def gas_market_data(
         }
     )
     groups = _UTILISATION_BINS + 1
-    stats = c.group_percentiles(util, prices, groups, (50, 90))
+    stats = group_percentiles(util, prices, groups, (50, 90))
     per_bin = np.bincount(util, minlength=groups)[:groups]
     blocks_per_bin = np.bincount(block_bin, minlength=groups)[:groups]
     filled = [b for b in range(groups) if per_bin[b]]
@@ -343,8 +353,8 @@ def gas_market_data(
             "transactions": [int(per_bin[b]) for b in filled],
             "blocks": [int(blocks_per_bin[b]) for b in filled],
             "utilisation_text": [span(b) for b in filled],
-            "price_p50_text": [c.int_text(stats[50][b], "octas") for b in filled],
-            "price_p90_text": [c.int_text(stats[90][b], "octas") for b in filled],
+            "price_p50_text": [int_text(stats[50][b], "octas") for b in filled],
+            "price_p90_text": [int_text(stats[90][b], "octas") for b in filled],
         }
     )
     return cells, trend
@@ -431,9 +441,9 @@ def gas_market_chart(
     )
     return alt.LayerChart(
         layer=[heat, median, upper],
-        width=c.WIDTH,
+        width=WIDTH,
         height=260,
-        title=c.title(
+        title=title_params(
             title,
             subtitle=(
                 "cells: user transactions; lines: median (solid) and 90th percentile "

@@ -3,7 +3,7 @@ Python to filter a transactions frame (what a linked grid shows)."""
 
 from __future__ import annotations
 
-import datetime as dt
+import datetime
 import math
 from collections.abc import Mapping
 from typing import Any, Final
@@ -12,8 +12,10 @@ import altair as alt
 import pandas as pd
 
 from ledgerkit._errors import InputError
-from ledgerkit.charts import _common as c
 from ledgerkit.charts._blocks import BLOCK_GAS_LIMIT
+from ledgerkit.charts._common import (
+    require,
+)
 from ledgerkit.charts._display import enable_offline_widgets
 from ledgerkit.charts._gas import _history
 from ledgerkit.charts._static import with_static_svg
@@ -105,7 +107,7 @@ def _instant(value: Any) -> pd.Timestamp:
         if not math.isfinite(value):
             raise InputError(f"a brushed time must be finite, not {value!r}")
         return pd.Timestamp(round(value * 1000), unit="us", tz="UTC")
-    if isinstance(value, str | dt.datetime | pd.Timestamp):
+    if isinstance(value, str | datetime.datetime | pd.Timestamp):
         try:
             stamp = pd.Timestamp(value)
         except ValueError as exc:
@@ -155,7 +157,7 @@ def filter_by_brush(transactions: pd.DataFrame, selection: Any) -> pd.DataFrame:
     Pure: give it the frame the chart was made from and the brush's value, as a linked
     grid does on each ``selections`` change.
     """
-    frame = c.require(
+    frame = require(
         transactions,
         ("timestamp",),
         what="a transactions frame",

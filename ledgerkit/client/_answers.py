@@ -1,8 +1,10 @@
 """How the client reads what the node answered, operation by operation. No I/O.
 
-- **Decoders**: what reads each operation's body into its typed value (a
-  :mod:`ledgerkit.models` record, a list of them, an ``int``, bytes or plain JSON); a
-  record of the models needs no decoder of its own (:func:`reader`).
+- **Decoders**: a JSON answer is read by its public decoder of :mod:`ledgerkit.models`
+  (``decode_account``...), which the request builders of :mod:`ledgerkit.client.calls`
+  name directly; a record of the models needs no decoder of its own (:func:`reader`).
+  Here are the client's own: BCS answers (:func:`transaction_data`,
+  :func:`onchain_transactions`, :func:`bcs_bytes`).
 - **Cache policies**: when an answer may be kept. An answer is stored only when it can
   never change: committed transactions (by version, by hash), complete blocks, pages of
   a version range or an event stream that are full, and anything asked at an explicit
@@ -14,8 +16,8 @@
   :class:`~ledgerkit.DecodingError`; any other answer, and any failure of the HTTP stack,
   becomes the right class of the one error tree.
 
-The request builders of :mod:`ledgerkit.client.calls` attach a decoder and a policy to
-each :class:`~ledgerkit.client.Call`.
+The request builders attach a decoder and a policy to each
+:class:`~ledgerkit.client.Call`.
 """
 
 from __future__ import annotations
@@ -39,99 +41,35 @@ from ledgerkit._errors import (
 from ledgerkit.bcs import TransactionData, TransactionOnChainData
 from ledgerkit.client._config import redact
 from ledgerkit.models import (
-    AccountData,
-    AuxiliaryInfo,
-    BatchSubmitResult,
     Block,
     Event,
-    GasEstimate,
-    HealthStatus,
-    LedgerInfo,
-    MoveModuleBytecode,
-    MoveResource,
     PendingTransaction,
     Transaction,
     UnknownVariant,
-    UserTransaction,
     decode,
-    decode_account,
-    decode_auxiliary_info,
-    decode_balance,
-    decode_batch_submit_result,
-    decode_block,
-    decode_events,
-    decode_gas_estimate,
-    decode_health,
-    decode_ledger_info,
-    decode_module,
-    decode_modules,
-    decode_pending_transaction,
-    decode_resource,
-    decode_resources,
-    decode_signing_message,
-    decode_simulation,
-    decode_table_item,
-    decode_transaction,
-    decode_transactions,
-    decode_view,
 )
 from ledgerkit.types import LedgerMeta, Result
 
 if TYPE_CHECKING:
-    from ledgerkit.client.calls import Call
+    from ledgerkit.client._call import Call
 
 __all__ = [
-    "AccountData",
-    "AuxiliaryInfo",
-    "BatchSubmitResult",
-    "Block",
-    "Event",
-    "GasEstimate",
-    "HealthStatus",
-    "LedgerInfo",
-    "MoveModuleBytecode",
-    "MoveResource",
-    "PendingTransaction",
-    "Transaction",
-    "TransactionData",
-    "TransactionOnChainData",
-    "UserTransaction",
-    "account",
     "at_version",
-    "auxiliary_info",
-    "balance",
-    "batch_result",
-    "bcs",
-    "block",
+    "bcs_bytes",
     "block_is_complete",
     "committed",
     "complete_block",
     "event_sequence_number",
-    "events",
     "full_page",
-    "gas_estimate",
-    "health",
-    "hex_bytes",
     "is_pending",
-    "json_value",
-    "json_values",
     "last_transaction_version",
-    "ledger_info",
-    "module",
-    "modules",
     "node_error",
     "onchain_transactions",
     "parse_answer",
-    "pending_transaction",
     "reader",
-    "resource",
-    "resources",
-    "simulated_transactions",
     "snippet",
-    "transaction",
     "transaction_data",
     "transaction_version",
-    "transactions",
     "transport_error",
     "version_page",
 ]
@@ -140,29 +78,7 @@ T = TypeVar("T")
 
 _SNIPPET: Final = 200
 
-# -- the table: endpoint -> decoder ----------------------------------------------------------
-
-ledger_info = decode_ledger_info
-gas_estimate = decode_gas_estimate
-account = decode_account
-resource = decode_resource
-resources = decode_resources
-module = decode_module
-modules = decode_modules
-events = decode_events
-transaction = decode_transaction
-transactions = decode_transactions
-block = decode_block
-balance = decode_balance
-json_values = decode_view
-json_value = decode_table_item
-health = decode_health
-auxiliary_info = decode_auxiliary_info
-# Submission and simulation answers come without ``type``; their decoders read them so.
-pending_transaction = decode_pending_transaction
-simulated_transactions = decode_simulation
-batch_result = decode_batch_submit_result
-hex_bytes = decode_signing_message
+# -- decoders of the client's own ----------------------------------------------------------
 
 
 def reader(type_: type[T]) -> Callable[[bytes], T]:
@@ -192,7 +108,7 @@ def onchain_transactions(data: bytes) -> list[TransactionOnChainData]:
         raise DecodingError(f"the answer is not a BCS transaction listing: {exc}") from None
 
 
-def bcs(data: bytes) -> bytes:
+def bcs_bytes(data: bytes) -> bytes:
     """A BCS answer, handed out as the bytes it is."""
     return bytes(data)
 

@@ -19,8 +19,8 @@ from typing import Any, Final, cast
 
 from ledgerkit._errors import InputError
 from ledgerkit.client import calls
+from ledgerkit.client._call import Call
 from ledgerkit.client._declare import Pager
-from ledgerkit.client.calls import Call
 from ledgerkit.models import Block
 from ledgerkit.types import LedgerMeta, Result, parse_uint
 
@@ -49,7 +49,7 @@ def _head() -> Call[list[Block]]:
 
 def _one_block(height: int, with_transactions: bool) -> Call[list[Block]]:
     """``block_by_height`` as a page of one block, cached as that call is."""
-    call = calls.block_by_height(height, with_transactions)
+    call = calls.block_by_height(height, with_transactions=with_transactions)
     read, storable = call.decode, call.storable
 
     def listed(body: bytes) -> list[Block]:

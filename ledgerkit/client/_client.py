@@ -767,7 +767,7 @@ class Client(BaseClient, DeprecatedMethods):
         >>> from ledgerkit.client import calls
         >>> from ledgerkit.models import decode_transaction_rows
         >>> rows, ledger = client.send(  # doctest: +SKIP
-        ...     calls.transactions(0, 100), decoder=decode_transaction_rows
+        ...     calls.transactions(start=0, limit=100), decoder=decode_transaction_rows
         ... )
         """
         return self._send(read_with(call, decoder), archive)

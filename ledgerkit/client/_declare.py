@@ -2,20 +2,27 @@
 :class:`paged` (a walk over pages, and the pagers that say which page comes next) and
 :class:`flow` (several requests and pauses, written as a generator). No I/O here.
 
-A declaration is the method's request builder: a function with the method's public
-signature (without ``self``) and docstring that returns what to send, written in the
-body of :class:`~ledgerkit.client._methods.Endpoints`::
+An endpoint is its request builder: a function of :mod:`ledgerkit.client.calls` with the
+method's public signature (without ``self``) and docstring, that checks the inputs and
+returns what to send::
 
     @endpoint
     def block_by_height(height: int, *, with_transactions: bool = False) -> Call[Block]:
         \"\"\"The block at ``height`` ...\"\"\"
-        return calls.block_by_height(height, with_transactions)
+        route = _route("get_block_by_height", block_height=_u64(height, "height"))
+        return _block(route, with_transactions)
 
-Read from a client whose ``_send`` is a plain method (:class:`~ledgerkit.Client`), the
-declaration is a method that sends the :class:`Call` and returns its :class:`Result`;
-from one whose ``_send`` is a coroutine function (:class:`~ledgerkit.AsyncClient`), an
-``async`` method that awaits it. A :class:`flow` declaration returns a flow (a generator
-of :mod:`~ledgerkit.client._driver`, ``Flow[R]``): the client's ``_drive`` runs it and the
+Called, it is the builder: ``calls.block_by_height(5)`` is the :class:`Call`, named
+``"block_by_height"`` after it (a builder that is no method, :func:`builder`, names its
+calls the same way). Named in the body of :class:`~ledgerkit.client._methods.Endpoints`
+(``block_by_height = calls.block_by_height``), it is the method of both clients. Read
+from a client whose ``_send`` is a plain method (:class:`~ledgerkit.Client`), it is a
+method that sends the :class:`Call` and returns its :class:`Result`; from one whose
+``_send`` is a coroutine function (:class:`~ledgerkit.AsyncClient`), an ``async`` method
+that awaits it.
+
+A :class:`flow` declaration returns a flow (a generator of
+:mod:`~ledgerkit.client._driver`, ``Flow[R]``): the client's ``_drive`` runs it and the
 method returns ``R``; whether the method is ``async`` follows the client's ``_drive``.
 It takes, as its first parameter, the ``_state`` of the client that runs it, handed to
 it explicitly (a node client's :class:`~ledgerkit.client._flows.ClientState`: the build
@@ -29,9 +36,9 @@ leaves it out::
         \"\"\"Wait until the transaction is committed ...\"\"\"
         return waiting(txn_hash, timeout)
 
-A
-:class:`paged` builder returns a :class:`Pager`: its method walks the pages (``_walk``),
-an iterator of ``Result`` for the sync client and an async iterator for the asyncio one.
+A :class:`paged` builder, written in ``Endpoints`` (a walk is no request of its own),
+returns a :class:`Pager`: its method walks the pages (``_walk``), an iterator of
+``Result`` for the sync client and an async iterator for the asyncio one.
 
 Each method is a real function carrying the builder's name, docstring and signature
 (``self`` first, the answer as return annotation: ``Call[X]`` reads ``Result[X]``,
@@ -46,6 +53,8 @@ checkers, the overloads of ``__get__`` give ``client.block_by_height(5)`` the ty
 from __future__ import annotations
 
 import abc
+import dataclasses
+import functools
 import inspect
 import re
 from collections.abc import (
@@ -67,8 +76,8 @@ from typing import (
 )
 
 from ledgerkit._errors import DecodingError
+from ledgerkit.client._call import Call
 from ledgerkit.client._driver import Flow
-from ledgerkit.client.calls import Call
 from ledgerkit.types import Result
 
 __all__ = [
@@ -78,6 +87,7 @@ __all__ = [
     "Pager",
     "SyncSender",
     "VersionRangePager",
+    "builder",
     "endpoint",
     "flow",
     "paged",
@@ -177,46 +187,74 @@ def _not_a_step(build: Callable[..., Any], made: object, wanted: str) -> TypeErr
     return TypeError(f"{build.__qualname__} returned {made!r}, not {wanted}")
 
 
-class endpoint(Generic[P, R]):  # noqa: N801 (a decorator, named as one)
-    """An endpoint method of both clients, declared by its request builder.
+def _named(build: Callable[..., Any], made: object) -> Call[Any]:
+    """The call ``build`` made, named after it (``Call.name`` is its builder's name)."""
+    if not isinstance(made, Call):
+        raise _not_a_step(build, made, "a Call")
+    name = build.__name__
+    return made if made.name == name else dataclasses.replace(made, name=name)
+
+
+def builder(build: Callable[P, Call[T]]) -> Callable[P, Call[T]]:
+    """A request builder of :mod:`~ledgerkit.client.calls` that is no client method (a
+    flow's request, or one whose method takes more kinds of input): it returns its calls
+    named after it, as an :class:`endpoint` does."""
+
+    @functools.wraps(build)
+    def named(*args: P.args, **kwargs: P.kwargs) -> Call[T]:
+        return _named(build, build(*args, **kwargs))
+
+    return named
+
+
+class endpoint(Generic[P, T]):  # noqa: N801 (a decorator, named as one)
+    """An endpoint method of both clients, declared by its request builder, which it
+    stays when called.
 
     Parameters
     ----------
     build : callable
         Takes the method's arguments and returns the :class:`Call` to send; the method
         returns its ``Result``. (A method of several requests is a :class:`flow`.)
+
+    Notes
+    -----
+    Called, an endpoint returns its builder's :class:`Call`, named after the builder;
+    read from a client (class or instance), it is the method that sends that call.
+    ``__name__``, ``__doc__``, ``__wrapped__`` and so :func:`inspect.signature` are the
+    builder's.
     """
 
-    def __init__(self: endpoint[P, Result[T]], build: Callable[P, Call[T]]) -> None:
+    def __init__(self, build: Callable[P, Call[T]]) -> None:
+        functools.update_wrapper(self, build)
         self.build = build
-        self.__doc__ = build.__doc__
         answer = _answer(inspect.signature(build).return_annotation, {"Call": "Result[{}]"})
 
         def sync_method(self: SyncSender, /, *args: Any, **kwargs: Any) -> Any:
-            made = build(*args, **kwargs)
-            if not isinstance(made, Call):
-                raise _not_a_step(build, made, "a Call")
-            return self._send(made)
+            return self._send(_named(build, build(*args, **kwargs)))
 
         async def async_method(self: AsyncSender, /, *args: Any, **kwargs: Any) -> Any:
-            made = build(*args, **kwargs)
-            if not isinstance(made, Call):
-                raise _not_a_step(build, made, "a Call")
-            return await self._send(made)
+            return await self._send(_named(build, build(*args, **kwargs)))
 
         _dress(sync_method, build, answer)
         _dress(async_method, build, answer)
         self._sync: Callable[..., Any] = sync_method
         self._async: Callable[..., Any] = async_method
 
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> Call[T]:
+        return _named(self.build, self.build(*args, **kwargs))
+
+    def __repr__(self) -> str:
+        return f"<endpoint {self.build.__module__}.{self.build.__qualname__}>"
+
     @overload
     def __get__(self, instance: None, owner: type) -> Callable[..., Any]: ...
     @overload
-    def __get__(self, instance: SyncSender, owner: type) -> Callable[P, R]: ...
+    def __get__(self, instance: SyncSender, owner: type) -> Callable[P, Result[T]]: ...
     @overload
     def __get__(
         self, instance: AsyncSender, owner: type
-    ) -> Callable[P, Coroutine[Any, Any, R]]: ...
+    ) -> Callable[P, Coroutine[Any, Any, Result[T]]]: ...
     def __get__(self, instance: object, owner: type | None = None) -> Any:
         kind = type(instance) if owner is None else owner
         method = self._async if _is_async(kind) else self._sync

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias, TypeVar
 from ledgerkit._errors import LedgerError
 
 if TYPE_CHECKING:
-    from ledgerkit.client.calls import Call
+    from ledgerkit.client._call import Call
     from ledgerkit.types import Result
 
 __all__ = ["Flow", "Now", "Pause", "adrive", "drive", "now", "send", "step"]

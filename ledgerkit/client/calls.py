@@ -4,10 +4,16 @@ read and kept. No I/O.
 One function per operation returns a :class:`Call`: the method and path (from the
 operation's row in ``ledgerkit._endpoints``, by operation id), the query parameters and
 body, checked and made canonical first (long addresses, canonical type tags
-percent-encoded in paths, sorted parameters), the decoder of its answer, whether it may
-be retried, and when its answer may be cached (a policy of ``_answers``). So everything
-an operation sends is read in its function here; a bad input fails before anything is
-sent, and two spellings of one question share a cache entry.
+percent-encoded in paths, sorted parameters), the decoder of its answer (a ``decode_*``
+of :mod:`ledgerkit.models`), whether it may be retried, and when its answer may be cached
+(a policy of ``_answers``). So everything an operation sends is read in its function
+here; a bad input fails before anything is sent, and two spellings of one question share
+a cache entry.
+
+Each function takes the arguments of the client method of its name, keyword-only options
+included, and its docstring is that method's: the method of :class:`~ledgerkit.Client`
+and :class:`~ledgerkit.AsyncClient` *is* the function (``@endpoint``), sent. A call is
+named after the function that made it (``Call.name``).
 
 They are what :meth:`Client.send <ledgerkit.Client.send>` and
 :meth:`AsyncClient.send <ledgerkit.AsyncClient.send>` take, to ask what an endpoint
@@ -15,38 +21,103 @@ method asks but read the answer some other way::
 
     from ledgerkit.client import calls
 
-    page = client.send(calls.transactions(0, 100), decoder=decode_transaction_rows)
+    page = client.send(calls.transactions(start=0, limit=100), decoder=decode_transaction_rows)
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Final, Generic, SupportsBytes, TypeVar
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final
 
-from ledgerkit._endpoints import OPERATIONS
-from ledgerkit._errors import InputError, InvalidHexError, InvalidIntegerError
+from ledgerkit._endpoints import BCS, JSON, SIGNED_TXN_BCS, VIEW_BCS
+from ledgerkit._errors import InputError
 from ledgerkit.bcs import (
     Ed25519Authenticator,
     EntryFunction,
     RawTransaction,
     Serializer,
     SignedTransaction,
+    TransactionData,
+    TransactionOnChainData,
 )
-from ledgerkit.client import _answers as dec
+from ledgerkit.client._answers import (
+    bcs_bytes,
+    committed,
+    complete_block,
+    full_page,
+    last_transaction_version,
+    onchain_transactions,
+    transaction_data,
+    version_page,
+)
+from ledgerkit.client._call import (
+    Call,
+    Route,
+    _address,
+    _call,
+    _cursor,
+    _identifier,
+    _limit,
+    _params,
+    _public_key_bytes,
+    _route,
+    _start,
+    _state_read,
+    _txn_hash,
+    _u64,
+    json_body,
+)
+from ledgerkit.client._declare import builder, endpoint
+from ledgerkit.models import (
+    AccountData,
+    AuxiliaryInfo,
+    BatchSubmitResult,
+    Block,
+    Event,
+    GasEstimate,
+    HealthStatus,
+    LedgerInfo,
+    MoveModuleBytecode,
+    MoveResource,
+    PendingTransaction,
+    Transaction,
+    UserTransaction,
+    decode_account,
+    decode_auxiliary_info,
+    decode_balance,
+    decode_batch_submit_result,
+    decode_block,
+    decode_events,
+    decode_gas_estimate,
+    decode_health,
+    decode_ledger_info,
+    decode_module,
+    decode_modules,
+    decode_pending_transaction,
+    decode_resource,
+    decode_resources,
+    decode_signing_message,
+    decode_simulation,
+    decode_table_item,
+    decode_transaction,
+    decode_transactions,
+    decode_view,
+)
 from ledgerkit.tx import EncodedSubmission
 from ledgerkit.types import (
     Address,
     EntryFunctionId,
     HexBytes,
     LedgerMeta,
-    ModuleId,
     MoveType,
     StructTag,
-    is_identifier,
     parse_uint,
 )
+
+# The client methods' return annotations read ``Result[...]`` (see _declare): imported
+# here, where typing.get_type_hints looks them up.
+from ledgerkit.types import Result as Result
 
 __all__ = [
     "BCS",
@@ -68,7 +139,6 @@ __all__ = [
     "block_by_version",
     "encode_submission",
     "estimate_gas_price",
-    "event_stream",
     "events_by_creation_number",
     "events_by_handle",
     "health",
@@ -86,353 +156,267 @@ __all__ = [
     "transactions",
     "transactions_auxiliary_info",
     "transactions_bcs",
-    "view",
     "view_bcs",
-    "wait_by_hash",
+    "view_json",
+    "wait_transaction_by_hash",
 ]
 
-T = TypeVar("T")
-
-JSON: Final = "application/json"
-BCS: Final = "application/x-bcs"
-SIGNED_TXN_BCS: Final = "application/x.aptos.signed_transaction+bcs"
-VIEW_BCS: Final = "application/x.aptos.view_function+bcs"
-
-
 _ZERO_SIGNATURE: Final = bytes(64)
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Call(Generic[T]):
-    """One request to send and how to read its answer.
-
-    Attributes
-    ----------
-    name : str
-        The client method (for logs).
-    method, path : str
-        HTTP method and the path under ``base_url``, already percent-encoded.
-    decode : callable
-        Reads the body of a 2xx answer into the value.
-    params : tuple of (str, str)
-        Query parameters, sorted by name.
-    body, content_type : bytes, str or None
-        Request body and its media type.
-    accept : str
-        Media type asked for (JSON or BCS).
-    idempotent : bool
-        Whether sending it twice is harmless (then failures may be retried).
-    storable : callable or None
-        ``storable(value, ledger)`` says whether this answer can never change and may be
-        cached; ``None`` for questions about the latest state (never looked up).
-    cache_path : str or None
-        Path to cache the answer under when it differs from ``path`` (a committed
-        transaction from ``wait_by_hash`` is the same as from ``by_hash``).
-    """
-
-    name: str
-    method: str
-    path: str
-    decode: Callable[[bytes], T]
-    params: tuple[tuple[str, str], ...] = ()
-    body: bytes | None = None
-    content_type: str | None = None
-    accept: str = JSON
-    idempotent: bool = True
-    storable: Callable[[T, LedgerMeta], bool] | None = None
-    cache_path: str | None = None
-
-
-# -- inputs ----------------------------------------------------------------------------------
-#
-# What callers pass, checked and put in canonical form before anything is sent: addresses
-# in the form the node writes them, decimal integers of the right width, page sizes the
-# API accepts, transaction hashes of 32 bytes, sorted query parameters, and JSON bodies
-# with ledgerkit's own values (``U64``, ``Address``, bytes, Move types) in the API's form.
-# A bad input is an InputError that names it; two spellings of one question come out the
-# same, so they share a cache entry.
-
-
-#: Query parameters of a call: (name, value) pairs, sorted by name.
-Params = tuple[tuple[str, str], ...]
-
-
-def _address(value: str | bytes | Address) -> str:
-    return Address.parse(value).standard
-
-
-def _u64(value: int | str, what: str) -> str:
-    return str(parse_uint(value, 64, what=what))
-
-
-def _limit(value: int | None) -> int | None:
-    if value is None:
-        return None
-    number = parse_uint(value, 16, what="limit")
-    if number == 0:
-        raise InvalidIntegerError("limit must be at least 1 (it is a u16 page size)")
-    return number
-
-
-def _identifier(value: str, what: str) -> str:
-    if not isinstance(value, str) or not is_identifier(value):
-        raise InputError(f"{what} must be a Move identifier, got {value!r}")
-    return value
-
-
-def _txn_hash(value: str | bytes) -> str:
-    digest = HexBytes.parse(value)
-    if len(digest) != 32:
-        raise InvalidHexError(f"a transaction hash is 32 bytes, got {len(digest)}: {value!r}")
-    return str(digest)
-
-
-def _params(**values: str | int | None) -> Params:
-    """Query parameters without the unset ones, sorted by name."""
-    return tuple(sorted((k, str(v)) for k, v in values.items() if v is not None))
-
-
-def api_json(value: Any) -> Any:
-    """``value`` with ledgerkit's own values in the API's JSON form: ``U64`` and wider as
-    decimal strings (``U8`` ... ``U32`` stay numbers), addresses, bytes and types as text."""
-    to_json = getattr(value, "to_json", None)  # U8 ... U256 are ints: caught before them
-    if callable(to_json):
-        return to_json()
-    if isinstance(value, dict):
-        return {key: api_json(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [api_json(item) for item in value]
-    if isinstance(value, Address):
-        return value.standard
-    if isinstance(value, bytes | bytearray | memoryview):
-        return "0x" + bytes(value).hex()
-    if isinstance(value, MoveType | ModuleId | EntryFunctionId):
-        return str(value)
-    return value
-
-
-def json_body(value: Any) -> bytes:
-    """``value`` as a compact JSON body (exact integers; addresses, bytes and types as text)."""
-    try:
-        return json.dumps(api_json(value), separators=(",", ":"), allow_nan=False).encode()
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"cannot send as JSON: {exc}") from None
-
-
-def _public_key_bytes(public_key: object) -> bytes:
-    """The 32 bytes of an Ed25519 public key given as bytes, hex, a public or private key."""
-    raw: object = getattr(public_key, "public_key_bytes", None)  # a private key
-    if raw is None:
-        if isinstance(public_key, str | bytes | bytearray):
-            raw = bytes(HexBytes.parse(public_key))
-        elif isinstance(public_key, SupportsBytes):  # Ed25519PublicKey
-            raw = bytes(public_key)
-    if not isinstance(raw, bytes) or len(raw) != 32:
-        raise InputError("public_key must be a 32-byte Ed25519 public key")
-    return raw
-
-
-# -- routes ----------------------------------------------------------------------------------
-
-
-def _route(op_id: str, **segments: object) -> tuple[str, str]:
-    """The method and path of an operation of the table, its path segments filled in."""
-    op = OPERATIONS[op_id]
-    return op.method, op.url_path(**segments)
-
-
-def _state_read(
-    name: str,
-    route: tuple[str, str],
-    decode: Callable[[bytes], T],
-    ledger_version: int | None,
-    *,
-    accept: str = JSON,
-    body: bytes | None = None,
-    content_type: str | None = None,
-    **params: str | int | None,
-) -> Call[T]:
-    """A read of state: the latest, or at ``ledger_version`` (then fixed, and cached)."""
-    version = None if ledger_version is None else int(_u64(ledger_version, "ledger_version"))
-    return Call(
-        name,
-        *route,
-        decode,
-        _params(ledger_version=version, **params),
-        body=body,
-        content_type=content_type,
-        accept=accept,
-        storable=dec.at_version(version),
-    )
-
-
-def _cursor(start: str | None) -> str | None:
-    if start is not None and (not isinstance(start, str) or not start):
-        raise InputError(f"start must be a cursor from a previous page, got {start!r}")
-    return start
-
-
-def _start(start: int | None) -> int | None:
-    return None if start is None else int(_u64(start, "start"))
 
 
 # -- general ---------------------------------------------------------------------------------
 
 
-def ledger_info() -> Call[dec.LedgerInfo]:
-    return Call("ledger_info", *_route("get_ledger_info"), dec.ledger_info)
+@endpoint
+def ledger_info() -> Call[LedgerInfo]:
+    """The ledger's current position: chain id, epoch, versions, block heights, role.
+
+    Returns
+    -------
+    Result[LedgerInfo]
+        Never served from the cache.
+    """
+    return _call(_route("get_ledger_info"), decode_ledger_info)
 
 
-def health(duration_secs: int | None) -> Call[dec.HealthStatus]:
+@endpoint
+def health(duration_secs: int | None = None) -> Call[HealthStatus]:
+    """Check the node is alive; with ``duration_secs``, that its ledger is fresh.
+
+    Parameters
+    ----------
+    duration_secs : int, optional
+        Fail unless the latest ledger timestamp is at most this many seconds old.
+
+    Raises
+    ------
+    HealthCheckFailedError
+        503: the ledger is older than that (never retried).
+    """
     duration = None if duration_secs is None else parse_uint(duration_secs, 32, what="duration")
-    query = _params(duration_secs=duration)
-    return Call("health", *_route("healthy"), dec.health, query)
-
-
-def estimate_gas_price() -> Call[dec.GasEstimate]:
-    return Call("estimate_gas_price", *_route("estimate_gas_price"), dec.gas_estimate)
+    return _call(_route("healthy"), decode_health, _params(duration_secs=duration))
 
 
 # -- accounts --------------------------------------------------------------------------------
 
 
-def account(address: str | Address, ledger_version: int | None) -> Call[dec.AccountData]:
+@endpoint
+def account(address: str | Address, *, ledger_version: int | None = None) -> Call[AccountData]:
+    """The account's sequence number and authentication key.
+
+    Parameters
+    ----------
+    address : str or Address
+        Long or short form, with or without ``0x``.
+    ledger_version : int, optional
+        Read the state at this version (default: the latest). Answers at an explicit
+        version are cached.
+
+    Raises
+    ------
+    AccountNotFoundError
+        No account there (at that version).
+    VersionPrunedError
+        The version is older than the node keeps.
+    """
     route = _route("get_account", address=_address(address))
-    return _state_read("account", route, dec.account, ledger_version)
+    return _state_read(route, decode_account, ledger_version)
 
 
+@endpoint
 def account_resources(
-    address: str | Address, ledger_version: int | None, start: str | None, limit: int | None
-) -> Call[list[dec.MoveResource]]:
+    address: str | Address,
+    *,
+    ledger_version: int | None = None,
+    start: str | None = None,
+    limit: int | None = None,
+) -> Call[list[MoveResource]]:
+    """One page of the account's resources.
+
+    Parameters
+    ----------
+    address : str or Address
+        The account.
+    ledger_version : int, optional
+        Read at this version (default: the latest).
+    start : str, optional
+        The cursor of the page, from ``result.ledger.cursor`` of the previous one.
+    limit : int, optional
+        Page size asked for (the node may serve fewer).
+
+    Returns
+    -------
+    Result[list[MoveResource]]
+        ``ledger.cursor`` is the next page's ``start``, ``None`` on the last page.
+        :meth:`iter_account_resources` follows it for you.
+    """
     route = _route("get_account_resources", address=_address(address))
     return _state_read(
-        "account_resources",
-        route,
-        dec.resources,
-        ledger_version,
-        start=_cursor(start),
-        limit=_limit(limit),
+        route, decode_resources, ledger_version, start=_cursor(start), limit=_limit(limit)
     )
 
 
-def _resource_route(address: str | Address, resource_type: str | StructTag) -> tuple[str, str]:
+def _resource_route(address: str | Address, resource_type: str | StructTag) -> Route:
     tag = StructTag.parse(resource_type).url_segment
     return _route("get_account_resource", address=_address(address), resource_type=tag)
 
 
+@endpoint
 def account_resource(
-    address: str | Address, resource_type: str | StructTag, ledger_version: int | None
-) -> Call[dec.MoveResource]:
+    address: str | Address,
+    resource_type: str | StructTag,
+    *,
+    ledger_version: int | None = None,
+) -> Call[MoveResource]:
+    """One resource of the account, by struct tag (``0x1::coin::CoinStore<...>``).
+
+    Raises
+    ------
+    ResourceNotFoundError
+        The account holds no such resource.
+    """
     route = _resource_route(address, resource_type)
-    return _state_read("account_resource", route, dec.resource, ledger_version)
+    return _state_read(route, decode_resource, ledger_version)
 
 
+@endpoint
 def account_resource_bcs(
-    address: str | Address, resource_type: str | StructTag, ledger_version: int | None
+    address: str | Address,
+    resource_type: str | StructTag,
+    *,
+    ledger_version: int | None = None,
 ) -> Call[bytes]:
+    """The BCS bytes of one resource of the account (decode with ``MoveValueCodec``)."""
     route = _resource_route(address, resource_type)
-    return _state_read("account_resource_bcs", route, dec.bcs, ledger_version, accept=BCS)
+    return _state_read(route, bcs_bytes, ledger_version, accept=BCS)
 
 
+@endpoint
 def account_modules(
-    address: str | Address, ledger_version: int | None, start: str | None, limit: int | None
-) -> Call[list[dec.MoveModuleBytecode]]:
+    address: str | Address,
+    *,
+    ledger_version: int | None = None,
+    start: str | None = None,
+    limit: int | None = None,
+) -> Call[list[MoveModuleBytecode]]:
+    """One page of the modules the account publishes (bytecode and ABI).
+
+    ``ledger.cursor`` of the result is the next page's ``start``; see
+    :meth:`iter_account_modules`.
+    """
     route = _route("get_account_modules", address=_address(address))
     return _state_read(
-        "account_modules",
-        route,
-        dec.modules,
-        ledger_version,
-        start=_cursor(start),
-        limit=_limit(limit),
+        route, decode_modules, ledger_version, start=_cursor(start), limit=_limit(limit)
     )
 
 
-def _module_route(address: str | Address, module_name: str) -> tuple[str, str]:
+def _module_route(address: str | Address, module_name: str) -> Route:
     name = _identifier(module_name, "module_name")
     return _route("get_account_module", address=_address(address), module_name=name)
 
 
+@endpoint
 def account_module(
-    address: str | Address, module_name: str, ledger_version: int | None
-) -> Call[dec.MoveModuleBytecode]:
+    address: str | Address, module_name: str, *, ledger_version: int | None = None
+) -> Call[MoveModuleBytecode]:
+    """One module of the account by name, with its ABI.
+
+    Raises
+    ------
+    MoveModuleNotFoundError
+        The account publishes no module of that name.
+    """
     route = _module_route(address, module_name)
-    return _state_read("account_module", route, dec.module, ledger_version)
+    return _state_read(route, decode_module, ledger_version)
 
 
+@endpoint
 def account_module_bytecode(
-    address: str | Address, module_name: str, ledger_version: int | None
+    address: str | Address, module_name: str, *, ledger_version: int | None = None
 ) -> Call[bytes]:
+    """The module's bytecode, as the node's BCS answer."""
     route = _module_route(address, module_name)
-    return _state_read("account_module_bytecode", route, dec.bcs, ledger_version, accept=BCS)
+    return _state_read(route, bcs_bytes, ledger_version, accept=BCS)
 
 
+@endpoint
 def account_balance(
-    address: str | Address, asset: str | Address | StructTag, ledger_version: int | None
+    address: str | Address,
+    asset: str | Address | StructTag,
+    *,
+    ledger_version: int | None = None,
 ) -> Call[int]:
+    """The account's balance of a coin (struct tag) or fungible asset (metadata address),
+    in its primary store, as an exact ``int``."""
     if isinstance(asset, StructTag) or (isinstance(asset, str) and "::" in asset):
         segment = StructTag.parse(asset).url_segment  # a coin type
     else:
         segment = _address(asset)  # a fungible asset's metadata address
     route = _route("get_account_balance", address=_address(address), asset_type=segment)
-    return _state_read("account_balance", route, dec.balance, ledger_version)
+    return _state_read(route, decode_balance, ledger_version)
 
 
+@endpoint
 def account_transactions(
-    address: str | Address, start: int | None, limit: int | None
-) -> Call[list[dec.Transaction]]:
+    address: str | Address, *, start: int | None = None, limit: int | None = None
+) -> Call[list[Transaction]]:
+    """The account's committed transactions by sequence number, from ``start`` (default 0)."""
     first, size = _start(start), _limit(limit)
     route = _route("get_account_transactions", address=_address(address))
-    return Call(
-        "account_transactions",
-        *route,
-        dec.transactions,
-        _params(start=first, limit=size),
-        storable=dec.full_page(first, size),
-    )
+    query = _params(start=first, limit=size)
+    return _call(route, decode_transactions, query, storable=full_page(first, size))
 
 
+@endpoint
 def account_transactions_bcs(
-    address: str | Address, start: int | None, limit: int | None
-) -> Call[list[dec.TransactionOnChainData]]:
-    first, size = _start(start), _limit(limit)
+    address: str | Address, *, start: int | None = None, limit: int | None = None
+) -> Call[list[TransactionOnChainData]]:
+    """The account's committed transactions from sequence number ``start``, from BCS."""
     route = _route("get_account_transactions", address=_address(address))
-    return Call(
-        "account_transactions_bcs",
-        *route,
-        dec.onchain_transactions,
-        _params(start=first, limit=size),
-        accept=BCS,
-    )
+    query = _params(start=_start(start), limit=_limit(limit))
+    return _call(route, onchain_transactions, query, accept=BCS)
 
 
 # -- events ----------------------------------------------------------------------------------
 
 
+@endpoint
 def events_by_creation_number(
-    address: str | Address, creation_number: int, start: int | None, limit: int | None
-) -> Call[list[dec.Event]]:
+    address: str | Address,
+    creation_number: int,
+    *,
+    start: int | None = None,
+    limit: int | None = None,
+) -> Call[list[Event]]:
+    """One page of an event stream named by the account and its creation number.
+
+    Parameters
+    ----------
+    start : int, optional
+        First sequence number (default: the newest page).
+    limit : int, optional
+        Events asked for; the node may serve fewer.
+    """
     first, size = _start(start), _limit(limit)
     number = _u64(creation_number, "creation_number")
     route = _route(
         "get_events_by_creation_number", address=_address(address), creation_number=number
     )
-    return Call(
-        "events_by_creation_number",
-        *route,
-        dec.events,
-        _params(start=first, limit=size),
-        storable=dec.full_page(first, size),
-    )
+    query = _params(start=first, limit=size)
+    return _call(route, decode_events, query, storable=full_page(first, size))
 
 
+@endpoint
 def events_by_handle(
     address: str | Address,
     event_handle: str | StructTag,
     field_name: str,
-    start: int | None,
-    limit: int | None,
-) -> Call[list[dec.Event]]:
+    *,
+    start: int | None = None,
+    limit: int | None = None,
+) -> Call[list[Event]]:
+    """One page of the event stream held in field ``field_name`` of the resource
+    ``event_handle`` of ``address`` (the account the events were emitted to)."""
     first, size = _start(start), _limit(limit)
     handle = StructTag.parse(event_handle).url_segment
     field = _identifier(field_name, "field_name")
@@ -442,128 +426,133 @@ def events_by_handle(
         event_handle=handle,
         field_name=field,
     )
-    return Call(
-        "events_by_handle",
-        *route,
-        dec.events,
-        _params(start=first, limit=size),
-        storable=dec.full_page(first, size),
-    )
-
-
-def event_stream(
-    address: str | Address,
-    creation_number: int | None,
-    event_handle: str | StructTag | None,
-    field_name: str | None,
-) -> Callable[[int | None, int | None], Call[list[dec.Event]]]:
-    """The page maker of one event stream, named by creation number or by handle and field.
-
-    The inputs are checked now, so a bad one fails at the call that starts the walk.
-    """
-    if creation_number is not None and event_handle is None and field_name is None:
-        number = creation_number
-        events_by_creation_number(address, number, None, None)
-        return lambda start, limit: events_by_creation_number(address, number, start, limit)
-    if creation_number is None and event_handle is not None and field_name is not None:
-        handle, field = event_handle, field_name
-        events_by_handle(address, handle, field, None, None)
-        return lambda start, limit: events_by_handle(address, handle, field, start, limit)
-    raise InputError("name the stream by creation_number, or by event_handle and field_name")
+    query = _params(start=first, limit=size)
+    return _call(route, decode_events, query, storable=full_page(first, size))
 
 
 # -- transactions ----------------------------------------------------------------------------
 
 
-def transactions(start: int | None, limit: int | None) -> Call[list[dec.Transaction]]:
+@endpoint
+def transactions(*, start: int | None = None, limit: int | None = None) -> Call[list[Transaction]]:
+    """One page of committed transactions from version ``start`` (default: the newest)."""
     first, size = _start(start), _limit(limit)
-    storable = dec.version_page(first, size, dec.last_transaction_version)
-    return Call(
-        "transactions",
-        *_route("get_transactions"),
-        dec.transactions,
-        _params(start=first, limit=size),
-        storable=storable,
-    )
+    storable = version_page(first, size, last_transaction_version)
+    query = _params(start=first, limit=size)
+    return _call(_route("get_transactions"), decode_transactions, query, storable=storable)
 
 
-def transaction_by_version(version: int) -> Call[dec.Transaction]:
+@endpoint
+def transaction_by_version(version: int) -> Call[Transaction]:
+    """The transaction at ``version`` (cached once committed).
+
+    Raises
+    ------
+    TransactionNotFoundError
+        Past the ledger's head.
+    VersionPrunedError
+        Older than the node keeps.
+    """
     route = _route("get_transaction_by_version", txn_version=_u64(version, "version"))
-    return Call("transaction_by_version", *route, dec.transaction, storable=dec.committed)
+    return _call(route, decode_transaction, storable=committed)
 
 
-def transaction_by_hash(txn_hash: str | bytes) -> Call[dec.Transaction]:
+@endpoint
+def transaction_by_hash(txn_hash: str | bytes) -> Call[Transaction]:
+    """The transaction with this hash: committed, or still pending in the mempool."""
     route = _route("get_transaction_by_hash", txn_hash=_txn_hash(txn_hash))
-    return Call("transaction_by_hash", *route, dec.transaction, storable=dec.committed)
+    return _call(route, decode_transaction, storable=committed)
 
 
-def wait_by_hash(txn_hash: str | bytes) -> Call[dec.Transaction]:
-    """The long poll; once committed, its answer is cached as ``by_hash``'s."""
+@endpoint
+def wait_transaction_by_hash(txn_hash: str | bytes) -> Call[Transaction]:
+    """The transaction with this hash, once the node has waited a moment for it to leave
+    the mempool (a long poll: the answer may still be pending).
+
+    :meth:`wait_for_transaction` asks it until the transaction is committed. A committed
+    answer is cached as :meth:`transaction_by_hash`'s.
+
+    Raises
+    ------
+    TransactionNotFoundError
+        The node has never heard of it.
+    """
     digest = _txn_hash(txn_hash)
-    return Call(
-        "wait_for_transaction",
-        *_route("wait_transaction_by_hash", txn_hash=digest),
-        dec.transaction,
-        storable=dec.committed,
-        cache_path=_route("get_transaction_by_hash", txn_hash=digest)[1],
+    return _call(
+        _route("wait_transaction_by_hash", txn_hash=digest),
+        decode_transaction,
+        storable=committed,
+        cache_path=_route("get_transaction_by_hash", txn_hash=digest).path,
     )
 
 
-def _settled(data: dec.TransactionData, _ledger: LedgerMeta) -> bool:
+def _settled(data: TransactionData, _ledger: LedgerMeta) -> bool:
     return not data.is_pending
 
 
-def transactions_bcs(
-    start: int | None, limit: int | None
-) -> Call[list[dec.TransactionOnChainData]]:
-    first, size = _start(start), _limit(limit)
-    return Call(
-        "transactions_bcs",
-        *_route("get_transactions"),
-        dec.onchain_transactions,
-        _params(start=first, limit=size),
-        accept=BCS,
-    )
-
-
-def transaction_by_version_bcs(version: int) -> Call[dec.TransactionData]:
+@endpoint
+def transaction_by_version_bcs(version: int) -> Call[TransactionData]:
+    """The transaction at ``version`` as the node's BCS ``TransactionData`` (its
+    ``.onchain`` holds the ledger transaction, info, events and write set; ``.bytes``
+    the answer as received)."""
     route = _route("get_transaction_by_version", txn_version=_u64(version, "version"))
-    return Call(
-        "transaction_by_version_bcs", *route, dec.transaction_data, accept=BCS, storable=_settled
-    )
+    return _call(route, transaction_data, accept=BCS, storable=_settled)
 
 
-def transaction_by_hash_bcs(txn_hash: str | bytes) -> Call[dec.TransactionData]:
+@endpoint
+def transaction_by_hash_bcs(txn_hash: str | bytes) -> Call[TransactionData]:
+    """The transaction with this hash as BCS ``TransactionData``: ``.onchain`` once
+    committed, ``.pending`` (the signed transaction) while it waits."""
     route = _route("get_transaction_by_hash", txn_hash=_txn_hash(txn_hash))
-    return Call(
-        "transaction_by_hash_bcs", *route, dec.transaction_data, accept=BCS, storable=_settled
-    )
+    return _call(route, transaction_data, accept=BCS, storable=_settled)
 
 
+@endpoint
+def transactions_bcs(
+    *, start: int | None = None, limit: int | None = None
+) -> Call[list[TransactionOnChainData]]:
+    """One page of committed transactions from version ``start``, decoded from BCS."""
+    query = _params(start=_start(start), limit=_limit(limit))
+    return _call(_route("get_transactions"), onchain_transactions, query, accept=BCS)
+
+
+@endpoint
 def transactions_auxiliary_info(
-    start_version: int, limit: int | None
-) -> Call[list[dec.AuxiliaryInfo]]:
+    start_version: int, *, limit: int | None = None
+) -> Call[list[AuxiliaryInfo]]:
+    """Auxiliary info (the index within its block) of transactions from ``start_version``."""
     first, size = int(_u64(start_version, "start_version")), _limit(limit)
 
     def last_version(items: list[Any]) -> int:
         return first + len(items) - 1
 
-    return Call(
-        "transactions_auxiliary_info",
-        *_route("get_transactions_auxiliary_info"),
-        dec.auxiliary_info,
+    return _call(
+        _route("get_transactions_auxiliary_info"),
+        decode_auxiliary_info,
         _params(start_version=first, limit=size),
-        storable=dec.version_page(first, size, last_version),
+        storable=version_page(first, size, last_version),
     )
 
 
+@endpoint
 def submit_transaction(
     signed: SignedTransaction | Mapping[str, Any],
-) -> Call[dec.PendingTransaction]:
-    """The one call that is never retried: a second copy could be a second transfer.
+) -> Call[PendingTransaction]:
+    """Submit a signed transaction: as BCS, or, given its JSON request (with its
+    ``signature``, e.g. from ``EncodedSubmission.json_submission``), as JSON. Sent
+    exactly once, never retried.
 
-    A signed transaction goes as BCS; a mapping as the JSON ``SubmitTransactionRequest``.
+    Returns
+    -------
+    Result[PendingTransaction]
+        Its ``hash`` is what :meth:`wait_for_transaction` takes.
+
+    Raises
+    ------
+    TransactionRejectedError
+        ``VMError``, ``SequenceNumberTooOldError``, ``MempoolFullError``...
     """
+    # The one call that is never retried: a second copy could be a second transfer.
     if isinstance(signed, SignedTransaction):
         body, content_type = signed.to_bcs(), SIGNED_TXN_BCS
     elif isinstance(signed, Mapping):
@@ -574,20 +563,36 @@ def submit_transaction(
         raise InputError(
             f"submit a SignedTransaction or its JSON request, got {type(signed).__name__}"
         )
-    return Call(
-        "submit_transaction",
-        *_route("submit_transaction"),
-        dec.pending_transaction,
+    return _call(
+        _route("submit_transaction"),
+        decode_pending_transaction,
         body=body,
         content_type=content_type,
         idempotent=False,
     )
 
 
-def submit_batch_transactions(
-    signed: Sequence[SignedTransaction],
-) -> Call[dec.BatchSubmitResult]:
-    """Several signed transactions in one request (a BCS sequence); never retried either."""
+@endpoint
+def submit_batch_transactions(signed: Sequence[SignedTransaction]) -> Call[BatchSubmitResult]:
+    """Submit several signed transactions in one request. Sent exactly once.
+
+    Each is admitted as :meth:`submit_transaction` would admit it; one refused does
+    not stop the others. Nodes take a limited number per batch (10 by default).
+
+    Returns
+    -------
+    Result[BatchSubmitResult]
+        ``transaction_failures`` lists the refused ones by position, each with its
+        error record and, as ``.exception``, the error a single submission would
+        have raised; empty when all were accepted.
+
+    Raises
+    ------
+    InvalidInputError
+        A transaction does not parse, or the batch is larger than the node takes.
+    MempoolFullError
+        507: the mempool took none of them.
+    """
     if isinstance(signed, SignedTransaction) or not isinstance(signed, Sequence):
         raise InputError(f"submit a list of SignedTransaction, got {type(signed).__name__}")
     if not signed:
@@ -597,24 +602,36 @@ def submit_batch_transactions(
             raise InputError(f"transaction {index} is a {type(item).__name__}, not signed")
     count = Serializer()
     count.uleb128(len(signed))
-    return Call(
-        "submit_batch_transactions",
-        *_route("submit_batch_transactions"),
-        dec.batch_result,
+    return _call(
+        _route("submit_batch_transactions"),
+        decode_batch_submit_result,
         body=count.output() + b"".join(item.to_bcs() for item in signed),
         content_type=SIGNED_TXN_BCS,
         idempotent=False,
     )
 
 
+@endpoint
 def simulate_transaction(
     transaction: SignedTransaction | RawTransaction,
-    public_key: object | None,
     *,
-    estimate_max_gas_amount: bool,
-    estimate_gas_unit_price: bool,
-    estimate_prioritized_gas_unit_price: bool,
-) -> Call[list[dec.UserTransaction]]:
+    public_key: object = None,
+    estimate_max_gas_amount: bool = False,
+    estimate_gas_unit_price: bool = False,
+    estimate_prioritized_gas_unit_price: bool = False,
+) -> Call[list[UserTransaction]]:
+    """Execute a transaction without committing it; gas used is in ``ledger.gas_used``.
+
+    Parameters
+    ----------
+    transaction : SignedTransaction or RawTransaction
+        A signed transaction whose signature does not verify (nodes refuse valid
+        ones), or a raw one with ``public_key``: it is then signed with zeros.
+    public_key : bytes, str or key, optional
+        The sender's Ed25519 public key (or its private key), for a raw transaction.
+    estimate_max_gas_amount, estimate_gas_unit_price, estimate_prioritized_gas_unit_price
+        Let the node replace the max gas amount or the gas unit price by its estimate.
+    """
     if isinstance(transaction, RawTransaction):
         if public_key is None:
             raise InputError("simulating a raw transaction needs the sender's public_key")
@@ -631,19 +648,22 @@ def simulate_transaction(
         "estimate_gas_unit_price": estimate_gas_unit_price,
         "estimate_prioritized_gas_unit_price": estimate_prioritized_gas_unit_price,
     }
-    query = _params(**{name: "true" for name, on in flags.items() if on})
-    return Call(
-        "simulate_transaction",
-        *_route("simulate_transaction"),
-        dec.simulated_transactions,
-        query,
+    return _call(
+        _route("simulate_transaction"),
+        decode_simulation,
+        _params(**{name: "true" for name, on in flags.items() if on}),
         body=transaction.to_bcs(),
         content_type=SIGNED_TXN_BCS,
     )
 
 
+@builder
 def encode_submission(request: Mapping[str, Any]) -> Call[EncodedSubmission]:
-    """The node's signing message of a JSON request, read back into its transaction."""
+    """The node's signing message of a JSON request, read back into its transaction.
+
+    The clients' :meth:`~ledgerkit.Client.encode_submission` sends it, and takes a
+    ``RawTransaction`` or a ``MultiAgentRawTransaction`` too (it writes their request).
+    """
     if not isinstance(request, Mapping):
         raise InputError(
             "encode_submission takes a JSON request (a mapping), a RawTransaction or a "
@@ -652,58 +672,66 @@ def encode_submission(request: Mapping[str, Any]) -> Call[EncodedSubmission]:
     sent = dict(request)
 
     def decode(data: bytes) -> EncodedSubmission:
-        return EncodedSubmission.from_signing_message(dec.hex_bytes(data), sent)
+        return EncodedSubmission.from_signing_message(decode_signing_message(data), sent)
 
-    return Call(
-        "encode_submission",
-        *_route("encode_submission"),
-        decode,
-        body=json_body(sent),
-        content_type=JSON,
-    )
+    return _call(_route("encode_submission"), decode, body=json_body(sent), content_type=JSON)
 
 
 # -- tables ----------------------------------------------------------------------------------
 
 
+@endpoint
 def table_item(
     handle: str | Address,
     key_type: str | MoveType,
     value_type: str | MoveType,
     key: Any,
-    ledger_version: int | None,
+    *,
+    ledger_version: int | None = None,
 ) -> Call[Any]:
+    """A table item by its key in JSON form; the value in JSON form.
+
+    Raises
+    ------
+    TableItemNotFoundError
+        No item under that key.
+    """
     body = {
         "key_type": str(MoveType.parse(key_type)),
         "value_type": str(MoveType.parse(value_type)),
         "key": key,
     }
     return _state_read(
-        "table_item",
         _route("get_table_item", table_handle=_address(handle)),
-        dec.json_value,
+        decode_table_item,
         ledger_version,
         body=json_body(body),
         content_type=JSON,
     )
 
 
+@endpoint
 def raw_table_item(
-    handle: str | Address, key: bytes | str, ledger_version: int | None
+    handle: str | Address, key: bytes | str, *, ledger_version: int | None = None
 ) -> Call[bytes]:
-    body = json_body({"key": str(HexBytes.parse(key))})
+    """A table item by the BCS bytes of its key; the BCS bytes of its value."""
     return _state_read(
-        "raw_table_item",
         _route("get_raw_table_item", table_handle=_address(handle)),
-        dec.bcs,
+        bcs_bytes,
         ledger_version,
-        body=body,
+        body=json_body({"key": str(HexBytes.parse(key))}),
         content_type=JSON,
         accept=BCS,
     )
 
 
-# -- view ------------------------------------------------------------------------------------
+# -- gas, view, blocks -----------------------------------------------------------------------
+
+
+@endpoint
+def estimate_gas_price() -> Call[GasEstimate]:
+    """The node's gas unit price estimates (deprioritized, regular, prioritized)."""
+    return _call(_route("estimate_gas_price"), decode_gas_estimate)
 
 
 def _view_body(
@@ -725,34 +753,48 @@ def _view_body(
     return json_body(body), JSON
 
 
-def view(
+@endpoint
+def view_json(
     function: str | EntryFunctionId | EntryFunction,
-    type_arguments: Iterable[str | MoveType],
-    arguments: Sequence[Any],
-    ledger_version: int | None,
+    type_arguments: Iterable[str | MoveType] = (),
+    arguments: Sequence[Any] = (),
+    *,
+    ledger_version: int | None = None,
 ) -> Call[list[Any]]:
+    """Call a view function with arguments in JSON form; its return values in JSON form.
+
+    :meth:`view` takes and gives Python values, checked against the function's ABI.
+
+    Parameters
+    ----------
+    function : str, EntryFunctionId or EntryFunction
+        ``"0x1::coin::balance"``; an ``EntryFunction`` (BCS arguments) is sent as BCS.
+    type_arguments : iterable of str or MoveType
+        Type arguments.
+    arguments : sequence
+        Arguments in JSON form (u64 and wider as strings).
+    ledger_version : int, optional
+        Run at this version (answers are then cached).
+    """
     body, content_type = _view_body(function, type_arguments, arguments)
     return _state_read(
-        "view",
-        _route("view"),
-        dec.json_values,
-        ledger_version,
-        body=body,
-        content_type=content_type,
+        _route("view"), decode_view, ledger_version, body=body, content_type=content_type
     )
 
 
+@endpoint
 def view_bcs(
     function: str | EntryFunctionId | EntryFunction,
-    type_arguments: Iterable[str | MoveType],
-    arguments: Sequence[Any],
-    ledger_version: int | None,
+    type_arguments: Iterable[str | MoveType] = (),
+    arguments: Sequence[Any] = (),
+    *,
+    ledger_version: int | None = None,
 ) -> Call[bytes]:
+    """Call a view function; the BCS of its return values (a ULEB128 count, then each)."""
     body, content_type = _view_body(function, type_arguments, arguments)
     return _state_read(
-        "view_bcs",
         _route("view"),
-        dec.bcs,
+        bcs_bytes,
         ledger_version,
         body=body,
         content_type=content_type,
@@ -760,21 +802,63 @@ def view_bcs(
     )
 
 
-# -- blocks ----------------------------------------------------------------------------------
-
-
-def _block(name: str, route: tuple[str, str], with_transactions: bool) -> Call[dec.Block]:
+def _block(route: Route, with_transactions: bool) -> Call[Block]:
     if not isinstance(with_transactions, bool):
         raise InputError(f"with_transactions must be a bool, got {with_transactions!r}")
     query = _params(with_transactions="true" if with_transactions else None)
-    return Call(name, *route, dec.block, query, storable=dec.complete_block)
+    return _call(route, decode_block, query, storable=complete_block)
 
 
-def block_by_height(height: int, with_transactions: bool) -> Call[dec.Block]:
+@endpoint
+def block_by_height(height: int, *, with_transactions: bool = False) -> Call[Block]:
+    """The block at ``height``, with its transactions when asked (the node may cap
+    them; a capped block is not cached).
+
+    Raises
+    ------
+    BlockNotFoundError, BlockPrunedError
+        Past the head, or older than the node keeps.
+    """
     route = _route("get_block_by_height", block_height=_u64(height, "height"))
-    return _block("block_by_height", route, with_transactions)
+    return _block(route, with_transactions)
 
 
-def block_by_version(version: int, with_transactions: bool) -> Call[dec.Block]:
+@endpoint
+def block_by_version(version: int, *, with_transactions: bool = False) -> Call[Block]:
+    """The block holding the transaction at ``version``."""
     route = _route("get_block_by_version", version=_u64(version, "version"))
-    return _block("block_by_version", route, with_transactions)
+    return _block(route, with_transactions)
+
+
+# -- old names -------------------------------------------------------------------------------
+
+#: Old names of builders, and the ones they stand for now (to be removed in 0.3).
+_DEPRECATED: Final = {
+    "view": "view_json",
+    "wait_by_hash": "wait_transaction_by_hash",
+}
+
+
+# Hidden from type checkers: to them an old name, or a misspelt one, stays an error.
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> Any:
+        if name == "event_stream":
+            # The page maker of ``iter_events``, no request of its own.
+            from ledgerkit.client._methods import _event_stream
+
+            warnings.warn(
+                "ledgerkit.client.calls.event_stream is deprecated; use client.iter_events(...)",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            return _event_stream
+        new = _DEPRECATED.get(name)
+        if new is None:
+            raise AttributeError(f"module 'ledgerkit.client.calls' has no attribute {name!r}")
+        warnings.warn(
+            f"ledgerkit.client.calls.{name} is deprecated; use calls.{new}",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return globals()[new]

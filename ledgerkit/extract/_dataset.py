@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import datetime as dt
+import datetime
 import logging
 import os
 import sys
@@ -289,7 +289,7 @@ class _Partitions:
                 "sha256": sha,
                 "written_at_ledger_version": version,
                 "served_by": by,
-                "written_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+                "written_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
             }
         )
 

@@ -130,24 +130,29 @@ class Source:
         """Records of ``[first, stop)`` as far as one request gets them; from the
         client's archive straight away when ``archive`` (older than the node keeps)."""
         if self.node_kind == "transactions" and self.rows:
-            page = calls.transactions(first, stop - first)
+            page = calls.transactions(start=first, limit=stop - first)
             rows = await client.send(page, decoder=decode_transaction_rows, archive=archive)
             return list(rows.value), rows.ledger
         if self.node_kind == "transactions":
-            result = await client.send(calls.transactions(first, stop - first), archive=archive)
+            result = await client.send(
+                calls.transactions(start=first, limit=stop - first), archive=archive
+            )
             return list(result.value), result.ledger
         if self.kind == "transaction_events":
-            page = calls.transactions(first, stop - first)
+            page = calls.transactions(start=first, limit=stop - first)
             found = await client.send(page, decoder=decode_transaction_events, archive=archive)
             return list(found.value), found.ledger
         if self.node_kind == "events":
             assert self.stream is not None
             call = calls.events_by_creation_number(
-                self.stream["address"], self.stream["creation_number"], first, stop - first
+                self.stream["address"],
+                self.stream["creation_number"],
+                start=first,
+                limit=stop - first,
             )
             events = await client.send(call, archive=archive)
             return list(events.value), events.ledger
-        block = await client.send(calls.block_by_height(first, False), archive=archive)
+        block = await client.send(calls.block_by_height(first), archive=archive)
         return [await _with_ends(client, block.value, archive)], block.ledger
 
 

@@ -16,8 +16,15 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from ledgerkit._errors import LedgerError
-from ledgerkit.frames import _dtypes as d
 from ledgerkit.frames._asset_keys import APT_COIN, APT_METADATA
+from ledgerkit.frames._dtypes import (
+    BOOL,
+    CATEGORY,
+    STRING,
+    TIMESTAMP,
+    UINT64,
+    build_frame,
+)
 from ledgerkit.frames._inputs import json_text
 from ledgerkit.frames._transactions import _entry, _transactions
 from ledgerkit.models import (
@@ -57,27 +64,27 @@ __all__ = [
 #: the coin paired with it when known, ``metadata`` the metadata address; ``delta`` the
 #: signed change as exact decimal text.
 BALANCE_CHANGE_COLUMNS: Final = {
-    "version": d.UINT64,
-    "address": d.CATEGORY,
-    "asset": d.CATEGORY,
-    "coin_type": d.CATEGORY,
-    "metadata": d.CATEGORY,
-    "delta": d.STRING,
+    "version": UINT64,
+    "address": CATEGORY,
+    "asset": CATEGORY,
+    "coin_type": CATEGORY,
+    "metadata": CATEGORY,
+    "delta": STRING,
 }
 
 #: One row per transaction and address it touched (:func:`activity_to_frame`).
 ACTIVITY_COLUMNS: Final = {
-    "version": d.UINT64,
-    "address": d.CATEGORY,
-    "timestamp": d.TIMESTAMP,
-    "hash": d.STRING,
-    "type": d.CATEGORY,
-    "roles": d.CATEGORY,
-    "function": d.CATEGORY,
-    "success": d.BOOL,
-    "fee": d.UINT64,
-    "storage_refund": d.UINT64,
-    "changes": d.STRING,
+    "version": UINT64,
+    "address": CATEGORY,
+    "timestamp": TIMESTAMP,
+    "hash": STRING,
+    "type": CATEGORY,
+    "roles": CATEGORY,
+    "function": CATEGORY,
+    "success": BOOL,
+    "fee": UINT64,
+    "storage_refund": UINT64,
+    "changes": STRING,
 }
 
 #: The roles of an address in a transaction, in the order ``roles`` lists them.
@@ -158,7 +165,7 @@ def _balance_frame(
     rows: list[tuple[int | None, str, str | None, int]], coins: dict[str, str]
 ) -> pd.DataFrame:
     assets = [asset for _, _, asset, _ in rows]
-    return d.build_frame(
+    return build_frame(
         BALANCE_CHANGE_COLUMNS,
         {
             "version": [version for version, _, _, _ in rows],
@@ -277,7 +284,7 @@ def activity_to_frame(
             cols["fee"].append((fee if paying else 0) if user else None)
             cols["storage_refund"].append((refund if paying else 0) if user else None)
             cols["changes"].append(json_text(changes))
-    return d.build_frame(ACTIVITY_COLUMNS, cols)
+    return build_frame(ACTIVITY_COLUMNS, cols)
 
 
 def _tag(record: Any) -> str:

@@ -16,7 +16,12 @@ from typing import Any, Final
 import numpy as np
 import pandas as pd
 
-from ledgerkit.frames import _dtypes as d
+from ledgerkit.frames._dtypes import (
+    BOOL,
+    STRING,
+    UINT64,
+    category,
+)
 from ledgerkit.types import U64_MAX
 
 __all__ = [
@@ -41,7 +46,7 @@ _WRAP_GUARD: Final = float(1 << 63)
 def _u64_values(series: pd.Series) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
     array = series.array
     if not isinstance(array, pd.arrays.IntegerArray):
-        array = pd.array(series, dtype=d.UINT64)
+        array = pd.array(series, dtype=UINT64)
     data = np.asarray(array._data, dtype=np.uint64)
     return data, np.asarray(array._mask, dtype=bool)
 
@@ -95,7 +100,7 @@ def fee_payers(frame: pd.DataFrame) -> pd.Series:
     if sponsored.any():
         payer[sponsored] = frame["fee_payer"].astype(object)[sponsored]
     payer[fees(frame).isna().to_numpy(dtype=bool)] = None
-    return pd.Series(d.category(list(payer)), index=frame.index, name="payer")
+    return pd.Series(category(list(payer)), index=frame.index, name="payer")
 
 
 def fees_in_units(frame: pd.DataFrame, *, decimals: int = APT_DECIMALS) -> pd.Series:
@@ -111,13 +116,13 @@ def _exact_sums(grouped: Any, columns: list[str]) -> pd.DataFrame:
     floats = grouped[columns].agg(lambda s: float(np.asarray(s.dropna(), dtype=float).sum()))
     if (floats.to_numpy(dtype=float) >= _WRAP_GUARD).any():
         raise OverflowError("a sum does not fit in a u64; sum the column with Python ints")
-    return sums.astype(d.UINT64)
+    return sums.astype(UINT64)
 
 
 def _with_fee(frame: pd.DataFrame) -> pd.DataFrame:
     out = frame[["version", "type", "success", "gas_used"]].copy()
     out["fee"] = fees(frame)
-    out["is_user"] = (frame["type"] == "user_transaction").astype(d.BOOL)
+    out["is_user"] = (frame["type"] == "user_transaction").astype(BOOL)
     return out
 
 
@@ -128,11 +133,11 @@ def _summarise(frame: pd.DataFrame, key: Any) -> pd.DataFrame:
     grouped = work.groupby("_key", sort=True, observed=True, dropna=True)
     out = pd.DataFrame(
         {
-            "first_version": grouped["version"].min().astype(d.UINT64),
-            "last_version": grouped["version"].max().astype(d.UINT64),
-            "transactions": grouped.size().astype(d.UINT64),
-            "user_transactions": grouped["is_user"].sum().astype(d.UINT64),
-            "failed": grouped["success"].agg(lambda s: int((s == False).sum())).astype(d.UINT64),  # noqa: E712
+            "first_version": grouped["version"].min().astype(UINT64),
+            "last_version": grouped["version"].max().astype(UINT64),
+            "transactions": grouped.size().astype(UINT64),
+            "user_transactions": grouped["is_user"].sum().astype(UINT64),
+            "failed": grouped["success"].agg(lambda s: int((s == False).sum())).astype(UINT64),  # noqa: E712
         }
     )
     sums = _exact_sums(grouped, ["gas_used", "fee"])
@@ -153,7 +158,7 @@ def block_stats(frame: pd.DataFrame) -> pd.DataFrame:
     starts = frame["type"].isin(["block_metadata_transaction", "genesis_transaction"])
     key = frame["version"].where(starts.to_numpy(dtype=bool)).ffill()
     out = _summarise(frame, key)
-    out.index = pd.Index(out.index, dtype=d.UINT64, name="block_version")
+    out.index = pd.Index(out.index, dtype=UINT64, name="block_version")
     return out
 
 
@@ -163,7 +168,7 @@ def version_stats(frame: pd.DataFrame, width: int) -> pd.DataFrame:
     start = (versions // np.uint64(width)) * np.uint64(width)
     key = pd.Series(pd.arrays.IntegerArray(start, mask), index=frame.index)
     out = _summarise(frame, key)
-    out.index = pd.Index(out.index, dtype=d.UINT64, name="range_start")
+    out.index = pd.Index(out.index, dtype=UINT64, name="range_start")
     return out
 
 
@@ -202,19 +207,19 @@ def _activity(frame: pd.DataFrame, by: str) -> pd.DataFrame:
     grouped = work.groupby(by, sort=True, observed=True)
     out = pd.DataFrame(
         {
-            "transactions": grouped.size().astype(d.UINT64),
-            "failed": grouped["success"].agg(lambda s: int((s == False).sum())).astype(d.UINT64),  # noqa: E712
-            "first_version": grouped["version"].min().astype(d.UINT64),
-            "last_version": grouped["version"].max().astype(d.UINT64),
-            f"{extra}s": grouped[extra].nunique().astype(d.UINT64),
+            "transactions": grouped.size().astype(UINT64),
+            "failed": grouped["success"].agg(lambda s: int((s == False).sum())).astype(UINT64),  # noqa: E712
+            "first_version": grouped["version"].min().astype(UINT64),
+            "last_version": grouped["version"].max().astype(UINT64),
+            f"{extra}s": grouped[extra].nunique().astype(UINT64),
         }
     )
     if by != "function":
-        out["sponsored"] = grouped["sponsored"].sum().astype(d.UINT64)
+        out["sponsored"] = grouped["sponsored"].sum().astype(UINT64)
     sums = _exact_sums(grouped, ["gas_used", "fee"])
     out["gas_used"] = sums["gas_used"]
     out["fees"] = sums["fee"]
-    out.index = pd.Index(out.index.astype(str), dtype=d.STRING, name=by)
+    out.index = pd.Index(out.index.astype(str), dtype=STRING, name=by)
     return out.sort_values("transactions", ascending=False, kind="stable")
 
 

@@ -11,8 +11,10 @@ import msgspec
 import pandas as pd
 
 from ledgerkit._errors import InputError, LedgerError
-from ledgerkit.frames import _dtypes as d
 from ledgerkit.frames._abi_cache import BYTES, SOME, AbiCache
+from ledgerkit.frames._dtypes import (
+    string,
+)
 from ledgerkit.frames._inputs import describe, json_text
 from ledgerkit.frames._state import move_column
 from ledgerkit.frames._transactions import EVENT_COLUMNS
@@ -76,11 +78,11 @@ def _typed(values: Sequence[Any], move_type: MoveType | None) -> Any:
     if isinstance(move_type, PrimitiveType) and move_type.name in _SIGNED_64:
         return pd.array([None if v is None else int(v) for v in values], dtype="Int64")
     if isinstance(move_type, PrimitiveType) and move_type.name in _SIGNED_WIDE:
-        return d.string([None if v is None else str(int(v)) for v in values])
+        return string([None if v is None else str(int(v)) for v in values])
     if move_type == BYTES:
-        return d.string([None if v is None else str(v) for v in values])
+        return string([None if v is None else str(v) for v in values])
     if move_type is None:
-        return d.string([None if v is None else json_text(v) for v in values])
+        return string([None if v is None else json_text(v) for v in values])
     return move_column(values, move_type)
 
 

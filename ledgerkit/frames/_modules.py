@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING, Any, Final
 
 import pandas as pd
 
-from ledgerkit.frames import _dtypes as d
+from ledgerkit.frames._dtypes import (
+    BOOL,
+    CATEGORY,
+    COUNT,
+    STRING,
+    UINT64,
+    build_frame,
+    long_address,
+)
 from ledgerkit.frames._inputs import json_text, records_of
 from ledgerkit.models import MoveModule, MoveModuleBytecode, decode, decode_modules
 
@@ -25,37 +33,37 @@ __all__ = [
 ]
 
 MODULE_COLUMNS: Final = {
-    "address": d.CATEGORY,
-    "name": d.CATEGORY,
-    "bytecode_size": d.UINT64,
-    "friend_count": d.UINT64,
-    "function_count": d.UINT64,
-    "struct_count": d.UINT64,
+    "address": CATEGORY,
+    "name": CATEGORY,
+    "bytecode_size": UINT64,
+    "friend_count": UINT64,
+    "function_count": UINT64,
+    "struct_count": UINT64,
 }
 
 FUNCTION_COLUMNS: Final = {
-    "module": d.CATEGORY,
-    "name": d.STRING,
-    "visibility": d.CATEGORY,
-    "is_entry": d.BOOL,
-    "is_view": d.BOOL,
-    "type_param_count": d.COUNT,
-    "type_param_abilities": d.STRING,
-    "params": d.STRING,
-    "returns": d.STRING,
+    "module": CATEGORY,
+    "name": STRING,
+    "visibility": CATEGORY,
+    "is_entry": BOOL,
+    "is_view": BOOL,
+    "type_param_count": COUNT,
+    "type_param_abilities": STRING,
+    "params": STRING,
+    "returns": STRING,
 }
 
 STRUCT_COLUMNS: Final = {
-    "module": d.CATEGORY,
-    "name": d.STRING,
-    "abilities": d.STRING,
-    "is_native": d.BOOL,
-    "is_event": d.BOOL,
-    "is_enum": d.BOOL,
-    "type_param_count": d.COUNT,
-    "type_param_abilities": d.STRING,
-    "fields": d.STRING,
-    "variants": d.STRING,
+    "module": CATEGORY,
+    "name": STRING,
+    "abilities": STRING,
+    "is_native": BOOL,
+    "is_event": BOOL,
+    "is_enum": BOOL,
+    "type_param_count": COUNT,
+    "type_param_abilities": STRING,
+    "fields": STRING,
+    "variants": STRING,
 }
 
 _EXPECTED: Final = (
@@ -94,7 +102,7 @@ def _modules(records: Any, converter: str) -> list[tuple[int | None, MoveModule 
 def _module_name(abi: MoveModule, cache: dict[str, str]) -> str:
     found = cache.get(abi.address)
     if found is None:
-        found = cache[abi.address] = d.long_address(abi.address)
+        found = cache[abi.address] = long_address(abi.address)
     return f"{found}::{abi.name}"
 
 
@@ -146,13 +154,13 @@ def modules_to_frame(
             continue
         address = cache.get(abi.address)
         if address is None:
-            address = cache[abi.address] = d.long_address(abi.address)
+            address = cache[abi.address] = long_address(abi.address)
         cols["address"].append(address)
         cols["name"].append(abi.name)
         cols["friend_count"].append(len(abi.friends))
         cols["function_count"].append(len(abi.exposed_functions))
         cols["struct_count"].append(len(abi.structs))
-    return d.build_frame(MODULE_COLUMNS, cols)
+    return build_frame(MODULE_COLUMNS, cols)
 
 
 def functions_to_frame(
@@ -193,7 +201,7 @@ def functions_to_frame(
             cols["type_param_abilities"].append(_abilities(function.generic_type_params))
             cols["params"].append(json_text(function.params))
             cols["returns"].append(json_text(function.return_))
-    return d.build_frame(FUNCTION_COLUMNS, cols)
+    return build_frame(FUNCTION_COLUMNS, cols)
 
 
 def structs_to_frame(
@@ -238,4 +246,4 @@ def structs_to_frame(
             cols["variants"].append(
                 json_text([v.to_dict() for v in struct.variants]) if struct.is_enum else None
             )
-    return d.build_frame(STRUCT_COLUMNS, cols)
+    return build_frame(STRUCT_COLUMNS, cols)

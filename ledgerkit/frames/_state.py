@@ -3,7 +3,7 @@ estimates observed over time, and typed columns for Move values."""
 
 from __future__ import annotations
 
-import datetime as _dt
+import datetime
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
@@ -11,7 +11,20 @@ import msgspec
 import pandas as pd
 
 from ledgerkit._errors import InputError
-from ledgerkit.frames import _dtypes as d
+from ledgerkit.frames._dtypes import (
+    BOOL,
+    CATEGORY,
+    COUNT,
+    STRING,
+    TIMESTAMP,
+    UINT64,
+    boolean,
+    canonical_addresses,
+    category,
+    ints_to_wide,
+    string,
+    u64,
+)
 from ledgerkit.frames._inputs import describe, is_result, json_text, records_of
 from ledgerkit.frames._transactions import _build
 from ledgerkit.models import GasEstimate, MoveResource, decode_resources
@@ -35,20 +48,20 @@ __all__ = [
 ]
 
 RESOURCE_COLUMNS: Final = {
-    "address": d.CATEGORY,
-    "version": d.UINT64,
-    "type": d.CATEGORY,
-    "module_address": d.CATEGORY,
-    "module": d.CATEGORY,
-    "name": d.CATEGORY,
-    "data": d.STRING,
+    "address": CATEGORY,
+    "version": UINT64,
+    "type": CATEGORY,
+    "module_address": CATEGORY,
+    "module": CATEGORY,
+    "name": CATEGORY,
+    "data": STRING,
 }
 
 BALANCE_COLUMNS: Final = {
-    "address": d.CATEGORY,
-    "asset": d.CATEGORY,
-    "amount": d.UINT64,
-    "version": d.UINT64,
+    "address": CATEGORY,
+    "asset": CATEGORY,
+    "amount": UINT64,
+    "version": UINT64,
 }
 
 #: One row per asset an account holds (``Client.account_assets``): the exact ``balance``
@@ -56,22 +69,22 @@ BALANCE_COLUMNS: Final = {
 #: ``asset`` is the asset's key (its fungible-asset metadata address, a coin's paired
 #: one), as in :data:`BALANCE_CHANGE_COLUMNS`; ``coin_type`` the coin, if any.
 HOLDING_COLUMNS: Final = {
-    "asset": d.STRING,
-    "coin_type": d.STRING,
-    "kind": d.CATEGORY,
-    "symbol": d.STRING,
-    "name": d.STRING,
-    "decimals": d.COUNT,
-    "balance": d.UINT64,
-    "amount": d.STRING,
-    "metadata": d.STRING,
+    "asset": STRING,
+    "coin_type": STRING,
+    "kind": CATEGORY,
+    "symbol": STRING,
+    "name": STRING,
+    "decimals": COUNT,
+    "balance": UINT64,
+    "amount": STRING,
+    "metadata": STRING,
 }
 
 GAS_ESTIMATE_COLUMNS: Final = {
-    "observed_at": d.TIMESTAMP,
-    "gas_estimate": d.UINT64,
-    "deprioritized": d.UINT64,
-    "prioritized": d.UINT64,
+    "observed_at": TIMESTAMP,
+    "gas_estimate": UINT64,
+    "deprioritized": UINT64,
+    "prioritized": UINT64,
 }
 
 _UNSIGNED: Final = frozenset({"u8", "u16", "u32", "u64"})
@@ -92,12 +105,12 @@ def move_dtype(move_type: MoveType | str) -> Any:
     kind = MoveType.parse(move_type)
     if isinstance(kind, PrimitiveType):
         if kind.name in _UNSIGNED:
-            return d.UINT64
+            return UINT64
         if kind.name == "bool":
-            return d.BOOL
+            return BOOL
         if kind.name in ("address", "signer"):
-            return d.CATEGORY
-    return d.STRING
+            return CATEGORY
+    return STRING
 
 
 def move_column(values: Sequence[Any], move_type: MoveType | str | None) -> Any:
@@ -111,18 +124,18 @@ def move_column(values: Sequence[Any], move_type: MoveType | str | None) -> Any:
     if isinstance(kind, PrimitiveType):
         name = kind.name
         if name in _UNSIGNED:
-            return d.u64([None if v is None else int(v) for v in values])
+            return u64([None if v is None else int(v) for v in values])
         if name == "u128":
-            return d.ints_to_wide(values, bits=128)
+            return ints_to_wide(values, bits=128)
         if name == "u256":
-            return d.ints_to_wide(values, bits=256)
+            return ints_to_wide(values, bits=256)
         if name == "bool":
-            return d.boolean(list(values))
+            return boolean(list(values))
         if name in ("address", "signer"):
-            return d.category(d.canonical_addresses(list(values)))
+            return category(canonical_addresses(list(values)))
     if isinstance(kind, StructTag) and str(kind) == _STRING_TAG:
-        return d.string(list(values))
-    return d.string([None if v is None else json_text(v) for v in values])
+        return string(list(values))
+    return string([None if v is None else json_text(v) for v in values])
 
 
 def resources_to_frame(
@@ -267,7 +280,7 @@ def holdings_to_frame(holdings: Iterable[Any]) -> pd.DataFrame:
 def _micros(value: Any) -> int:
     if isinstance(value, int):
         return value
-    if isinstance(value, _dt.datetime | pd.Timestamp):
+    if isinstance(value, datetime.datetime | pd.Timestamp):
         stamp = pd.Timestamp(value)
         if stamp.tzinfo is None:
             stamp = stamp.tz_localize("UTC")
@@ -371,7 +384,7 @@ def view_results_to_frame(
     if width is None:
         width = max((len(row) for row in rows), default=0)
     labels = list(names) if names is not None else [f"value_{i}" for i in range(width)]
-    columns: dict[str, Any] = {"ledger_version": d.u64(versions)}
+    columns: dict[str, Any] = {"ledger_version": u64(versions)}
     for i, label in enumerate(labels):
         values = [row[i] if i < len(row) else None for row in rows]
         columns[label] = move_column(values, None if types is None else types[i])

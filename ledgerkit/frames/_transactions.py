@@ -11,7 +11,18 @@ import msgspec
 import pandas as pd
 
 from ledgerkit._errors import DecodingError
-from ledgerkit.frames import _dtypes as d
+from ledgerkit.frames._dtypes import (
+    BOOL,
+    CATEGORY,
+    COUNT,
+    STRING,
+    TIMESTAMP,
+    UINT64,
+    address_category,
+    build_frame,
+    long_address,
+    missing,
+)
 from ledgerkit.frames._inputs import json_text, records_of
 from ledgerkit.models import (
     Block,
@@ -63,90 +74,90 @@ __all__ = [
 ]
 
 TRANSACTION_COLUMNS: Final = {
-    "version": d.UINT64,
-    "hash": d.STRING,
-    "type": d.CATEGORY,
-    "sender": d.CATEGORY,
-    "sequence_number": d.UINT64,
-    "replay_protection_nonce": d.UINT64,
-    "fee_payer": d.CATEGORY,
-    "secondary_signers": d.STRING,
-    "signature_kind": d.CATEGORY,
-    "success": d.BOOL,
-    "vm_status": d.CATEGORY,
-    "gas_used": d.UINT64,
-    "gas_unit_price": d.UINT64,
-    "max_gas_amount": d.UINT64,
-    "expiration_timestamp_secs": d.UINT64,
-    "timestamp": d.TIMESTAMP,
-    "epoch": d.UINT64,
-    "round": d.UINT64,
-    "proposer": d.CATEGORY,
-    "payload_type": d.CATEGORY,
-    "function": d.CATEGORY,
-    "event_count": d.COUNT,
-    "change_count": d.COUNT,
+    "version": UINT64,
+    "hash": STRING,
+    "type": CATEGORY,
+    "sender": CATEGORY,
+    "sequence_number": UINT64,
+    "replay_protection_nonce": UINT64,
+    "fee_payer": CATEGORY,
+    "secondary_signers": STRING,
+    "signature_kind": CATEGORY,
+    "success": BOOL,
+    "vm_status": CATEGORY,
+    "gas_used": UINT64,
+    "gas_unit_price": UINT64,
+    "max_gas_amount": UINT64,
+    "expiration_timestamp_secs": UINT64,
+    "timestamp": TIMESTAMP,
+    "epoch": UINT64,
+    "round": UINT64,
+    "proposer": CATEGORY,
+    "payload_type": CATEGORY,
+    "function": CATEGORY,
+    "event_count": COUNT,
+    "change_count": COUNT,
 }
 
 # The Merkle roots a transaction commits to: 66 characters each, read to verify rather
 # than to analyse, so they join the frame only when asked (``roots=True``); without them
 # a row of the frame stays under 300 bytes.
 TRANSACTION_ROOT_COLUMNS: Final = {
-    "state_change_hash": d.STRING,
-    "event_root_hash": d.STRING,
-    "state_checkpoint_hash": d.STRING,
-    "accumulator_root_hash": d.STRING,
+    "state_change_hash": STRING,
+    "event_root_hash": STRING,
+    "state_checkpoint_hash": STRING,
+    "accumulator_root_hash": STRING,
 }
 
 PAYLOAD_COLUMNS: Final = {
-    "version": d.UINT64,
-    "hash": d.STRING,
-    "payload_type": d.CATEGORY,
-    "function": d.CATEGORY,
-    "module_address": d.CATEGORY,
-    "module_name": d.CATEGORY,
-    "function_name": d.CATEGORY,
-    "type_arguments": d.STRING,
-    "arguments": d.STRING,
-    "multisig_address": d.CATEGORY,
+    "version": UINT64,
+    "hash": STRING,
+    "payload_type": CATEGORY,
+    "function": CATEGORY,
+    "module_address": CATEGORY,
+    "module_name": CATEGORY,
+    "function_name": CATEGORY,
+    "type_arguments": STRING,
+    "arguments": STRING,
+    "multisig_address": CATEGORY,
 }
 
 EVENT_COLUMNS: Final = {
-    "version": d.UINT64,
-    "event_index": d.COUNT,
-    "creation_number": d.UINT64,
-    "account_address": d.CATEGORY,
-    "sequence_number": d.UINT64,
-    "type": d.CATEGORY,
-    "data": d.STRING,
+    "version": UINT64,
+    "event_index": COUNT,
+    "creation_number": UINT64,
+    "account_address": CATEGORY,
+    "sequence_number": UINT64,
+    "type": CATEGORY,
+    "data": STRING,
 }
 
 BLOCK_COLUMNS: Final = {
-    "block_height": d.UINT64,
-    "block_hash": d.STRING,
-    "block_timestamp": d.TIMESTAMP,
-    "first_version": d.UINT64,
-    "last_version": d.UINT64,
-    "transaction_count": d.UINT64,
-    "block_id": d.STRING,
-    "block_gas_limit_reached": d.BOOL,
-    "block_output_limit_reached": d.BOOL,
-    "block_effective_block_gas_units": d.UINT64,
-    "block_approx_output_size": d.UINT64,
+    "block_height": UINT64,
+    "block_hash": STRING,
+    "block_timestamp": TIMESTAMP,
+    "first_version": UINT64,
+    "last_version": UINT64,
+    "transaction_count": UINT64,
+    "block_id": STRING,
+    "block_gas_limit_reached": BOOL,
+    "block_output_limit_reached": BOOL,
+    "block_effective_block_gas_units": UINT64,
+    "block_approx_output_size": UINT64,
 }
 
 CHANGE_COLUMNS: Final = {
-    "version": d.UINT64,
-    "change_index": d.COUNT,
-    "type": d.CATEGORY,
-    "address": d.CATEGORY,
-    "state_key_hash": d.STRING,
-    "resource": d.CATEGORY,
-    "module": d.CATEGORY,
-    "handle": d.STRING,
-    "key": d.STRING,
-    "value": d.STRING,
-    "data": d.STRING,
+    "version": UINT64,
+    "change_index": COUNT,
+    "type": CATEGORY,
+    "address": CATEGORY,
+    "state_key_hash": STRING,
+    "resource": CATEGORY,
+    "module": CATEGORY,
+    "handle": STRING,
+    "key": STRING,
+    "value": STRING,
+    "data": STRING,
 }
 
 
@@ -185,7 +196,7 @@ def _entry(payload: Any) -> EntryFunctionPayload | None:
     return None
 
 
-_build = d.build_frame
+_build = build_frame
 
 
 def transactions_to_frame(
@@ -237,7 +248,7 @@ def transactions_to_frame(
         "version": [r.version for r in rows],
         "hash": [r.hash for r in rows],
         "type": [r.type for r in rows],
-        "sender": d.address_category([r.sender for r in rows]),
+        "sender": address_category([r.sender for r in rows]),
         "sequence_number": [r.sequence_number for r in rows],
         "replay_protection_nonce": [r.replay_protection_nonce for r in rows],
         **_signer_columns(rows),
@@ -250,7 +261,7 @@ def transactions_to_frame(
         "timestamp": [r.timestamp for r in rows],
         "epoch": [r.epoch for r in rows],
         "round": [r.round for r in rows],
-        "proposer": d.address_category([r.proposer for r in rows]),
+        "proposer": address_category([r.proposer for r in rows]),
         "payload_type": [None if p is None else p.type for p in payloads],
         "function": [
             p.function
@@ -283,8 +294,8 @@ def _signer_columns(rows: list[TransactionRow]) -> dict[str, Any]:
     kinds = [None if signature is None else signature_kind(signature) for signature in signatures]
     if _WITH_SIGNERS.isdisjoint(kinds):
         return {
-            "fee_payer": d.missing(d.CATEGORY, len(rows)),
-            "secondary_signers": d.missing(d.STRING, len(rows)),
+            "fee_payer": missing(CATEGORY, len(rows)),
+            "secondary_signers": missing(STRING, len(rows)),
             "signature_kind": kinds,
         }
     payers: list[str | None] = [None] * len(rows)
@@ -299,11 +310,11 @@ def _signer_columns(rows: list[TransactionRow]) -> dict[str, Any]:
         for address in secondary_signers(signature):
             long = addresses.get(address)
             if long is None:
-                long = addresses[address] = d.long_address(address)
+                long = addresses[address] = long_address(address)
             longs.append(long)
         signers[position] = ",".join(longs) if longs else None
     return {
-        "fee_payer": d.address_category(payers),
+        "fee_payer": address_category(payers),
         "secondary_signers": signers,
         "signature_kind": kinds,
     }
@@ -371,7 +382,7 @@ def payloads_to_frame(
             return None
         found = addresses.get(value)
         if found is None:
-            found = addresses[value] = d.long_address(value)
+            found = addresses[value] = long_address(value)
         return found
 
     for tx in txs:
@@ -456,7 +467,7 @@ def events_to_frame(
         account = event.guid.account_address
         found = addresses.get(account)
         if found is None:
-            found = addresses[account] = d.long_address(account)
+            found = addresses[account] = long_address(account)
         cols["account_address"].append(found)
         cols["sequence_number"].append(event.sequence_number)
         cols["type"].append(event.type)
@@ -594,7 +605,7 @@ def changes_to_frame(
             if address is not None:
                 found = addresses.get(address)
                 if found is None:
-                    found = addresses[address] = d.long_address(address)
+                    found = addresses[address] = long_address(address)
                 row["address"] = found
             row["state_key_hash"] = getattr(change, "state_key_hash", None)
             if isinstance(change, WriteResource):

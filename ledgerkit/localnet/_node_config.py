@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import datetime as dt
+import datetime
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -83,7 +83,7 @@ class NodeConfig:
     disabled: frozenset[str] = field(default_factory=frozenset)
     max_body_bytes: int = 8 * 1024 * 1024
     mempool_capacity: int = 1000
-    anchor: str | int | float | dt.datetime | None = None
+    anchor: str | int | float | datetime.datetime | None = None
 
     def __post_init__(self) -> None:
         unknown = set(self.disabled) - ENDPOINT_GROUPS
@@ -104,7 +104,7 @@ class NodeConfig:
         object.__setattr__(self, "disabled", frozenset(self.disabled))
 
 
-def anchor_usec(anchor: str | int | float | dt.datetime) -> int:
+def anchor_usec(anchor: str | int | float | datetime.datetime) -> int:
     """Microseconds since the Unix epoch of an ``anchor`` (``"now"`` is the wall clock).
 
     Raises
@@ -112,9 +112,9 @@ def anchor_usec(anchor: str | int | float | dt.datetime) -> int:
     NodeConfigError
         Not ``"now"``, Unix seconds or an ISO 8601 time, or earlier than 1970-01-03.
     """
-    when: dt.datetime | None = None
+    when: datetime.datetime | None = None
     seconds: float | None = None
-    if isinstance(anchor, dt.datetime):
+    if isinstance(anchor, datetime.datetime):
         when = anchor
     elif isinstance(anchor, bool):
         seconds = None
@@ -123,19 +123,21 @@ def anchor_usec(anchor: str | int | float | dt.datetime) -> int:
     elif isinstance(anchor, str):
         text = anchor.strip()
         if text.lower() == "now":
-            when = dt.datetime.now(dt.UTC)
+            when = datetime.datetime.now(datetime.UTC)
         else:
             try:
                 seconds = float(text)
             except ValueError:
                 try:
-                    when = dt.datetime.fromisoformat(text)
+                    when = datetime.datetime.fromisoformat(text)
                 except ValueError:
                     seconds = None
     if when is not None:
         if when.tzinfo is None:
-            when = when.replace(tzinfo=dt.UTC)
-        value = (when - dt.datetime(1970, 1, 1, tzinfo=dt.UTC)) // dt.timedelta(microseconds=1)
+            when = when.replace(tzinfo=datetime.UTC)
+        value = (when - datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)) // datetime.timedelta(
+            microseconds=1
+        )
     elif seconds is not None and seconds == seconds and abs(seconds) < 1e13:
         value = round(seconds * 1_000_000)
     else:

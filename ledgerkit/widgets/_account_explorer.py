@@ -17,7 +17,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-import ipywidgets as w
+import ipywidgets
 
 from ledgerkit._errors import AccountNotFoundError, LedgerError, NotFoundError
 from ledgerkit.frames import functions_to_frame, holdings_to_frame, structs_to_frame
@@ -287,7 +287,9 @@ def _overview_tab(
     if failed:  # said in the grid: the view's message line is cleared when it is shown
         assets_grid.error = f"Could not read the assets: {failed}"
     assets_grid.on_activate(nav.follow)
-    overview = w.VBox([w.HTML(_overview_html(address, account, version)), assets_grid])
+    overview = ipywidgets.VBox(
+        [ipywidgets.HTML(_overview_html(address, account, version)), assets_grid]
+    )
     return overview, [assets_grid]
 
 
@@ -315,7 +317,7 @@ def _resources_tab(nav: Navigator, resources: CursorSource) -> tuple[Any, list[L
 
     resources_grid.on_select(show_resource)
     resources_grid.on_activate(lambda row, _column: show_resource(row))
-    return w.VBox([resources_grid, value_grid]), [resources_grid, value_grid]
+    return ipywidgets.VBox([resources_grid, value_grid]), [resources_grid, value_grid]
 
 
 def _modules_tab(nav: Navigator, address: Address, version: int) -> tuple[Any, list[LedgerGrid]]:
@@ -379,7 +381,7 @@ def _modules_tab(nav: Navigator, address: Address, version: int) -> tuple[Any, l
 
     modules_grid.on_select(show_module)
     grids = [modules_grid, functions_grid, structs_grid]
-    return w.VBox(grids), grids
+    return ipywidgets.VBox(grids), grids
 
 
 def _events_tab(
@@ -436,13 +438,13 @@ def _transactions_tab(
     grid.title = scan.describe()
     grid.on_activate(nav.follow)
     sent = int(account.sequence_number) if account is not None else 0
-    note = w.HTML(
+    note = ipywidgets.HTML(
         "<div class='lk-note'>Sent, received, paid for: every transaction that touched "
         f"the account. The node lists only those an account sent ({grouped(sent)} here); "
         "the others are found by scanning versions, newest first, as far back as each "
         "page needs.</div>"
     )
-    return w.VBox([note, grid]), [grid]
+    return ipywidgets.VBox([note, grid]), [grid]
 
 
 class AccountExplorer(Navigator):

@@ -9,7 +9,7 @@ The rows themselves are kept untouched beside the widget, for ``selected`` and
 
 from __future__ import annotations
 
-import datetime as dt
+import datetime
 import json
 import math
 import re
@@ -50,7 +50,7 @@ CELL_LIMIT: Final = 2000
 
 _INT64_MIN: Final = -(1 << 63)
 _INT64_MAX: Final = (1 << 63) - 1
-_EPOCH: Final = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+_EPOCH: Final = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
 _Scalar = str | int | float | bool | None
 
 
@@ -76,7 +76,7 @@ def json_safe(value: Any) -> Any:
         return {str(key): json_safe(item) for key, item in value.items()}
     if isinstance(value, list | tuple | set | frozenset):
         return [json_safe(item) for item in value]
-    if isinstance(value, dt.datetime | dt.date):
+    if isinstance(value, datetime.datetime | datetime.date):
         return format_time(value)
     return str(value)
 
@@ -138,9 +138,9 @@ def sort_key(value: Any) -> SortKey | None:
         return (0, value, "")
     if isinstance(value, str) and len(value) <= 100 and _INTEGER.fullmatch(value):
         return (0, int(value), "")
-    if isinstance(value, dt.datetime):
-        stamp = value if value.tzinfo is not None else value.replace(tzinfo=dt.UTC)
-        return (2, (stamp - _EPOCH) // dt.timedelta(microseconds=1), "")
+    if isinstance(value, datetime.datetime):
+        stamp = value if value.tzinfo is not None else value.replace(tzinfo=datetime.UTC)
+        return (2, (stamp - _EPOCH) // datetime.timedelta(microseconds=1), "")
     if isinstance(value, Address):
         return (3, 0, value.long)
     if isinstance(value, str):
@@ -172,14 +172,14 @@ def format_time(value: Any) -> str:
         value = int(value)
     if isinstance(value, int) and not isinstance(value, bool):
         try:
-            value = _EPOCH + dt.timedelta(microseconds=value)
+            value = _EPOCH + datetime.timedelta(microseconds=value)
         except OverflowError:
             return str(value)
-    if isinstance(value, dt.datetime):
+    if isinstance(value, datetime.datetime):
         if value.tzinfo is None:
             return value.isoformat(sep=" ")
-        return value.astimezone(dt.UTC).strftime(TIME_FORMAT)
-    if isinstance(value, dt.date):
+        return value.astimezone(datetime.UTC).strftime(TIME_FORMAT)
+    if isinstance(value, datetime.date):
         return value.isoformat()
     return str(json_safe(value))
 
@@ -247,7 +247,7 @@ def _timestamps(values: list[Any]) -> pd.Series | None:
     for value in values:
         if value is None:
             stamps.append(pd.NaT)
-        elif isinstance(value, dt.datetime) and value.tzinfo is not None:
+        elif isinstance(value, datetime.datetime) and value.tzinfo is not None:
             stamps.append(pd.Timestamp(value).tz_convert("UTC"))
         elif isinstance(value, int) and not isinstance(value, bool):
             stamps.append(value)

@@ -16,7 +16,7 @@ import html
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-import ipywidgets as w
+import ipywidgets
 import pandas as pd
 
 from ledgerkit._errors import InputError
@@ -105,7 +105,7 @@ class FrameSource:
         return GridPage(rows, total=len(frame))
 
 
-class GasDashboard(w.VBox):  # type: ignore[misc]
+class GasDashboard(ipywidgets.VBox):  # type: ignore[misc]
     """Gas over time with a brush, above the transactions in the brushed range.
 
     Parameters
@@ -146,18 +146,18 @@ class GasDashboard(w.VBox):  # type: ignore[misc]
         self.inspector: TransactionInspector | None = None
         self.chart = interactive_gas_chart(transactions, blocks=blocks)
         self._brush: Any = None
-        self.all_transactions = w.Checkbox(
+        self.all_transactions = ipywidgets.Checkbox(
             value=False,
             description="all transactions (block metadata, checkpoints...)",
             indent=False,
-            layout=w.Layout(width="auto"),
+            layout=ipywidgets.Layout(width="auto"),
         )
         self._source = FrameSource(self.user, [c.name for c in _COLUMNS])
         self.grid = LedgerGrid(self._source, _COLUMNS, sortable=True)
         self._retitle()
         self.all_transactions.observe(self._rescope, "value")
-        self._message = w.HTML()
-        self._below = w.VBox()
+        self._message = ipywidgets.HTML()
+        self._below = ipywidgets.VBox()
         self.grid.observe(self._retitle, ["total", "query"])
         self.grid.on_activate(self._open)
         self.chart.selections.observe(self._brushed, [BRUSH])
@@ -216,14 +216,14 @@ class GasDashboard(w.VBox):  # type: ignore[misc]
             return
         self._message.value = ""
         self.inspector = TransactionInspector(self.client, int(version))
-        close = w.Button(description="✕ Close", layout=w.Layout(width="auto"))
+        close = ipywidgets.Button(description="✕ Close", layout=ipywidgets.Layout(width="auto"))
         close.on_click(lambda _b: self._close())
-        heading = w.HTML(
+        heading = ipywidgets.HTML(
             f"<b>Transaction {html.escape(f'{int(version):,}')}</b>",
-            layout=w.Layout(margin="0 8px 0 0"),
+            layout=ipywidgets.Layout(margin="0 8px 0 0"),
         )
         self._below.children = [
-            w.HBox([heading, close], layout=w.Layout(align_items="center")),
+            ipywidgets.HBox([heading, close], layout=ipywidgets.Layout(align_items="center")),
             self.inspector,
         ]
 

@@ -22,7 +22,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-import ipywidgets as w
+import ipywidgets
 import pandas as pd
 
 from ledgerkit._errors import LedgerError
@@ -50,7 +50,7 @@ def register_view(kind: str, factory: ViewFactory) -> None:
     VIEWS[kind] = factory
 
 
-class View(w.VBox):  # type: ignore[misc]
+class View(ipywidgets.VBox):  # type: ignore[misc]
     """One page of an explorer: a title for the breadcrumb, and the grids it holds (the
     last one used answers ``selected`` and ``to_frame``).
 
@@ -105,7 +105,7 @@ class View(w.VBox):  # type: ignore[misc]
         return f"View({self.title!r})"
 
 
-class LazyTabs(w.Tab):  # type: ignore[misc]
+class LazyTabs(ipywidgets.Tab):  # type: ignore[misc]
     """Tabs whose content is built when the tab is first shown.
 
     ``builders`` are ``(title, build)`` pairs; ``build()`` returns the tab's widget and
@@ -129,7 +129,7 @@ class LazyTabs(w.Tab):  # type: ignore[misc]
         #: The grids of the tabs built so far, in the order they were built.
         self.grids: list[LedgerGrid] = []
         self.names = [title for title, _ in builders]
-        super().__init__(children=[w.VBox() for _ in builders])
+        super().__init__(children=[ipywidgets.VBox() for _ in builders])
         for index, title in enumerate(self.names):
             self.set_title(index, title)
         self.observe(self._selected, "selected_index")
@@ -180,7 +180,7 @@ class LazyTabs(w.Tab):  # type: ignore[misc]
             callback(grids)
 
 
-class Navigator(w.VBox):  # type: ignore[misc]
+class Navigator(ipywidgets.VBox):  # type: ignore[misc]
     """The frame of an explorer: header, message line, and the current view.
 
     Parameters
@@ -197,11 +197,13 @@ class Navigator(w.VBox):  # type: ignore[misc]
     def __init__(self, client: ReadClient) -> None:
         self.client: ReadClient = require_sync(client, type(self).__name__)
         self._memo: dict[Any, Any] = {}
-        self._back = w.Button(description="◀ Back", layout=w.Layout(width="auto"))
+        self._back = ipywidgets.Button(description="◀ Back", layout=ipywidgets.Layout(width="auto"))
         self._back.on_click(lambda _b: self.back())
-        self._crumbs = w.HTML()
-        self._message = w.HTML()
-        self._header = w.HBox([self._back, self._crumbs], layout=w.Layout(align_items="center"))
+        self._crumbs = ipywidgets.HTML()
+        self._message = ipywidgets.HTML()
+        self._header = ipywidgets.HBox(
+            [self._back, self._crumbs], layout=ipywidgets.Layout(align_items="center")
+        )
         self._history: list[View] = []
         super().__init__(children=[self._header, self._message])
         self.add_class("lk-explorer")

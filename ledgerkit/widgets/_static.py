@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Mapping
 from html.parser import HTMLParser
 from typing import Any, Final
 
-import ipywidgets as w
+import ipywidgets
 
 __all__ = [
     "MAX_COLUMNS",
@@ -155,30 +155,36 @@ def _walk(widget: Any, depth: int) -> str:
         return ""
     if _is_grid(widget):
         return grid_html(widget)
-    if isinstance(widget, w.Tab):
+    if isinstance(widget, ipywidgets.Tab):
         return _tabs(widget, depth)
-    if isinstance(widget, w.Accordion):
+    if isinstance(widget, ipywidgets.Accordion):
         return _accordion(widget, depth)
-    if isinstance(widget, w.Box):
+    if isinstance(widget, ipywidgets.Box):
         parts = [_walk(child, depth + 1) for child in widget.children]
         inner = "".join(part for part in parts if part)
         if not inner:
             return ""
-        row = isinstance(widget, w.HBox)
+        row = isinstance(widget, ipywidgets.HBox)
         return f"<div class='{'lk-static-row' if row else 'lk-static-box'}'>{inner}</div>"
-    if isinstance(widget, w.HTML | w.HTMLMath):
+    if isinstance(widget, ipywidgets.HTML | ipywidgets.HTMLMath):
         markup = clean_html(str(widget.value or ""))
         return f"<div class='lk-static-html'>{markup}</div>" if markup.strip() else ""
-    if isinstance(widget, w.Label):
+    if isinstance(widget, ipywidgets.Label):
         text = str(widget.value or "")
         return f"<div>{_text(text)}</div>" if text else ""
-    if isinstance(widget, w.Output):
+    if isinstance(widget, ipywidgets.Output):
         return _outputs(widget.outputs)
-    if isinstance(widget, w.Button):
+    if isinstance(widget, ipywidgets.Button):
         return ""  # does nothing without a kernel
-    if isinstance(widget, w.Dropdown | w.Select | w.RadioButtons | w.ToggleButtons):
+    if isinstance(
+        widget,
+        ipywidgets.Dropdown
+        | ipywidgets.Select
+        | ipywidgets.RadioButtons
+        | ipywidgets.ToggleButtons,
+    ):
         return _field(widget.description, widget.label)
-    if isinstance(widget, w.ValueWidget) and isinstance(widget, w.DOMWidget):
+    if isinstance(widget, ipywidgets.ValueWidget) and isinstance(widget, ipywidgets.DOMWidget):
         return _field(getattr(widget, "description", ""), widget.value)
     return _bundle_of(widget)
 
@@ -186,7 +192,9 @@ def _walk(widget: Any, depth: int) -> str:
 def _is_grid(widget: Any) -> bool:
     """A :class:`~ledgerkit.widgets.LedgerGrid`, known by its traits (the grid's module
     imports this one, not the other way round)."""
-    return isinstance(widget, w.DOMWidget) and all(widget.has_trait(name) for name in _GRID_TRAITS)
+    return isinstance(widget, ipywidgets.DOMWidget) and all(
+        widget.has_trait(name) for name in _GRID_TRAITS
+    )
 
 
 def _tabs(tabs: Any, depth: int) -> str:

@@ -17,7 +17,7 @@ import json
 from collections.abc import Callable
 from typing import Any, Final
 
-import ipywidgets as w
+import ipywidgets
 
 from ledgerkit._errors import InputError, LedgerError, TableItemNotFoundError
 from ledgerkit.bcs import MoveValueCodec
@@ -162,14 +162,16 @@ class _ItemLookUp:
         self._handle = handle
         self._layouts = nav.layouts
         self._codec = MoveValueCodec(self._layouts)
-        self.key_type_box = w.Text(value=key_type, description="key type")
-        self.value_type_box = w.Text(value=value_type, description="value type")
-        self.key_box = w.Text(
+        self.key_type_box = ipywidgets.Text(value=key_type, description="key type")
+        self.value_type_box = ipywidgets.Text(value=value_type, description="value type")
+        self.key_box = ipywidgets.Text(
             placeholder='key as JSON: 42, "alice", {"x": "1", "y": "2"}', description="key"
         )
-        self.look_up = w.Button(description="Look up")
-        self.raw_box = w.Text(placeholder="0x… (the key's BCS bytes)", description="raw key")
-        self.raw_look_up = w.Button(description="Look up raw")
+        self.look_up = ipywidgets.Button(description="Look up")
+        self.raw_box = ipywidgets.Text(
+            placeholder="0x… (the key's BCS bytes)", description="raw key"
+        )
+        self.raw_look_up = ipywidgets.Button(description="Look up raw")
         self._value_source = ListSource([])
         self.value_grid = LedgerGrid(
             self._value_source, _VALUE_COLUMNS, title="Item", searchable=False
@@ -178,14 +180,14 @@ class _ItemLookUp:
         self.look_up.on_click(self.typed)
         self.raw_look_up.on_click(self.raw)
 
-    def form(self) -> w.VBox:
+    def form(self) -> ipywidgets.VBox:
         """The form: the table's handle, the types, and a key of each kind to look up."""
-        return w.VBox(
+        return ipywidgets.VBox(
             [
-                w.HTML(f"<b>Table</b> <code>{self._handle}</code>"),
-                w.HBox([self.key_type_box, self.value_type_box]),
-                w.HBox([self.key_box, self.look_up]),
-                w.HBox([self.raw_box, self.raw_look_up]),
+                ipywidgets.HTML(f"<b>Table</b> <code>{self._handle}</code>"),
+                ipywidgets.HBox([self.key_type_box, self.value_type_box]),
+                ipywidgets.HBox([self.key_box, self.look_up]),
+                ipywidgets.HBox([self.raw_box, self.raw_look_up]),
             ]
         )
 

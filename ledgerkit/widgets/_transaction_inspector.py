@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-import ipywidgets as w
+import ipywidgets
 
 from ledgerkit._errors import InputError, LedgerError
 from ledgerkit.frames import events_to_frame, storage_fee_refund
@@ -110,22 +110,22 @@ def _block(nav: Navigator, txn: Any) -> Any:
         return None
 
 
-def _account_links(nav: Navigator, txn: Any) -> w.VBox:
+def _account_links(nav: Navigator, txn: Any) -> ipywidgets.VBox:
     """The accounts the transaction names, each a button that opens its account."""
     lines = []
     for role, address in accounts(txn):
-        button = w.Button(
+        button = ipywidgets.Button(
             description=address.standard,
             tooltip=f"Open the account {address.standard}",
-            layout=w.Layout(width="auto"),
+            layout=ipywidgets.Layout(width="auto"),
         )
         button.add_class("lk-account-link")
         button.on_click(lambda _b, a=address: nav.open_account(a))
-        label = w.HTML(f"<b>{role}</b>", layout=w.Layout(width="10em"))
-        line = w.HBox([label, button], layout=w.Layout(align_items="center"))
+        label = ipywidgets.HTML(f"<b>{role}</b>", layout=ipywidgets.Layout(width="10em"))
+        line = ipywidgets.HBox([label, button], layout=ipywidgets.Layout(align_items="center"))
         line.add_class("lk-account-role")
         lines.append(line)
-    return w.VBox(lines)
+    return ipywidgets.VBox(lines)
 
 
 def _summary(nav: Navigator, txn: Any) -> tuple[Any, list[LedgerGrid]]:
@@ -133,9 +133,9 @@ def _summary(nav: Navigator, txn: Any) -> tuple[Any, list[LedgerGrid]]:
     fee = fee_of(txn, storage_fee_refund(txn))
     payer = None if fee is None else fee.payer.long
     moved = moved_text(rows, payer, 0 if fee is None else fee.charged)
-    status = w.HTML(status_html(txn))
-    facts = w.HTML(summary_html(txn, moved=moved, fee=fee, block=_block(nav, txn)))
-    box = w.VBox([status, facts, _account_links(nav, txn)])
+    status = ipywidgets.HTML(status_html(txn))
+    facts = ipywidgets.HTML(summary_html(txn, moved=moved, fee=fee, block=_block(nav, txn)))
+    box = ipywidgets.VBox([status, facts, _account_links(nav, txn)])
     box.add_class("lk-transaction-summary")
     return box, []
 
@@ -172,7 +172,7 @@ def _with_fields(
     grid.on_select(show)
     if grid.rows:
         grid.selected_index = 0
-    return w.VBox([grid, fields]), [grid, fields]
+    return ipywidgets.VBox([grid, fields]), [grid, fields]
 
 
 def _events(nav: Navigator, txn: Any) -> tuple[Any, list[LedgerGrid]]:
@@ -239,7 +239,7 @@ def transaction_view(nav: Navigator, ref: int | str) -> View:
         return grid, [grid]
 
     def explained() -> tuple[Any, list[LedgerGrid]]:
-        bytes_out = w.Output()
+        bytes_out = ipywidgets.Output()
 
         def explain(_button: Any) -> None:
             text = nav.guard("explain", lambda: str(client.explain(txn.version)))
@@ -248,9 +248,9 @@ def transaction_view(nav: Navigator, ref: int | str) -> View:
                 with bytes_out:
                     print(text)
 
-        explain_button = w.Button(description="Explain the bytes")
+        explain_button = ipywidgets.Button(description="Explain the bytes")
         explain_button.on_click(explain)
-        return w.VBox([explain_button, bytes_out]), []
+        return ipywidgets.VBox([explain_button, bytes_out]), []
 
     tabs = LazyTabs(
         [
@@ -259,7 +259,7 @@ def transaction_view(nav: Navigator, ref: int | str) -> View:
             ("Payload", payload),
             ("Events", lambda: _events(nav, txn)),
             ("Changes", lambda: _changes(nav, txn)),
-            ("Gas", lambda: (w.HTML(gas_html(txn)), [])),
+            ("Gas", lambda: (ipywidgets.HTML(gas_html(txn)), [])),
             ("Bytes", explained),
         ],
         guard=nav.guard,

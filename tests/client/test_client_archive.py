@@ -345,8 +345,8 @@ def test_request_bodies_are_sent_with_a_length() -> None:
     node = FakeNode()
     node.on("POST", "/view", answer(["1"]))
     with node.client() as client:
-        call = ledgerkit.client.calls.view(
-            "0x1::coin::balance", ["0x1::aptos_coin::AptosCoin"], ["0x1"], None
+        call = ledgerkit.client.calls.view_json(
+            "0x1::coin::balance", ["0x1::aptos_coin::AptosCoin"], ["0x1"]
         )
         client.send(call)
     (request,) = node.sent("/view")

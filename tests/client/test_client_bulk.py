@@ -142,7 +142,7 @@ def always(data: bytes) -> Reply:
 def test_a_page_arrives_as_bytes_with_its_ledger_metadata_and_the_clients_headers() -> None:
     async def check(server: Server) -> Any:
         async with bulk(server.url, api_key=KEY, headers={"X-Team": "ledger"}) as client:
-            return await client.send(calls.transactions(0, 1), decoder=bytes)
+            return await client.send(calls.transactions(start=0, limit=1), decoder=bytes)
 
     result, server = run(always(http(200, PAGE)), check)
     assert result.value == PAGE
@@ -183,7 +183,7 @@ def test_a_refusal_raises_what_client_send_raises(
     answer: bytes, expected: type[ledgerkit.NodeAPIError]
 ) -> None:
     async def check(server: Server) -> tuple[BaseException, BaseException]:
-        call = calls.transactions(0, 1)
+        call = calls.transactions(start=0, limit=1)
         async with bulk(server.url, retries=0) as client:
             with pytest.raises(ledgerkit.NodeAPIError) as over_aiohttp:
                 await client.send(call, decoder=bytes)
@@ -227,7 +227,7 @@ def test_a_get_is_retried_after_429_503_and_a_dropped_connection(first: bytes | 
 
     async def check(server: Server) -> Any:
         async with bulk(server.url, retries=Retry(total=2, backoff=0.5), clock=clock) as client:
-            return await client.send(calls.transactions(0, 1), decoder=bytes)
+            return await client.send(calls.transactions(start=0, limit=1), decoder=bytes)
 
     result, server = run(reply, check)
     assert result.value == PAGE
@@ -240,7 +240,7 @@ def test_a_get_is_retried_after_429_503_and_a_dropped_connection(first: bytes | 
 def test_a_cut_body_is_a_transport_error_never_a_short_page() -> None:
     async def check(server: Server) -> Any:
         async with bulk(server.url, retries=0) as client:
-            return await client.send(calls.transactions(0, 1), decoder=bytes)
+            return await client.send(calls.transactions(start=0, limit=1), decoder=bytes)
 
     with pytest.raises(TransportError, match="RemoteProtocolError") as caught:
         run(always(Cut(http(200, PAGE)[:-10])), check)
@@ -267,7 +267,7 @@ def test_the_api_key_is_in_no_error_and_no_log_record(caplog: pytest.LogCaptureF
 
     async def check(server: Server) -> Any:
         async with bulk(server.url, api_key=KEY, retries=Retry(total=1, backoff=0.0)) as client:
-            return await client.send(calls.transactions(0, 1), decoder=bytes)
+            return await client.send(calls.transactions(start=0, limit=1), decoder=bytes)
 
     with caplog.at_level(logging.DEBUG), pytest.raises(ledgerkit.NodeAPIError) as caught:
         run(echo, check)
@@ -288,7 +288,10 @@ def test_max_concurrency_holds_over_it() -> None:
     async def check(server: Server) -> Any:
         async with bulk(server.url, max_concurrency=3) as client:
             return await asyncio.gather(
-                *(client.send(calls.transactions(i, 1), decoder=bytes) for i in range(12))
+                *(
+                    client.send(calls.transactions(start=i, limit=1), decoder=bytes)
+                    for i in range(12)
+                )
             )
 
     results, server = run(slow, check)
@@ -308,7 +311,7 @@ def test_max_rps_spaces_request_starts_over_it() -> None:
     async def check(server: Server) -> Any:
         async with bulk(server.url, max_rps=4, clock=clock) as client:
             for i in range(6):
-                await client.send(calls.transactions(i, 1), decoder=bytes)
+                await client.send(calls.transactions(start=i, limit=1), decoder=bytes)
 
     run(stamp, check)
     assert starts == [0.0, 0.25, 0.5, 0.75, 1.0, 1.25]

@@ -71,12 +71,14 @@ def test_two_spellings_of_one_question_make_one_request_and_one_cache_key() -> N
     node = FakeNode()
     client = node.client(cache=True)
     spellings = [
-        calls.account_resource("0x1", "0x1::coin::CoinStore<0x1::aptos_coin::AptosCoin>", 5),
+        calls.account_resource(
+            "0x1", "0x1::coin::CoinStore<0x1::aptos_coin::AptosCoin>", ledger_version=5
+        ),
         calls.account_resource(
             Address.parse("0x01"),
             "0x0000000000000000000000000000000000000000000000000000000000000001::coin::"
             "CoinStore< 0x1::aptos_coin::AptosCoin >",
-            "5",  # type: ignore[arg-type]
+            ledger_version="5",  # type: ignore[arg-type]
         ),
     ]
     keys = {client._cache_key(call) for call in spellings}
@@ -85,9 +87,12 @@ def test_two_spellings_of_one_question_make_one_request_and_one_cache_key() -> N
         "GET http://node.test/v1/accounts/0x1/resource/"
         "0x1%3A%3Acoin%3A%3ACoinStore%3C0x1%3A%3Aaptos_coin%3A%3AAptosCoin%3E?ledger_version=5"
     )
-    views = [calls.view("0x1::m::f", [], ["1"], 3), calls.view("0x1::m::g", [], ["1"], 3)]
+    views = [
+        calls.view_json("0x1::m::f", [], ["1"], ledger_version=3),
+        calls.view_json("0x1::m::g", [], ["1"], ledger_version=3),
+    ]
     assert len({client._cache_key(call) for call in views}) == 2  # the body is in the key
-    assert client._cache_key(calls.account("0x1", None)) is None  # latest: never cached
+    assert client._cache_key(calls.account("0x1")) is None  # latest: never cached
     client.close()
 
 
@@ -107,7 +112,10 @@ def test_json_bodies_send_ledgerkit_values_in_the_api_form() -> None:
 
 def test_a_cursor_sent_twice_stops_the_walk() -> None:
     pager = CursorPager(
-        lambda version, cursor: calls.account_resources("0x1", version, cursor, None), None
+        lambda version, cursor: calls.account_resources(
+            "0x1", ledger_version=version, start=cursor
+        ),
+        None,
     )
     page: Result[list[Any]] = Result([], replace(META, cursor="0x01"))
     _, following = pager.feed(page)

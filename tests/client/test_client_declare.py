@@ -22,7 +22,7 @@ from client_fakes import META
 import ledgerkit
 from ledgerkit import AsyncClient, Client, DecodingError, InputError, Result
 from ledgerkit.client import Call
-from ledgerkit.client import _answers as dec
+from ledgerkit.client._answers import reader
 from ledgerkit.client._declare import endpoint, flow, paged
 from ledgerkit.client._driver import Flow, Pause
 from ledgerkit.client._flows import Flows
@@ -119,7 +119,7 @@ def test_a_record_is_read_without_a_decoder_of_its_own() -> None:
         b'{"block_height": "18446744073709551615", "block_hash": "0xab",'
         b' "block_timestamp": "9007199254740993", "first_version": "3", "last_version": "4"}'
     )
-    block = dec.reader(Block)(body)
+    block = reader(Block)(body)
     assert block == Block(
         block_height=2**64 - 1,
         block_hash="0xab",
@@ -127,9 +127,9 @@ def test_a_record_is_read_without_a_decoder_of_its_own() -> None:
         first_version=3,
         last_version=4,
     )
-    assert dec.reader(list[Block])(b"[" + body + b"]") == [block]
+    assert reader(list[Block])(b"[" + body + b"]") == [block]
     with pytest.raises(DecodingError, match="expected Block"):
-        dec.reader(Block)(b'{"block_height": "-1"}')
+        reader(Block)(b'{"block_height": "-1"}')
 
 
 # -- a declaration of our own, on clients that only record ---------------------------------

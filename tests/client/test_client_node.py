@@ -300,11 +300,11 @@ def test_send_asks_what_a_call_describes_and_reads_it_either_way(
     client: Any, http: httpx.Client
 ) -> None:
     agrees(
-        client.send(calls.transactions(20, 15)),
+        client.send(calls.transactions(start=20, limit=15)),
         http.get("/transactions", params={"start": 20, "limit": 15}),
         decode_transactions,
     )
-    rows = client.send(calls.transactions(20, 15), decoder=decode_transaction_rows)
+    rows = client.send(calls.transactions(start=20, limit=15), decoder=decode_transaction_rows)
     raw = http.get("/transactions", params={"start": 20, "limit": 15})
     agrees(rows, raw, decode_transaction_rows)
     assert [row.version for row in rows.value] == list(range(20, 35))

@@ -38,7 +38,7 @@ def _node() -> FakeNode:
 def test_a_call_sent_as_is_answers_what_the_method_answers() -> None:
     node = _node()
     with node.client() as client:
-        sent = client.send(calls.transactions(3, 2))
+        sent = client.send(calls.transactions(start=3, limit=2))
         asked = client.transactions(start=3, limit=2)
     assert sent == asked
     assert [txn.version for txn in sent.value] == [3, 4]
@@ -49,7 +49,9 @@ def test_a_call_sent_as_is_answers_what_the_method_answers() -> None:
 def test_a_chosen_decoder_reads_the_same_request() -> None:
     node = _node()
     with node.client(headers={"X-Team": "research"}) as client:
-        rows, ledger = client.send(calls.transactions(10, 3), decoder=decode_transaction_rows)
+        rows, ledger = client.send(
+            calls.transactions(start=10, limit=3), decoder=decode_transaction_rows
+        )
     assert [type(row) for row in rows] == [TransactionRow] * 3
     assert [row.version for row in rows] == [10, 11, 12]
     assert ledger.ledger_version == 5_000
@@ -64,8 +66,10 @@ def test_the_async_twin_sends_the_same() -> None:
 
     async def run() -> Any:
         async with node.async_client() as client:
-            plain = await client.send(calls.transactions(0, 2))
-            rows = await client.send(calls.transactions(0, 2), decoder=decode_transaction_rows)
+            plain = await client.send(calls.transactions(start=0, limit=2))
+            rows = await client.send(
+                calls.transactions(start=0, limit=2), decoder=decode_transaction_rows
+            )
             return plain, rows
 
     plain, rows = asyncio.run(run())
@@ -108,7 +112,7 @@ def test_send_takes_a_call_and_a_callable_decoder() -> None:
 
 
 def test_calls_are_public_and_describe_requests_without_io() -> None:
-    call = calls.transactions(5, 10)
+    call = calls.transactions(start=5, limit=10)
     assert isinstance(call, Call)
     assert (call.method, call.path, call.params) == (
         "GET",

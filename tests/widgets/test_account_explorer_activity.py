@@ -188,7 +188,9 @@ def test_an_asset_no_longer_held_is_named_from_its_metadata_read_once(
     }
 
 
-def test_the_transactions_tab_says_it_lists_more_than_the_node_lists_as_sent(client: ReadLog, scene: Scene) -> None:
+def test_the_transactions_tab_says_it_lists_more_than_the_node_lists_as_sent(
+    client: ReadLog, scene: Scene
+) -> None:
     explorer = AccountExplorer(client, scene.alice)
     assert explorer.view is not None
     explorer.view.show("Transactions")

@@ -121,7 +121,7 @@ def explaining(
     ef = entry_function_of(value)
     if ef is not None and ef.module not in abis:
         try:
-            found = yield from send(calls.account_module(ef.module.address, ef.module.name, None))
+            found = yield from send(calls.account_module(ef.module.address, ef.module.name))
         except MoveModuleNotFoundError:
             abis.add(ef.module, None)
         else:
@@ -186,7 +186,7 @@ def simulation(
     for name, value in flags.items():
         if not isinstance(value, bool):
             raise InputError(f"{name} must be a bool, got {value!r}")
-    answer = yield from send(calls.simulate_transaction(signed, None, **flags))
+    answer = yield from send(calls.simulate_transaction(signed, **flags))
     if len(answer.value) != 1 or not isinstance(answer.value[0], UserTransaction):
         raise DecodingError(
             f"a simulation answers one user transaction, the node sent {len(answer.value)} items"
@@ -195,7 +195,7 @@ def simulation(
     stores: dict[str, tuple[str | None, str | None]] = {}
     for store in stores_to_look_up(txn):
         try:
-            found = yield from send(calls.account_resources(store, None, None, None))
+            found = yield from send(calls.account_resources(store))
         except NotFoundError:
             continue
         stores[store] = _store_facts(found.value)
@@ -235,7 +235,7 @@ def _call_of(raw: RawTransaction) -> EntryFunction | None:
 def _param_types(call: EntryFunction) -> Flow[list[MoveType]]:
     """The value parameter types of ``call``'s function, its type arguments put in."""
     fid = call.function_id
-    module = (yield from send(calls.account_module(fid.address, fid.module.name, None))).value
+    module = (yield from send(calls.account_module(fid.address, fid.module.name))).value
     function = module.abi.function(fid.name) if module.abi is not None else None
     if function is None:
         raise InputError(f"the node's module {fid.module} has no function {fid.name!r}")
@@ -289,7 +289,8 @@ class Flows(Endpoints):
         state: ClientState, txn_hash: str | bytes, *, timeout: float = 60.0
     ) -> Flow[Result[Transaction]]:
         """Wait until the transaction is committed and return it (long polls of
-        ``wait_by_hash``). A failed transaction is returned too: check ``.success``.
+        :meth:`wait_transaction_by_hash`). A failed transaction is returned too: check
+        ``.success``.
 
         Raises
         ------
@@ -411,9 +412,10 @@ class Flows(Endpoints):
         """Submit a signed transaction and wait until it is committed.
 
         The submission is sent exactly once, never retried (a second copy could be a
-        second transfer); then ``wait_by_hash`` is polled. A transaction that commits
-        but fails in execution (a Move abort, out of gas) is returned, not raised, as
-        web3.py's ``wait_for_transaction_receipt`` does: check ``.value.success``.
+        second transfer); then :meth:`wait_transaction_by_hash` is polled. A transaction
+        that commits but fails in execution (a Move abort, out of gas) is returned, not
+        raised, as web3.py's ``wait_for_transaction_receipt`` does: check
+        ``.value.success``.
 
         Returns
         -------

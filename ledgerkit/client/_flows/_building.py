@@ -60,8 +60,8 @@ from ledgerkit.bcs import (
     SignedTransaction,
     TransactionPayloadV1,
 )
-from ledgerkit.client import _answers as dec
 from ledgerkit.client import calls
+from ledgerkit.client._answers import is_pending
 from ledgerkit.client._driver import Flow, Pause, now, send
 from ledgerkit.models import MoveFunction, MoveModule, Transaction
 from ledgerkit.tx import (
@@ -104,7 +104,7 @@ __all__ = [
     "waiting",
 ]
 
-#: Pause between two long polls of ``wait_by_hash`` (the node itself waits about 1 s).
+#: Pause between two long polls of ``wait_transaction_by_hash`` (the node itself waits about 1 s).
 WAIT_PAUSE_SECONDS: Final = 0.05
 #: Seconds a transaction with a sequence number stays valid by default.
 DEFAULT_EXPIRES_IN: Final = 600.0
@@ -228,7 +228,7 @@ class BuildOptions:
 
 
 def _fetch_module(state: BuildState, module_id: ModuleId) -> Flow[MoveModule | None]:
-    result = yield from send(calls.account_module(module_id.address, module_id.name, None))
+    result = yield from send(calls.account_module(module_id.address, module_id.name))
     state.observe(result.ledger)
     abi = result.value.abi
     if abi is not None:
@@ -335,7 +335,7 @@ def view(
     call, abi = yield from prepare_call(state, function, arguments, type_arguments, view=True)
     returns = [MoveType.parse(t).substitute(call.type_args) for t in abi.return_]
     yield from ensure_layouts(state, returns)
-    result = yield from send(calls.view_bcs(call, (), (), ledger_version))
+    result = yield from send(calls.view_bcs(call, ledger_version=ledger_version))
     state.observe(result.ledger)
     d = Deserializer(result.value)
     count = d.uleb128()
@@ -417,7 +417,6 @@ def estimate_max_gas(
         signed = _simulation(candidate, sender, others, fee_payer)
         call = calls.simulate_transaction(
             signed,
-            None,
             # Nodes bound their estimate by the sender's balance, even when a fee payer
             # pays: a fee-payer transaction is simulated at a fixed max gas instead.
             estimate_max_gas_amount=fee_payer is None,
@@ -431,7 +430,7 @@ def estimate_max_gas(
         if too_new and candidate.sequence_number != U64_MAX:
             # Earlier transactions of a burst are still pending: the node simulates at
             # the sequence number it has committed; the gas does not depend on it.
-            account = yield from send(calls.account(raw.sender, None))
+            account = yield from send(calls.account(raw.sender))
             candidate = replace(candidate, sequence_number=account.value.sequence_number)
             continue
         break
@@ -505,7 +504,7 @@ def build_transaction(
         else:
             found = state.reserve(parts.address)
             if found is None:
-                account = yield from send(calls.account(parts.address, None))
+                account = yield from send(calls.account(parts.address))
                 state.observe(account.ledger)
                 found = state.reserve(parts.address, account.value.sequence_number)
             assert found is not None
@@ -609,7 +608,7 @@ def transfer(
 
 
 def waiting(txn_hash: str | bytes, timeout: float) -> Flow[Result[Transaction]]:
-    """Long-poll ``wait_by_hash`` until the transaction is committed (failed ones too).
+    """Long-poll ``wait_transaction_by_hash`` until the transaction is committed (failed ones too).
 
     Raises
     ------
@@ -618,7 +617,7 @@ def waiting(txn_hash: str | bytes, timeout: float) -> Flow[Result[Transaction]]:
     TransactionNotFoundError
         The node has never heard of it by then (expired, or never accepted).
     """
-    call = calls.wait_by_hash(txn_hash)
+    call = calls.wait_transaction_by_hash(txn_hash)
     deadline = (yield from now()) + timeout
     while True:
         missing: TransactionNotFoundError | None = None
@@ -627,7 +626,7 @@ def waiting(txn_hash: str | bytes, timeout: float) -> Flow[Result[Transaction]]:
         except TransactionNotFoundError as exc:
             missing = exc
         else:
-            if not dec.is_pending(result.value):
+            if not is_pending(result.value):
                 return result
         if (yield from now()) >= deadline:
             if missing is not None:

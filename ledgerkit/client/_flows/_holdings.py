@@ -121,7 +121,7 @@ def _int_or_none(value: Any) -> int | None:
 
 def _read_resource(address: str, tag: str, version: int) -> Flow[dict[str, Any] | None]:
     try:
-        found = yield from send(calls.account_resource(address, tag, version))
+        found = yield from send(calls.account_resource(address, tag, ledger_version=version))
     except LedgerError:
         return None
     data = found.value.data
@@ -130,7 +130,7 @@ def _read_resource(address: str, tag: str, version: int) -> Flow[dict[str, Any] 
 
 def _view(function: str, types: Sequence[str], args: Sequence[Any], version: int) -> Flow[Any]:
     try:
-        result = yield from send(calls.view(function, types, args, version))
+        result = yield from send(calls.view_json(function, types, args, ledger_version=version))
     except LedgerError:
         return None
     return result.value[0] if result.value else None
@@ -178,7 +178,9 @@ def _account_resources(
     version = ledger_version
     for _ in range(MAX_RESOURCE_PAGES):
         try:
-            page = yield from send(calls.account_resources(owner, version, start, 200))
+            page = yield from send(
+                calls.account_resources(owner, ledger_version=version, start=start, limit=200)
+            )
         except NotFoundError:
             break
         version = page.ledger.ledger_version if version is None else version
@@ -195,7 +197,7 @@ def _coin_holding(owner: Address, coin: str, version: int) -> Flow[tuple[Holding
     paired = _option_inner((yield from _view("0x1::coin::paired_metadata", [coin], [], version)))
     paired_long = Address.parse(paired).long if paired else None
     key = paired_long or paired_metadata_address(coin)
-    balance = (yield from send(calls.account_balance(owner, coin, version))).value
+    balance = (yield from send(calls.account_balance(owner, coin, ledger_version=version))).value
     coin_info = yield from _read_resource(
         _coin_address(coin), f"0x1::coin::CoinInfo<{coin}>", version
     )
@@ -217,7 +219,9 @@ def _fungible_holding(owner: Address, metadata: str, version: int) -> Flow[Holdi
     """A fungible asset held, with its balance and its ``Metadata`` (a coin if it is paired
     with one); ``None`` when its balance is zero or cannot be read."""
     try:
-        balance = (yield from send(calls.account_balance(owner, metadata, version))).value
+        balance = (
+            yield from send(calls.account_balance(owner, metadata, ledger_version=version))
+        ).value
     except LedgerError:
         return None
     if not balance:

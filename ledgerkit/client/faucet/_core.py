@@ -10,7 +10,7 @@ returned, or throws its exception into the flow), and returns its value.
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
+import datetime
 import email.utils
 from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field
@@ -160,8 +160,8 @@ def _retry_after(value: str | None) -> float | None:
     except (TypeError, ValueError):
         return None
     if when.tzinfo is None:
-        when = when.replace(tzinfo=dt.UTC)
-    return max(0.0, (when - dt.datetime.now(dt.UTC)).total_seconds())
+        when = when.replace(tzinfo=datetime.UTC)
+    return max(0.0, (when - datetime.datetime.now(datetime.UTC)).total_seconds())
 
 
 def faucet_error(answer: FaucetAnswer, request: str) -> FaucetError:

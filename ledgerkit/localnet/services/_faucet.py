@@ -19,7 +19,7 @@ counted against the quota.
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
+import datetime
 import logging
 import threading
 import time
@@ -421,6 +421,8 @@ def create_faucet_app(
 
 def seconds_to_next_utc_day(now: float) -> int:
     """Seconds from ``now`` (a Unix time) to the next UTC midnight."""
-    today = dt.datetime.fromtimestamp(now, dt.UTC).date()
-    tomorrow = dt.datetime.combine(today + dt.timedelta(days=1), dt.time(), dt.UTC)
+    today = datetime.datetime.fromtimestamp(now, datetime.UTC).date()
+    tomorrow = datetime.datetime.combine(
+        today + datetime.timedelta(days=1), datetime.time(), datetime.UTC
+    )
     return max(1, int(tomorrow.timestamp() - now))
