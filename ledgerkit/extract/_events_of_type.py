@@ -24,7 +24,7 @@ from ledgerkit._typed_events import aload_abis
 from ledgerkit.client import AsyncClient, Client
 from ledgerkit.extract._dataset import write_dataset
 from ledgerkit.extract._entry import CONCURRENCY
-from ledgerkit.extract._fetch import blocking_twin, transaction_events_source
+from ledgerkit.extract._fetch import run_sync, transaction_events_source
 from ledgerkit.extract._options import (
     PARTITION_SIZE,
     ExtractOptions,
@@ -97,9 +97,67 @@ async def aevents_of_type(
     headers: Mapping[str, str] | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
 ) -> pd.DataFrame:
+    """Coroutine twin of :func:`events_of_type`."""
+    wanted = StructTag.parse(event_type)
+    if cache is not None and not typed:
+        raise InputError("cache= holds ABIs for typing the events: give typed=True with it")
+    first = _bound(start_version, "start_version")
+    end = _bound(end_version, "end_version")
+    start: int | Literal["oldest"] = "oldest" if first is None else first
+    stop: int | Literal["head"] = "head" if end is None else end
+    source = transaction_events_source()
+    given = {
+        "partition_size": partition_size,
+        "concurrency": concurrency,
+        "max_rps": max_rps,
+        "progress": progress,
+    }
+    overrides = {name: value for name, value in given.items() if value is not None}
+    resolved = resolve_options(
+        options, overrides, partition_size=PARTITION_SIZE[_KIND], concurrency=CONCURRENCY
+    )
+    node = node_access(url, api_key=api_key, headers=headers)
+
+    async def scan(root: Path) -> pd.DataFrame:
+        summary = await write_dataset(
+            source, node, root, start=start, stop=stop, options=resolved, transport=transport
+        )
+        return _read_back(root, wanted, summary.start, summary.stop)
+
+    if dataset is not None:
+        frame = await scan(Path(dataset))
+    else:
+        with tempfile.TemporaryDirectory(prefix="ledgerkit-events-") as scratch:
+            frame = await scan(Path(scratch))
+    if not typed:
+        return frame
+    cache = AbiCache() if cache is None else cache
+    types = [StructTag.parse(t) for t in pd.unique(frame["type"].astype(str))] or [wanted]
+    async with node.client(resolved, transport) as client:
+        await aload_abis(client, types, cache)
+    return expand_event_data(frame, wanted, modules=cache)
+
+
+def events_of_type(
+    url: str | Client | AsyncClient,
+    event_type: str | StructTag,
+    *,
+    start_version: int | None = None,
+    end_version: int | None = None,
+    dataset: str | os.PathLike[str] | None = None,
+    typed: bool = False,
+    cache: AbiCache | None = None,
+    options: ExtractOptions | None = None,
+    partition_size: int | None = None,
+    concurrency: int | None = None,
+    max_rps: float | None = None,
+    progress: bool | None = None,
+    api_key: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    transport: httpx.AsyncBaseTransport | None = None,
+) -> pd.DataFrame:
     """The events of one Move type emitted in a version range, module events and handle
-    events alike, found by scanning the range's transactions. ``aevents_of_type`` awaits
-    it; ``events_of_type`` runs it from blocking code.
+    events alike, found by scanning the range's transactions.
 
     Parameters
     ----------
@@ -158,44 +216,22 @@ async def aevents_of_type(
     >>> deposits = events_of_type(client, "0x1::fungible_asset::Deposit",
     ...                           start_version=0, end_version=5_000, typed=True)  # doctest: +SKIP
     """
-    wanted = StructTag.parse(event_type)
-    if cache is not None and not typed:
-        raise InputError("cache= holds ABIs for typing the events: give typed=True with it")
-    first = _bound(start_version, "start_version")
-    end = _bound(end_version, "end_version")
-    start: int | Literal["oldest"] = "oldest" if first is None else first
-    stop: int | Literal["head"] = "head" if end is None else end
-    source = transaction_events_source()
-    given = {
-        "partition_size": partition_size,
-        "concurrency": concurrency,
-        "max_rps": max_rps,
-        "progress": progress,
-    }
-    overrides = {name: value for name, value in given.items() if value is not None}
-    resolved = resolve_options(
-        options, overrides, partition_size=PARTITION_SIZE[_KIND], concurrency=CONCURRENCY
-    )
-    node = node_access(url, api_key=api_key, headers=headers)
-
-    async def scan(root: Path) -> pd.DataFrame:
-        summary = await write_dataset(
-            source, node, root, start=start, stop=stop, options=resolved, transport=transport
+    return run_sync(
+        aevents_of_type(
+            url,
+            event_type,
+            start_version=start_version,
+            end_version=end_version,
+            dataset=dataset,
+            typed=typed,
+            cache=cache,
+            options=options,
+            partition_size=partition_size,
+            concurrency=concurrency,
+            max_rps=max_rps,
+            progress=progress,
+            api_key=api_key,
+            headers=headers,
+            transport=transport,
         )
-        return _read_back(root, wanted, summary.start, summary.stop)
-
-    if dataset is not None:
-        frame = await scan(Path(dataset))
-    else:
-        with tempfile.TemporaryDirectory(prefix="ledgerkit-events-") as scratch:
-            frame = await scan(Path(scratch))
-    if not typed:
-        return frame
-    cache = AbiCache() if cache is None else cache
-    types = [StructTag.parse(t) for t in pd.unique(frame["type"].astype(str))] or [wanted]
-    async with node.client(resolved, transport) as client:
-        await aload_abis(client, types, cache)
-    return expand_event_data(frame, wanted, modules=cache)
-
-
-events_of_type = blocking_twin(aevents_of_type, "events_of_type")
+    )
