@@ -10,11 +10,12 @@ authenticators of a single sender (see ``_transaction_authenticators``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Final, cast
+from typing import Final
 
 from ledgerkit._errors import BCSDecodeError, BCSEncodeError
 from ledgerkit.bcs._any_keys import AnyPublicKey, AnySignature
 from ledgerkit.bcs._codec import BCSStruct, Deserializer, Serializer
+from ledgerkit.bcs._enums import StructEnum
 from ledgerkit.types import Address
 
 __all__ = [
@@ -269,38 +270,26 @@ AccountAuthenticator = (
     | NoAccountAuthenticator
     | AbstractionAuthenticator
 )
-_ACCOUNT_CLASSES: Final[tuple[type[AccountAuthenticator], ...]] = (
-    Ed25519Authenticator,
-    MultiEd25519Authenticator,
-    SingleKeyAuthenticator,
-    MultiKeyAuthenticator,
-    NoAccountAuthenticator,
-    AbstractionAuthenticator,
-)
-_ACCOUNT_VARIANT: Final = {cls: i for i, cls in enumerate(_ACCOUNT_CLASSES)}
-_ACCOUNT_NAMES: Final = (
-    "ed25519",
-    "multi_ed25519",
-    "single_key",
-    "multi_key",
-    "no_account",
-    "abstraction",
+_ACCOUNT_ENUM: Final = StructEnum[AccountAuthenticator](
+    ("ed25519", "multi_ed25519", "single_key", "multi_key", "no_account", "abstraction"),
+    {
+        0: Ed25519Authenticator,
+        1: MultiEd25519Authenticator,
+        2: SingleKeyAuthenticator,
+        3: MultiKeyAuthenticator,
+        4: NoAccountAuthenticator,
+        5: AbstractionAuthenticator,
+    },
+    what="account authenticator",
+    noun="an account authenticator",
 )
 
 
 def serialize_account_authenticator(s: Serializer, auth: AccountAuthenticator) -> None:
     """Write an AccountAuthenticator with its variant index."""
-    variant = _ACCOUNT_VARIANT.get(type(auth))
-    if variant is None:
-        raise BCSEncodeError(f"not an account authenticator: {type(auth).__name__}")
-    s.uleb128(variant)
-    auth.serialize(s)
+    _ACCOUNT_ENUM.serialize(s, auth)
 
 
 def deserialize_account_authenticator(d: Deserializer) -> AccountAuthenticator:
     """Read an AccountAuthenticator."""
-    variant = d.variant(_ACCOUNT_NAMES, "account authenticator")
-    return cast(
-        AccountAuthenticator,
-        d.field(_ACCOUNT_NAMES[variant], _ACCOUNT_CLASSES[variant].deserialize, d),
-    )
+    return _ACCOUNT_ENUM.deserialize(d)
