@@ -9,14 +9,24 @@ known but refused.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Final, Generic, TypeVar
+from typing import Final, Generic, Protocol, Self, TypeVar
 
 from ledgerkit._errors import BCSDecodeError, BCSEncodeError
-from ledgerkit.bcs._codec import BCSStruct, Deserializer, Serializer
+from ledgerkit.bcs._codec import Deserializer, Serializer
 
 __all__ = ["StructEnum"]
 
-E = TypeVar("E", bound=BCSStruct)
+
+class _Struct(Protocol):
+    """What a variant's class does: write itself, and read one of its kind."""
+
+    def serialize(self, s: Serializer) -> None: ...
+
+    @classmethod
+    def deserialize(cls, d: Deserializer) -> Self: ...
+
+
+E = TypeVar("E", bound=_Struct)
 
 _UNSUPPORTED: Final = "the {name} {what} variant is not supported"
 

@@ -10,6 +10,7 @@ from typing import Any, ClassVar, Final
 
 from ledgerkit._errors import BCSDecodeError, BCSEncodeError, InputError, MoveValueError
 from ledgerkit.bcs._codec import BCSStruct, Deserializer, Serializer
+from ledgerkit.bcs._enums import StructEnum
 from ledgerkit.bcs._move_value_codec import MoveValueCodec
 from ledgerkit.bcs._typetag import deserialize_type_tag, read_identifier, serialize_type_tag
 from ledgerkit.types import Address, EntryFunctionId, ModuleId, MoveType, parse_uint
@@ -293,36 +294,20 @@ class TransactionPayloadV1(BCSStruct):
 
 TransactionPayload = Script | EntryFunction | Multisig | TransactionPayloadV1
 
-#: Variant index of each payload class in the TransactionPayload enum.
-_PAYLOAD_VARIANT: Final[dict[type, int]] = {
-    Script: 0,
-    EntryFunction: 2,
-    Multisig: 3,
-    TransactionPayloadV1: 4,
-}
-_PAYLOAD_NAMES: Final = ("script", "module_bundle", "entry_function", "multisig", "payload_v1")
+_PAYLOAD_ENUM: Final = StructEnum[TransactionPayload](
+    ("script", "module_bundle", "entry_function", "multisig", "payload_v1"),
+    {0: Script, 2: EntryFunction, 3: Multisig, 4: TransactionPayloadV1},
+    what="transaction payload",
+    noun="a transaction payload",
+    unsupported="module bundle payloads are deprecated and not decoded",
+)
 
 
 def serialize_payload(s: Serializer, payload: TransactionPayload) -> None:
     """Write a payload with its TransactionPayload variant index."""
-    variant = _PAYLOAD_VARIANT.get(type(payload))
-    if variant is None:
-        raise BCSEncodeError(f"not a transaction payload: {type(payload).__name__}")
-    s.uleb128(variant)
-    payload.serialize(s)
+    _PAYLOAD_ENUM.serialize(s, payload)
 
 
 def deserialize_payload(d: Deserializer) -> TransactionPayload:
     """Read a TransactionPayload (the deprecated module bundle is refused)."""
-    start = d.position
-    variant = d.variant(_PAYLOAD_NAMES, "transaction payload")
-    name = _PAYLOAD_NAMES[variant]
-    if variant == 0:
-        return d.field(name, Script.deserialize, d)
-    if variant == 2:
-        return d.field(name, EntryFunction.deserialize, d)
-    if variant == 3:
-        return d.field(name, Multisig.deserialize, d)
-    if variant == 4:
-        return d.field(name, TransactionPayloadV1.deserialize, d)
-    raise BCSDecodeError("module bundle payloads are deprecated and not decoded", offset=start)
+    return _PAYLOAD_ENUM.deserialize(d)
