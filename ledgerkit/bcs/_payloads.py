@@ -42,6 +42,14 @@ def _call_prefix(module: ModuleId, function: str) -> bytes:
 _ARGUMENT_NAMES: Final = tuple(f"argument {i}" for i in range(16))
 
 
+def _write_type_args(s: Serializer, type_args: tuple[MoveType, ...]) -> None:
+    s.sequence(type_args, lambda t: serialize_type_tag(s, t))
+
+
+def _read_type_args(d: Deserializer) -> tuple[MoveType, ...]:
+    return tuple(d.field("type_args", d.sequence, lambda: deserialize_type_tag(d), "type_arg"))
+
+
 @dataclass(frozen=True, slots=True)
 class EntryFunction(BCSStruct):
     """A call of a public entry function, its arguments already BCS-encoded one by one.
@@ -94,21 +102,17 @@ class EntryFunction(BCSStruct):
 
     def serialize(self, s: Serializer) -> None:
         s.fixed_bytes(_call_prefix(self.module, self.function))
-        s.uleb128(len(self.type_args))
-        for t in self.type_args:
-            serialize_type_tag(s, t)
-        s.uleb128(len(self.args))
-        for arg in self.args:
-            s.var_bytes(arg)
+        _write_type_args(s, self.type_args)
+        s.sequence(self.args, s.var_bytes)
 
     @classmethod
     def deserialize(cls, d: Deserializer) -> EntryFunction:
         address = d.field("module_address", d.address)
         module = d.field("module_name", read_identifier, d)
         function = d.field("function", read_identifier, d)
-        type_args = d.field("type_args", d.sequence, lambda: deserialize_type_tag(d), "type_arg")
+        type_args = _read_type_args(d)
         args = d.field("args", d.sequence, d.var_bytes, "arg")
-        return cls(ModuleId(address, module), function, tuple(type_args), tuple(args))
+        return cls(ModuleId(address, module), function, type_args, tuple(args))
 
     def decode_args(
         self, types: Sequence[str | MoveType], *, codec: MoveValueCodec | None = None
@@ -206,19 +210,15 @@ class Script(BCSStruct):
 
     def serialize(self, s: Serializer) -> None:
         s.var_bytes(self.code)
-        s.uleb128(len(self.type_args))
-        for t in self.type_args:
-            serialize_type_tag(s, t)
-        s.uleb128(len(self.args))
-        for arg in self.args:
-            arg.serialize(s)
+        _write_type_args(s, self.type_args)
+        s.sequence(self.args, s.struct)
 
     @classmethod
     def deserialize(cls, d: Deserializer) -> Script:
         code = d.field("code", d.var_bytes)
-        type_args = d.field("type_args", d.sequence, lambda: deserialize_type_tag(d), "type_arg")
+        type_args = _read_type_args(d)
         args = d.field("args", d.sequence, lambda: ScriptArgument.deserialize(d), "arg")
-        return cls(code, tuple(type_args), tuple(args))
+        return cls(code, type_args, tuple(args))
 
 
 @dataclass(frozen=True, slots=True)
