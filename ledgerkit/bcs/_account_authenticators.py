@@ -9,12 +9,14 @@ authenticators of a single sender (see ``_transaction_authenticators``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Final, cast
+from typing import Any, Final, TypeVar
 
 from ledgerkit._errors import BCSDecodeError, BCSEncodeError
 from ledgerkit.bcs._any_keys import AnyPublicKey, AnySignature
 from ledgerkit.bcs._codec import BCSStruct, Deserializer, Serializer
+from ledgerkit.bcs._enums import StructEnum
 from ledgerkit.types import Address
 
 __all__ = [
@@ -33,12 +35,33 @@ ED25519_PUBLIC_KEY_LENGTH: Final = 32
 ED25519_SIGNATURE_LENGTH: Final = 64
 MULTI_ED25519_MAX_KEYS: Final = 32
 
+T = TypeVar("T")
+
 
 def _check_length(what: str, value: bytes, length: int) -> bytes:
     value = bytes(value)
     if len(value) != length:
         raise BCSEncodeError(f"{what} must be {length} bytes, got {len(value)}")
     return value
+
+
+def _write_key_and_signature(s: Serializer, key: bytes, signature: bytes) -> None:
+    s.var_bytes(key)
+    s.var_bytes(signature)
+
+
+def _read_key_and_signature(d: Deserializer) -> tuple[int, bytes, bytes]:
+    """Where the authenticator starts, then its public key and signature bytes."""
+    start = d.position
+    return start, d.field("public_key", d.var_bytes), d.field("signature", d.var_bytes)
+
+
+def _read_as(start: int, make: Callable[..., T], *args: Any) -> T:
+    """``make(*args)``, a value it refuses reported as undecodable at ``start``."""
+    try:
+        return make(*args)
+    except BCSEncodeError as exc:
+        raise BCSDecodeError(str(exc), offset=start) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,18 +80,12 @@ class Ed25519Authenticator(BCSStruct):
             object.__setattr__(self, "signature", sig)
 
     def serialize(self, s: Serializer) -> None:
-        s.var_bytes(self.public_key)
-        s.var_bytes(self.signature)
+        _write_key_and_signature(s, self.public_key, self.signature)
 
     @classmethod
     def deserialize(cls, d: Deserializer) -> Ed25519Authenticator:
-        start = d.position
-        key = d.field("public_key", d.var_bytes)
-        sig = d.field("signature", d.var_bytes)
-        try:
-            return cls(key, sig)
-        except BCSEncodeError as exc:
-            raise BCSDecodeError(str(exc), offset=start) from None
+        start, key, sig = _read_key_and_signature(d)
+        return _read_as(start, cls, key, sig)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,22 +142,16 @@ class MultiEd25519Authenticator(BCSStruct):
         return b"".join(self.signatures) + self.bitmap
 
     def serialize(self, s: Serializer) -> None:
-        s.var_bytes(self.public_key_bytes)
-        s.var_bytes(self.signature_bytes)
+        _write_key_and_signature(s, self.public_key_bytes, self.signature_bytes)
 
     @classmethod
     def deserialize(cls, d: Deserializer) -> MultiEd25519Authenticator:
-        start = d.position
-        key_bytes = d.field("public_key", d.var_bytes)
-        sig_bytes = d.field("signature", d.var_bytes)
+        start, key_bytes, sig_bytes = _read_key_and_signature(d)
         if len(key_bytes) % 32 != 1 or len(sig_bytes) % 64 != 4:
             raise BCSDecodeError("malformed multi-Ed25519 key or signature", offset=start)
         keys = tuple(key_bytes[i : i + 32] for i in range(0, len(key_bytes) - 1, 32))
         sigs = tuple(sig_bytes[i : i + 64] for i in range(0, len(sig_bytes) - 4, 64))
-        try:
-            return cls(keys, key_bytes[-1], sigs, sig_bytes[-4:])
-        except BCSEncodeError as exc:
-            raise BCSDecodeError(str(exc), offset=start) from None
+        return _read_as(start, cls, keys, key_bytes[-1], sigs, sig_bytes[-4:])
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,10 +221,7 @@ class MultiKeyAuthenticator(BCSStruct):
         required = d.field("signatures_required", d.u8)
         sigs = d.field("signatures", d.sequence, lambda: AnySignature.deserialize(d), "signature")
         bitmap = d.field("bitmap", d.var_bytes)
-        try:
-            return cls(tuple(keys), required, tuple(sigs), bitmap)
-        except BCSEncodeError as exc:
-            raise BCSDecodeError(str(exc), offset=start) from None
+        return _read_as(start, cls, tuple(keys), required, tuple(sigs), bitmap)
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,38 +277,26 @@ AccountAuthenticator = (
     | NoAccountAuthenticator
     | AbstractionAuthenticator
 )
-_ACCOUNT_CLASSES: Final[tuple[type[AccountAuthenticator], ...]] = (
-    Ed25519Authenticator,
-    MultiEd25519Authenticator,
-    SingleKeyAuthenticator,
-    MultiKeyAuthenticator,
-    NoAccountAuthenticator,
-    AbstractionAuthenticator,
-)
-_ACCOUNT_VARIANT: Final = {cls: i for i, cls in enumerate(_ACCOUNT_CLASSES)}
-_ACCOUNT_NAMES: Final = (
-    "ed25519",
-    "multi_ed25519",
-    "single_key",
-    "multi_key",
-    "no_account",
-    "abstraction",
+_ACCOUNT_ENUM: Final = StructEnum[AccountAuthenticator](
+    ("ed25519", "multi_ed25519", "single_key", "multi_key", "no_account", "abstraction"),
+    {
+        0: Ed25519Authenticator,
+        1: MultiEd25519Authenticator,
+        2: SingleKeyAuthenticator,
+        3: MultiKeyAuthenticator,
+        4: NoAccountAuthenticator,
+        5: AbstractionAuthenticator,
+    },
+    what="account authenticator",
+    noun="an account authenticator",
 )
 
 
 def serialize_account_authenticator(s: Serializer, auth: AccountAuthenticator) -> None:
     """Write an AccountAuthenticator with its variant index."""
-    variant = _ACCOUNT_VARIANT.get(type(auth))
-    if variant is None:
-        raise BCSEncodeError(f"not an account authenticator: {type(auth).__name__}")
-    s.uleb128(variant)
-    auth.serialize(s)
+    _ACCOUNT_ENUM.serialize(s, auth)
 
 
 def deserialize_account_authenticator(d: Deserializer) -> AccountAuthenticator:
     """Read an AccountAuthenticator."""
-    variant = d.variant(_ACCOUNT_NAMES, "account authenticator")
-    return cast(
-        AccountAuthenticator,
-        d.field(_ACCOUNT_NAMES[variant], _ACCOUNT_CLASSES[variant].deserialize, d),
-    )
+    return _ACCOUNT_ENUM.deserialize(d)

@@ -14,12 +14,12 @@ the write set, or ``Pending`` (variant 1) with the signed transaction still wait
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
 
 from ledgerkit._errors import BCSDecodeError, BCSEncodeError
 from ledgerkit.bcs._codec import BCSStruct, Deserializer, Serializer
+from ledgerkit.bcs._enums import StructEnum
 from ledgerkit.bcs._transactions import SignedTransaction
 from ledgerkit.bcs._typetag import read_identifier
 from ledgerkit.bcs._writeset import ContractEvent, WriteSet
@@ -296,43 +296,29 @@ class BlockEpilogue:
 LedgerTransaction = (
     SignedTransaction | GenesisTransaction | BlockMetadata | StateCheckpoint | BlockEpilogue
 )
-_VARIANT_OF: Final[dict[type, int]] = {
-    SignedTransaction: 0,
-    GenesisTransaction: 1,
-    BlockMetadata: 2,
-    StateCheckpoint: 3,
-    BlockEpilogue: 6,
-}
-
-
-_READERS: Final[dict[int, Callable[[Deserializer], LedgerTransaction]]] = {
-    0: SignedTransaction.deserialize,
-    1: GenesisTransaction.deserialize,
-    2: BlockMetadata.deserialize,
-    3: StateCheckpoint.deserialize,
-    6: BlockEpilogue.deserialize,
-}
+_LEDGER_ENUM: Final = StructEnum[LedgerTransaction](
+    _TRANSACTIONS,
+    {
+        0: SignedTransaction,
+        1: GenesisTransaction,
+        2: BlockMetadata,
+        3: StateCheckpoint,
+        6: BlockEpilogue,
+    },
+    what="Transaction",
+    noun="a ledger transaction",
+    unsupported="the {name} transaction variant is not supported",
+)
 
 
 def serialize_ledger_transaction(s: Serializer, txn: LedgerTransaction) -> None:
     """Write ``txn`` as the ledger's ``Transaction`` enum."""
-    index = _VARIANT_OF.get(type(txn))
-    if index is None:
-        raise BCSEncodeError(f"not a ledger transaction: {type(txn).__name__}")
-    s.uleb128(index)
-    txn.serialize(s)
+    _LEDGER_ENUM.serialize(s, txn)
 
 
 def deserialize_ledger_transaction(d: Deserializer) -> LedgerTransaction:
     """Read the ledger's ``Transaction`` enum."""
-    start = d.position
-    index = d.variant(_TRANSACTIONS, "Transaction")
-    name = _TRANSACTIONS[index]
-    reader = _READERS.get(index)
-    if reader is None:
-        raise BCSDecodeError(f"the {name} transaction variant is not supported", offset=start)
-    value: LedgerTransaction = d.field(name, reader, d)
-    return value
+    return _LEDGER_ENUM.deserialize(d)
 
 
 @dataclass(frozen=True, slots=True)

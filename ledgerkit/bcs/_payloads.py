@@ -10,6 +10,7 @@ from typing import Any, ClassVar, Final
 
 from ledgerkit._errors import BCSDecodeError, BCSEncodeError, InputError, MoveValueError
 from ledgerkit.bcs._codec import BCSStruct, Deserializer, Serializer
+from ledgerkit.bcs._enums import StructEnum
 from ledgerkit.bcs._move_value_codec import MoveValueCodec
 from ledgerkit.bcs._typetag import deserialize_type_tag, read_identifier, serialize_type_tag
 from ledgerkit.types import Address, EntryFunctionId, ModuleId, MoveType, parse_uint
@@ -39,6 +40,14 @@ def _call_prefix(module: ModuleId, function: str) -> bytes:
 
 
 _ARGUMENT_NAMES: Final = tuple(f"argument {i}" for i in range(16))
+
+
+def _write_type_args(s: Serializer, type_args: tuple[MoveType, ...]) -> None:
+    s.sequence(type_args, lambda t: serialize_type_tag(s, t))
+
+
+def _read_type_args(d: Deserializer) -> tuple[MoveType, ...]:
+    return tuple(d.field("type_args", d.sequence, lambda: deserialize_type_tag(d), "type_arg"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,21 +102,17 @@ class EntryFunction(BCSStruct):
 
     def serialize(self, s: Serializer) -> None:
         s.fixed_bytes(_call_prefix(self.module, self.function))
-        s.uleb128(len(self.type_args))
-        for t in self.type_args:
-            serialize_type_tag(s, t)
-        s.uleb128(len(self.args))
-        for arg in self.args:
-            s.var_bytes(arg)
+        _write_type_args(s, self.type_args)
+        s.sequence(self.args, s.var_bytes)
 
     @classmethod
     def deserialize(cls, d: Deserializer) -> EntryFunction:
         address = d.field("module_address", d.address)
         module = d.field("module_name", read_identifier, d)
         function = d.field("function", read_identifier, d)
-        type_args = d.field("type_args", d.sequence, lambda: deserialize_type_tag(d), "type_arg")
+        type_args = _read_type_args(d)
         args = d.field("args", d.sequence, d.var_bytes, "arg")
-        return cls(ModuleId(address, module), function, tuple(type_args), tuple(args))
+        return cls(ModuleId(address, module), function, type_args, tuple(args))
 
     def decode_args(
         self, types: Sequence[str | MoveType], *, codec: MoveValueCodec | None = None
@@ -205,19 +210,15 @@ class Script(BCSStruct):
 
     def serialize(self, s: Serializer) -> None:
         s.var_bytes(self.code)
-        s.uleb128(len(self.type_args))
-        for t in self.type_args:
-            serialize_type_tag(s, t)
-        s.uleb128(len(self.args))
-        for arg in self.args:
-            arg.serialize(s)
+        _write_type_args(s, self.type_args)
+        s.sequence(self.args, s.struct)
 
     @classmethod
     def deserialize(cls, d: Deserializer) -> Script:
         code = d.field("code", d.var_bytes)
-        type_args = d.field("type_args", d.sequence, lambda: deserialize_type_tag(d), "type_arg")
+        type_args = _read_type_args(d)
         args = d.field("args", d.sequence, lambda: ScriptArgument.deserialize(d), "arg")
-        return cls(code, tuple(type_args), tuple(args))
+        return cls(code, type_args, tuple(args))
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,36 +294,20 @@ class TransactionPayloadV1(BCSStruct):
 
 TransactionPayload = Script | EntryFunction | Multisig | TransactionPayloadV1
 
-#: Variant index of each payload class in the TransactionPayload enum.
-_PAYLOAD_VARIANT: Final[dict[type, int]] = {
-    Script: 0,
-    EntryFunction: 2,
-    Multisig: 3,
-    TransactionPayloadV1: 4,
-}
-_PAYLOAD_NAMES: Final = ("script", "module_bundle", "entry_function", "multisig", "payload_v1")
+_PAYLOAD_ENUM: Final = StructEnum[TransactionPayload](
+    ("script", "module_bundle", "entry_function", "multisig", "payload_v1"),
+    {0: Script, 2: EntryFunction, 3: Multisig, 4: TransactionPayloadV1},
+    what="transaction payload",
+    noun="a transaction payload",
+    unsupported="module bundle payloads are deprecated and not decoded",
+)
 
 
 def serialize_payload(s: Serializer, payload: TransactionPayload) -> None:
     """Write a payload with its TransactionPayload variant index."""
-    variant = _PAYLOAD_VARIANT.get(type(payload))
-    if variant is None:
-        raise BCSEncodeError(f"not a transaction payload: {type(payload).__name__}")
-    s.uleb128(variant)
-    payload.serialize(s)
+    _PAYLOAD_ENUM.serialize(s, payload)
 
 
 def deserialize_payload(d: Deserializer) -> TransactionPayload:
     """Read a TransactionPayload (the deprecated module bundle is refused)."""
-    start = d.position
-    variant = d.variant(_PAYLOAD_NAMES, "transaction payload")
-    name = _PAYLOAD_NAMES[variant]
-    if variant == 0:
-        return d.field(name, Script.deserialize, d)
-    if variant == 2:
-        return d.field(name, EntryFunction.deserialize, d)
-    if variant == 3:
-        return d.field(name, Multisig.deserialize, d)
-    if variant == 4:
-        return d.field(name, TransactionPayloadV1.deserialize, d)
-    raise BCSDecodeError("module bundle payloads are deprecated and not decoded", offset=start)
+    return _PAYLOAD_ENUM.deserialize(d)

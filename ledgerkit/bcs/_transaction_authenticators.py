@@ -9,7 +9,7 @@ inside multi-agent, fee-payer and single-sender transactions are account authent
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, cast
+from typing import Final
 
 from ledgerkit._errors import BCSEncodeError
 from ledgerkit.bcs._account_authenticators import (
@@ -20,6 +20,7 @@ from ledgerkit.bcs._account_authenticators import (
     serialize_account_authenticator,
 )
 from ledgerkit.bcs._codec import BCSStruct, Deserializer, Serializer
+from ledgerkit.bcs._enums import StructEnum
 from ledgerkit.types import Address
 
 __all__ = [
@@ -124,30 +125,25 @@ TransactionAuthenticator = (
     | FeePayerAuthenticator
     | SingleSenderAuthenticator
 )
-_TXN_CLASSES: Final[tuple[type[TransactionAuthenticator], ...]] = (
-    Ed25519Authenticator,
-    MultiEd25519Authenticator,
-    MultiAgentAuthenticator,
-    FeePayerAuthenticator,
-    SingleSenderAuthenticator,
+_TXN_ENUM: Final = StructEnum[TransactionAuthenticator](
+    ("ed25519", "multi_ed25519", "multi_agent", "fee_payer", "single_sender"),
+    {
+        0: Ed25519Authenticator,
+        1: MultiEd25519Authenticator,
+        2: MultiAgentAuthenticator,
+        3: FeePayerAuthenticator,
+        4: SingleSenderAuthenticator,
+    },
+    what="transaction authenticator",
+    noun="a transaction authenticator",
 )
-_TXN_VARIANT: Final = {cls: i for i, cls in enumerate(_TXN_CLASSES)}
-_TXN_NAMES: Final = ("ed25519", "multi_ed25519", "multi_agent", "fee_payer", "single_sender")
 
 
 def serialize_transaction_authenticator(s: Serializer, auth: TransactionAuthenticator) -> None:
     """Write a TransactionAuthenticator with its variant index."""
-    variant = _TXN_VARIANT.get(type(auth))
-    if variant is None:
-        raise BCSEncodeError(f"not a transaction authenticator: {type(auth).__name__}")
-    s.uleb128(variant)
-    auth.serialize(s)
+    _TXN_ENUM.serialize(s, auth)
 
 
 def deserialize_transaction_authenticator(d: Deserializer) -> TransactionAuthenticator:
     """Read a TransactionAuthenticator."""
-    variant = d.variant(_TXN_NAMES, "transaction authenticator")
-    return cast(
-        TransactionAuthenticator,
-        d.field(_TXN_NAMES[variant], _TXN_CLASSES[variant].deserialize, d),
-    )
+    return _TXN_ENUM.deserialize(d)

@@ -58,32 +58,40 @@ def _outcomes(user: pd.DataFrame, buckets: Buckets) -> pd.DataFrame:
     return stack(out, "transactions", "order")
 
 
-def _outcome_chart(user: pd.DataFrame, buckets: Buckets, title: str) -> alt.Chart:
-    counts = _outcomes(user, buckets)
+def _stacked_over_time(data: pd.DataFrame, color: alt.Color, part: alt.Tooltip) -> alt.Chart:
+    """User transactions per bucket as stacked rectangles (``stack`` placed them), one
+    colour per part; the tooltip names the bucket, the ``part`` and its count."""
     chart: alt.Chart = (
-        alt.Chart(counts)
+        alt.Chart(data)
         .mark_rect()
         .encode(
             x=time_x(),
             x2="time_end:T",
             y=alt.Y("stack_high:Q", title="user transactions"),
             y2="stack_low:Q",
-            color=alt.Color(
-                "outcome:N",
-                scale=alt.Scale(domain=_OUTCOMES, range=["#4c78a8", "#e45756"]),
-                legend=alt.Legend(orient="top", title=None),
-            ),
+            color=color,
             tooltip=[
                 alt.Tooltip("time_text:N", title="bucket"),
-                alt.Tooltip("outcome:N"),
+                part,
                 alt.Tooltip("transactions:Q", title="user transactions", format=","),
             ],
         )
-        .properties(
-            title=title_params(title, subtitle=f"per {buckets.freq} bucket"),
-            width=WIDTH,
-            height=200,
-        )
+    )
+    return chart
+
+
+def _outcome_chart(user: pd.DataFrame, buckets: Buckets, title: str) -> alt.Chart:
+    color = alt.Color(
+        "outcome:N",
+        scale=alt.Scale(domain=_OUTCOMES, range=["#4c78a8", "#e45756"]),
+        legend=alt.Legend(orient="top", title=None),
+    )
+    chart: alt.Chart = _stacked_over_time(
+        _outcomes(user, buckets), color, alt.Tooltip("outcome:N")
+    ).properties(
+        title=title_params(title, subtitle=f"per {buckets.freq} bucket"),
+        width=WIDTH,
+        height=200,
     )
     return chart
 
@@ -212,22 +220,8 @@ def _group_chart(
         over_time["time"] = pd.to_datetime(over_time["time"], utc=True)
         over_time["time_end"] = pd.to_datetime(over_time["time_end"], utc=True)
     over_time = stack(over_time, "transactions", "order")
-    stacked = (
-        alt.Chart(over_time)
-        .mark_rect()
-        .encode(
-            x=time_x(),
-            x2="time_end:T",
-            y=alt.Y("stack_high:Q", title="user transactions"),
-            y2="stack_low:Q",
-            color=color,
-            tooltip=[
-                alt.Tooltip("time_text:N", title="bucket"),
-                alt.Tooltip("group:N", title=by),
-                alt.Tooltip("transactions:Q", title="user transactions", format=","),
-            ],
-        )
-        .properties(width=WIDTH, height=160)
+    stacked = _stacked_over_time(over_time, color, alt.Tooltip("group:N", title=by)).properties(
+        width=WIDTH, height=160
     )
     chart: alt.VConcatChart = alt.vconcat(
         alt.hconcat(count_bars, gas_bars, spacing=12), stacked, spacing=14

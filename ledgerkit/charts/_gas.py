@@ -93,6 +93,36 @@ def gas_history_data(
     return out, buckets.freq
 
 
+def _statistic_lines(
+    base: alt.Chart,
+    statistics: dict[str, str],
+    colors: list[str],
+    y: alt.Y,
+    *,
+    value: str,
+    legend_title: str,
+) -> alt.Chart:
+    """A line per column of ``statistics`` over the time buckets, folded into ``statistic``
+    and ``value`` (the field ``y`` plots), each in its colour and named in a legend on top."""
+    lines: alt.Chart = (
+        base.transform_fold(list(statistics), as_=["statistic", value])
+        .mark_line(point=alt.OverlayMarkDef(size=18), strokeWidth=1.5)
+        .encode(
+            x=time_x(),
+            y=y,
+            color=alt.Color(
+                "statistic:N",
+                title=legend_title,
+                scale=alt.Scale(domain=list(statistics), range=colors),
+                legend=alt.Legend(
+                    labelExpr=_legend_labels(statistics), orient="top", direction="horizontal"
+                ),
+            ),
+        )
+    )
+    return lines
+
+
 def _history_tooltip() -> list[alt.Tooltip]:
     """The tooltip of every panel of the gas history: a bucket's figures."""
     return [
@@ -118,23 +148,9 @@ def _prices_panel(
     hover = base.mark_bar(opacity=0).encode(x=x, x2="time_end:T", tooltip=tooltip)
     if brush is not None:
         hover = hover.add_params(brush)
-    lines = (
-        base.transform_fold(list(_PRICES), as_=["statistic", "price"])
-        .mark_line(point=alt.OverlayMarkDef(size=18), strokeWidth=1.5)
-        .encode(
-            x=x,
-            y=alt.Y(
-                "price:Q", title="gas unit price (octas, log scale)", scale=alt.Scale(type="log")
-            ),
-            color=alt.Color(
-                "statistic:N",
-                title="price paid",
-                scale=alt.Scale(domain=list(_PRICES), range=_PRICE_COLORS),
-                legend=alt.Legend(
-                    labelExpr=_legend_labels(_PRICES), orient="top", direction="horizontal"
-                ),
-            ),
-        )
+    y = alt.Y("price:Q", title="gas unit price (octas, log scale)", scale=alt.Scale(type="log"))
+    lines = _statistic_lines(
+        base, _PRICES, _PRICE_COLORS, y, value="price", legend_title="price paid"
     )
     return alt.layer(lines, hover).properties(width=panel_width, height=200)
 
@@ -160,28 +176,20 @@ def _utilisation_panel(
     base: alt.Chart, tooltip: list[alt.Tooltip], panel_width: int
 ) -> alt.LayerChart | alt.FacetChart:
     """Mean and highest block utilisation per bucket, under a rule at the limit (1)."""
-    utilisation = (
-        base.transform_fold(list(_UTILISATION), as_=["statistic", "utilisation"])
-        .mark_line(point=alt.OverlayMarkDef(size=18), strokeWidth=1.5)
-        .encode(
-            x=time_x(),
-            y=alt.Y(
-                "utilisation:Q",
-                title="block utilisation",
-                axis=alt.Axis(format=".0%"),
-                scale=alt.Scale(domainMin=0),
-            ),
-            color=alt.Color(
-                "statistic:N",
-                title="block gas / limit",
-                scale=alt.Scale(domain=list(_UTILISATION), range=_UTILISATION_COLORS),
-                legend=alt.Legend(
-                    labelExpr=_legend_labels(_UTILISATION), orient="top", direction="horizontal"
-                ),
-            ),
-            tooltip=tooltip,
-        )
+    y = alt.Y(
+        "utilisation:Q",
+        title="block utilisation",
+        axis=alt.Axis(format=".0%"),
+        scale=alt.Scale(domainMin=0),
     )
+    utilisation = _statistic_lines(
+        base,
+        _UTILISATION,
+        _UTILISATION_COLORS,
+        y,
+        value="utilisation",
+        legend_title="block gas / limit",
+    ).encode(tooltip=tooltip)
     limit = (
         alt.Chart(pd.DataFrame({"limit": [1.0]}))
         .mark_rule(color="#888888", strokeDash=[4, 3])

@@ -52,6 +52,7 @@ __all__ = [
 NO_FEE_PAYER: Final = Address(bytes(32))
 _ED25519_KEY_LENGTH: Final = 32
 
+#: The three forms of a transaction before it is signed.
 UnsignedTransaction = RawTransaction | MultiAgentRawTransaction | FeePayerRawTransaction
 
 

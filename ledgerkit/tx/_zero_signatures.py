@@ -29,6 +29,7 @@ from ledgerkit.bcs import (
     SingleSenderAuthenticator,
 )
 from ledgerkit.keys import Ed25519PublicKey, Secp256k1PublicKey
+from ledgerkit.tx._signing import UnsignedTransaction
 from ledgerkit.types import HexBytes
 
 __all__ = ["KeyLike", "UnsignedTransaction", "signed_with_zeros", "zero_authenticator"]
@@ -38,8 +39,6 @@ _ZERO_SIGNATURE: Final = bytes(64)
 #: A signer (anything with ``public_key``), a public key, or its bytes or hex (32 bytes:
 #: Ed25519, 65 bytes: secp256k1).
 KeyLike = object
-#: The three forms of a transaction before it is signed.
-UnsignedTransaction = RawTransaction | MultiAgentRawTransaction | FeePayerRawTransaction
 
 
 def _public_key(key: object, what: str) -> Ed25519PublicKey | Secp256k1PublicKey | AnyPublicKey:
