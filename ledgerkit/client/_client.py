@@ -69,7 +69,6 @@ from ledgerkit.client._cache import (
 from ledgerkit.client._config import (
     DEFAULT_TIMEOUT,
     FILTER,
-    CacheSetting,
     ClientConfig,
     client_config,
     client_secrets,
@@ -160,33 +159,8 @@ class BaseClient(Flows):
 
     _limiter: Limiter | AsyncLimiter
 
-    def __init__(
-        self,
-        base_url: str,
-        *,
-        api_key: str | None,
-        headers: Mapping[str, str] | None,
-        timeout: float | None,
-        retries: int | Retry,
-        max_rps: float | None,
-        max_concurrency: int | None,
-        cache: CacheSetting,
-        clock: Clock | AsyncClock,
-        archive_url: str | None = None,
-        archive_headers: Mapping[str, str] | None = None,
-    ) -> None:
-        self.config: ClientConfig = client_config(
-            base_url,
-            api_key=api_key,
-            headers=headers,
-            timeout=timeout,
-            retries=retries,
-            max_rps=max_rps,
-            max_concurrency=max_concurrency,
-            cache=cache,
-            archive_url=archive_url,
-            archive_headers=archive_headers,
-        )
+    def __init__(self, config: ClientConfig, clock: Clock | AsyncClock) -> None:
+        self.config = config
         base = self.config.base_url
         self._api_key = self.config.api_key
         # Kept out of every log record (httpx's, httpcore's, aiohttp's too) while the
@@ -615,7 +589,7 @@ class Client(BaseClient, DeprecatedMethods):
         archive_url: str | None = None,
         archive_headers: Mapping[str, str] | None = None,
     ) -> None:
-        super().__init__(
+        config = client_config(
             base_url,
             api_key=api_key,
             headers=headers,
@@ -624,10 +598,10 @@ class Client(BaseClient, DeprecatedMethods):
             max_rps=max_rps,
             max_concurrency=max_concurrency,
             cache=cache,
-            clock=clock or SystemClock(),
             archive_url=archive_url,
             archive_headers=archive_headers,
         )
+        super().__init__(config, clock or SystemClock())
         self._clock: Clock
         self._limiter: Limiter = Limiter(
             self.config.max_rps, self.config.max_concurrency, self._clock
@@ -893,7 +867,7 @@ class AsyncClient(BaseClient, AsyncDeprecatedMethods):
         archive_url: str | None = None,
         archive_headers: Mapping[str, str] | None = None,
     ) -> None:
-        super().__init__(
+        config = client_config(
             base_url,
             api_key=api_key,
             headers=headers,
@@ -902,10 +876,10 @@ class AsyncClient(BaseClient, AsyncDeprecatedMethods):
             max_rps=max_rps,
             max_concurrency=max_concurrency,
             cache=cache,
-            clock=clock or AsyncSystemClock(),
             archive_url=archive_url,
             archive_headers=archive_headers,
         )
+        super().__init__(config, clock or AsyncSystemClock())
         self._clock: AsyncClock
         self._limiter: AsyncLimiter = AsyncLimiter(
             self.config.max_rps, self.config.max_concurrency, self._clock

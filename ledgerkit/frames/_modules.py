@@ -3,7 +3,7 @@ and per struct, from what ``client.account_modules(...)`` returns."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
 import pandas as pd
@@ -99,11 +99,19 @@ def _modules(records: Any, converter: str) -> list[tuple[int | None, MoveModule 
     return out
 
 
-def _module_name(abi: MoveModule, cache: dict[str, str]) -> str:
-    found = cache.get(abi.address)
+def _long(address: str, cache: dict[str, str]) -> str:
+    found = cache.get(address)
     if found is None:
-        found = cache[abi.address] = long_address(abi.address)
-    return f"{found}::{abi.name}"
+        found = cache[address] = long_address(address)
+    return found
+
+
+def _abis(modules: Any, converter: str) -> Iterator[tuple[str, MoveModule]]:
+    """``(address::name, ABI)`` of each module given with its ABI."""
+    cache: dict[str, str] = {}
+    for _, abi in _modules(modules, converter):
+        if abi is not None:
+            yield f"{_long(abi.address, cache)}::{abi.name}", abi
 
 
 def _abilities(params: Iterable[Any]) -> str:
@@ -152,10 +160,7 @@ def modules_to_frame(
             for name in ("address", "name", "friend_count", "function_count", "struct_count"):
                 cols[name].append(None)
             continue
-        address = cache.get(abi.address)
-        if address is None:
-            address = cache[abi.address] = long_address(abi.address)
-        cols["address"].append(address)
+        cols["address"].append(_long(abi.address, cache))
         cols["name"].append(abi.name)
         cols["friend_count"].append(len(abi.friends))
         cols["function_count"].append(len(abi.exposed_functions))
@@ -184,13 +189,8 @@ def functions_to_frame(
     InputError
         ``modules`` is none of what :func:`modules_to_frame` takes.
     """
-    rows = _modules(modules, "functions_to_frame")
-    cache: dict[str, str] = {}
     cols: dict[str, list[Any]] = {name: [] for name in FUNCTION_COLUMNS}
-    for _, abi in rows:
-        if abi is None:
-            continue
-        module = _module_name(abi, cache)
+    for module, abi in _abis(modules, "functions_to_frame"):
         for function in abi.exposed_functions:
             cols["module"].append(module)
             cols["name"].append(function.name)
@@ -226,13 +226,8 @@ def structs_to_frame(
     InputError
         ``modules`` is none of what :func:`modules_to_frame` takes.
     """
-    rows = _modules(modules, "structs_to_frame")
-    cache: dict[str, str] = {}
     cols: dict[str, list[Any]] = {name: [] for name in STRUCT_COLUMNS}
-    for _, abi in rows:
-        if abi is None:
-            continue
-        module = _module_name(abi, cache)
+    for module, abi in _abis(modules, "structs_to_frame"):
         for struct in abi.structs:
             cols["module"].append(module)
             cols["name"].append(struct.name)

@@ -277,6 +277,21 @@ def holdings_to_frame(holdings: Iterable[Any]) -> pd.DataFrame:
     return _build(HOLDING_COLUMNS, cols)
 
 
+_GAS_EXPECTS: Final = (
+    "gas_estimates_to_frame expects client results or (observed_at, GasEstimate) pairs"
+)
+_VIEW_EXPECTS: Final = "view_results_to_frame expects client results or lists of values"
+
+
+def _results(value: Any, expects: str) -> Iterable[Any]:
+    """``value`` as items to read: one client result is a list of one; text is refused."""
+    if is_result(value):
+        return [value]
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        raise InputError(f"{expects}, got {describe(value)}")
+    return value
+
+
 def _micros(value: Any) -> int:
     if isinstance(value, int):
         return value
@@ -306,15 +321,8 @@ def gas_estimates_to_frame(observations: Iterable[Any]) -> pd.DataFrame:
     InputError
         ``observations`` is none of these.
     """
-    if is_result(observations):
-        observations = [observations]
-    elif isinstance(observations, str | bytes) or not isinstance(observations, Iterable):
-        raise InputError(
-            "gas_estimates_to_frame expects client results or (observed_at, GasEstimate) "
-            f"pairs, got {describe(observations)}"
-        )
     rows: list[tuple[int, GasEstimate]] = []
-    for position, item in enumerate(observations):
+    for position, item in enumerate(_results(observations, _GAS_EXPECTS)):
         if is_result(item):
             rows.append((_micros(item[1]), item[0]))
             continue
@@ -325,10 +333,7 @@ def gas_estimates_to_frame(observations: Iterable[Any]) -> pd.DataFrame:
             if isinstance(estimate, GasEstimate):
                 rows.append((_micros(when), estimate))
                 continue
-        raise InputError(
-            "gas_estimates_to_frame expects client results or (observed_at, GasEstimate) "
-            f"pairs, got {describe(item)} at position {position}"
-        )
+        raise InputError(f"{_GAS_EXPECTS}, got {describe(item)} at position {position}")
     cols: dict[str, list[Any]] = {
         "observed_at": [when for when, _ in rows],
         "gas_estimate": [e.gas_estimate for _, e in rows],
@@ -359,16 +364,9 @@ def view_results_to_frame(
 
     Give ``names`` or ``types`` for the same columns when there are no results.
     """
-    if is_result(results):
-        results = [results]
-    elif isinstance(results, str | bytes) or not isinstance(results, Iterable):
-        raise InputError(
-            "view_results_to_frame expects client results or lists of values, "
-            f"got {describe(results)}"
-        )
     versions: list[int | None] = []
     rows: list[Sequence[Any]] = []
-    for position, item in enumerate(results):
+    for position, item in enumerate(_results(results, _VIEW_EXPECTS)):
         if is_result(item):
             versions.append(item[1].ledger_version)
             rows.append(item[0])
@@ -376,10 +374,7 @@ def view_results_to_frame(
             versions.append(None)
             rows.append(item)
         else:
-            raise InputError(
-                "view_results_to_frame expects client results or lists of values, "
-                f"got {describe(item)} at position {position}"
-            )
+            raise InputError(f"{_VIEW_EXPECTS}, got {describe(item)} at position {position}")
     width = len(names) if names is not None else len(types) if types is not None else None
     if width is None:
         width = max((len(row) for row in rows), default=0)

@@ -24,7 +24,7 @@ from ledgerkit.frames import functions_to_frame, holdings_to_frame, structs_to_f
 from ledgerkit.types import Address, MoveType
 from ledgerkit.widgets._account_activity import ACTIVITY_COLUMNS_SHOWN, ActivityScan, AssetNames
 from ledgerkit.widgets._grid import Column, LedgerGrid
-from ledgerkit.widgets._move_rows import flatten_value
+from ledgerkit.widgets._move_rows import VALUE_COLUMNS, flatten_value
 from ledgerkit.widgets._names import amount_text, grouped, short, short_type
 from ledgerkit.widgets._navigator import LazyTabs, Navigator, View, register_view
 from ledgerkit.widgets._read_client import ReadClient, activity_of
@@ -48,12 +48,6 @@ _ASSET_COLUMNS = [
     Column("base_units", "Balance (base units)", "int"),
     Column("type", "Type"),
     Column("asset", "Asset", "address"),
-]
-_VALUE_COLUMNS = [
-    Column("path", "Field"),
-    Column("value", "Value"),
-    Column("type", "Move type"),
-    Column("points_to", "Opens"),
 ]
 _EVENT_COLUMNS = [
     Column("sequence_number", "Seq", "int"),
@@ -302,7 +296,7 @@ def _resources_tab(nav: Navigator, resources: CursorSource) -> tuple[Any, list[L
         title="Resources",
     )
     value_source = ListSource([], ["path", "value", "type"])
-    value_grid = LedgerGrid(value_source, _VALUE_COLUMNS, title="Value", searchable=True)
+    value_grid = LedgerGrid(value_source, VALUE_COLUMNS, title="Value", searchable=True)
     value_grid.on_activate(nav.follow)
 
     def show_resource(row: Row | None) -> None:

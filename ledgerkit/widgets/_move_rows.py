@@ -15,14 +15,22 @@ from typing import Any, Final
 
 from ledgerkit._errors import InputError, LedgerError
 from ledgerkit.types import MoveType, StructTag, VectorType
+from ledgerkit.widgets._grid import Column
 
-__all__ = ["MAX_VALUE_ROWS", "StructLayouts", "flatten_value"]
+__all__ = ["MAX_VALUE_ROWS", "VALUE_COLUMNS", "StructLayouts", "flatten_value"]
 
 #: Most rows one value is flattened into, and how deep.
 MAX_VALUE_ROWS: Final = 2_000
 MAX_DEPTH: Final = 32
 _ADDRESS: Final = re.compile(r"^0x[0-9a-fA-F]{1,64}$")
 _TABLES: Final = {("table", "Table"), ("table_with_length", "TableWithLength")}
+#: How a grid shows the rows of :func:`flatten_value`.
+VALUE_COLUMNS: Final = [
+    Column("path", "Field"),
+    Column("value", "Value"),
+    Column("type", "Move type"),
+    Column("points_to", "Opens"),
+]
 
 
 class StructLayouts:

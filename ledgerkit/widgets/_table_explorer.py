@@ -24,7 +24,7 @@ from ledgerkit.bcs import MoveValueCodec
 from ledgerkit.models import DeleteTableItem, WriteTableItem
 from ledgerkit.types import Address, MoveType
 from ledgerkit.widgets._grid import Column, GridPage, LedgerGrid
-from ledgerkit.widgets._move_rows import flatten_value
+from ledgerkit.widgets._move_rows import VALUE_COLUMNS, flatten_value
 from ledgerkit.widgets._names import short
 from ledgerkit.widgets._navigator import Navigator, View, register_view
 from ledgerkit.widgets._read_client import ReadClient
@@ -42,12 +42,6 @@ _ITEM_COLUMNS = [
     Column("op", "Change"),
     Column("key", "Key", "json"),
     Column("value", "Value", "json"),
-]
-_VALUE_COLUMNS = [
-    Column("path", "Field"),
-    Column("value", "Value"),
-    Column("type", "Move type"),
-    Column("points_to", "Opens"),
 ]
 
 
@@ -174,7 +168,7 @@ class _ItemLookUp:
         self.raw_look_up = ipywidgets.Button(description="Look up raw")
         self._value_source = ListSource([])
         self.value_grid = LedgerGrid(
-            self._value_source, _VALUE_COLUMNS, title="Item", searchable=False
+            self._value_source, VALUE_COLUMNS, title="Item", searchable=False
         )
         self.value_grid.on_activate(nav.follow)
         self.look_up.on_click(self.typed)

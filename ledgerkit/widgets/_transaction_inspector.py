@@ -27,6 +27,7 @@ from ledgerkit.widgets._balance_rows import (
     moved_text,
 )
 from ledgerkit.widgets._grid import Column, LedgerGrid
+from ledgerkit.widgets._move_rows import VALUE_COLUMNS
 from ledgerkit.widgets._navigator import LazyTabs, Navigator, View, register_view, short
 from ledgerkit.widgets._read_client import ReadClient
 from ledgerkit.widgets._sources import ListSource
@@ -63,12 +64,6 @@ _CHANGE_COLUMNS = [
     Column("address", "Address", "address"),
     Column("handle", "Table", "handle"),
     Column("what", "Resource, module or item"),
-]
-_FIELD_COLUMNS = [
-    Column("path", "Field"),
-    Column("value", "Value"),
-    Column("type", "Move type"),
-    Column("points_to", "Opens"),
 ]
 
 
@@ -159,7 +154,7 @@ def _with_fields(
 ) -> tuple[Any, list[LedgerGrid]]:
     """``grid`` above a grid of the selected row's typed fields (the first row's at first)."""
     source = ListSource([], ["path", "value", "type"])
-    fields = LedgerGrid(source, _FIELD_COLUMNS, title="Fields")
+    fields = LedgerGrid(source, VALUE_COLUMNS, title="Fields")
     fields.on_activate(nav.follow)
 
     def show(row: Any) -> None:

@@ -165,24 +165,9 @@ def _store_facts(resources: list[MoveResource]) -> tuple[str | None, str | None]
     return (owner if isinstance(owner, str) else None, metadata)
 
 
-def simulation(
-    transaction: Simulatable,
-    *,
-    signer: object = None,
-    public_key: object = None,
-    secondary_signers: Sequence[object] | None = None,
-    fee_payer: object = None,
-    estimate_max_gas_amount: bool = False,
-    estimate_gas_unit_price: bool = False,
-    estimate_prioritized_gas_unit_price: bool = False,
-) -> Flow[Simulation]:
-    """The flow of :meth:`Client.simulate <ledgerkit.Client.simulate>`."""
-    signed = _to_simulate(transaction, signer, public_key, secondary_signers, fee_payer)
-    flags = {
-        "estimate_max_gas_amount": estimate_max_gas_amount,
-        "estimate_gas_unit_price": estimate_gas_unit_price,
-        "estimate_prioritized_gas_unit_price": estimate_prioritized_gas_unit_price,
-    }
+def simulation(signed: SignedTransaction, **flags: bool) -> Flow[Simulation]:
+    """The flow of :meth:`Client.simulate <ledgerkit.Client.simulate>`, once the
+    transaction bears its signatures of zeros: ``flags`` are its ``estimate_*`` options."""
     for name, value in flags.items():
         if not isinstance(value, bool):
             raise InputError(f"{name} must be a bool, got {value!r}")
@@ -394,12 +379,9 @@ class Flows(Endpoints):
         >>> sim.success, sim.fee, sim.abort  # doctest: +SKIP
         (True, 2400, None)
         """
+        signed = _to_simulate(transaction, signer, public_key, secondary_signers, fee_payer)
         return simulation(
-            transaction,
-            signer=signer,
-            public_key=public_key,
-            secondary_signers=secondary_signers,
-            fee_payer=fee_payer,
+            signed,
             estimate_max_gas_amount=estimate_max_gas_amount,
             estimate_gas_unit_price=estimate_gas_unit_price,
             estimate_prioritized_gas_unit_price=estimate_prioritized_gas_unit_price,
