@@ -111,6 +111,7 @@ from ledgerkit.models._balances import (
     primary_store_address,
     resolved_stores,
     storage_fee_refund,
+    store_facts,
     stores_to_look_up,
 )
 from ledgerkit.models._balances import StoreFacts as StoreFacts
@@ -354,6 +355,7 @@ __all__ = [
     "secondary_signers",
     "signature_kind",
     "storage_fee_refund",
+    "store_facts",
     "stores_to_look_up",
     "to_builtins",
 ]

@@ -49,6 +49,7 @@ __all__ = [
     "primary_store_address",
     "resolved_stores",
     "storage_fee_refund",
+    "store_facts",
     "stores_to_look_up",
 ]
 
@@ -298,6 +299,24 @@ def stores_to_look_up(txn: Any) -> list[str]:
     (long form): read their ``ObjectCore`` and ``FungibleStore`` to complete the
     balance changes."""
     return [s for s, (owner, meta) in resolved_stores(txn).items() if owner is None or not meta]
+
+
+def store_facts(resources: Iterable[Any]) -> StoreFacts:
+    """``(owner, metadata)`` of a fungible store (each long form as the node wrote it, or
+    None), from its resources: its ``ObjectCore`` and its ``FungibleStore``, as
+    :func:`stores_to_look_up` asks them to be read."""
+    owner = metadata = None
+    for resource in resources:
+        data = resource.data if isinstance(resource.data, Mapping) else {}
+        if resource.type == _OBJECT_CORE:
+            owner = data.get("owner")
+        elif resource.type == _FUNGIBLE_STORE:
+            inner = data.get("metadata")
+            metadata = inner.get("inner") if isinstance(inner, Mapping) else None
+    return (
+        owner if isinstance(owner, str) else None,
+        metadata if isinstance(metadata, str) else None,
+    )
 
 
 def _coin_handles(txn: Any) -> dict[tuple[str, int], str]:

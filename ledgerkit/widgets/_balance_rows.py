@@ -27,6 +27,7 @@ from ledgerkit.frames import (
     balance_changes_to_frame,
     stores_to_look_up,
 )
+from ledgerkit.models import store_facts
 from ledgerkit.types import Address, MoveType, StructTag
 from ledgerkit.widgets._grid import Column
 from ledgerkit.widgets._navigator import Navigator, short
@@ -130,19 +131,8 @@ def asset_name(nav: Navigator, asset: str | None, coin_type: str | None) -> Asse
 
 def _store_facts(nav: Navigator, store: str, version: int) -> tuple[str | None, str | None]:
     """``(owner, metadata)`` of a fungible store, read at ``version``."""
-    owner = metadata = None
     page = nav.client.account_resources(store, ledger_version=version, limit=MAX_STORES_READ)
-    for resource in page.value:
-        data = resource.data if isinstance(resource.data, Mapping) else {}
-        if resource.type == "0x1::object::ObjectCore":
-            owner = data.get("owner")
-        elif resource.type == "0x1::fungible_asset::FungibleStore":
-            inner = data.get("metadata")
-            metadata = inner.get("inner") if isinstance(inner, Mapping) else None
-    return (
-        owner if isinstance(owner, str) else None,
-        metadata if isinstance(metadata, str) else None,
-    )
+    return store_facts(page.value)
 
 
 def balance_frame(nav: Navigator, txn: Any) -> pd.DataFrame:

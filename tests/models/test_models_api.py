@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import json
 import subprocess
 import sys
 import typing
@@ -136,6 +137,7 @@ EXPECTED_PUBLIC_NAMES = [
     "secondary_signers",
     "signature_kind",
     "storage_fee_refund",
+    "store_facts",
     "stores_to_look_up",
     "to_builtins",
 ]
@@ -203,3 +205,21 @@ def test_importing_the_models_stays_light() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_store_facts_reads_a_fungible_stores_owner_and_asset() -> None:
+    owner = "0x" + "ab" * 32
+    metadata = "0x" + "00" * 31 + "0a"
+    body = json.dumps(
+        [
+            {"type": "0x1::object::ObjectCore", "data": {"owner": owner, "guid_creation_num": "1"}},
+            {
+                "type": "0x1::fungible_asset::FungibleStore",
+                "data": {"metadata": {"inner": metadata}, "balance": "5", "frozen": False},
+            },
+        ]
+    ).encode()
+    assert m.store_facts(m.decode_resources(body)) == (owner, metadata)
+    only_core = json.dumps([{"type": "0x1::object::ObjectCore", "data": {"owner": owner}}])
+    assert m.store_facts(m.decode_resources(only_core.encode())) == (owner, None)
+    assert m.store_facts([]) == (None, None)

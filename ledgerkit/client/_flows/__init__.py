@@ -39,7 +39,13 @@ from ledgerkit.client._flows import _building as building
 from ledgerkit.client._flows._building import WAIT_PAUSE_SECONDS, waiting
 from ledgerkit.client._flows._holdings import Holding, holdings
 from ledgerkit.client._methods import Endpoints
-from ledgerkit.models import MoveResource, Transaction, UserTransaction, stores_to_look_up
+from ledgerkit.models import (
+    MoveResource,
+    Transaction,
+    UserTransaction,
+    store_facts,
+    stores_to_look_up,
+)
 from ledgerkit.tx import (
     EncodedSubmission,
     ModuleAbis,
@@ -153,18 +159,6 @@ def _to_simulate(
     )
 
 
-def _store_facts(resources: list[MoveResource]) -> tuple[str | None, str | None]:
-    owner = metadata = None
-    for resource in resources:
-        data = resource.data if isinstance(resource.data, dict) else {}
-        if resource.type == "0x1::object::ObjectCore":
-            owner = data.get("owner")
-        elif resource.type == "0x1::fungible_asset::FungibleStore":
-            inner = data.get("metadata")
-            metadata = inner.get("inner") if isinstance(inner, dict) else None
-    return (owner if isinstance(owner, str) else None, metadata)
-
-
 def simulation(signed: SignedTransaction, **flags: bool) -> Flow[Simulation]:
     """The flow of :meth:`Client.simulate <ledgerkit.Client.simulate>`, once the
     transaction bears its signatures of zeros: ``flags`` are its ``estimate_*`` options."""
@@ -183,7 +177,7 @@ def simulation(signed: SignedTransaction, **flags: bool) -> Flow[Simulation]:
             found = yield from send(calls.account_resources(store))
         except NotFoundError:
             continue
-        stores[store] = _store_facts(found.value)
+        stores[store] = store_facts(found.value)
     return Simulation.from_transaction(txn, answer.ledger, stores=stores, **flags)
 
 
