@@ -9,9 +9,8 @@ reaches above it. To be removed in 0.3.
 
 from __future__ import annotations
 
-import os
 import warnings
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ledgerkit.types import Address
 
@@ -22,7 +21,8 @@ __all__ = ["AsyncDeprecatedMethods", "DeprecatedMethods"]
 
 _DOC = """Deprecated: ``ledgerkit.account_activity(client, address, ...)``, or ``await
         ledgerkit.aaccount_activity(aclient, address, ...)`` for an ``AsyncClient``, which
-        this forwards to, with a ``DeprecationWarning``."""
+        this forwards its keyword options to (``start_version``, ``end_version``,
+        ``dataset``, ``progress``), with a ``DeprecationWarning``."""
 
 
 def _warn(new: str) -> None:
@@ -36,26 +36,11 @@ def _warn(new: str) -> None:
 class DeprecatedMethods:
     """Old names of :class:`~ledgerkit.Client` (see the module)."""
 
-    def account_activity(
-        self,
-        address: str | Address,
-        *,
-        start_version: int | None = None,
-        end_version: int | None = None,
-        dataset: str | os.PathLike[str] | None = None,
-        progress: bool | None = None,
-    ) -> pd.DataFrame:
+    def account_activity(self, address: str | Address, **options: Any) -> pd.DataFrame:
         import ledgerkit
 
         _warn("ledgerkit.account_activity")
-        return ledgerkit.account_activity(
-            self,  # type: ignore[arg-type]
-            address,
-            start_version=start_version,
-            end_version=end_version,
-            dataset=dataset,
-            progress=progress,
-        )
+        return ledgerkit.account_activity(self, address, **options)  # type: ignore[arg-type]
 
     account_activity.__doc__ = _DOC
 
@@ -63,25 +48,10 @@ class DeprecatedMethods:
 class AsyncDeprecatedMethods:
     """Old names of :class:`~ledgerkit.AsyncClient` (see the module)."""
 
-    async def account_activity(
-        self,
-        address: str | Address,
-        *,
-        start_version: int | None = None,
-        end_version: int | None = None,
-        dataset: str | os.PathLike[str] | None = None,
-        progress: bool | None = None,
-    ) -> pd.DataFrame:
+    async def account_activity(self, address: str | Address, **options: Any) -> pd.DataFrame:
         import ledgerkit
 
         _warn("await ledgerkit.aaccount_activity")
-        return await ledgerkit.aaccount_activity(
-            self,  # type: ignore[arg-type]
-            address,
-            start_version=start_version,
-            end_version=end_version,
-            dataset=dataset,
-            progress=progress,
-        )
+        return await ledgerkit.aaccount_activity(self, address, **options)  # type: ignore[arg-type]
 
     account_activity.__doc__ = _DOC

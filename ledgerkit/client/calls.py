@@ -30,6 +30,7 @@ import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
+from ledgerkit import models
 from ledgerkit._endpoints import BCS, JSON, SIGNED_TXN_BCS, VIEW_BCS
 from ledgerkit._errors import InputError
 from ledgerkit.bcs import (
@@ -83,26 +84,6 @@ from ledgerkit.models import (
     PendingTransaction,
     Transaction,
     UserTransaction,
-    decode_account,
-    decode_auxiliary_info,
-    decode_balance,
-    decode_batch_submit_result,
-    decode_block,
-    decode_events,
-    decode_gas_estimate,
-    decode_health,
-    decode_ledger_info,
-    decode_module,
-    decode_modules,
-    decode_pending_transaction,
-    decode_resource,
-    decode_resources,
-    decode_signing_message,
-    decode_simulation,
-    decode_table_item,
-    decode_transaction,
-    decode_transactions,
-    decode_view,
 )
 from ledgerkit.tx import EncodedSubmission
 from ledgerkit.types import (
@@ -176,7 +157,7 @@ def ledger_info() -> Call[LedgerInfo]:
     Result[LedgerInfo]
         Never served from the cache.
     """
-    return _call(_route("get_ledger_info"), decode_ledger_info)
+    return _call(_route("get_ledger_info"), models.decode_ledger_info)
 
 
 @endpoint
@@ -194,7 +175,7 @@ def health(duration_secs: int | None = None) -> Call[HealthStatus]:
         503: the ledger is older than that (never retried).
     """
     duration = None if duration_secs is None else parse_uint(duration_secs, 32, what="duration")
-    return _call(_route("healthy"), decode_health, _params(duration_secs=duration))
+    return _call(_route("healthy"), models.decode_health, _params(duration_secs=duration))
 
 
 # -- accounts --------------------------------------------------------------------------------
@@ -220,7 +201,7 @@ def account(address: str | Address, *, ledger_version: int | None = None) -> Cal
         The version is older than the node keeps.
     """
     route = _route("get_account", address=_address(address))
-    return _state_read(route, decode_account, ledger_version)
+    return _state_read(route, models.decode_account, ledger_version)
 
 
 @endpoint
@@ -252,7 +233,7 @@ def account_resources(
     """
     route = _route("get_account_resources", address=_address(address))
     return _state_read(
-        route, decode_resources, ledger_version, start=_cursor(start), limit=_limit(limit)
+        route, models.decode_resources, ledger_version, start=_cursor(start), limit=_limit(limit)
     )
 
 
@@ -276,7 +257,7 @@ def account_resource(
         The account holds no such resource.
     """
     route = _resource_route(address, resource_type)
-    return _state_read(route, decode_resource, ledger_version)
+    return _state_read(route, models.decode_resource, ledger_version)
 
 
 @endpoint
@@ -306,7 +287,7 @@ def account_modules(
     """
     route = _route("get_account_modules", address=_address(address))
     return _state_read(
-        route, decode_modules, ledger_version, start=_cursor(start), limit=_limit(limit)
+        route, models.decode_modules, ledger_version, start=_cursor(start), limit=_limit(limit)
     )
 
 
@@ -327,7 +308,7 @@ def account_module(
         The account publishes no module of that name.
     """
     route = _module_route(address, module_name)
-    return _state_read(route, decode_module, ledger_version)
+    return _state_read(route, models.decode_module, ledger_version)
 
 
 @endpoint
@@ -353,7 +334,7 @@ def account_balance(
     else:
         segment = _address(asset)  # a fungible asset's metadata address
     route = _route("get_account_balance", address=_address(address), asset_type=segment)
-    return _state_read(route, decode_balance, ledger_version)
+    return _state_read(route, models.decode_balance, ledger_version)
 
 
 @endpoint
@@ -364,7 +345,7 @@ def account_transactions(
     first, size = _start(start), _limit(limit)
     route = _route("get_account_transactions", address=_address(address))
     query = _params(start=first, limit=size)
-    return _call(route, decode_transactions, query, storable=full_page(first, size))
+    return _call(route, models.decode_transactions, query, storable=full_page(first, size))
 
 
 @endpoint
@@ -403,7 +384,7 @@ def events_by_creation_number(
         "get_events_by_creation_number", address=_address(address), creation_number=number
     )
     query = _params(start=first, limit=size)
-    return _call(route, decode_events, query, storable=full_page(first, size))
+    return _call(route, models.decode_events, query, storable=full_page(first, size))
 
 
 @endpoint
@@ -427,7 +408,7 @@ def events_by_handle(
         field_name=field,
     )
     query = _params(start=first, limit=size)
-    return _call(route, decode_events, query, storable=full_page(first, size))
+    return _call(route, models.decode_events, query, storable=full_page(first, size))
 
 
 # -- transactions ----------------------------------------------------------------------------
@@ -439,7 +420,7 @@ def transactions(*, start: int | None = None, limit: int | None = None) -> Call[
     first, size = _start(start), _limit(limit)
     storable = version_page(first, size, last_transaction_version)
     query = _params(start=first, limit=size)
-    return _call(_route("get_transactions"), decode_transactions, query, storable=storable)
+    return _call(_route("get_transactions"), models.decode_transactions, query, storable=storable)
 
 
 @endpoint
@@ -454,14 +435,14 @@ def transaction_by_version(version: int) -> Call[Transaction]:
         Older than the node keeps.
     """
     route = _route("get_transaction_by_version", txn_version=_u64(version, "version"))
-    return _call(route, decode_transaction, storable=committed)
+    return _call(route, models.decode_transaction, storable=committed)
 
 
 @endpoint
 def transaction_by_hash(txn_hash: str | bytes) -> Call[Transaction]:
     """The transaction with this hash: committed, or still pending in the mempool."""
     route = _route("get_transaction_by_hash", txn_hash=_txn_hash(txn_hash))
-    return _call(route, decode_transaction, storable=committed)
+    return _call(route, models.decode_transaction, storable=committed)
 
 
 @endpoint
@@ -480,7 +461,7 @@ def wait_transaction_by_hash(txn_hash: str | bytes) -> Call[Transaction]:
     digest = _txn_hash(txn_hash)
     return _call(
         _route("wait_transaction_by_hash", txn_hash=digest),
-        decode_transaction,
+        models.decode_transaction,
         storable=committed,
         cache_path=_route("get_transaction_by_hash", txn_hash=digest).path,
     )
@@ -528,7 +509,7 @@ def transactions_auxiliary_info(
 
     return _call(
         _route("get_transactions_auxiliary_info"),
-        decode_auxiliary_info,
+        models.decode_auxiliary_info,
         _params(start_version=first, limit=size),
         storable=version_page(first, size, last_version),
     )
@@ -565,7 +546,7 @@ def submit_transaction(
         )
     return _call(
         _route("submit_transaction"),
-        decode_pending_transaction,
+        models.decode_pending_transaction,
         body=body,
         content_type=content_type,
         idempotent=False,
@@ -604,7 +585,7 @@ def submit_batch_transactions(signed: Sequence[SignedTransaction]) -> Call[Batch
     count.uleb128(len(signed))
     return _call(
         _route("submit_batch_transactions"),
-        decode_batch_submit_result,
+        models.decode_batch_submit_result,
         body=count.output() + b"".join(item.to_bcs() for item in signed),
         content_type=SIGNED_TXN_BCS,
         idempotent=False,
@@ -650,7 +631,7 @@ def simulate_transaction(
     }
     return _call(
         _route("simulate_transaction"),
-        decode_simulation,
+        models.decode_simulation,
         _params(**{name: "true" for name, on in flags.items() if on}),
         body=transaction.to_bcs(),
         content_type=SIGNED_TXN_BCS,
@@ -672,7 +653,7 @@ def encode_submission(request: Mapping[str, Any]) -> Call[EncodedSubmission]:
     sent = dict(request)
 
     def decode(data: bytes) -> EncodedSubmission:
-        return EncodedSubmission.from_signing_message(decode_signing_message(data), sent)
+        return EncodedSubmission.from_signing_message(models.decode_signing_message(data), sent)
 
     return _call(_route("encode_submission"), decode, body=json_body(sent), content_type=JSON)
 
@@ -703,7 +684,7 @@ def table_item(
     }
     return _state_read(
         _route("get_table_item", table_handle=_address(handle)),
-        decode_table_item,
+        models.decode_table_item,
         ledger_version,
         body=json_body(body),
         content_type=JSON,
@@ -731,7 +712,7 @@ def raw_table_item(
 @endpoint
 def estimate_gas_price() -> Call[GasEstimate]:
     """The node's gas unit price estimates (deprioritized, regular, prioritized)."""
-    return _call(_route("estimate_gas_price"), decode_gas_estimate)
+    return _call(_route("estimate_gas_price"), models.decode_gas_estimate)
 
 
 def _view_body(
@@ -778,7 +759,7 @@ def view_json(
     """
     body, content_type = _view_body(function, type_arguments, arguments)
     return _state_read(
-        _route("view"), decode_view, ledger_version, body=body, content_type=content_type
+        _route("view"), models.decode_view, ledger_version, body=body, content_type=content_type
     )
 
 
@@ -806,7 +787,7 @@ def _block(route: Route, with_transactions: bool) -> Call[Block]:
     if not isinstance(with_transactions, bool):
         raise InputError(f"with_transactions must be a bool, got {with_transactions!r}")
     query = _params(with_transactions="true" if with_transactions else None)
-    return _call(route, decode_block, query, storable=complete_block)
+    return _call(route, models.decode_block, query, storable=complete_block)
 
 
 @endpoint

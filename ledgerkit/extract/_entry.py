@@ -216,38 +216,6 @@ async def aextract(
 extract = blocking_twin(aextract, "extract")
 
 
-def extract_transactions(
-    url: str | Client | AsyncClient,
-    out: str | os.PathLike[str],
-    **arguments: Unpack[ExtractArguments],
-) -> ExtractionSummary:
-    """Alias of ``extract("transactions", url, out, ...)``: see :func:`extract`."""
-    return extract("transactions", url, out, **arguments)
-
-
-def extract_blocks(
-    url: str | Client | AsyncClient,
-    out: str | os.PathLike[str],
-    **arguments: Unpack[ExtractArguments],
-) -> ExtractionSummary:
-    """Alias of ``extract("blocks", url, out, ...)``: see :func:`extract`."""
-    return extract("blocks", url, out, **arguments)
-
-
-def extract_events(
-    url: str | Client | AsyncClient,
-    out: str | os.PathLike[str],
-    address: str | Address,
-    creation_number: int,
-    **arguments: Unpack[ExtractArguments],
-) -> ExtractionSummary:
-    """Alias of ``extract("events", url, out, address=address,
-    creation_number=creation_number, ...)``: see :func:`extract`."""
-    return extract(
-        "events", url, out, address=address, creation_number=creation_number, **arguments
-    )
-
-
 async def aextract_transactions(
     url: str | Client | AsyncClient,
     out: str | os.PathLike[str],
@@ -278,6 +246,24 @@ async def aextract_events(
     return await aextract(
         "events", url, out, address=address, creation_number=creation_number, **arguments
     )
+
+
+extract_transactions = blocking_twin(
+    aextract_transactions,
+    "extract_transactions",
+    """Alias of ``extract("transactions", url, out, ...)``: see :func:`extract`.""",
+)
+extract_blocks = blocking_twin(
+    aextract_blocks,
+    "extract_blocks",
+    """Alias of ``extract("blocks", url, out, ...)``: see :func:`extract`.""",
+)
+extract_events = blocking_twin(
+    aextract_events,
+    "extract_events",
+    """Alias of ``extract("events", url, out, address=address,
+    creation_number=creation_number, ...)``: see :func:`extract`.""",
+)
 
 
 def fetch_transactions(

@@ -425,15 +425,17 @@ def run_sync(coro: Coroutine[Any, Any, T]) -> T:
 
 
 def blocking_twin(
-    coroutine_function: Callable[P, Coroutine[Any, Any, T]], name: str
+    coroutine_function: Callable[P, Coroutine[Any, Any, T]], name: str, doc: str | None = None
 ) -> Callable[P, T]:
     """``coroutine_function`` run to its end from sync code (:func:`run_sync`), named
     ``name``: the same parameters (``inspect.signature`` and type checkers read them) and
-    the same docstring, so a public pair is written once."""
+    the same docstring (or ``doc``), so a public pair is written once."""
 
     @functools.wraps(coroutine_function)
     def blocking(*args: P.args, **kwargs: P.kwargs) -> T:
         return run_sync(coroutine_function(*args, **kwargs))
 
     blocking.__name__ = blocking.__qualname__ = name
+    if doc is not None:
+        blocking.__doc__ = doc
     return blocking
