@@ -1,7 +1,7 @@
 """``ledgerkit.typed_events`` (and its coroutine twin ``atyped_events``): event data typed
 by the ABIs of the modules that declare it, fetched from the node once per module.
 
-The flow of what to fetch is :func:`ledgerkit.frames.abi_requests` (no I/O); the two
+The flow of what to fetch is :func:`ledgerkit.models.abi_requests` (no I/O); the two
 drivers here send its requests with a :class:`~ledgerkit.Client` or an
 :class:`~ledgerkit.AsyncClient` (the latter a nesting level's modules at once).
 """
@@ -19,13 +19,11 @@ from ledgerkit._public import publish as _publish
 from ledgerkit.client import AsyncClient, Client
 from ledgerkit.frames import (
     EVENT_KEY_COLUMNS,
-    AbiCache,
-    abi_requests,
     event_type_matches,
     events_to_frame,
     expand_event_data,
 )
-from ledgerkit.models import MoveModule
+from ledgerkit.models import AbiCache, MoveModule, abi_requests
 from ledgerkit.types import ModuleId, StructTag
 
 __all__ = ["aload_abis", "atyped_events", "load_abis", "needed_types", "typed_events"]

@@ -33,11 +33,11 @@ from ledgerkit.extract._options import (
 )
 from ledgerkit.frames import (
     EVENT_COLUMNS,
-    AbiCache,
     empty_frame,
     event_type_matches,
     expand_event_data,
 )
+from ledgerkit.models import AbiCache
 from ledgerkit.types import StructTag
 
 __all__ = ["aevents_of_type", "events_of_type"]

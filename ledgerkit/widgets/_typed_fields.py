@@ -2,8 +2,8 @@
 Changes tabs.
 
 An event's fields come from :func:`ledgerkit.frames.expand_event_data` over the
-explorer's one :class:`~ledgerkit.frames.AbiCache`, filled through
-:func:`ledgerkit.frames.abi_requests` with modules read once per explorer (the Payload
+explorer's one :class:`~ledgerkit.AbiCache`, filled through
+:func:`ledgerkit.models.abi_requests` with modules read once per explorer (the Payload
 tab's function ABI comes from the same reads). A resource's or table item's value is
 flattened with the struct layouts of the same modules. A value whose type cannot be
 learnt (a module the node does not publish) is still shown field by field, untyped.
@@ -22,8 +22,9 @@ from typing import Any, Final
 import pandas as pd
 
 from ledgerkit._errors import LedgerError, NotFoundError
-from ledgerkit.frames import EVENT_KEY_COLUMNS, AbiCache, abi_requests, expand_event_data
+from ledgerkit.frames import EVENT_KEY_COLUMNS, expand_event_data
 from ledgerkit.models import (
+    AbiCache,
     DeleteModule,
     DeleteResource,
     DeleteTableItem,
@@ -31,6 +32,7 @@ from ledgerkit.models import (
     WriteModule,
     WriteResource,
     WriteTableItem,
+    abi_requests,
 )
 from ledgerkit.types import Address, ModuleId, MoveType, PrimitiveType, StructTag
 from ledgerkit.widgets._move_rows import StructLayouts, flatten_value
