@@ -161,3 +161,17 @@ def test_a_cache_must_be_an_abi_cache() -> None:
     with node.client() as client, pytest.raises(InputError, match="cache must be an AbiCache"):
         client.load_abis(SOLD, cache={})  # type: ignore[arg-type]
     assert node.sent() == []
+
+
+def test_encoding_a_transaction_reads_its_functions_abi_once() -> None:
+    node = _node()
+    buy = EntryFunction.build("0x42::shop::buy", [], [("u64", 7)], codec=MoveValueCodec())
+    raw = RawTransaction(Address.parse("0x7"), 0, buy, 10, 1, 2, 4)
+    message = "0x" + raw.signing_message().hex()
+    node.on("POST", "/transactions/encode_submission", answer(message))
+    with node.client() as client:
+        first = client.encode_submission(raw).value
+        again = client.encode_submission(raw).value
+    assert first.request["payload"]["arguments"] == ["7"]
+    assert again.raw == raw
+    assert _reads(node) == [_path("0x42", "shop")] + ["/transactions/encode_submission"] * 2

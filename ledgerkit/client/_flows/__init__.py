@@ -243,19 +243,17 @@ def _call_of(raw: RawTransaction) -> EntryFunction | None:
     return None
 
 
-def _param_types(call: EntryFunction) -> Flow[list[MoveType]]:
-    """The value parameter types of ``call``'s function, its type arguments put in."""
-    fid = call.function_id
-    module = (yield from send(calls.account_module(fid.address, fid.module.name))).value
-    function = module.abi.function(fid.name) if module.abi is not None else None
-    if function is None:
-        raise InputError(f"the node's module {fid.module} has no function {fid.name!r}")
+def _param_types(state: building.BuildState, call: EntryFunction) -> Flow[list[MoveType]]:
+    """The value parameter types of ``call``'s function (its ABI kept in the client's
+    cache), its type arguments put in."""
+    function = yield from building.function_abi(state, call.function_id)
     params = [MoveType.parse(p) for p in function.params if p not in _SIGNERS]
     return [p.substitute(call.type_args) for p in params]
 
 
 def encoding(
     request: Mapping[str, Any] | RawTransaction | MultiAgentRawTransaction,
+    state: building.BuildState,
 ) -> Flow[Result[EncodedSubmission]]:
     """The node's signing message of ``request``, read back into its transaction.
 
@@ -271,7 +269,7 @@ def encoding(
         calls.encode_submission(request)  # raises the InputError naming what it takes
     raw = request.raw if isinstance(request, MultiAgentRawTransaction) else request
     call = _call_of(raw)
-    types = (yield from _param_types(call)) if call is not None else None
+    types = (yield from _param_types(state, call)) if call is not None else None
     result = yield from send(
         calls.encode_submission(submission_request(request, param_types=types))
     )
@@ -326,7 +324,8 @@ class Flows(Endpoints):
             The JSON request (sender, sequence_number, max_gas_amount, gas_unit_price,
             expiration_timestamp_secs, payload; ``secondary_signers`` for the multi-agent
             message), or a transaction, which is sent in that form (an entry function's
-            arguments written in JSON by its ABI, read from the node first).
+            arguments written in JSON by its ABI, read from the node once per module and
+            kept).
 
         Returns
         -------
@@ -340,7 +339,7 @@ class Flows(Endpoints):
         DecodingError
             Given a transaction, the node encodes it otherwise (another chain id...).
         """
-        return encoding(request)
+        return encoding(request, state.builds)
 
     # -- tables --------------------------------------------------------------------------
 
