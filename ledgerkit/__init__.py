@@ -112,7 +112,6 @@ if _TYPE_CHECKING:
     from ledgerkit.extract import aaccount_activity, account_activity, events_of_type
     from ledgerkit.faucet import AsyncFaucetClient, FaucetClient, TokenProvider
     from ledgerkit.frames import (
-        AbiCache,
         balances_to_frame,
         blocks_to_frame,
         changes_to_frame,
@@ -125,6 +124,7 @@ if _TYPE_CHECKING:
         structs_to_frame,
         transactions_to_frame,
     )
+    from ledgerkit.models import AbiCache
 
 # Heavy parts load on first use, so ``import ledgerkit`` stays fast.
 _LAZY = {
@@ -141,7 +141,7 @@ _LAZY = {
     "typed_events": "ledgerkit._typed_events",
     "atyped_events": "ledgerkit._typed_events",
     "events_of_type": "ledgerkit.extract",
-    "AbiCache": "ledgerkit.frames",
+    "AbiCache": "ledgerkit.models",
     "FaucetClient": "ledgerkit.faucet",
     "AsyncFaucetClient": "ledgerkit.faucet",
     "TokenProvider": "ledgerkit.faucet",

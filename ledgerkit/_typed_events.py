@@ -1,34 +1,30 @@
 """``ledgerkit.typed_events`` (and its coroutine twin ``atyped_events``): event data typed
 by the ABIs of the modules that declare it, fetched from the node once per module.
 
-The flow of what to fetch is :func:`ledgerkit.frames.abi_requests` (no I/O); the two
-drivers here send its requests with a :class:`~ledgerkit.Client` or an
-:class:`~ledgerkit.AsyncClient` (the latter a nesting level's modules at once).
+The client reads the modules (``client.load_abis``, a flow both clients share: a nesting
+level's modules together) into an :class:`~ledgerkit.AbiCache`, which lays the events'
+data out as columns.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Iterable
 from typing import Any
 
 import pandas as pd
 
-from ledgerkit._errors import InputError, NotFoundError
+from ledgerkit._errors import InputError
 from ledgerkit._public import publish as _publish
 from ledgerkit.client import AsyncClient, Client
 from ledgerkit.frames import (
     EVENT_KEY_COLUMNS,
-    AbiCache,
-    abi_requests,
     event_type_matches,
     events_to_frame,
     expand_event_data,
 )
-from ledgerkit.models import MoveModule
-from ledgerkit.types import ModuleId, StructTag
+from ledgerkit.models import AbiCache
+from ledgerkit.types import StructTag
 
-__all__ = ["aload_abis", "atyped_events", "load_abis", "needed_types", "typed_events"]
+__all__ = ["atyped_events", "needed_types", "typed_events"]
 
 
 def needed_types(frame: pd.DataFrame, event_type: str | StructTag) -> list[StructTag]:
@@ -46,50 +42,6 @@ def _events_frame(events: Any) -> pd.DataFrame:
             raise InputError("typed_events expects a frame of events_to_frame or events")
         return events
     return events_to_frame(events)
-
-
-def _abi(found: Any) -> MoveModule | None:
-    return getattr(found.value, "abi", None)
-
-
-def load_abis(client: Client, types: Iterable[StructTag | str], cache: AbiCache) -> AbiCache:
-    """Fetch into ``cache`` the module ABIs ``types`` need and it lacks (a module the node
-    does not publish is remembered as missing); returns ``cache``."""
-    flow = abi_requests(cache, types)
-    try:
-        needed = next(flow)
-        while True:
-            found: dict[ModuleId, MoveModule | None] = {}
-            for module_id in needed:
-                try:
-                    answer = client.account_module(module_id.address, module_id.name)
-                    found[module_id] = _abi(answer)
-                except NotFoundError:
-                    found[module_id] = None
-            needed = flow.send(found)
-    except StopIteration:
-        return cache
-
-
-async def aload_abis(
-    client: AsyncClient, types: Iterable[StructTag | str], cache: AbiCache
-) -> AbiCache:
-    """Coroutine twin of :func:`load_abis`: the modules of one nesting level at once."""
-
-    async def one(module_id: ModuleId) -> MoveModule | None:
-        try:
-            return _abi(await client.account_module(module_id.address, module_id.name))
-        except NotFoundError:
-            return None
-
-    flow = abi_requests(cache, types)
-    try:
-        needed = next(flow)
-        while True:
-            answers = await asyncio.gather(*(one(m) for m in needed))
-            needed = flow.send(dict(zip(needed, answers, strict=True)))
-    except StopIteration:
-        return cache
 
 
 def typed_events(
@@ -142,7 +94,7 @@ def typed_events(
         raise InputError("with an AsyncClient, use: await ledgerkit.atyped_events(client, ...)")
     frame = _events_frame(events)
     cache = AbiCache() if cache is None else cache
-    load_abis(client, needed_types(frame, event_type), cache)
+    client.load_abis(needed_types(frame, event_type), cache=cache)
     return expand_event_data(frame, event_type, modules=cache)
 
 
@@ -158,7 +110,7 @@ async def atyped_events(
         raise InputError("atyped_events takes an AsyncClient; with a Client, use typed_events")
     frame = _events_frame(events)
     cache = AbiCache() if cache is None else cache
-    await aload_abis(client, needed_types(frame, event_type), cache)
+    await client.load_abis(needed_types(frame, event_type), cache=cache)
     return expand_event_data(frame, event_type, modules=cache)
 
 

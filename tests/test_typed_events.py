@@ -14,7 +14,8 @@ import pandas as pd
 import pytest
 
 import ledgerkit
-from ledgerkit.frames import AbiCache, events_to_frame
+from ledgerkit import AbiCache
+from ledgerkit.frames import events_to_frame
 from ledgerkit.localnet import LocalNode
 from ledgerkit.models import Event, EventGuid, TransactionEvents
 

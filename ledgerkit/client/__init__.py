@@ -14,7 +14,9 @@ aiohttp when first named.
 
 The clients of the other services sit beside it: :mod:`ledgerkit.client.faucet`
 (``FaucetClient``, ``TokenProvider``) and :mod:`ledgerkit.client.docsite`
-(``DocsClient``); each runs its flows with the same driver.
+(``DocsClient``); each runs its flows with the same driver, :func:`drive`, which runs an
+I/O-free flow for anything that performs its steps (an explorer reading module ABIs with
+:func:`ledgerkit.models.abi_requests`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from ledgerkit.client import calls
 from ledgerkit.client._cache import ChainIdentity, default_cache_dir
 from ledgerkit.client._client import AsyncClient, Client
 from ledgerkit.client._config import ClientConfig
+from ledgerkit.client._driver import drive
 from ledgerkit.client._flows._holdings import Holding
 from ledgerkit.client._pacing import AsyncClock, Clock, Retry, Waited
 from ledgerkit.client.calls import Call
@@ -52,6 +55,7 @@ __all__ = [
     "Waited",
     "calls",
     "default_cache_dir",
+    "drive",
 ]
 
 

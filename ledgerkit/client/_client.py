@@ -79,7 +79,7 @@ from ledgerkit.client._config import (
 )
 from ledgerkit.client._declare import Pager
 from ledgerkit.client._deprecated import AsyncDeprecatedMethods, DeprecatedMethods
-from ledgerkit.client._driver import Flow, Pause, adrive, drive
+from ledgerkit.client._driver import Flow, Pause, Together, adrive, drive
 from ledgerkit.client._flows import ClientState, Flows
 from ledgerkit.client._pacing import (
     AsyncClock,
@@ -805,13 +805,22 @@ class Client(BaseClient, DeprecatedMethods):
         """Run a flow to its end (:func:`~ledgerkit.client._driver.drive`)."""
         return drive(flow, self._step)
 
-    def _step(self, step: Call[Any] | Pause) -> Any:
-        """One step of a flow: send a call, or wait a pause and tell the time."""
+    def _step(self, step: Call[Any] | Together | Pause) -> Any:
+        """One step of a flow: send a call (or several, in turn), or wait a pause and tell
+        the time."""
         if isinstance(step, Pause):
             if step.seconds > 0:
                 self._clock.sleep(step.seconds)
             return self._clock.monotonic()
+        if isinstance(step, Together):
+            return [self._outcome(call) for call in step.calls]
         return self._send(step)
+
+    def _outcome(self, call: Call[T]) -> Result[T] | LedgerError:
+        try:
+            return self._send(call)
+        except LedgerError as exc:
+            return exc
 
     def close(self) -> None:
         """Close the connections and the cache; any call after raises
@@ -1048,13 +1057,22 @@ class AsyncClient(BaseClient, AsyncDeprecatedMethods):
         """Run a flow to its end (:func:`~ledgerkit.client._driver.adrive`)."""
         return await adrive(flow, self._step)
 
-    async def _step(self, step: Call[Any] | Pause) -> Any:
-        """One step of a flow: send a call, or wait a pause and tell the time."""
+    async def _step(self, step: Call[Any] | Together | Pause) -> Any:
+        """One step of a flow: send a call (or several, concurrently), or wait a pause and
+        tell the time."""
         if isinstance(step, Pause):
             if step.seconds > 0:
                 await self._clock.sleep(step.seconds)
             return self._clock.monotonic()
+        if isinstance(step, Together):
+            return list(await asyncio.gather(*(self._outcome(call) for call in step.calls)))
         return await self._send(step)
+
+    async def _outcome(self, call: Call[T]) -> Result[T] | LedgerError:
+        try:
+            return await self._send(call)
+        except LedgerError as exc:
+            return exc
 
     async def aclose(self) -> None:
         """Close the connections and the cache; any call after raises

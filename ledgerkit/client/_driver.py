@@ -5,9 +5,10 @@ A flow is a generator written once for the blocking and the asyncio client alike
 httpx writes its authentication flows once: it yields a *step* (something to do), is sent
 back what the step gave, and returns its value. What a step is belongs to the client that
 runs the flow: the node client's are a :class:`~ledgerkit.client.Call` (sent; its
-:class:`~ledgerkit.Result` comes back) and a :class:`Pause` (waited; the clock's monotonic
-time comes back), the faucet client's a request to the faucet or a question for the node
-client, the docs client's a page to fetch. The loop is the same for all three and is
+:class:`~ledgerkit.Result` comes back), :class:`Together` (calls sent at once; each one's
+outcome comes back) and a :class:`Pause` (waited; the clock's monotonic time comes back),
+the faucet client's a request to the faucet or a question for the node client, the docs
+client's a page to fetch. The loop is the same for all three and is
 written here alone: the client hands :func:`drive` (or :func:`adrive`) its flow and its
 ``send``, the function that performs one step.
 
@@ -19,7 +20,7 @@ flow and propagates. A flow that ends, however it ends, is closed.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Generator
+from collections.abc import Awaitable, Callable, Generator, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, TypeAlias, TypeVar
 
@@ -29,7 +30,18 @@ if TYPE_CHECKING:
     from ledgerkit.client._call import Call
     from ledgerkit.types import Result
 
-__all__ = ["Flow", "Now", "Pause", "adrive", "drive", "now", "send", "step"]
+__all__ = [
+    "Flow",
+    "Now",
+    "Pause",
+    "Together",
+    "adrive",
+    "drive",
+    "now",
+    "send",
+    "send_together",
+    "step",
+]
 
 T = TypeVar("T")
 S = TypeVar("S")
@@ -50,6 +62,15 @@ class Pause:
 Now: Final = Pause(0.0)
 
 
+@dataclass(frozen=True, slots=True)
+class Together:
+    """A step: node calls sent at once (an asyncio client sends them concurrently, a
+    blocking one in turn); the client answers with one outcome per call, in order: its
+    :class:`~ledgerkit.Result`, or the error of ledgerkit's tree it raised."""
+
+    calls: tuple[Call[Any], ...]
+
+
 def step(what: S) -> Generator[S, Any, Any]:
     """One step inside a flow, as an expression: ``result = yield from step(call)``."""
     answer = yield what
@@ -60,6 +81,15 @@ def send(call: Call[T]) -> Generator[Call[T], Any, Result[T]]:
     """A node client's call as a step, typed: ``result = yield from send(call)``."""
     result: Result[T] = yield call
     return result
+
+
+def send_together(
+    calls: Iterable[Call[T]],
+) -> Generator[Together, Any, list[Result[T] | LedgerError]]:
+    """Node calls as one step: ``outcomes = yield from send_together(calls)``, a
+    :class:`~ledgerkit.Result` or a :class:`~ledgerkit.LedgerError` per call, in order."""
+    outcomes: list[Result[T] | LedgerError] = yield Together(tuple(calls))
+    return outcomes
 
 
 def now() -> Generator[Pause, Any, float]:

@@ -20,7 +20,6 @@ import httpx
 import pandas as pd
 
 from ledgerkit._errors import InputError
-from ledgerkit._typed_events import aload_abis
 from ledgerkit.client import AsyncClient, Client
 from ledgerkit.extract._dataset import write_dataset
 from ledgerkit.extract._entry import CONCURRENCY
@@ -33,11 +32,11 @@ from ledgerkit.extract._options import (
 )
 from ledgerkit.frames import (
     EVENT_COLUMNS,
-    AbiCache,
     empty_frame,
     event_type_matches,
     expand_event_data,
 )
+from ledgerkit.models import AbiCache
 from ledgerkit.types import StructTag
 
 __all__ = ["aevents_of_type", "events_of_type"]
@@ -134,7 +133,7 @@ async def aevents_of_type(
     cache = AbiCache() if cache is None else cache
     types = [StructTag.parse(t) for t in pd.unique(frame["type"].astype(str))] or [wanted]
     async with node.client(resolved, transport) as client:
-        await aload_abis(client, types, cache)
+        await client.load_abis(types, cache=cache)
     return expand_event_data(frame, wanted, modules=cache)
 
 

@@ -19,8 +19,11 @@ Examples
 
 from __future__ import annotations
 
+import warnings
+from typing import Any
+
+from ledgerkit import models as _models
 from ledgerkit._public import publish as _publish
-from ledgerkit.frames._abi_cache import AbiCache, abi_requests
 from ledgerkit.frames._activity import (
     ACTIVITY_COLUMNS,
     BALANCE_CHANGE_COLUMNS,
@@ -158,10 +161,8 @@ __all__ = [
     "U256",
     "U256_WIDTH",
     "UINT64",
-    "AbiCache",
     "AssetKey",
     "LedgerAccessor",
-    "abi_requests",
     "activity_to_frame",
     "asset_key",
     "balance_changes_to_frame",
@@ -202,7 +203,6 @@ __all__ = [
 
 # The converters the front door re-exports report it as their home.
 _FRONT_DOOR = (
-    "AbiCache",
     "balances_to_frame",
     "blocks_to_frame",
     "changes_to_frame",
@@ -219,3 +219,16 @@ _FRONT_DOOR = (
 # Public names report where users import them from (see ledgerkit._public).
 _publish(globals(), __all__, __name__)
 _publish(globals(), _FRONT_DOOR, "ledgerkit")
+
+#: Names that lived here before the ABI cache moved below the client, and their homes.
+_MOVED = {"AbiCache": "ledgerkit.AbiCache", "abi_requests": "ledgerkit.models.abi_requests"}
+
+
+def __getattr__(name: str) -> Any:
+    home = _MOVED.get(name)
+    if home is None:
+        raise AttributeError(f"module 'ledgerkit.frames' has no attribute {name!r}")
+    warnings.warn(
+        f"ledgerkit.frames.{name} is deprecated; use {home}", DeprecationWarning, stacklevel=2
+    )
+    return getattr(_models, name)

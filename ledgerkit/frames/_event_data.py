@@ -1,6 +1,6 @@
 """Event data as typed columns: field types written by hand, or read from the ABIs of the
-modules that declare the events' structs (held in an :class:`AbiCache`, see
-``_abi_cache``), nested structs flattened to dotted names."""
+modules that declare the events' structs (held in an :class:`~ledgerkit.AbiCache`, which
+lays an event type out as columns), nested structs flattened to dotted names."""
 
 from __future__ import annotations
 
@@ -11,15 +11,14 @@ import msgspec
 import pandas as pd
 
 from ledgerkit._errors import InputError, LedgerError
-from ledgerkit.frames._abi_cache import BYTES, SOME, AbiCache
 from ledgerkit.frames._dtypes import (
     string,
 )
 from ledgerkit.frames._inputs import describe, json_text
 from ledgerkit.frames._state import move_column
 from ledgerkit.frames._transactions import EVENT_COLUMNS
-from ledgerkit.models import MoveModule, MoveModuleBytecode
-from ledgerkit.types import MoveType, PrimitiveType, StructTag
+from ledgerkit.models import AbiCache, MoveModule, MoveModuleBytecode
+from ledgerkit.types import MoveType, PrimitiveType, StructTag, VectorType
 
 __all__ = ["EVENT_KEY_COLUMNS", "event_type_matches", "expand_event_data"]
 
@@ -38,8 +37,10 @@ EVENT_KEY_COLUMNS: Final = {
 }
 _SIGNED_64: Final = frozenset({"i8", "i16", "i32", "i64"})
 _SIGNED_WIDE: Final = frozenset({"i128", "i256"})
-#: Where a field lies in an event's data: field names, ``SOME`` stepping into an option.
+#: Where a field lies in an event's data: field names, ``None`` stepping into an option
+#: (as in :class:`ledgerkit.models.Leaf`).
 _Path = tuple[str | None, ...]
+_BYTES: Final = VectorType(PrimitiveType("u8"))
 
 
 def _parse_struct(text: str) -> StructTag | None:
@@ -63,7 +64,7 @@ def event_type_matches(wanted: StructTag | str, event_type: str) -> bool:
 
 def _value_at(data: Any, path: _Path) -> Any:
     for step in path:
-        if step is SOME:
+        if step is None:
             inner = data.get("vec") if isinstance(data, dict) else None
             data = inner[0] if isinstance(inner, list) and inner else None
         else:
@@ -79,7 +80,7 @@ def _typed(values: Sequence[Any], move_type: MoveType | None) -> Any:
         return pd.array([None if v is None else int(v) for v in values], dtype="Int64")
     if isinstance(move_type, PrimitiveType) and move_type.name in _SIGNED_WIDE:
         return string([None if v is None else str(int(v)) for v in values])
-    if move_type == BYTES:
+    if move_type == _BYTES:
         return string([None if v is None else str(v) for v in values])
     if move_type is None:
         return string([None if v is None else json_text(v) for v in values])
@@ -115,11 +116,11 @@ def _field_layout(
 ) -> tuple[dict[str, tuple[_Path, MoveType | None]], dict[str, dict[str, _Path]]]:
     """From the ABIs, each field's column and Move type (``None``, JSON text, where the
     kept types disagree), and where each type name holds each field."""
-    layouts = {t: cache._leaves(tag) for t in chosen if (tag := _parse_struct(t)) is not None}
+    layouts = {t: cache.leaves(tag) for t in chosen if (tag := _parse_struct(t)) is not None}
     if not layouts:
         # No event matched: the columns the wanted type lays out to (exact types, or the
         # struct's own declaration when its type arguments are left open).
-        layouts = {str(wanted): cache._leaves(wanted)}
+        layouts = {str(wanted): cache.leaves(wanted)}
     order: dict[str, tuple[_Path, MoveType | None]] = {}
     for leaves in layouts.values():
         for leaf in leaves:

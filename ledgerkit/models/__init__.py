@@ -80,6 +80,11 @@ extraction fetches and ``transactions_to_frame(bytes)`` reads. Every record's
 ``to_dict()`` gives a plain dict (attribute names, nested records as dicts, integers
 exact), for ``pandas.DataFrame([record.to_dict()])`` and the like.
 
+:class:`~ledgerkit.AbiCache` is the one cache of module ABIs (:class:`MoveModule`
+records) every part of ledgerkit reads them from: functions to check and explain calls,
+struct layouts for the BCS codec, event data laid out as columns; :func:`abi_requests` is
+the flow that says which modules a set of types still needs.
+
 Examples
 --------
 >>> from ledgerkit.models import decode_transactions, UserTransaction
@@ -90,6 +95,7 @@ Examples
 from __future__ import annotations
 
 from ledgerkit._public import publish as _publish
+from ledgerkit.models._abi_cache import AbiCache, Leaf, abi_requests
 from ledgerkit.models._accounts import (
     AccountData,
     MoveFunction,
@@ -233,6 +239,7 @@ from ledgerkit.models._transactions import (
 )
 
 __all__ = [
+    "AbiCache",
     "AbstractSignature",
     "AbstractionSignature",
     "AccountData",
@@ -273,6 +280,7 @@ __all__ = [
     "KnownTransactionSignature",
     "KnownWriteSet",
     "KnownWriteSetChange",
+    "Leaf",
     "LedgerInfo",
     "ModuleBundlePayload",
     "MoveFunction",
@@ -320,6 +328,7 @@ __all__ = [
     "WriteSetPayload",
     "WriteSetScript",
     "WriteTableItem",
+    "abi_requests",
     "balance_deltas",
     "coin_types_named",
     "decode",
@@ -360,5 +369,7 @@ __all__ = [
     "to_builtins",
 ]
 
-# Public names report where users import them from (see ledgerkit._public).
+# Public names report where users import them from (see ledgerkit._public); the ABI
+# cache is the front door's.
 _publish(globals(), __all__, __name__)
+_publish(globals(), ("AbiCache",), "ledgerkit")

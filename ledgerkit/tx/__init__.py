@@ -3,7 +3,8 @@ explanation, and the JSON forms of a transaction for signers without BCS
 (:class:`EncodedSubmission`).
 
 I/O-free: checking Python values against a function's ABI and encoding them
-(:func:`encode_call`), struct layouts from module ABIs (:class:`AbiLayouts`), Move
+(:func:`encode_call`, with struct layouts from the module ABIs an
+:class:`~ledgerkit.AbiCache` holds), Move
 values between Python and the JSON form (:func:`to_json_form`, :func:`from_json_form`)
 and signing a built transaction with its signers (:func:`sign_transaction`). The client
 fetches what these need (``client.build_transaction``, ``client.view``,
@@ -19,6 +20,7 @@ named here too.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any as _Any
 
 from ledgerkit._public import publish as _publish
@@ -34,6 +36,7 @@ from ledgerkit.keys import (
 from ledgerkit.models import balance_deltas as balance_deltas
 from ledgerkit.models import primary_store_address as primary_store_address
 from ledgerkit.models import stores_to_look_up as stores_to_look_up
+from ledgerkit.tx import _abi_aliases as _aliases
 from ledgerkit.tx._abort_codes import FRAMEWORK_ERRORS
 from ledgerkit.tx._aborts import MoveAbort, parse_abort
 from ledgerkit.tx._arguments import encode_call, parameter_types, type_arguments_of, value_repr
@@ -41,13 +44,12 @@ from ledgerkit.tx._encoded import EncodedSubmission, submission_request
 from ledgerkit.tx._explain import (
     EXPLANATION_COLUMNS,
     ExplainedField,
-    ModuleAbis,
     TransactionExplanation,
     entry_function_of,
     explain_transaction,
 )
 from ledgerkit.tx._json_form import from_json_form, to_json_form
-from ledgerkit.tx._layouts import AbiLayouts, is_builtin_struct
+from ledgerkit.tx._layouts import is_builtin_struct
 from ledgerkit.tx._signing import (
     NO_FEE_PAYER,
     SignerParts,
@@ -65,13 +67,11 @@ __all__ = [
     "EXPLANATION_COLUMNS",
     "FRAMEWORK_ERRORS",
     "NO_FEE_PAYER",
-    "AbiLayouts",
     "Account",
     "Ed25519PrivateKey",
     "Ed25519PublicKey",
     "EncodedSubmission",
     "ExplainedField",
-    "ModuleAbis",
     "MoveAbort",
     "Secp256k1PrivateKey",
     "Secp256k1PublicKey",
@@ -109,6 +109,9 @@ _KEYS = {
 }
 _publish(globals(), [n for n in __all__ if n not in _KEYS], __name__)
 
+# The toolkit's ABI holders before the one cache, ledgerkit.AbiCache: deprecated names.
+_publish(vars(_aliases), _aliases.__all__, __name__)
+
 
 def __getattr__(name: str) -> _Any:
     # The columns of Simulation.balance_changes are pandas dtypes: named here, read from
@@ -118,4 +121,11 @@ def __getattr__(name: str) -> _Any:
         from ledgerkit.frames import BALANCE_CHANGE_COLUMNS
 
         return BALANCE_CHANGE_COLUMNS
+    if name in _aliases.__all__:
+        warnings.warn(
+            f"ledgerkit.tx.{name} is deprecated; use ledgerkit.AbiCache, the one cache of ABIs",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(_aliases, name)
     raise AttributeError(f"module 'ledgerkit.tx' has no attribute {name!r}")

@@ -2,8 +2,9 @@
 
 :func:`explain_transaction` walks the BCS of a raw, signed, committed or pending
 transaction (:func:`ledgerkit.bcs.explain_spans` gives every field's span) and, when the
-function's ABI is known (:class:`ModuleAbis`), decodes each entry-function argument by
-its Move type: ``arg[1] = u64 1000000``, ``address 0x...``, strings, vectors, options.
+function's ABI is known (an :class:`~ledgerkit.AbiCache` holds its module), decodes each
+entry-function argument by its Move type: ``arg[1] = u64 1000000``, ``address 0x...``,
+strings, vectors, options.
 No I/O here: the client fetches the BCS and the ABIs (``Client.explain``).
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -27,11 +28,10 @@ from ledgerkit.bcs import (
     TransactionPayloadV1,
     explain_spans,
 )
-from ledgerkit.models import MoveModule
+from ledgerkit.models import AbiCache, MoveModule
 from ledgerkit.types import (
     Address,
     GenericTypeParam,
-    ModuleId,
     MoveType,
     PrimitiveType,
     ReferenceType,
@@ -45,7 +45,6 @@ if TYPE_CHECKING:
 __all__ = [
     "EXPLANATION_COLUMNS",
     "ExplainedField",
-    "ModuleAbis",
     "TransactionExplanation",
     "entry_function_of",
     "explain_transaction",
@@ -63,39 +62,21 @@ _CODEC: Final = MoveValueCodec()
 Explainable = RawTransaction | SignedTransaction | TransactionData
 
 
-class ModuleAbis:
-    """Module ABIs by module id, as fetched: what types an entry function's arguments.
-
-    A module asked for and not found is remembered as missing, so it is asked once.
-    """
-
-    def __init__(self, modules: Iterable[MoveModule] = ()) -> None:
-        self._modules: dict[ModuleId, MoveModule | None] = {}
-        for module in modules:
-            self.add(module.module_id, module)
-
-    def __contains__(self, module: object) -> bool:
-        return module in self._modules
-
-    def add(self, module_id: ModuleId, module: MoveModule | None) -> None:
-        """Remember ``module_id``'s ABI (None: the node has no such module)."""
-        self._modules[module_id] = module
-
-    def parameter_types(self, ef: EntryFunction) -> list[MoveType] | None:
-        """The Move types of ``ef``'s arguments (signers left out, generics filled in from
-        its type arguments), or None when its ABI is unknown or does not fit the call."""
-        module = self._modules.get(ef.module)
-        function = None if module is None else module.function(ef.function)
-        if function is None or len(function.generic_type_params) != len(ef.type_args):
-            return None
-        try:
-            params = [MoveType.parse(p) for p in function.params]
-        except LedgerError:
-            return None
-        values = [p for p in params if not _is_signer(p)]
-        if len(values) != len(ef.args):
-            return None
-        return [p.substitute(tuple(ef.type_args)) for p in values]
+def argument_types(ef: EntryFunction, module: MoveModule | None) -> list[MoveType] | None:
+    """The Move types of ``ef``'s arguments by ``module``'s ABI (signers left out, generics
+    filled in from its type arguments), or None when the ABI is unknown or does not fit
+    the call."""
+    function = None if module is None else module.function(ef.function)
+    if function is None or len(function.generic_type_params) != len(ef.type_args):
+        return None
+    try:
+        params = [MoveType.parse(p) for p in function.params]
+    except LedgerError:
+        return None
+    values = [p for p in params if not _is_signer(p)]
+    if len(values) != len(ef.args):
+        return None
+    return [p.substitute(tuple(ef.type_args)) for p in values]
 
 
 def _is_signer(t: MoveType) -> bool:
@@ -209,7 +190,7 @@ def _exact(f: ExplainedField) -> Any:
 
 
 def explain_transaction(
-    txn: Explainable | bytes, *, kind: type | None = None, abis: ModuleAbis | None = None
+    txn: Explainable | bytes, *, kind: type | None = None, abis: AbiCache | None = None
 ) -> TransactionExplanation:
     """Explain a transaction's BCS field by field, typing entry-function arguments by ABI.
 
@@ -217,7 +198,7 @@ def explain_transaction(
     ----------
     txn : RawTransaction, SignedTransaction, TransactionData or bytes
         The transaction; bytes need ``kind`` (one of those three classes).
-    abis : ModuleAbis, optional
+    abis : AbiCache, optional
         ABIs of the modules called; without the called one, arguments show as bytes.
 
     Raises
@@ -243,7 +224,7 @@ def explain_transaction(
         )
     spans = explain_spans(data, type(value))
     ef = entry_function_of(value)
-    types = None if ef is None or abis is None else abis.parameter_types(ef)
+    types = None if ef is None or abis is None else argument_types(ef, abis.module(ef.module))
     typed = _typed_arguments(ef, types)
     fields = []
     for i, span in enumerate(spans):

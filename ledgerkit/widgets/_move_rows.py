@@ -13,8 +13,9 @@ import re
 from collections.abc import Callable
 from typing import Any, Final
 
-from ledgerkit._errors import InputError, LedgerError
-from ledgerkit.types import MoveType, StructTag, VectorType
+from ledgerkit._errors import InputError, LedgerError, NotFoundError
+from ledgerkit.models import AbiCache, MoveModule
+from ledgerkit.types import ModuleId, MoveType, StructTag, VectorType
 from ledgerkit.widgets._grid import Column
 
 __all__ = ["MAX_VALUE_ROWS", "VALUE_COLUMNS", "StructLayouts", "flatten_value"]
@@ -34,36 +35,37 @@ VALUE_COLUMNS: Final = [
 
 
 class StructLayouts:
-    """Field types of structs, read from their modules' ABIs (fetched once per module).
-
-    ``module_abi(address, name)`` returns the module's ABI (a ``MoveModule``) or raises.
+    """Field types of structs, from the module ABIs of an explorer's
+    :class:`~ledgerkit.AbiCache`; a module it does not hold is read once with
+    ``read(address, name)`` (the module's ``MoveModule``, or None; a 404 is remembered as
+    not published, any other failure leaves the module's structs untyped).
     """
 
-    def __init__(self, module_abi: Callable[[str, str], Any]) -> None:
-        self._module_abi = module_abi
-        self._modules: dict[tuple[str, str], Any] = {}
+    def __init__(self, abis: AbiCache, read: Callable[[str, str], MoveModule | None]) -> None:
+        self._abis = abis
+        self._read = read
+        self._unreadable: set[ModuleId] = set()
 
     def fields(self, tag: StructTag) -> dict[str, MoveType] | None:
         """The fields of ``tag`` with its type arguments put in; ``None`` when unknown."""
-        key = (tag.address.long, tag.module)
-        if key not in self._modules:
+        module_id = tag.module_id
+        if module_id not in self._abis and module_id not in self._unreadable:
             try:
-                self._modules[key] = self._module_abi(tag.address.long, tag.module)
+                module = self._read(tag.address.long, tag.module)
+            except NotFoundError:
+                self._abis.add_missing(module_id)
             except LedgerError:
-                self._modules[key] = None
-        module = self._modules[key]
-        if module is None:
+                self._unreadable.add(module_id)
+            else:
+                if module is None:
+                    self._abis.add_missing(module_id)
+                else:
+                    self._abis.add(module)
+        try:
+            found = self._abis.struct_fields(tag)
+        except InputError:
             return None
-        for struct in module.structs:
-            if struct.name == tag.name:
-                try:
-                    return {
-                        f.name: MoveType.parse(f.type).substitute(tag.type_args)
-                        for f in struct.fields
-                    }
-                except InputError:
-                    return None
-        return None
+        return None if found is None else dict(found)
 
     def struct_fields(self, tag: StructTag) -> list[tuple[str, MoveType]] | None:
         """The fields in declaration order: a layout source for ``MoveValueCodec``."""

@@ -26,6 +26,7 @@ import ipywidgets
 import pandas as pd
 
 from ledgerkit._errors import LedgerError
+from ledgerkit.models import AbiCache
 from ledgerkit.types import Address
 from ledgerkit.widgets._grid import LedgerGrid
 from ledgerkit.widgets._move_rows import StructLayouts
@@ -294,12 +295,18 @@ class Navigator(ipywidgets.VBox):  # type: ignore[misc]
         return found
 
     @property
+    def abis(self) -> AbiCache:
+        """The module ABIs this explorer has read, for all its views: each asked once."""
+        cache: AbiCache = self.memo("abi cache", AbiCache)
+        return cache
+
+    @property
     def layouts(self) -> StructLayouts:
-        """The struct layouts of this explorer's views: each module's ABI asked once."""
+        """The struct layouts of this explorer's views, from :attr:`abis`."""
         client = self.client
         return self.memo(
             "struct layouts",
-            lambda: StructLayouts(lambda a, m: client.account_module(a, m).value.abi),
+            lambda: StructLayouts(self.abis, lambda a, m: client.account_module(a, m).value.abi),
         )
 
     # -- drill-down -------------------------------------------------------------------------

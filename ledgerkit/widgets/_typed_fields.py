@@ -2,11 +2,12 @@
 Changes tabs.
 
 An event's fields come from :func:`ledgerkit.frames.expand_event_data` over the
-explorer's one :class:`~ledgerkit.frames.AbiCache`, filled through
-:func:`ledgerkit.frames.abi_requests` with modules read once per explorer (the Payload
-tab's function ABI comes from the same reads). A resource's or table item's value is
-flattened with the struct layouts of the same modules. A value whose type cannot be
-learnt (a module the node does not publish) is still shown field by field, untyped.
+explorer's one :class:`~ledgerkit.AbiCache` (``nav.abis``), filled by the flow
+:func:`ledgerkit.models.abi_requests`, run by the client's driver with modules read once
+per explorer (the Payload tab's function ABI comes from the same reads). A resource's or
+table item's value is flattened with the struct layouts of the same cache. A value whose
+type cannot be learnt (a module the node does not publish) is still shown field by
+field, untyped.
 
 Each field is a row as :func:`ledgerkit.widgets._move_rows.flatten_value` makes them
 (``path``, ``type``, ``value``, ``points_to``, ``target``): an address opens its account,
@@ -22,8 +23,10 @@ from typing import Any, Final
 import pandas as pd
 
 from ledgerkit._errors import LedgerError, NotFoundError
-from ledgerkit.frames import EVENT_KEY_COLUMNS, AbiCache, abi_requests, expand_event_data
+from ledgerkit.client import drive
+from ledgerkit.frames import EVENT_KEY_COLUMNS, expand_event_data
 from ledgerkit.models import (
+    AbiCache,
     DeleteModule,
     DeleteResource,
     DeleteTableItem,
@@ -31,13 +34,13 @@ from ledgerkit.models import (
     WriteModule,
     WriteResource,
     WriteTableItem,
+    abi_requests,
 )
 from ledgerkit.types import Address, ModuleId, MoveType, PrimitiveType, StructTag
-from ledgerkit.widgets._move_rows import StructLayouts, flatten_value
+from ledgerkit.widgets._move_rows import flatten_value
 from ledgerkit.widgets._navigator import Navigator, short
 
 __all__ = [
-    "abi_cache",
     "change_fields",
     "change_rows",
     "event_fields",
@@ -52,44 +55,31 @@ _WIDE: Final = frozenset({"u128", "u256", "i128", "i256"})
 
 
 def module_abi(nav: Navigator, address: str | Address, name: str) -> MoveModule | None:
-    """The ABI of module ``address::name``, read once per explorer (None: the node does
-    not publish it)."""
+    """The ABI of module ``address::name``, read once per explorer into its one cache
+    (None: the node does not publish it)."""
     where = Address.parse(str(address))
-
-    def fetch() -> MoveModule | None:
-        try:
-            return nav.client.account_module(where, name).value.abi
-        except NotFoundError:
-            return None
-
-    found: MoveModule | None = nav.memo(("module abi", where.long, name), fetch)
+    module_id = ModuleId(where, name)
+    cache = nav.abis
+    if module_id in cache:
+        return cache.module(module_id)
+    try:
+        found = nav.client.account_module(where, name).value.abi
+    except NotFoundError:
+        found = None
+    if found is None:
+        cache.add_missing(module_id)
+    else:
+        cache.add(found)
     return found
-
-
-def abi_cache(nav: Navigator) -> AbiCache:
-    """The explorer's one cache of module ABIs for typing event data."""
-    cache: AbiCache = nav.memo("abi cache", AbiCache)
-    return cache
 
 
 def load_abis(nav: Navigator, types: list[str]) -> AbiCache:
     """The explorer's cache, holding the ABIs laying out ``types`` takes."""
-    cache = abi_cache(nav)
-    flow = abi_requests(cache, types)
-    try:
-        needed: list[ModuleId] = next(flow)
-        while True:
-            needed = flow.send({m: module_abi(nav, m.address, m.name) for m in needed})
-    except StopIteration:
-        pass
-    return cache
 
+    def read(needed: list[ModuleId]) -> dict[ModuleId, MoveModule | None]:
+        return {m: module_abi(nav, m.address, m.name) for m in needed}
 
-def _layouts(nav: Navigator) -> StructLayouts:
-    layouts: StructLayouts = nav.memo(
-        "typed layouts", lambda: StructLayouts(lambda a, m: module_abi(nav, a, m))
-    )
-    return layouts
+    return drive(abi_requests(nav.abis, types), read)
 
 
 def _shown(value: Any, move_type: MoveType | None) -> str:
@@ -181,7 +171,7 @@ def _parsed(text: str) -> MoveType | None:
 def change_fields(nav: Navigator, change: Any) -> list[dict[str, Any]]:
     """The fields of one write-set change: a resource's value, a table item's key and
     value, typed by the modules' ABIs."""
-    layouts = _layouts(nav)
+    layouts = nav.layouts
     if isinstance(change, WriteResource):
         return flatten_value(change.data.data, _parsed(change.data.type), layouts)
     if isinstance(change, WriteTableItem):

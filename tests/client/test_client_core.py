@@ -159,6 +159,7 @@ FLOWS = {
     "view",
     "transfer",
     "explain",
+    "load_abis",
     "wait_for_transaction",
     "encode_submission",
 }

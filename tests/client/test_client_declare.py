@@ -34,7 +34,7 @@ DECLARED = sorted(
     if isinstance(inspect.getattr_static(Flows, n, None), endpoint | paged | flow)
 )
 #: The flows whose answer is not a ``Result`` (the others, like every endpoint, answer one).
-NOT_RESULTS = {"account_assets", "build_transaction", "explain", "simulate"}
+NOT_RESULTS = {"account_assets", "build_transaction", "explain", "load_abis", "simulate"}
 WALKS = {
     "iter_account_modules",
     "iter_account_resources",

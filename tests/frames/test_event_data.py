@@ -17,13 +17,12 @@ import ledgerkit
 from ledgerkit.frames import (
     EVENT_COLUMNS,
     EVENT_KEY_COLUMNS,
-    AbiCache,
-    abi_requests,
     events_to_frame,
     expand_event_data,
     schema_of,
 )
 from ledgerkit.models import (
+    AbiCache,
     Event,
     EventGuid,
     MoveGenericTypeParam,
@@ -32,6 +31,7 @@ from ledgerkit.models import (
     MoveStruct,
     MoveStructField,
     TransactionEvents,
+    abi_requests,
 )
 from ledgerkit.types import ModuleId, PrimitiveType
 

@@ -15,6 +15,7 @@ import ledgerkit.models as m
 
 # The public names. Adding one is a decision; removing one breaks the client and users.
 EXPECTED_PUBLIC_NAMES = [
+    "AbiCache",
     "AbstractSignature",
     "AbstractionSignature",
     "AccountData",
@@ -55,6 +56,7 @@ EXPECTED_PUBLIC_NAMES = [
     "KnownTransactionSignature",
     "KnownWriteSet",
     "KnownWriteSetChange",
+    "Leaf",
     "LedgerInfo",
     "ModuleBundlePayload",
     "MoveFunction",
@@ -102,6 +104,7 @@ EXPECTED_PUBLIC_NAMES = [
     "WriteSetPayload",
     "WriteSetScript",
     "WriteTableItem",
+    "abi_requests",
     "balance_deltas",
     "coin_types_named",
     "decode",

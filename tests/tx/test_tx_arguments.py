@@ -22,6 +22,7 @@ from aptos_sdk.type_tag import TypeTag
 from ledgerkit import Address, ArgumentError, InputError
 from ledgerkit.bcs import EntryFunction, MoveValueCodec
 from ledgerkit.models import (
+    AbiCache,
     MoveFunction,
     MoveGenericTypeParam,
     MoveModule,
@@ -29,7 +30,6 @@ from ledgerkit.models import (
     MoveStructField,
 )
 from ledgerkit.tx import (
-    AbiLayouts,
     encode_call,
     from_json_form,
     parameter_types,
@@ -106,7 +106,7 @@ def encode(
     count = len(type_arguments) if generics is None else generics
     abi = _function(params, generics=count)
     type_args = type_arguments_of(FUNCTION, abi, type_arguments)
-    codec = MoveValueCodec(AbiLayouts([GEO]))
+    codec = MoveValueCodec(AbiCache([GEO]))
     params_given = parameter_types(FUNCTION, abi, type_args)
     return encode_call(FUNCTION, type_args, params_given, arguments, codec)
 
@@ -357,16 +357,43 @@ def test_the_error_survives_pickling() -> None:
 
 
 def test_layouts_name_the_modules_still_needed() -> None:
-    layouts = AbiLayouts()
+    layouts = AbiCache()
     wanted = [MoveType.parse("vector<0x42::geo::Pair<0x43::m::S, u8>>")]
-    assert layouts.missing_modules(wanted) == {ModuleId.parse("0x42::geo")}
+    assert layouts.missing_modules(wanted, bcs=True) == [ModuleId.parse("0x42::geo")]
     layouts.add(GEO)
-    assert layouts.missing_modules(wanted) == {ModuleId.parse("0x43::m")}
+    assert layouts.missing_modules(wanted, bcs=True) == [ModuleId.parse("0x43::m")]
     builtin = [MoveType.parse("0x1::option::Option<0x1::object::Object<0x44::x::Y>>")]
-    assert layouts.missing_modules(builtin) == set()
-    assert layouts.missing_modules([MoveType.parse("0x42::geo::Gone")]) == {
+    assert layouts.missing_modules(builtin, bcs=True) == []
+    assert layouts.missing_modules([MoveType.parse("0x42::geo::Gone")], bcs=True) == [
         ModuleId.parse("0x42::geo")
-    }
+    ]
+
+
+def test_the_deprecated_holders_still_read_as_they_did() -> None:
+    with pytest.warns(DeprecationWarning, match="use ledgerkit.AbiCache"):
+        from ledgerkit.tx import AbiLayouts, ModuleAbis
+    # AbiLayouts: a layout source whose missing_modules is a set, for BCS values.
+    layouts = AbiLayouts([GEO])
+    point = MoveValueCodec(layouts).encode(POINT, {"x": 1, "y": 2})
+    assert point.hex() == "0100000000000000" + "0200000000000000"
+    assert layouts.knows(ModuleId.parse("0x42::geo"))
+    assert not layouts.knows(ModuleId.parse("0x43::m"))
+    wanted = [MoveType.parse("vector<0x42::geo::Pair<0x43::m::S, u8>>")]
+    assert layouts.missing_modules(wanted) == {ModuleId.parse("0x43::m")}
+    # ModuleAbis: add(module_id, module or None) and parameter_types(entry function).
+    demo = MoveModule(
+        address="0x42",
+        name="demo",
+        friends=[],
+        exposed_functions=[_function(["&signer", "u64"], generics=0)],
+        structs=[],
+    )
+    abis = ModuleAbis()
+    abis.add(ModuleId.parse("0x9::gone"), None)
+    assert "0x9::gone" in abis
+    abis.add(demo.module_id, demo)
+    call = EntryFunction.build(FUNCTION, [], [("u64", 5)], codec=MoveValueCodec())
+    assert abis.parameter_types(call) == [MoveType.parse("u64")]
 
 
 @pytest.mark.parametrize(
@@ -389,4 +416,4 @@ def test_layouts_name_the_modules_still_needed() -> None:
     ],
 )
 def test_json_form_becomes_plain_python(move_type: str, json_value: Any, python: Any) -> None:
-    assert from_json_form(MoveType.parse(move_type), json_value, AbiLayouts([GEO])) == python
+    assert from_json_form(MoveType.parse(move_type), json_value, AbiCache([GEO])) == python

@@ -20,8 +20,8 @@ from ledgerkit.bcs import (
     SignedTransaction,
 )
 from ledgerkit.localnet import LocalNode
-from ledgerkit.models import MoveModule, decode
-from ledgerkit.tx import EXPLANATION_COLUMNS, ModuleAbis, explain_transaction
+from ledgerkit.models import AbiCache, MoveModule, decode
+from ledgerkit.tx import EXPLANATION_COLUMNS, explain_transaction
 from ledgerkit.types import Address, ModuleId, MoveType
 
 U64_MAX: Final = 2**64 - 1
@@ -141,7 +141,7 @@ def test_options_vectors_generics_strings_and_wide_integers() -> None:
         codec=codec,
     )
     raw = RawTransaction(Address.parse("0x7"), 3, ef, 10, 1, 2, 4)
-    abis = ModuleAbis([decode(MODULE_ABI, MoveModule)])
+    abis = AbiCache([decode(MODULE_ABI, MoveModule)])
     explanation = explain_transaction(raw, abis=abis)
     assert arg_lines(str(explanation)) == [
         "arg[0] = 0x1::option::Option<u64> some(5)",

@@ -9,8 +9,8 @@ import json
 import pytest
 
 from ledgerkit.bcs import EntryFunction, MoveValueCodec, RawTransaction
-from ledgerkit.models import MoveModule, decode
-from ledgerkit.tx import ModuleAbis, explain_transaction
+from ledgerkit.models import AbiCache, MoveModule, decode
+from ledgerkit.tx import explain_transaction
 from ledgerkit.types import Address
 
 FIELD = "RawTransaction.payload.entry_function.args.arg[0]"
@@ -43,7 +43,7 @@ EXTREMES = [
 ]
 
 
-def _abis(width: str) -> ModuleAbis:
+def _abis(width: str) -> AbiCache:
     """ABIs of ``0xcafe::numbers::take(&signer, <width>)``."""
     module = {
         "address": "0xcafe",
@@ -62,7 +62,7 @@ def _abis(width: str) -> ModuleAbis:
             }
         ],
     }
-    return ModuleAbis([decode(json.dumps(module).encode(), MoveModule)])
+    return AbiCache([decode(json.dumps(module).encode(), MoveModule)])
 
 
 @pytest.mark.parametrize(("width", "value"), EXTREMES, ids=[f"{w}={v}" for w, v in EXTREMES])

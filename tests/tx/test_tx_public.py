@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+import ledgerkit
 import ledgerkit.tx
 
 EXPECTED: list[str] = [
@@ -9,13 +12,11 @@ EXPECTED: list[str] = [
     "EXPLANATION_COLUMNS",
     "FRAMEWORK_ERRORS",
     "NO_FEE_PAYER",
-    "AbiLayouts",
     "Account",
     "Ed25519PrivateKey",
     "Ed25519PublicKey",
     "EncodedSubmission",
     "ExplainedField",
-    "ModuleAbis",
     "MoveAbort",
     "Secp256k1PrivateKey",
     "Secp256k1PublicKey",
@@ -46,7 +47,6 @@ EXPECTED: list[str] = [
 def test_public_names_of_the_toolkit() -> None:
     assert ledgerkit.tx.__all__ == EXPECTED
     assert ledgerkit.tx.sign_transaction.__module__ == "ledgerkit.tx"
-    assert ledgerkit.tx.AbiLayouts.__module__ == "ledgerkit.tx"
 
 
 def test_the_balance_readers_are_still_named_here_from_their_home() -> None:
@@ -55,3 +55,17 @@ def test_the_balance_readers_are_still_named_here_from_their_home() -> None:
     for name in ("balance_deltas", "primary_store_address", "stores_to_look_up"):
         assert getattr(ledgerkit.tx, name) is getattr(ledgerkit.models, name)
         assert getattr(ledgerkit.tx, name).__module__ == "ledgerkit.models"
+
+
+def test_the_abi_holders_of_old_are_deprecated_names_of_the_one_cache() -> None:
+    with pytest.warns(
+        DeprecationWarning, match=r"tx\.AbiLayouts is deprecated; use ledgerkit\.AbiCache"
+    ):
+        old_layouts = ledgerkit.tx.AbiLayouts
+    with pytest.warns(
+        DeprecationWarning, match=r"tx\.ModuleAbis is deprecated; use ledgerkit\.AbiCache"
+    ):
+        old_abis = ledgerkit.tx.ModuleAbis
+    assert old_layouts.__module__ == old_abis.__module__ == "ledgerkit.tx"
+    assert issubclass(old_layouts, ledgerkit.AbiCache)
+    assert issubclass(old_abis, ledgerkit.AbiCache)

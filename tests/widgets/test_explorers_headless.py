@@ -292,6 +292,34 @@ def test_a_u128_past_a_floats_reach_is_shown_exactly(fake: FakeReadClient) -> No
     assert [args for args, _ in fake.asked("account_module")] == [(FRAMEWORK, "ledger_demo")]
 
 
+def test_an_explorer_reads_each_module_once_for_all_its_views(
+    client: ReadLog, scene: Scene
+) -> None:
+    explorer = AccountExplorer(client, scene.alice)
+    assert explorer.view is not None
+    explorer.view.show("Resources")
+    grid_titled(explorer, "Resources").selected_index = 1  # the Board, of 0x1::ledger_demo
+    assert [module for (_, module), _ in client.asked("account_module")] == ["ledger_demo"]
+    # A transaction of the same module, opened from this explorer: its arguments and its
+    # event are typed by the ABI the resource view read.
+    version = scene.version("score_max")
+    explorer.open_transaction(version)
+    inspector = explorer.view
+    assert inspector is not None
+    assert inspector.title == f"txn {version}"
+    inspector.show("Payload")
+    payload = grid_titled(explorer, "0x1::ledger_demo::set_score")
+    assert [(r["type"], r["value"]) for r in payload.rows] == [
+        ("address", PLAYER),
+        ("u64", str(U64_MAX)),
+    ]
+    inspector.show("Events")
+    assert [r["fields"] for r in grid_titled(explorer, "1 event").rows] == [
+        f"player: 0x5a5a…5a5a · old: 9 · new: {U64_MAX}"
+    ]
+    assert [module for (_, module), _ in client.asked("account_module")] == ["ledger_demo"]
+
+
 def test_a_table_opens_from_a_resource_and_back_returns_without_reading_again(
     client: ReadLog, scene: Scene
 ) -> None:

@@ -5,9 +5,10 @@ for how a declaration becomes a method of each client). No I/O here.
 The flows of a transaction's life live here: wait for one, explain one, simulate one,
 submit one and wait, have the node encode one for signing. The package's modules hold the
 others: building, viewing and transferring (``_building``), an account's assets
-(``_holdings``). What a client keeps between flows (the
-per-sender sequence numbers, the ABIs learnt, its clock) is its :class:`ClientState`,
-handed to each declaration as its first argument.
+(``_holdings``) and the reads of module ABIs every flow shares (``_abis``). What a client
+keeps between flows (the per-sender sequence numbers, its one
+:class:`~ledgerkit.AbiCache`, its clock) is its :class:`ClientState`, handed to each
+declaration as its first argument.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from typing import Any, Final, TypeVar
 from ledgerkit._errors import (
     DecodingError,
     InputError,
-    MoveModuleNotFoundError,
     NotFoundError,
 )
 from ledgerkit.bcs import (
@@ -36,10 +36,12 @@ from ledgerkit.client import calls
 from ledgerkit.client._declare import flow
 from ledgerkit.client._driver import Flow, send
 from ledgerkit.client._flows import _building as building
+from ledgerkit.client._flows._abis import loading_abis, module_abi
 from ledgerkit.client._flows._building import WAIT_PAUSE_SECONDS, waiting
 from ledgerkit.client._flows._holdings import Holding, holdings
 from ledgerkit.client._methods import Endpoints
 from ledgerkit.models import (
+    AbiCache,
     MoveResource,
     Transaction,
     UserTransaction,
@@ -48,7 +50,6 @@ from ledgerkit.models import (
 )
 from ledgerkit.tx import (
     EncodedSubmission,
-    ModuleAbis,
     Simulation,
     TransactionExplanation,
     UnsignedTransaction,
@@ -83,25 +84,31 @@ class ClientState:
 
     Attributes
     ----------
+    abis : AbiCache
+        The module ABIs the client has read, for all its flows: builds and views (checked
+        arguments, struct layouts), explanations and ``load_abis``.
     builds : BuildState
-        ABIs, struct layouts, the chain id, the node's clock and the per-sender sequence
-        counter of the build flows (``_building``).
-    abis : ModuleAbis
-        The ABIs ``explain`` has read, per module.
+        The chain id, the node's clock, the per-sender sequence counter and the codec of
+        the build flows (``_building``), over ``abis``.
     """
 
-    builds: building.BuildState = field(default_factory=building.BuildState)
-    abis: ModuleAbis = field(default_factory=ModuleAbis)
+    abis: AbiCache = field(default_factory=AbiCache)
+    builds: building.BuildState = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "builds", building.BuildState(self.abis))
 
 
 # -- explaining --------------------------------------------------------------------
 
 
 def explaining(
-    txn: RawTransaction | SignedTransaction | TransactionData | int | str | bytes, abis: ModuleAbis
+    txn: RawTransaction | SignedTransaction | TransactionData | int | str | bytes,
+    state: ClientState,
 ) -> Flow[TransactionExplanation]:
     """Fetch what an explanation needs (the transaction's BCS when given by version or
-    hash; the called module's ABI unless ``abis`` has it), then explain it.
+    hash; the called module's ABI unless the client's cache holds it, or knows it is not
+    published), then explain it.
 
     Raises
     ------
@@ -125,13 +132,12 @@ def explaining(
             f"or a hash, got {type(txn).__name__}"
         )
     ef = entry_function_of(value)
+    abis = state.abis
     if ef is not None and ef.module not in abis:
         try:
-            found = yield from send(calls.account_module(ef.module.address, ef.module.name))
-        except MoveModuleNotFoundError:
-            abis.add(ef.module, None)
-        else:
-            abis.add(ef.module, found.value.abi)
+            yield from module_abi(abis, ef.module, state.builds.observe)
+        except NotFoundError:
+            abis.add_missing(ef.module)
     return explain_transaction(value, abis=abis)
 
 
@@ -211,19 +217,17 @@ def _call_of(raw: RawTransaction) -> EntryFunction | None:
     return None
 
 
-def _param_types(call: EntryFunction) -> Flow[list[MoveType]]:
-    """The value parameter types of ``call``'s function, its type arguments put in."""
-    fid = call.function_id
-    module = (yield from send(calls.account_module(fid.address, fid.module.name))).value
-    function = module.abi.function(fid.name) if module.abi is not None else None
-    if function is None:
-        raise InputError(f"the node's module {fid.module} has no function {fid.name!r}")
+def _param_types(state: building.BuildState, call: EntryFunction) -> Flow[list[MoveType]]:
+    """The value parameter types of ``call``'s function (its ABI kept in the client's
+    cache), its type arguments put in."""
+    function = yield from building.function_abi(state, call.function_id)
     params = [MoveType.parse(p) for p in function.params if p not in _SIGNERS]
     return [p.substitute(call.type_args) for p in params]
 
 
 def encoding(
     request: Mapping[str, Any] | RawTransaction | MultiAgentRawTransaction,
+    state: building.BuildState,
 ) -> Flow[Result[EncodedSubmission]]:
     """The node's signing message of ``request``, read back into its transaction.
 
@@ -239,7 +243,7 @@ def encoding(
         calls.encode_submission(request)  # raises the InputError naming what it takes
     raw = request.raw if isinstance(request, MultiAgentRawTransaction) else request
     call = _call_of(raw)
-    types = (yield from _param_types(call)) if call is not None else None
+    types = (yield from _param_types(state, call)) if call is not None else None
     result = yield from send(
         calls.encode_submission(submission_request(request, param_types=types))
     )
@@ -294,7 +298,8 @@ class Flows(Endpoints):
             The JSON request (sender, sequence_number, max_gas_amount, gas_unit_price,
             expiration_timestamp_secs, payload; ``secondary_signers`` for the multi-agent
             message), or a transaction, which is sent in that form (an entry function's
-            arguments written in JSON by its ABI, read from the node first).
+            arguments written in JSON by its ABI, read from the node once per module and
+            kept).
 
         Returns
         -------
@@ -308,7 +313,7 @@ class Flows(Endpoints):
         DecodingError
             Given a transaction, the node encodes it otherwise (another chain id...).
         """
-        return encoding(request)
+        return encoding(request, state.builds)
 
     # -- tables --------------------------------------------------------------------------
 
@@ -576,7 +581,51 @@ class Flows(Endpoints):
         >>> print(explanation)  # the annotated dump  # doctest: +SKIP
         >>> explanation.to_frame()  # offset, bytes, field, value  # doctest: +SKIP
         """
-        return explaining(txn, state.abis)
+        return explaining(txn, state)
+
+    @flow
+    def load_abis(
+        state: ClientState,
+        types: Iterable[str | StructTag] | str | StructTag,
+        *,
+        cache: AbiCache | None = None,
+    ) -> Flow[AbiCache]:
+        """Read the module ABIs that laying out ``types`` as columns takes: the modules
+        declaring the structs and those of the structs nested in them, each module once,
+        a nesting level's modules together.
+
+        Parameters
+        ----------
+        types : str, StructTag or iterable of them
+            Struct tags, such as event types (``"0x1::fungible_asset::Deposit"``).
+        cache : AbiCache, optional
+            Where the ABIs go; modules it holds are not read again, and a module the node
+            does not publish is remembered there as missing. Default: the client's own,
+            which its builds, views and explanations read too.
+
+        Returns
+        -------
+        AbiCache
+            ``cache`` (or the client's own), holding them: ``.layout(t)`` gives a type's
+            columns, and :func:`ledgerkit.frames.expand_event_data` (``modules=``) types
+            events with it.
+
+        Raises
+        ------
+        InputError
+            A type that is not a struct tag, or a cache that is not an ``AbiCache``.
+
+        Examples
+        --------
+        >>> cache = client.load_abis("0x1::fungible_asset::Deposit")  # doctest: +SKIP
+        >>> cache.layout("0x1::fungible_asset::Deposit")  # doctest: +SKIP
+        {'store': PrimitiveType(name='address'), 'amount': PrimitiveType(name='u64')}
+        """
+        if cache is not None and not isinstance(cache, AbiCache):
+            raise InputError(f"cache must be an AbiCache, got {type(cache).__name__}")
+        wanted = [types] if isinstance(types, str | StructTag) else types
+        held = state.abis if cache is None else cache
+        return loading_abis(held, wanted, observe=state.builds.observe)
 
     @flow
     def account_assets(

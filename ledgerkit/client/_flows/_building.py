@@ -6,9 +6,10 @@ layouts of its parameters, the chain id, the gas unit price, the sender's sequen
 number and a simulation for the gas. What a client learns along the way lives in its
 :class:`BuildState`:
 
-* **module ABIs**, per module, for the client's life. A module can change with an
-  upgrade, so a function (or struct) not found in a kept ABI fetches the module again
-  once before giving up; an answer from another chain (its chain id) drops them all.
+* **module ABIs**, in the client's one :class:`~ledgerkit.AbiCache` (read through
+  ``_abis``). A module can change with an upgrade, so a function (or struct) not found in
+  a kept ABI fetches the module again once before giving up; an answer from another
+  chain (its chain id) drops them all.
 * **the chain id**, from the ledger metadata of any answer.
 * **the node's clock**: the ledger timestamp of the latest answer of the node (any call
   of the client, never one from the cache), and when it came by the client's monotonic
@@ -42,7 +43,6 @@ from ledgerkit._errors import (
     InputError,
     InvalidTransactionUpdateError,
     LedgerError,
-    MoveModuleNotFoundError,
     RequestTimeoutError,
     SequenceNumberTooOldError,
     TransactionNotFoundError,
@@ -63,10 +63,10 @@ from ledgerkit.bcs import (
 from ledgerkit.client import calls
 from ledgerkit.client._answers import is_pending
 from ledgerkit.client._driver import Flow, Pause, now, send
-from ledgerkit.models import MoveFunction, MoveModule, Transaction
+from ledgerkit.client._flows._abis import loading_abis, module_abi
+from ledgerkit.models import AbiCache, MoveFunction, Transaction
 from ledgerkit.tx import (
     NO_FEE_PAYER,
-    AbiLayouts,
     SignerParts,
     SigningKey,
     UnsignedTransaction,
@@ -84,7 +84,6 @@ from ledgerkit.types import (
     Address,
     EntryFunctionId,
     LedgerMeta,
-    ModuleId,
     MoveType,
     Result,
     StructTag,
@@ -122,23 +121,25 @@ _FA_METADATA: Final = "0x1::fungible_asset::Metadata"
 
 
 class BuildState:
-    """What one client keeps between builds: ABIs, layouts, chain id, sequence numbers.
+    """What one client keeps between builds over its ABI cache ``abis``: the codec reading
+    its layouts, what calls need, the chain id, sequence numbers.
 
     Thread-safe; never held across a step of a flow.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, abis: AbiCache | None = None) -> None:
         self._lock = threading.Lock()
-        self.modules: dict[ModuleId, MoveModule] = {}
-        self.layouts = AbiLayouts()
-        self.codec = MoveValueCodec(self.layouts)
+        self.abis = AbiCache() if abis is None else abis
+        self.codec = MoveValueCodec(self.abis)
         self.chain_id: int | None = None
         #: The ledger timestamp (microseconds) of the node's latest answer, and the
         #: client's monotonic time when it came.
         self._node_clock: tuple[int, float] | None = None
         self._next: dict[Address, int] = {}
-        #: (function, type arguments) -> what encoding a call needs, once its ABI is kept.
-        self.plans: dict[tuple[str, tuple[str, ...]], CallPlan] = {}
+        #: (function, type arguments) -> what encoding a call needs, once its ABI is kept;
+        #: as of the cache's generation then (a module read again may have changed).
+        self._plans: dict[tuple[str, tuple[str, ...]], CallPlan] = {}
+        self._plans_of = self.abis.generation
 
     def observe(self, ledger: LedgerMeta | None) -> None:
         """Note an answer's ledger: another chain id drops everything learnt."""
@@ -146,10 +147,8 @@ class BuildState:
             return
         with self._lock:
             if self.chain_id is not None and ledger.chain_id != self.chain_id:
-                for module_id in list(self.modules):
-                    self.layouts.forget(module_id)
-                self.modules.clear()
-                self.plans.clear()
+                self.abis.clear()
+                self._plans.clear()
                 self._next.clear()
             self.chain_id = ledger.chain_id
 
@@ -170,11 +169,22 @@ class BuildState:
         usec, heard_at = clock
         return usec / 10**6 + max(0.0, monotonic - heard_at)
 
-    def add_module(self, module: MoveModule) -> None:
+    def plan(self, key: tuple[str, tuple[str, ...]]) -> CallPlan | None:
+        """What a call of ``key`` needs, unless a module was read (or dropped) since."""
         with self._lock:
-            self.modules[module.module_id] = module
-            self.layouts.add(module)
-            self.plans.clear()  # a module read again may have changed
+            return self._current_plans().get(key)
+
+    def keep_plan(self, key: tuple[str, tuple[str, ...]], plan: CallPlan) -> None:
+        """Keep ``plan``, worked out from the modules held now."""
+        with self._lock:
+            self._current_plans()[key] = plan
+
+    def _current_plans(self) -> dict[tuple[str, tuple[str, ...]], CallPlan]:
+        """The plans kept, dropped first if the cache changed since (under the lock)."""
+        if self._plans_of != self.abis.generation:
+            self._plans.clear()
+            self._plans_of = self.abis.generation
+        return self._plans
 
     def reserve(self, sender: Address, on_chain: int | None = None) -> int | None:
         """The next sequence number of ``sender``, counted on; ``None`` when unknown.
@@ -227,22 +237,13 @@ class BuildOptions:
 # -- ABIs and layouts ------------------------------------------------------------------------
 
 
-def _fetch_module(state: BuildState, module_id: ModuleId) -> Flow[MoveModule | None]:
-    result = yield from send(calls.account_module(module_id.address, module_id.name))
-    state.observe(result.ledger)
-    abi = result.value.abi
-    if abi is not None:
-        state.add_module(abi)
-    return abi
-
-
 def function_abi(state: BuildState, fid: EntryFunctionId) -> Flow[MoveFunction]:
     """The ABI of ``fid``: kept, or fetched (again, when the kept module lacks it)."""
-    kept = state.modules.get(fid.module)
+    kept = state.abis.module(fid.module)
     found = kept.function(fid.name) if kept is not None else None
     if found is not None:
         return found
-    module = yield from _fetch_module(state, fid.module)
+    module = yield from module_abi(state.abis, fid.module, state.observe)
     if module is None:
         raise InputError(f"the node sent no ABI for module {fid.module}")
     found = module.function(fid.name)
@@ -255,19 +256,9 @@ def function_abi(state: BuildState, fid: EntryFunctionId) -> Flow[MoveFunction]:
 
 
 def ensure_layouts(state: BuildState, types: Iterable[MoveType]) -> Flow[None]:
-    """Fetch the ABI of every module whose structs ``types`` need, each at most once."""
-    wanted = list(types)
-    tried: set[ModuleId] = set()
-    while True:
-        missing = state.layouts.missing_modules(wanted) - tried
-        if not missing:
-            return
-        for module_id in sorted(missing, key=str):
-            tried.add(module_id)
-            try:
-                yield from _fetch_module(state, module_id)
-            except MoveModuleNotFoundError:
-                continue  # the codec says which struct has no layout
+    """Fetch the ABI of every module whose structs ``types`` need, each at most once (a
+    module the node does not publish is left to the codec, which names the struct)."""
+    yield from loading_abis(state.abis, types, bcs=True, observe=state.observe)
 
 
 def prepare_call(
@@ -286,7 +277,7 @@ def prepare_call(
     """
     types = tuple(type_arguments)
     key = (str(function), tuple(str(t) for t in types)) if _plain(function, types) else None
-    plan = None if key is None else state.plans.get(key)
+    plan = None if key is None else state.plan(key)
     if plan is None:
         fid = EntryFunctionId.parse(function)
         abi = yield from function_abi(state, fid)
@@ -295,7 +286,7 @@ def prepare_call(
         yield from ensure_layouts(state, [t for _, t in params])
         plan = CallPlan(fid, abi, type_args, params)
         if key is not None:
-            state.plans[key] = plan
+            state.keep_plan(key, plan)
     if view and not plan.abi.is_view:
         raise InputError(f"{plan.function} is not a view function")
     if not view and not plan.abi.is_entry:
@@ -342,7 +333,7 @@ def view(
     if count != len(returns):
         raise InputError(f"{call.function_id} returned {count} values, its ABI says {len(returns)}")
     codec = state.codec
-    values = [from_json_form(t, codec.deserialize(d, t), state.layouts) for t in returns]
+    values = [from_json_form(t, codec.deserialize(d, t), state.abis) for t in returns]
     d.finish()
     return Result(values, result.ledger)
 
