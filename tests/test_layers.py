@@ -36,6 +36,7 @@ GROUND = frozenset(
         "_public",
         "_framework_errors",
         "_markdown",
+        "_closing",
         "_version",
     }
 )

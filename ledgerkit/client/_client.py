@@ -39,11 +39,11 @@ import urllib.parse
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
-from types import TracebackType
 from typing import Any, Final, Protocol, TypeVar, cast, overload
 
 import httpx
 
+from ledgerkit._closing import AsyncClosing, Closing
 from ledgerkit._errors import (
     ClientClosedError,
     InputError,
@@ -506,7 +506,7 @@ def read_with(call: Call[Any], decoder: Callable[[bytes], Any] | None) -> Call[A
     return replace(call, decode=decoder, storable=None, cache_path=None)
 
 
-class Client(BaseClient, DeprecatedMethods):
+class Client(BaseClient, DeprecatedMethods, Closing):
     """A client of the node REST API.
 
     Every method answers a :class:`~ledgerkit.client.Result`: ``.value`` (the decoded
@@ -831,19 +831,8 @@ class Client(BaseClient, DeprecatedMethods):
         if self._cache is not None:
             self._cache.close()
 
-    def __enter__(self) -> Client:
-        return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
-
-class AsyncClient(BaseClient, AsyncDeprecatedMethods):
+class AsyncClient(BaseClient, AsyncDeprecatedMethods, AsyncClosing):
     """An asyncio client of the node REST API; see :class:`~ledgerkit.Client`.
 
     Same parameters, except that ``transport`` is an ``httpx.AsyncBaseTransport`` and
@@ -1082,17 +1071,6 @@ class AsyncClient(BaseClient, AsyncDeprecatedMethods):
         self._forget_secrets()
         if self._cache is not None:
             self._cache.close()
-
-    async def __aenter__(self) -> AsyncClient:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
 
 
 # The asyncio twins of the client's own methods say what the blocking ones say.

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from types import TracebackType
 from typing import Any, TypeVar
 
 import httpx
 
+from ledgerkit._closing import AsyncClosing, Closing
 from ledgerkit._errors import ClientClosedError
 from ledgerkit.client._declare import flow
 from ledgerkit.client._driver import adrive, drive
@@ -107,7 +107,7 @@ class DocsMethods(DocsCore):
         return discovery_flow(origin)
 
 
-class DocsClient(DocsMethods):
+class DocsClient(DocsMethods, Closing):
     """A client of a docs host: its pages as Markdown, its index, a local search, and its
     OAuth discovery documents, checked.
 
@@ -178,19 +178,8 @@ class DocsClient(DocsMethods):
         """Close the connections."""
         self._http.close()
 
-    def __enter__(self) -> DocsClient:
-        return self
 
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
-
-
-class AsyncDocsClient(DocsMethods):
+class AsyncDocsClient(DocsMethods, AsyncClosing):
     """A client of a docs host for asyncio: :class:`~ledgerkit.DocsClient`, awaited.
 
     Parameters
@@ -254,14 +243,3 @@ class AsyncDocsClient(DocsMethods):
     async def aclose(self) -> None:
         """Close the connections."""
         await self._http.aclose()
-
-    async def __aenter__(self) -> AsyncDocsClient:
-        return self
-
-    async def __aexit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        await self.aclose()

@@ -9,11 +9,11 @@ and wait, and run the flows with the driver every client of ledgerkit shares
 from __future__ import annotations
 
 from collections.abc import Generator
-from types import TracebackType
 from typing import Any, Final, TypeVar
 
 import httpx
 
+from ledgerkit._closing import AsyncClosing, Closing
 from ledgerkit._errors import (
     ClientClosedError,
     FaucetRejectedError,
@@ -155,7 +155,7 @@ class FaucetMethods:
         return account
 
 
-class FaucetClient(FaucetMethods):
+class FaucetClient(FaucetMethods, Closing):
     """A client of a faucet: the local node's, or a real testnet or devnet faucet.
 
     Parameters
@@ -234,19 +234,8 @@ class FaucetClient(FaucetMethods):
         """Close the connections (the node client is the caller's)."""
         self._http.close()
 
-    def __enter__(self) -> FaucetClient:
-        return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
-
-class AsyncFaucetClient(FaucetMethods):
+class AsyncFaucetClient(FaucetMethods, AsyncClosing):
     """:class:`FaucetClient` for asyncio: the same methods, awaited; ``node`` is an
     :class:`~ledgerkit.AsyncClient`."""
 
@@ -301,14 +290,3 @@ class AsyncFaucetClient(FaucetMethods):
     async def aclose(self) -> None:
         """Close the connections (the node client is the caller's)."""
         await self._http.aclose()
-
-    async def __aenter__(self) -> AsyncFaucetClient:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
