@@ -13,10 +13,11 @@ from __future__ import annotations
 import contextlib
 import sys
 import types
-from collections.abc import Iterable, Mapping
+import warnings
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-__all__ = ["publish"]
+__all__ = ["moved_names", "publish"]
 
 
 def publish(namespace: Mapping[str, Any], names: Iterable[str], module: str) -> None:
@@ -65,3 +66,24 @@ def _resolve_annotations(cls: type) -> None:
             with contextlib.suppress(Exception):
                 resolved[key] = eval(value, global_names, local_names)
     cls.__annotations__ = resolved
+
+
+def moved_names(
+    module: str, moved: Mapping[str, tuple[str, Callable[[], Any]]]
+) -> Callable[[str], Any]:
+    """A module ``__getattr__`` for names that moved or were renamed: each still gives
+    its object (``moved[name]``: where it is now, and how to get it) with a
+    ``DeprecationWarning`` saying where it went; any other name is an ``AttributeError``.
+    """
+
+    def attribute(name: str) -> Any:
+        entry = moved.get(name)
+        if entry is None:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        home, get = entry
+        warnings.warn(
+            f"{module}.{name} is deprecated; use {home}", DeprecationWarning, stacklevel=2
+        )
+        return get()
+
+    return attribute

@@ -4,9 +4,10 @@ checks it."""
 
 from __future__ import annotations
 
-import warnings
-from typing import Any, Final
+from collections.abc import Callable
+from typing import Any
 
+from ledgerkit._public import moved_names as _moved_names
 from ledgerkit._public import publish as _publish
 from ledgerkit.bcs._account_authenticators import (
     AbstractionAuthenticator,
@@ -161,19 +162,20 @@ __all__ = [
 # Public names report where users import them from (see ledgerkit._public).
 _publish(globals(), __all__, __name__)
 
+
 # The old names of the prefixes, which are domain separators, not salts.
-_DEPRECATED: Final = {
-    "RAW_TRANSACTION_SALT": "RAW_TRANSACTION_PREFIX",
-    "RAW_TRANSACTION_WITH_DATA_SALT": "RAW_TRANSACTION_WITH_DATA_PREFIX",
-    "TRANSACTION_SALT": "TRANSACTION_PREFIX",
-}
+def _renamed(new: str) -> tuple[str, Callable[[], Any]]:
+    return new, lambda: globals()[new]
 
 
-def __getattr__(name: str) -> Any:
-    new = _DEPRECATED.get(name)
-    if new is None:
-        raise AttributeError(f"module 'ledgerkit.bcs' has no attribute {name!r}")
-    warnings.warn(
-        f"ledgerkit.bcs.{name} is deprecated; use {new}", DeprecationWarning, stacklevel=2
-    )
-    return globals()[new]
+__getattr__ = _moved_names(
+    __name__,
+    {
+        old: _renamed(new)
+        for old, new in {
+            "RAW_TRANSACTION_SALT": "RAW_TRANSACTION_PREFIX",
+            "RAW_TRANSACTION_WITH_DATA_SALT": "RAW_TRANSACTION_WITH_DATA_PREFIX",
+            "TRANSACTION_SALT": "TRANSACTION_PREFIX",
+        }.items()
+    },
+)

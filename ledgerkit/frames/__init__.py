@@ -19,10 +19,8 @@ Examples
 
 from __future__ import annotations
 
-import warnings
-from typing import Any
-
 from ledgerkit import models as _models
+from ledgerkit._public import moved_names as _moved_names
 from ledgerkit._public import publish as _publish
 from ledgerkit.frames._activity import (
     ACTIVITY_COLUMNS,
@@ -220,15 +218,11 @@ _FRONT_DOOR = (
 _publish(globals(), __all__, __name__)
 _publish(globals(), _FRONT_DOOR, "ledgerkit")
 
-#: Names that lived here before the ABI cache moved below the client, and their homes.
-_MOVED = {"AbiCache": "ledgerkit.AbiCache", "abi_requests": "ledgerkit.models.abi_requests"}
-
-
-def __getattr__(name: str) -> Any:
-    home = _MOVED.get(name)
-    if home is None:
-        raise AttributeError(f"module 'ledgerkit.frames' has no attribute {name!r}")
-    warnings.warn(
-        f"ledgerkit.frames.{name} is deprecated; use {home}", DeprecationWarning, stacklevel=2
-    )
-    return getattr(_models, name)
+# Names that lived here before the ABI cache moved below the client, and their homes.
+__getattr__ = _moved_names(
+    __name__,
+    {
+        "AbiCache": ("ledgerkit.AbiCache", lambda: _models.AbiCache),
+        "abi_requests": ("ledgerkit.models.abi_requests", lambda: _models.abi_requests),
+    },
+)
