@@ -39,7 +39,7 @@ import urllib.parse
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
-from typing import Any, Final, Protocol, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Any, Final, TypeVar, cast, overload
 
 import httpx
 
@@ -98,6 +98,9 @@ from ledgerkit.types import HEADER_PREFIXES, LedgerMeta, Result
 
 __all__ = ["DEFAULT_TIMEOUT", "AsyncClient", "BaseClient", "Client", "read_with"]
 
+if TYPE_CHECKING:
+    from ledgerkit.client._aiohttp import AiohttpTransport
+
 _USER_AGENT: Final = "ledgerkit-client"
 #: httpcore's trace events for a connection just opened.
 _NEW_CONNECTION: Final = frozenset(
@@ -119,28 +122,14 @@ _Answer = tuple[int, Mapping[str, str], bytes]
 _Routed = tuple[int, Mapping[str, str], bytes, str | None]
 
 
-class _Exchanger(Protocol):
-    """A transport that sends a request and reads its answer whole, itself
-    (:meth:`~ledgerkit.client.AiohttpTransport.exchange`)."""
-
-    def exchange(
-        self,
-        method: str,
-        url: str,
-        headers: Mapping[str, str],
-        body: bytes | None,
-        timeout: float | None,
-    ) -> Awaitable[_Answer]: ...
-
-
-def _direct(transport: httpx.AsyncBaseTransport | None) -> _Exchanger | None:
+def _direct(transport: httpx.AsyncBaseTransport | None) -> AiohttpTransport | None:
     """``transport`` when the client may hand it requests itself: an
     :class:`~ledgerkit.client.AiohttpTransport` exactly (a subclass may change how
     requests are handled; it keeps the httpx path)."""
     # Its module is loaded when there is one (aiohttp is not imported here otherwise).
     module = sys.modules.get("ledgerkit.client._aiohttp")
     if module is not None and type(transport) is module.AiohttpTransport:
-        return cast("_Exchanger", transport)
+        return cast("AiohttpTransport", transport)
     return None
 
 

@@ -21,7 +21,7 @@ import pandas as pd
 
 from ledgerkit._errors import DatasetMismatchError, InputError
 from ledgerkit.client import AsyncClient, ChainIdentity, Client, default_cache_dir
-from ledgerkit.extract._fetch import PAGE_SIZE, Source, run_sync
+from ledgerkit.extract._fetch import PAGE_SIZE, Source, blocking_twin
 from ledgerkit.extract._manifest import read_manifest
 from ledgerkit.extract._options import ExtractOptions
 from ledgerkit.frames import ACTIVITY_COLUMNS, empty_frame
@@ -135,17 +135,11 @@ async def ascan_activity(
     return read_activity(dataset, address, start=start, stop=stop)
 
 
-def scan_activity(
-    node: str | Client | AsyncClient,
-    address: str | Address,
-    start: int,
-    stop: int,
-    dataset: str | os.PathLike[str],
-    *,
-    options: ExtractOptions | None = None,
-) -> pd.DataFrame:
-    """:func:`ascan_activity` from blocking code (inside a running loop too)."""
-    return run_sync(ascan_activity(node, address, start, stop, dataset, options=options))
+scan_activity = blocking_twin(
+    ascan_activity,
+    "scan_activity",
+    """:func:`ascan_activity` from blocking code (inside a running loop too).""",
+)
 
 
 # -- an account's activity from a node ------------------------------------------------------

@@ -23,7 +23,7 @@ from ledgerkit._errors import InputError
 from ledgerkit.client import AsyncClient, Client
 from ledgerkit.extract._dataset import write_dataset
 from ledgerkit.extract._entry import CONCURRENCY
-from ledgerkit.extract._fetch import run_sync, transaction_events_source
+from ledgerkit.extract._fetch import blocking_twin, transaction_events_source
 from ledgerkit.extract._options import (
     PARTITION_SIZE,
     ExtractOptions,
@@ -137,24 +137,9 @@ async def aevents_of_type(
     return expand_event_data(frame, wanted, modules=cache)
 
 
-def events_of_type(
-    url: str | Client | AsyncClient,
-    event_type: str | StructTag,
-    *,
-    start_version: int | None = None,
-    end_version: int | None = None,
-    dataset: str | os.PathLike[str] | None = None,
-    typed: bool = False,
-    cache: AbiCache | None = None,
-    options: ExtractOptions | None = None,
-    partition_size: int | None = None,
-    concurrency: int | None = None,
-    max_rps: float | None = None,
-    progress: bool | None = None,
-    api_key: str | None = None,
-    headers: Mapping[str, str] | None = None,
-    transport: httpx.AsyncBaseTransport | None = None,
-) -> pd.DataFrame:
+events_of_type = blocking_twin(
+    aevents_of_type,
+    "events_of_type",
     """The events of one Move type emitted in a version range, module events and handle
     events alike, found by scanning the range's transactions.
 
@@ -214,23 +199,5 @@ def events_of_type(
     --------
     >>> deposits = events_of_type(client, "0x1::fungible_asset::Deposit",
     ...                           start_version=0, end_version=5_000, typed=True)  # doctest: +SKIP
-    """
-    return run_sync(
-        aevents_of_type(
-            url,
-            event_type,
-            start_version=start_version,
-            end_version=end_version,
-            dataset=dataset,
-            typed=typed,
-            cache=cache,
-            options=options,
-            partition_size=partition_size,
-            concurrency=concurrency,
-            max_rps=max_rps,
-            progress=progress,
-            api_key=api_key,
-            headers=headers,
-            transport=transport,
-        )
-    )
+    """,
+)

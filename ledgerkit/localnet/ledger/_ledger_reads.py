@@ -239,16 +239,23 @@ class LedgerReads:
             )
         return Resource(tag, found[0], found[1])
 
+    def _stored(self, key: bytes, v: int, code: ErrorCode, message: str) -> tuple[bytes, bytes]:
+        """The stored JSON and BCS at ``key`` as of version ``v``, or the node's error."""
+        found = self.store.reads.state(key, v)
+        if found is None:
+            raise _error(code, message)
+        return found
+
     def module(self, address: Address, name: str, version: int | None) -> Module:
         v = self.checked_version(version)
-        found = self.store.reads.state(module_key(address, name), v)
-        if found is None:
-            raise _error(
-                ErrorCode.MODULE_NOT_FOUND,
-                f"Module not found by Address({address.standard}), Module name({name}) and "
-                f"Ledger version({v})",
-            )
-        return Module(name, found[0], found[1])
+        json_text, raw = self._stored(
+            module_key(address, name),
+            v,
+            ErrorCode.MODULE_NOT_FOUND,
+            f"Module not found by Address({address.standard}), Module name({name}) and "
+            f"Ledger version({v})",
+        )
+        return Module(name, json_text, raw)
 
     def balance(self, address: Address, asset: Address | StructTag, version: int | None) -> int:
         """The balance of a coin type or fungible asset in the account's primary store."""
@@ -418,14 +425,13 @@ class LedgerReads:
 
     def _table_state(self, handle: Address, key: bytes, v: int) -> tuple[bytes, bytes]:
         """The stored JSON and BCS of the item at BCS ``key``, or ``table_item_not_found``."""
-        found = self.store.reads.state(table_key(handle, key), v)
-        if found is None:
-            raise _error(
-                ErrorCode.TABLE_ITEM_NOT_FOUND,
-                f"Table Item not found by Table handle({handle.standard}), Table key"
-                f"({'0x' + key.hex()}) and Ledger version({v})",
-            )
-        return found
+        return self._stored(
+            table_key(handle, key),
+            v,
+            ErrorCode.TABLE_ITEM_NOT_FOUND,
+            f"Table Item not found by Table handle({handle.standard}), Table key"
+            f"({'0x' + key.hex()}) and Ledger version({v})",
+        )
 
     # -- blocks -------------------------------------------------------------------------
 
