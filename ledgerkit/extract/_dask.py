@@ -9,14 +9,22 @@ is redacted, so the key shows in no task repr, graph or log record.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+import inspect
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Unpack
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, Unpack
 
 from ledgerkit._errors import InputError, MissingExtraError
 from ledgerkit.client import AsyncClient, Client
 from ledgerkit.extract._convert import CONVERTERS, empty_frame
-from ledgerkit.extract._fetch import Source, check_available, check_range, fetch_range, run_sync
+from ledgerkit.extract._fetch import (
+    Source,
+    check_available,
+    check_range,
+    fetch_range,
+    run_sync,
+)
 from ledgerkit.extract._options import (
     PARTITION_SIZE,
     ExtractOptions,
@@ -33,6 +41,9 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["blocks_dask", "events_dask", "extract_dask", "transactions_dask"]
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 #: Requests in flight at most per partition being computed, unless the options say otherwise.
 CONCURRENCY = 8
@@ -101,8 +112,29 @@ def _from_map(
     )
 
 
+def _kind_alias(
+    function: Callable[Concatenate[ExtractKind, P], T], kind: ExtractKind, name: str, doc: str
+) -> Callable[P, T]:
+    """``function`` with its first argument, the kind, given: named ``name``, documented
+    by ``doc``, with ``function``'s other parameters (``inspect.signature`` and type
+    checkers read them), so an alias of one kind is not a second copy of its signature."""
+
+    @functools.wraps(function)
+    def alias(*args: P.args, **kwargs: P.kwargs) -> T:
+        return function(kind, *args, **kwargs)
+
+    signature = inspect.signature(function)
+    alias.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=list(signature.parameters.values())[1:]
+    )
+    alias.__name__ = alias.__qualname__ = name
+    alias.__doc__ = doc
+    return alias
+
+
 def extract_dask(
     kind: ExtractKind,
+    /,
     url: str | Client | AsyncClient,
     start: int,
     stop: int,
@@ -170,40 +202,20 @@ def extract_dask(
     return _from_map(source, url, start, stop, options, overrides, api_key, headers)
 
 
-def transactions_dask(
-    url: str | Client | AsyncClient,
-    start: int,
-    stop: int,
-    *,
-    options: ExtractOptions | None = None,
-    api_key: str | None = None,
-    headers: Mapping[str, str] | None = None,
-    **overrides: Unpack[OptionFields],
-) -> Any:
+transactions_dask = _kind_alias(
+    extract_dask,
+    "transactions",
+    "transactions_dask",
     """``extract_dask("transactions", url, start, stop, ...)``: the transactions of
-    versions ``[start, stop)`` (see :func:`extract_dask`)."""
-    return extract_dask(
-        "transactions", url, start, stop, options=options, api_key=api_key, headers=headers,
-        **overrides,
-    )  # fmt: skip
-
-
-def blocks_dask(
-    url: str | Client | AsyncClient,
-    start: int,
-    stop: int,
-    *,
-    options: ExtractOptions | None = None,
-    api_key: str | None = None,
-    headers: Mapping[str, str] | None = None,
-    **overrides: Unpack[OptionFields],
-) -> Any:
+    versions ``[start, stop)`` (see :func:`extract_dask`).""",
+)
+blocks_dask = _kind_alias(
+    extract_dask,
+    "blocks",
+    "blocks_dask",
     """``extract_dask("blocks", url, start, stop, ...)``: the blocks of heights
-    ``[start, stop)``, 1,000 heights a partition by default (see :func:`extract_dask`)."""
-    return extract_dask(
-        "blocks", url, start, stop, options=options, api_key=api_key, headers=headers,
-        **overrides,
-    )  # fmt: skip
+    ``[start, stop)``, 1,000 heights a partition by default (see :func:`extract_dask`).""",
+)
 
 
 def events_dask(
