@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from ledgerkit._public import publish as _publish
 from ledgerkit.extract._activity import (
+    ActivityWindow,
     aaccount_activity,
     account_activity,
     activity_dataset,
@@ -62,6 +63,7 @@ __all__ = [
     "MANIFEST",
     "PARTITION_SIZE",
     "SCHEMA_VERSION",
+    "ActivityWindow",
     "ExtractKind",
     "ExtractOptions",
     "ExtractionSummary",

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypedDict, Unpack
 
 import pandas as pd
 
@@ -28,6 +28,7 @@ from ledgerkit.frames import ACTIVITY_COLUMNS, empty_frame
 from ledgerkit.types import Address
 
 __all__ = [
+    "ActivityWindow",
     "aaccount_activity",
     "account_activity",
     "activity_dataset",
@@ -166,10 +167,10 @@ class _Scan:
     def __init__(
         self,
         address: str | Address,
-        start_version: int | None,
-        end_version: int | None,
-        dataset: str | os.PathLike[str] | None,
-        progress: bool | None,
+        start_version: int | None = None,
+        end_version: int | None = None,
+        dataset: str | os.PathLike[str] | None = None,
+        progress: bool | None = None,
     ) -> None:
         self.address = Address.parse(address).long if isinstance(address, str) else address.long
         after = _version(start_version, "start_version")
@@ -283,17 +284,21 @@ def account_activity(
     return scan_activity(client, scan.address, scan.first, end + 1, where, options=scan.options)
 
 
+class ActivityWindow(TypedDict, total=False):
+    """The options of :func:`aaccount_activity`, as :func:`account_activity` takes them."""
+
+    start_version: int | None
+    end_version: int | None
+    dataset: str | os.PathLike[str] | None
+    progress: bool | None
+
+
 async def aaccount_activity(
-    client: AsyncClient,
-    address: str | Address,
-    *,
-    start_version: int | None = None,
-    end_version: int | None = None,
-    dataset: str | os.PathLike[str] | None = None,
-    progress: bool | None = None,
+    client: AsyncClient, address: str | Address, **window: Unpack[ActivityWindow]
 ) -> pd.DataFrame:
-    """:func:`account_activity` of an :class:`~ledgerkit.AsyncClient`'s node, awaited.
-    Also ``ledgerkit.aaccount_activity``.
+    """:func:`account_activity` of an :class:`~ledgerkit.AsyncClient`'s node, awaited,
+    with the same options (``start_version``, ``end_version``, ``dataset``,
+    ``progress``). Also ``ledgerkit.aaccount_activity``.
 
     Examples
     --------
@@ -304,7 +309,7 @@ async def aaccount_activity(
             f"aaccount_activity takes an AsyncClient, got {type(client).__name__}; "
             "with a Client or a dataset use account_activity"
         )
-    scan = _Scan(address, start_version, end_version, dataset, progress)
+    scan = _Scan(address, **window)
     end = (await client.ledger_info()).value.ledger_version if scan.end is None else scan.end
     if not scan.bound(end):
         return empty_frame(ACTIVITY_COLUMNS)

@@ -12,6 +12,7 @@ import httpx
 import pytest
 from node_http_helpers import assert_error, assert_headers, ok
 
+from ledgerkit import Client
 from ledgerkit.localnet import LocalNode, PublicSettings
 
 MakeNode = Callable[..., LocalNode]
@@ -253,3 +254,22 @@ def test_a_node_prune_window_is_the_fullnodes_window(make_node: MakeNode) -> Non
     assert int(info["ledger_version"]) - int(info["oldest_ledger_version"]) + 1 <= 9
     with httpx.Client(base_url=node.archive_url, timeout=30.0) as archive:
         assert ok(archive.get(""))["oldest_ledger_version"] == "0"
+
+
+def test_the_fullnode_simulates_with_the_gas_estimates_asked(pair: Pair) -> None:
+    dev = pair.node.dev_accounts[0]
+    with Client(pair.node.url, cache=False) as client:
+        estimate = client.estimate_gas_price().value.gas_estimate
+        txn = client.build_transaction(
+            dev.address,
+            "0x1::aptos_account::transfer",
+            [dev.address, 1],
+            gas_unit_price=estimate + 7,
+        )
+        plain = client.simulate(txn, signer=dev.private_key)
+        priced = client.simulate(txn, signer=dev.private_key, estimate_gas_unit_price=True)
+    assert plain.success
+    assert priced.success
+    # The built price, unless the node is asked to price it at its own estimate.
+    assert plain.transaction.gas_unit_price == estimate + 7
+    assert priced.transaction.gas_unit_price == estimate

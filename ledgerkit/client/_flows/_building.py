@@ -599,15 +599,8 @@ def transfer(
 
 
 def waiting(txn_hash: str | bytes, timeout: float) -> Flow[Result[Transaction]]:
-    """Long-poll ``wait_transaction_by_hash`` until the transaction is committed (failed ones too).
-
-    Raises
-    ------
-    RequestTimeoutError
-        Still pending after ``timeout`` seconds.
-    TransactionNotFoundError
-        The node has never heard of it by then (expired, or never accepted).
-    """
+    """The flow of ``wait_for_transaction``: long polls of ``wait_transaction_by_hash``
+    until the transaction is committed (failed ones too), or ``timeout`` passes."""
     call = calls.wait_transaction_by_hash(txn_hash)
     deadline = (yield from now()) + timeout
     while True:

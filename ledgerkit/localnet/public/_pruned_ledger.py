@@ -147,20 +147,11 @@ class PrunedLedger:
         return self._ledger.submit(signed)
 
     def simulate(
-        self,
-        signed: SignedTransaction,
-        *,
-        estimate_gas_unit_price: bool = False,
-        estimate_max_gas_amount: bool = False,
-        estimate_prioritized_gas_unit_price: bool = False,
+        self, signed: SignedTransaction, **estimates: bool
     ) -> tuple[list[dict[str, Any]], int]:
-        """Execute against the latest state without committing."""
-        return self._ledger.simulate(
-            signed,
-            estimate_gas_unit_price=estimate_gas_unit_price,
-            estimate_max_gas_amount=estimate_max_gas_amount,
-            estimate_prioritized_gas_unit_price=estimate_prioritized_gas_unit_price,
-        )
+        """Execute against the latest state without committing (``estimates``: the
+        ``estimate_*`` flags of the node's own ``simulate``)."""
+        return self._ledger.simulate(signed, **estimates)
 
     def encode_submission(self, request: dict[str, Any]) -> bytes:
         """The signing message of a JSON transaction request."""
