@@ -281,3 +281,23 @@ def test_submitting_what_the_node_does_not_run_is_refused_cleanly(
         answer = http.post(path, json=body)
         assert answer.status_code == 400, (path, answer.text)
         assert answer.json()["error_code"] in ("invalid_input", "vm_error")
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("sender", "5"),
+        ("sender", "a1" * 32),
+        ("sender", 5),
+        ("secondary_signers", ["2"]),
+    ],
+)
+def test_an_address_in_the_body_is_0x_and_hex(http: httpx.Client, field: str, value: Any) -> None:
+    # Only path parameters may leave out the 0x (the API's Address type).
+    transfer = {"type": "entry_function_payload", "function": "0x1::aptos_account::transfer",
+                "type_arguments": [], "arguments": [PEER.standard, "1"]}  # fmt: skip
+    body = {**request(transfer, SECONDARY), field: value}
+    answer = http.post("/transactions/encode_submission", json=body)
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["error_code"] == "invalid_input"
+    assert field in answer.json()["message"]

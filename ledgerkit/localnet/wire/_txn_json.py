@@ -45,6 +45,7 @@ from ledgerkit.types import Address, EntryFunctionId, HexBytes, parse_uint
 
 __all__ = [
     "authenticator_from_json",
+    "body_address",
     "decode_arguments",
     "entry_function_from_json",
     "info_json",
@@ -297,7 +298,11 @@ def user_fields(
 # -- input ------------------------------------------------------------------------------------
 
 
-def _address(value: Any, where: str) -> Address:
+def body_address(value: Any, where: str) -> Address:
+    """An address in a JSON body: ``0x`` and hex, leading zeros may be left out (only path
+    parameters may leave out the ``0x``, as the API says)."""
+    if not isinstance(value, str) or not value.startswith("0x"):
+        raise invalid(f"{where}: an address is 0x and hex digits, got {value!r:.80}")
     try:
         return Address.parse(value)
     except InputError as exc:
@@ -370,7 +375,7 @@ def authenticator_from_json(obj: Any, where: str = "signature") -> TransactionAu
         if kind in ("multi_agent_signature", "fee_payer_signature"):
             sender = _account_from_json(field(obj, "sender", where), f"{where}.sender")
             addresses = tuple(
-                _address(a, f"{where}.secondary_signer_addresses")
+                body_address(a, f"{where}.secondary_signer_addresses")
                 for a in field(obj, "secondary_signer_addresses", where)
             )
             signers = tuple(
@@ -379,7 +384,9 @@ def authenticator_from_json(obj: Any, where: str = "signature") -> TransactionAu
             )
             if kind == "multi_agent_signature":
                 return MultiAgentAuthenticator(sender, addresses, signers)
-            payer = _address(field(obj, "fee_payer_address", where), f"{where}.fee_payer_address")
+            payer = body_address(
+                field(obj, "fee_payer_address", where), f"{where}.fee_payer_address"
+            )
             payer_signer = _account_from_json(
                 field(obj, "fee_payer_signer", where), f"{where}.fee_payer_signer"
             )
@@ -416,7 +423,7 @@ def entry_function_from_json(obj: Any, where: str = "payload") -> EntryFunction:
 
 
 def _multisig_from_json(obj: Any) -> Multisig:
-    address = _address(field(obj, "multisig_address", "payload"), "payload.multisig_address")
+    address = body_address(field(obj, "multisig_address", "payload"), "payload.multisig_address")
     inner = obj.get("transaction_payload")
     if inner is None:
         return Multisig(address)  # the call is stored on chain already
@@ -458,7 +465,7 @@ def raw_from_json(request: Any, chain_id: int) -> RawTransaction:
         elif isinstance(payload, EntryFunction | Script):
             payload = TransactionPayloadV1(payload, replay_protection_nonce=nonce)
     raw = RawTransaction(
-        sender=_address(field(request, "sender", "the request"), "sender"),
+        sender=body_address(field(request, "sender", "the request"), "sender"),
         sequence_number=_u64(request, "sequence_number"),
         payload=payload,
         max_gas_amount=_u64(request, "max_gas_amount"),

@@ -11,8 +11,7 @@ from typing import Any
 from ledgerkit._errors import ErrorCode
 from ledgerkit.bcs import MultiAgentRawTransaction, SignedTransaction
 from ledgerkit.localnet._node_errors import NodeError
-from ledgerkit.localnet.wire._txn_json import authenticator_from_json, raw_from_json
-from ledgerkit.types import Address
+from ledgerkit.localnet.wire._txn_json import authenticator_from_json, body_address, raw_from_json
 
 __all__ = ["signed_from_json", "signing_message_of"]
 
@@ -35,9 +34,6 @@ def signing_message_of(request: dict[str, Any], chain_id: int) -> bytes:
     if secondary:
         if not isinstance(secondary, list):
             raise NodeError(ErrorCode.INVALID_INPUT, "secondary_signers must be an array")
-        try:
-            addresses = tuple(Address.parse(a) for a in secondary)
-        except (ValueError, TypeError) as exc:
-            raise NodeError(ErrorCode.INVALID_INPUT, f"secondary_signers: {exc}") from None
+        addresses = tuple(body_address(a, "secondary_signers") for a in secondary)
         return MultiAgentRawTransaction(raw, addresses).signing_message()
     return raw.signing_message()
