@@ -31,7 +31,8 @@ import hashlib
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final, NamedTuple
 
-from ledgerkit._errors import LedgerError
+from ledgerkit._errors import InputError, LedgerError
+from ledgerkit.models._accounts import MoveResource
 from ledgerkit.models._changes import WriteResource
 from ledgerkit.models._events import Event
 from ledgerkit.models._signatures import FeePayerSignature, MultiAgentSignature
@@ -301,12 +302,17 @@ def stores_to_look_up(txn: Any) -> list[str]:
     return [s for s, (owner, meta) in resolved_stores(txn).items() if owner is None or not meta]
 
 
-def store_facts(resources: Iterable[Any]) -> StoreFacts:
+def store_facts(resources: Iterable[MoveResource]) -> StoreFacts:
     """``(owner, metadata)`` of a fungible store (each long form as the node wrote it, or
     None), from its resources: its ``ObjectCore`` and its ``FungibleStore``, as
     :func:`stores_to_look_up` asks them to be read."""
+    if isinstance(resources, str | bytes) or not isinstance(resources, Iterable):
+        raise InputError(f"store_facts takes a store's resources, got {type(resources).__name__}")
     owner = metadata = None
     for resource in resources:
+        if not isinstance(resource, MoveResource):
+            kind = type(resource).__name__
+            raise InputError(f"store_facts takes MoveResource records, got {kind}")
         data = resource.data if isinstance(resource.data, Mapping) else {}
         if resource.type == _OBJECT_CORE:
             owner = data.get("owner")

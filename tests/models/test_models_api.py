@@ -12,6 +12,7 @@ import msgspec
 import pytest
 
 import ledgerkit.models as m
+from ledgerkit import InputError
 
 # The public names. Adding one is a decision; removing one breaks the client and users.
 EXPECTED_PUBLIC_NAMES = [
@@ -226,3 +227,9 @@ def test_store_facts_reads_a_fungible_stores_owner_and_asset() -> None:
     only_core = json.dumps([{"type": "0x1::object::ObjectCore", "data": {"owner": owner}}])
     assert m.store_facts(m.decode_resources(only_core.encode())) == (owner, None)
     assert m.store_facts([]) == (None, None)
+
+
+@pytest.mark.parametrize("given", [None, "0x1", [{"type": "0x1::object::ObjectCore"}]])
+def test_store_facts_refuses_what_is_not_resources(given: object) -> None:
+    with pytest.raises(InputError, match="store_facts takes"):
+        m.store_facts(given)  # type: ignore[arg-type]
