@@ -20,9 +20,11 @@ from typing import Any
 import ipywidgets
 
 from ledgerkit._errors import AccountNotFoundError, LedgerError, NotFoundError
-from ledgerkit.frames import functions_to_frame, holdings_to_frame, structs_to_frame
+from ledgerkit.frames import holdings_to_frame
 from ledgerkit.types import Address, MoveType
 from ledgerkit.widgets._account_activity import ACTIVITY_COLUMNS_SHOWN, ActivityScan, AssetNames
+from ledgerkit.widgets._account_events import events_tab, events_view
+from ledgerkit.widgets._account_modules import modules_tab
 from ledgerkit.widgets._grid import Column, LedgerGrid
 from ledgerkit.widgets._move_rows import VALUE_COLUMNS, flatten_value
 from ledgerkit.widgets._names import amount_text, grouped, short, short_type
@@ -30,11 +32,9 @@ from ledgerkit.widgets._navigator import LazyTabs, Navigator, View, register_vie
 from ledgerkit.widgets._read_client import ReadClient, activity_of
 from ledgerkit.widgets._sources import (
     MAX_SEARCHED_ROWS,
-    CountedSource,
     CursorSource,
     ListSource,
     Row,
-    frame_rows,
 )
 
 __all__ = ["AccountExplorer", "account_view", "events_view"]
@@ -48,12 +48,6 @@ _ASSET_COLUMNS = [
     Column("base_units", "Balance (base units)", "int"),
     Column("type", "Type"),
     Column("asset", "Asset", "address"),
-]
-_EVENT_COLUMNS = [
-    Column("sequence_number", "Seq", "int"),
-    Column("version", "Version", "version"),
-    Column("type", "Type"),
-    Column("data", "Data", "json"),
 ]
 #: Rows a page of resources asks for when the whole list is read (the overview).
 _ALL_RESOURCES_PAGE = 200
@@ -109,84 +103,6 @@ def _asset_id(asset: Any) -> Address | str:
         return str(asset)
 
 
-def _event_row(event: Any) -> Row:
-    return {
-        "sequence_number": event.sequence_number,
-        "version": event.version,
-        "type": event.type,
-        "data": event.data,
-    }
-
-
-def _event_streams(address: Address, resources: list[Any]) -> list[tuple[str, str, int, int]]:
-    """``(label, address, creation number, count)`` of the event handles in resources."""
-    streams = []
-    for resource in resources:
-        data = resource.data if isinstance(resource.data, dict) else {}
-        for field, value in data.items():
-            if (
-                isinstance(value, dict)
-                and "counter" in value
-                and isinstance(value.get("guid"), dict)
-            ):
-                ident = value["guid"].get("id", {})
-                try:
-                    number, count = int(ident["creation_num"]), int(value["counter"])
-                except (KeyError, TypeError, ValueError):
-                    continue
-                label = f"{resource.type.split('<')[0].split('::', 1)[-1]}.{field} ({count})"
-                streams.append((label, str(ident.get("addr", address.long)), number, count))
-    return streams
-
-
-def events_view(
-    nav: Navigator,
-    address: str,
-    creation_number: int | str,
-    title: str = "",
-    count: int | None = None,
-) -> View:
-    """One event stream, newest first. The node pages a stream by sequence number from the
-    oldest: its length comes from the handle's counter when known, else it is found by
-    single reads (doubling, then bisecting)."""
-    client = nav.client
-    creation_number = int(creation_number)
-    if count is None:
-        count = _stream_length(client, address, creation_number)
-
-    def fetch(start: int, limit: int) -> list[Row]:
-        page = client.events_by_creation_number(address, creation_number, start=start, limit=limit)
-        return [_event_row(e) for e in page.value]
-
-    grid = LedgerGrid(
-        CountedSource(fetch, count), _EVENT_COLUMNS, title=f"{count:,} events", searchable=False
-    )
-    grid.on_activate(nav.follow)
-    label = title or f"events {short(str(address))}/{creation_number}"
-    return View(label, [grid], [grid])
-
-
-def _stream_length(client: ReadClient, address: str, creation_number: int) -> int:
-    """How many events a stream holds: doubling, then bisecting on single reads."""
-
-    def exists(n: int) -> bool:
-        return bool(
-            client.events_by_creation_number(address, creation_number, start=n, limit=1).value
-        )
-
-    high = 1
-    while exists(high) and high < 1 << 40:
-        high *= 2
-    low = high // 2
-    while low < high:
-        mid = (low + high) // 2
-        if exists(mid):
-            low = mid + 1
-        else:
-            high = mid
-    return low
-
-
 def account_view(nav: Navigator, address: str | Address, ledger_version: int | None = None) -> View:
     """The account's tabs, read at one version; only the overview is read now."""
     client = nav.client
@@ -221,8 +137,8 @@ def account_view(nav: Navigator, address: str | Address, ledger_version: int | N
         [
             ("Overview", lambda: _overview_tab(nav, address, account, version, resources, held)),
             ("Resources", lambda: _resources_tab(nav, resources)),
-            ("Modules", lambda: _modules_tab(nav, address, version)),
-            ("Events", lambda: _events_tab(nav, address, resources)),
+            ("Modules", lambda: modules_tab(nav, address, version)),
+            ("Events", lambda: events_tab(nav, address, resources)),
             (
                 "Transactions",
                 lambda: _transactions_tab(nav, address, account, (oldest, version), held),
@@ -312,98 +228,6 @@ def _resources_tab(nav: Navigator, resources: CursorSource) -> tuple[Any, list[L
     resources_grid.on_select(show_resource)
     resources_grid.on_activate(lambda row, _column: show_resource(row))
     return ipywidgets.VBox([resources_grid, value_grid]), [resources_grid, value_grid]
-
-
-def _modules_tab(nav: Navigator, address: Address, version: int) -> tuple[Any, list[LedgerGrid]]:
-    """The modules, and the selected one's functions and structs."""
-    client = nav.client
-
-    def modules_page(cursor: str | None, limit: int) -> tuple[Sequence[Row], str | None]:
-        page = client.account_modules(address, ledger_version=version, start=cursor, limit=limit)
-        rows = [
-            {
-                "name": m.abi.name if m.abi else "?",
-                "functions": len(m.abi.exposed_functions) if m.abi else 0,
-                "structs": len(m.abi.structs) if m.abi else 0,
-                "module": m,
-            }
-            for m in page.value
-        ]
-        return rows, page.ledger.cursor
-
-    modules_grid = LedgerGrid(
-        nav.memo(("modules", address.long, version), lambda: CursorSource(modules_page, ["name"])),
-        [
-            Column("name", "Module"),
-            Column("functions", "Functions", "int"),
-            Column("structs", "Structs", "int"),
-        ],
-        title="Modules",
-    )
-    function_source, struct_source = ListSource([], ["name"]), ListSource([], ["name"])
-    functions_grid = LedgerGrid(
-        function_source,
-        [
-            Column("name", "Function"),
-            Column("visibility", "Visibility"),
-            Column("is_entry", "Entry", "bool"),
-            Column("is_view", "View", "bool"),
-            Column("type_param_count", "Generics", "int"),
-            Column("params", "Parameters", "json"),
-            Column("returns", "Returns", "json"),
-        ],
-        title="Functions",
-    )
-    structs_grid = LedgerGrid(
-        struct_source,
-        [
-            Column("name", "Struct"),
-            Column("abilities", "Abilities", "json"),
-            Column("fields", "Fields", "json"),
-        ],
-        title="Structs",
-    )
-
-    def show_module(row: Row | None) -> None:
-        if row is None or row["module"].abi is None:
-            return
-        module = row["module"]
-        function_source.rows = frame_rows(functions_to_frame([module]))
-        struct_source.rows = frame_rows(structs_to_frame([module]))
-        functions_grid.go(0)
-        structs_grid.go(0)
-
-    modules_grid.on_select(show_module)
-    grids = [modules_grid, functions_grid, structs_grid]
-    return ipywidgets.VBox(grids), grids
-
-
-def _events_tab(
-    nav: Navigator, address: Address, resources: CursorSource
-) -> tuple[Any, list[LedgerGrid]]:
-    """The event streams found in the resources (read through the Resources tab's source)."""
-    # A failure to read them leaves the tab unbuilt, read again when next shown.
-    everything = resources.all_rows(_ALL_RESOURCES_PAGE)
-    streams = _event_streams(address, [row["resource"] for row in everything])
-    stream_rows = [
-        {"stream": label, "address": where, "creation_number": number, "events": count}
-        for label, where, number, count in streams
-    ]
-    streams_grid = LedgerGrid(
-        ListSource(stream_rows, ["stream"]),
-        [
-            Column("stream", "Stream"),
-            Column("creation_number", "Creation number", "int"),
-            Column("events", "Events", "int"),
-        ],
-        title="Event streams",
-    )
-    streams_grid.on_activate(
-        lambda row, _c: nav.open_events(
-            row["address"], row["creation_number"], row["stream"], row["events"]
-        )
-    )
-    return streams_grid, [streams_grid]
 
 
 def _transactions_tab(

@@ -176,6 +176,9 @@ class LedgerGrid(anywidget.AnyWidget):
     layouts : FieldLayouts, optional
         Struct layouts (``fields(tag)``) typing the fields of Move values in an
         expanded row (see ``Column.type_from``); an explorer's ``layouts``.
+    opens_on_click : bool
+        Whether a single click on a row activates it (as a double-click or Enter does),
+        for a list whose rows each open something; its rows then look like links.
 
     Notes
     -----
@@ -217,6 +220,7 @@ class LedgerGrid(anywidget.AnyWidget):
     sortable = traitlets.Bool(False).tag(sync=True)
     sort = traitlets.Dict().tag(sync=True)
     activatable = traitlets.Bool(False).tag(sync=True)
+    opens_on_click = traitlets.Bool(False).tag(sync=True)
     detail = traitlets.Dict().tag(sync=True)
 
     def __init__(
@@ -230,6 +234,7 @@ class LedgerGrid(anywidget.AnyWidget):
         frame: FrameBuilder | None = None,
         sortable: bool = False,
         layouts: FieldLayouts | None = None,
+        opens_on_click: bool = False,
     ) -> None:
         if not callable(source):
             raise InputError(f"a grid's source is a callable, got {type(source).__name__}")
@@ -258,6 +263,7 @@ class LedgerGrid(anywidget.AnyWidget):
         self.page_size = page_size
         self.title = title
         self.searchable = searchable
+        self.opens_on_click = opens_on_click
         self.sortable = bool(sortable)
         self._applying = False
         self.on_msg(self._on_message)

@@ -166,6 +166,18 @@ class ReadClient(Protocol):
         """A transaction's bytes explained field by field."""
         ...
 
+    def view(
+        self,
+        function: str,
+        arguments: Sequence[Any] = (),
+        *,
+        type_arguments: Iterable[str | MoveType] = (),
+        ledger_version: int | None = None,
+    ) -> Result[list[Any]]:
+        """A view function's results as Python values (the Modules tab's form calls it;
+        an argument that does not fit the ABI raises ``ArgumentError``)."""
+        ...
+
     def account_activity(
         self,
         address: str | Address,

@@ -3,7 +3,7 @@ the decoded abort, the function, the amounts moved, the fee and who paid it, the
 block and its time, the accounts that signed or paid, each opening its account), the
 balance changes per account and asset, the payload with arguments typed by the function's
 ABI, the events and the write set as typed fields, gas and fee, and the byte-level
-explanation of its BCS.
+explanation of its BCS as a hex dump.
 
 Opening a transaction reads it and its block (and, when it moves assets other than APT,
 their metadata, once per asset for the explorer); each module's ABI is read once for the
@@ -27,6 +27,7 @@ from ledgerkit.widgets._balance_rows import (
     moved_text,
 )
 from ledgerkit.widgets._grid import Column, LedgerGrid
+from ledgerkit.widgets._hex_dump import hex_dump_html
 from ledgerkit.widgets._move_rows import VALUE_COLUMNS
 from ledgerkit.widgets._navigator import LazyTabs, Navigator, View, register_view, short
 from ledgerkit.widgets._read_client import ReadClient
@@ -234,18 +235,17 @@ def transaction_view(nav: Navigator, ref: int | str) -> View:
         return grid, [grid]
 
     def explained() -> tuple[Any, list[LedgerGrid]]:
-        bytes_out = ipywidgets.Output()
+        dump = ipywidgets.HTML()
+        dump.add_class("lk-hex-dump-box")
 
         def explain(_button: Any) -> None:
-            text = nav.guard("explain", lambda: str(client.explain(txn.version)))
-            if text is not None:
-                bytes_out.clear_output()
-                with bytes_out:
-                    print(text)
+            shown = nav.guard("explain", lambda: hex_dump_html(client.explain(txn.version)))
+            if shown is not None:
+                dump.value = shown
 
         explain_button = ipywidgets.Button(description="Explain the bytes")
         explain_button.on_click(explain)
-        return ipywidgets.VBox([explain_button, bytes_out]), []
+        return ipywidgets.VBox([explain_button, dump]), []
 
     tabs = LazyTabs(
         [

@@ -18,9 +18,9 @@ node's dev accounts, one a block:
 
 :func:`tour` is what the recording reads: every view the tests open, with the tabs they
 show, each page of each grid and each row selected, as a user clicking through them
-would. A test that reads something the tour did not is told so by a
-``SnapshotMissError`` naming the request (on the explorer's message line, or raised):
-the tour then needs that view.
+would, and the view functions the tests call from 0x1's Modules tab. A test that reads
+something the tour did not is told so by a ``SnapshotMissError`` naming the request (on
+the explorer's message line, or raised): the tour then needs that view.
 
 The facts of :class:`Scene` come from the node's answers through other routes than the
 explorers' (the committed transactions as submitting them answered, balances and store
@@ -50,6 +50,7 @@ from ledgerkit.tx import sign_transaction
 from ledgerkit.types import Address
 from ledgerkit.widgets import AccountExplorer, LedgerGrid, TableExplorer, TransactionInspector
 from ledgerkit.widgets._read_client import READ_METHODS
+from ledgerkit.widgets._view_form import ViewForm
 
 #: The settings of the recorded chain's node: a few generated blocks before the scenario.
 SEED = 23
@@ -58,6 +59,28 @@ U64_MAX = 2**64 - 1
 #: The player whose score ALICE sets (an address with no account).
 PLAYER = "0x" + "5a" * 32
 APT_KEY = "0x" + "00" * 31 + "0a"
+APT = "0x1::aptos_coin::AptosCoin"
+#: A type that is no coin: ``0x1::coin::balance`` of it aborts.
+NO_COIN = "0x1::ledger_demo::Board"
+#: What the tests type into ``0x1::ledger_demo::echo``'s form (``T0`` is ``u64``), one
+#: value of each kind of its parameters.
+ECHOED = [
+    "255",
+    "65535",
+    "4294967295",
+    str(U64_MAX),
+    str(2**128 - 1),
+    str(2**256 - 1),
+    "true",
+    "0x5a",
+    "0xcafe",
+    "h\u00e9llo, world",
+    "",
+    "[[1, 2], []]",
+    "0xa",
+    '{"x": 3, "y": 4}',
+    "5",
+]
 FA_METADATA = "0x1::fungible_asset::Metadata"
 #: A key of ALICE's scores table with no item; the BCS bytes of a key with one and of a
 #: key without.
@@ -106,6 +129,8 @@ class Scene:
     balances: dict[tuple[str, str], int]
     #: Every transaction of the chain, in version order (read from ``/transactions``).
     transactions: list[Any]
+    #: ALICE's ``0x1::coin::balance<AptosCoin>`` at ``head``, read with ``Client.view``.
+    alice_coin_balance: int
 
     def version(self, step: str) -> int:
         """The version of a step of the scenario."""
@@ -249,6 +274,9 @@ def make_scene(node: LocalNode, snapshot: Path) -> Scene:
         board = client.account_resource(alice.address, "0x1::ledger_demo::Board").value.data
         blocks = {step: client.block_by_version(int(t.version)).value for step, t in txns.items()}
         framework = client.account_resources("0x1", ledger_version=head).value
+        [coin_balance] = client.view(
+            "0x1::coin::balance", [alice.address], type_arguments=[APT], ledger_version=head
+        ).value
         scene = Scene(
             snapshot=snapshot,
             head=head,
@@ -264,6 +292,7 @@ def make_scene(node: LocalNode, snapshot: Path) -> Scene:
             stores=stores,
             balances=balances,
             transactions=_transactions(client, head),
+            alice_coin_balance=int(coin_balance),
         )
     with ledgerkit.connect(node.url, record=snapshot) as recording:
         tour(recording, scene)
@@ -333,6 +362,40 @@ def _click_bytes(inspector: TransactionInspector) -> None:
         view.tabs.children[view.tabs.names.index("Bytes")].children[0].children[0].click()
 
 
+def view_form(explorer: AccountExplorer, module: str, function: str) -> ViewForm:
+    """The Modules tab of ``explorer`` (an account's explorer), ``module`` selected in
+    its first page and then ``function``: the form of that view function."""
+    view = explorer.view
+    assert view is not None
+    view.show("Modules")
+    titled = {grid.title: grid for grid in view.grids}
+    modules, functions = titled["Modules"], titled["Functions"]
+    modules.selected_index = [row["name"] for row in modules.rows].index(module)
+    functions.selected_index = [row["name"] for row in functions.rows].index(function)
+    [form] = view.tabs.children[2].children[0].children[2].children if view.tabs else []
+    assert isinstance(form, ViewForm)
+    return form
+
+
+def call_view(form: ViewForm, type_arguments: list[str], arguments: list[str]) -> None:
+    """Type the arguments into ``form`` and click Call."""
+    for box, text in zip(form.type_inputs, type_arguments, strict=True):
+        box.value = text
+    for box, text in zip(form.inputs, arguments, strict=True):
+        box.value = text
+    form.call_button.click()
+
+
+def _view_calls(client: Any, scene: Scene) -> None:
+    """The view functions the tests call from 0x1's Modules tab: ALICE's APT, a coin type
+    that is no coin (the call aborts), and ``ledger_demo::echo`` of every kind."""
+    form = view_form(AccountExplorer(client, "0x1"), "coin", "balance")
+    call_view(form, [APT], [scene.alice])
+    call_view(form, [NO_COIN], [scene.alice])
+    echo = view_form(AccountExplorer(client, "0x1"), "ledger_demo", "echo")
+    call_view(echo, ["u64"], ECHOED)
+
+
 def _table(client: Any, scene: Scene) -> None:
     """ALICE's scores table: its items, and look-ups of a key with an item and one
     without, typed and raw."""
@@ -370,6 +433,7 @@ def tour(client: Any, scene: Scene) -> None:
         visit(AccountExplorer(client, address))
     visit(AccountExplorer(client, scene.stores[scene.alice, APT_KEY]), "Resources")
     visit(AccountExplorer(client, "0x1"), "Modules")
+    _view_calls(client, scene)
     # Transactions: three of every tab, the others' summary and payload, by version and
     # by hash; and a version no transaction has.
     for step in ("score_max", "sponsored", "overspend"):

@@ -212,8 +212,8 @@ def test_the_events_tab_reads_the_streams_from_the_resources_once(
         (1, scene.version("score_9")),
         (0, scene.version("score_7")),
     ]
-    assert events.rows[0]["data"] == (
-        '{"player":"' + PLAYER + '","old":"9","new":"18446744073709551615"}'
+    assert events.rows[0]["fields"] == (
+        f"player: {shortened(PLAYER)} · old: 9 · new: 18446744073709551615"
     )
     assert client.asked("events_by_creation_number") == [
         ((scene.alice, 2), {"start": 0, "limit": 3})
@@ -395,11 +395,9 @@ def test_the_modules_tab_lists_the_abi_when_first_shown(client: ReadLog) -> None
     assert {"account", "coin", "fungible_asset", "ledger_demo", "object"} <= set(names)
     modules.selected_index = names.index("ledger_demo")
     functions = grid_titled(explorer, "Functions")
-    shown = {
-        r["name"]: (r["is_entry"], r["is_view"], r["params"], r["returns"]) for r in functions.rows
-    }
-    assert shown["set_score"] == (True, False, '["&signer","address","u64"]', "[]")
-    assert shown["score"] == (False, True, '["address","address"]', '["u64"]')
+    shown = {r["name"]: r["signature"] for r in functions.rows}
+    assert shown["set_score"] == "public entry fun set_score(&signer, address, u64)"
+    assert shown["score"] == "#[view] public fun score(address, address): u64"
     structs = grid_titled(explorer, "Structs")
     assert {"Board", "Point", "Profile", "ScoreChanged"} <= {r["name"] for r in structs.rows}
     row = modules.rows[names.index("ledger_demo")]
@@ -498,12 +496,11 @@ def test_the_inspector_reads_the_transaction_then_each_tab_when_shown(
     )
     view.show("Bytes")
     assert client.asked("explain") == []
-    button = view.tabs.children[6].children[0].children[0]
-    with contextlib.redirect_stdout(io.StringIO()) as printed:
-        button.click()  # outside a notebook, the Output widget prints
+    button, dump = view.tabs.children[6].children[0].children
+    button.click()
     assert client.asked("explain") == [((version,), {})]
-    assert f"version = {version}" in printed.getvalue()
-    assert "arg[1] = u64 18446744073709551615" in printed.getvalue()
+    assert f"OnChain.version</span> = {version}" in dump.value
+    assert "args.arg[1]</span> = u64 18446744073709551615" in dump.value
     assert client.methods.count("account_module") == 2
     # A change that names a table opens it.
     changes._activate(index, "handle")

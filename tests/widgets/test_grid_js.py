@@ -58,6 +58,7 @@ SYNCED = (
     "sortable",
     "sort",
     "activatable",
+    "opens_on_click",
     "detail",
 )
 
@@ -318,6 +319,27 @@ def test_a_double_click_activates_the_cell_clicked(session: Session) -> None:
     assert session.sent() == [
         {"type": "select", "index": 5},
         {"type": "activate", "index": 5, "column": "balance"},
+    ]
+
+
+def test_a_list_whose_rows_open_opens_a_row_on_one_click(session: Session) -> None:
+    session.grid.on_activate(lambda row, column: None)
+    session.grid.opens_on_click = True
+    session.pump()
+    assert "lk-opens" in (session.page.locator(".lk-grid-root").get_attribute("class") or "")
+    cell = session.rows().nth(4).locator("td.lk-cell").nth(1)
+    assert cell.evaluate("(td) => getComputedStyle(td.parentElement).cursor") == "pointer"
+    cell.click()
+    assert session.sent() == [
+        {"type": "select", "index": 4},
+        {"type": "activate", "index": 4, "column": "name"},
+    ]
+    session.pump()
+    session.rows().nth(6).locator("td.lk-cell").nth(1).dblclick()
+    # A double-click (out of habit) opens the row once.
+    assert session.pump() == [
+        {"type": "select", "index": 6},
+        {"type": "activate", "index": 6, "column": "name"},
     ]
 
 

@@ -51,16 +51,20 @@ def test_the_package_has_the_modules_named_for_what_they_hold() -> None:
     assert MODULES == [
         "ledgerkit.widgets",
         "ledgerkit.widgets._account_activity",
+        "ledgerkit.widgets._account_events",
         "ledgerkit.widgets._account_explorer",
+        "ledgerkit.widgets._account_modules",
         "ledgerkit.widgets._balance_rows",
         "ledgerkit.widgets._cells",
         "ledgerkit.widgets._front_end",
         "ledgerkit.widgets._gas_dashboard",
         "ledgerkit.widgets._grid",
+        "ledgerkit.widgets._hex_dump",
         "ledgerkit.widgets._move_rows",
         "ledgerkit.widgets._names",
         "ledgerkit.widgets._navigator",
         "ledgerkit.widgets._read_client",
+        "ledgerkit.widgets._signatures",
         "ledgerkit.widgets._sources",
         "ledgerkit.widgets._static",
         "ledgerkit.widgets._table_explorer",
@@ -68,6 +72,7 @@ def test_the_package_has_the_modules_named_for_what_they_hold() -> None:
         "ledgerkit.widgets._transaction_inspector",
         "ledgerkit.widgets._typed_fields",
         "ledgerkit.widgets._value_tree",
+        "ledgerkit.widgets._view_form",
     ]
 
 
@@ -136,7 +141,7 @@ def test_every_view_a_row_can_open_is_registered() -> None:
     assert sorted(VIEWS) == ["account", "events", "table", "transaction"]
     assert {kind: factory.__module__ for kind, factory in VIEWS.items()} == {
         "account": "ledgerkit.widgets._account_explorer",
-        "events": "ledgerkit.widgets._account_explorer",
+        "events": "ledgerkit.widgets._account_events",
         "table": "ledgerkit.widgets._table_explorer",
         "transaction": "ledgerkit.widgets._transaction_inspector",
     }

@@ -79,6 +79,11 @@ export function createBody(model, view, { table, tbody }) {
     drawSelection();
   }
 
+  // A list whose rows each open something: a single click opens the row.
+  function opensOnClick() {
+    return Boolean(model.get("opens_on_click") && model.get("activatable"));
+  }
+
   function rowAndColumn(event) {
     const tr = event.target.closest("tr.lk-row");
     if (!tr) return null;
@@ -98,6 +103,8 @@ export function createBody(model, view, { table, tbody }) {
     if (index === null) return;
     select(index);
     if (event.target.closest("button.lk-toggle")) toggle(model, view, index);
+    // Only the first click of a double-click opens: the row is opened once.
+    else if (opensOnClick() && event.detail <= 1) activate(index);
     table.focus({ preventScroll: true });
   });
 
@@ -109,6 +116,7 @@ export function createBody(model, view, { table, tbody }) {
 
   tbody.addEventListener("dblclick", (event) => {
     if (event.target.closest("button.lk-copy, button.lk-toggle")) return;
+    if (opensOnClick()) return; // its first click opened the row already
     const index = rowAndColumn(event);
     if (index === null) return;
     if (model.get("activatable")) activate(index);

@@ -62,7 +62,11 @@ function render({ model, el }) {
     draw();
   };
 
+  const markOpens = () => root.classList.toggle("lk-opens", Boolean(model.get("opens_on_click")));
+  markOpens();
+
   const listeners = [
+    ["change:opens_on_click", markOpens],
     ["change:columns", drawTable],
     ["change:rows", settle(drawTable)],
     ["change:selected_index", body.selectionChanged],
