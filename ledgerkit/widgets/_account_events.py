@@ -140,7 +140,10 @@ def events_view(
         return _event_rows(nav, list(page.value))
 
     grid = LedgerGrid(
-        CountedSource(fetch, count), _EVENT_COLUMNS, title=f"{count:,} events", searchable=False
+        CountedSource(fetch, count),
+        _EVENT_COLUMNS,
+        title=f"{count:,} event{'s' if count != 1 else ''}",
+        searchable=False,
     )
     grid.on_activate(nav.follow)
     source = ListSource([], ["path", "value", "type"])

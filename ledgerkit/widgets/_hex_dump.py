@@ -101,7 +101,8 @@ def _bytes_html(line: DumpLine, owner: list[int], leaves: list[Any]) -> str:
 #: The dump's look: monospace, no wrapping (a wide dump scrolls within its box).
 _STYLE: Final = (
     "<style>"
-    ".lk-hex-dump{overflow-x:auto;max-width:100%;"
+    ".lk-hex-dump-box,.lk-hex-dump-box>.widget-html-content{min-width:0;max-width:100%}"
+    ".lk-hex-dump{overflow-x:auto;max-width:100%;line-height:1.5;"
     "font-family:var(--jp-code-font-family,ui-monospace,SFMono-Regular,Menlo,monospace);"
     "font-size:var(--jp-code-font-size,12px)}"
     ".lk-hex-dump table{border-collapse:collapse;white-space:pre}"
@@ -115,7 +116,9 @@ _STYLE: Final = (
 
 
 def hex_dump_html(explanation: Any) -> str:
-    """The dump as an HTML table in a box that scrolls sideways (never wraps)."""
+    """The dump as an HTML table in a box that scrolls sideways (never wraps); shown in
+    an ``ipywidgets.HTML`` of class ``lk-hex-dump-box``, the widget is kept within its
+    container's width."""
     leaves = _leaves(explanation)
     owner = _owners(explanation)
     rows = []

@@ -235,7 +235,7 @@ def transaction_view(nav: Navigator, ref: int | str) -> View:
         return grid, [grid]
 
     def explained() -> tuple[Any, list[LedgerGrid]]:
-        dump = ipywidgets.HTML()
+        dump = ipywidgets.HTML(layout=ipywidgets.Layout(width="100%"))
         dump.add_class("lk-hex-dump-box")
 
         def explain(_button: Any) -> None:
