@@ -6,6 +6,7 @@ spans start on that line (each named whole, with its value). A field is named by
 last two steps of its path in the explanation (``raw_txn.sender``, ``args.arg[0]``); its
 full path is the title of its bytes. In HTML every byte of a field carries the field's
 shade (alternating field by field), so where one field ends and the next begins shows.
+The HTML dump stops after :data:`MAX_LINES` lines and says how many bytes are left.
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-__all__ = ["BYTES_PER_LINE", "GROUP", "DumpLine", "hex_dump_html", "hex_dump_lines"]
+__all__ = ["BYTES_PER_LINE", "GROUP", "MAX_LINES", "DumpLine", "hex_dump_html", "hex_dump_lines"]
 
 #: Bytes shown on each line of the dump.
 BYTES_PER_LINE: Final = 16
 #: Bytes in each group of a line (groups are set apart by one more space).
 GROUP: Final = 4
+#: Most lines the HTML dump shows (64 KiB); the rest is counted below it.
+MAX_LINES: Final = 4_096
 #: Longest value shown beside a field's name (a long address whole; a longer one is cut).
 _VALUE_SHOWN: Final = 68
 _HEX_WIDTH: Final = BYTES_PER_LINE * 3 + BYTES_PER_LINE // GROUP - 2
@@ -122,7 +125,8 @@ def hex_dump_html(explanation: Any) -> str:
     leaves = _leaves(explanation)
     owner = _owners(explanation)
     rows = []
-    for line in hex_dump_lines(explanation):
+    lines = hex_dump_lines(explanation)
+    for line in lines[:MAX_LINES]:
         fields = " · ".join(
             f"<span class='lk-hex-name'>{html.escape(name)}</span>"
             + (f" = {html.escape(value)}" if value else "")
@@ -137,6 +141,12 @@ def hex_dump_html(explanation: Any) -> str:
             "</tr>"
         )
     size = len(explanation.data)
+    if len(lines) > MAX_LINES:
+        left = size - MAX_LINES * BYTES_PER_LINE
+        rows.append(
+            f"<tr><td colspan='4' class='lk-hex-more'>… {left:,} more bytes: "
+            "<code>ledgerkit.explain(version, client=client)</code> explains them all</td></tr>"
+        )
     head = (
         "<tr><th>offset</th><th>(dec)</th>"
         f"<th>bytes ({BYTES_PER_LINE} a line)</th><th>fields starting on the line</th></tr>"

@@ -9,17 +9,21 @@ from __future__ import annotations
 
 import html
 import re
+from types import SimpleNamespace
 
 import pytest
 from explorer_shown import crumbs, grid_titled, shortened, utc
 from recorded_chain import APT, ECHOED, NO_COIN, PLAYER, ReadLog, Scene, call_view, view_form
 
+from ledgerkit import LedgerMeta, Result
 from ledgerkit.bcs import EntryFunction, RawTransaction
 from ledgerkit.models import MoveFunction, MoveGenericTypeParam, MoveStruct, MoveStructField
 from ledgerkit.tx import explain_transaction
 from ledgerkit.types import Address, ModuleId, MoveType
 from ledgerkit.widgets import AccountExplorer, TransactionInspector
-from ledgerkit.widgets._hex_dump import BYTES_PER_LINE, hex_dump_lines
+from ledgerkit.widgets._account_events import _times
+from ledgerkit.widgets._hex_dump import BYTES_PER_LINE, MAX_LINES, hex_dump_html, hex_dump_lines
+from ledgerkit.widgets._navigator import Navigator
 from ledgerkit.widgets._signatures import function_signature, struct_signature
 from ledgerkit.widgets._view_form import read_argument
 
@@ -27,6 +31,15 @@ pytestmark = pytest.mark.usefixtures("no_node")
 
 SEP = "\u203a"
 U64_MAX = 2**64 - 1
+META = LedgerMeta(
+    chain_id=4,
+    ledger_version=9_000,
+    oldest_ledger_version=0,
+    ledger_timestamp_usec=9_000 * 10**6,
+    epoch=1,
+    block_height=9,
+    oldest_block_height=0,
+)
 
 
 # -- the Bytes tab: a hex dump ---------------------------------------------------------------
@@ -59,6 +72,15 @@ def test_the_dump_of_a_small_transaction_has_fixed_columns_and_whole_names() -> 
     ]
     assert [len(line.data) for line in lines] == [16, 16, 16, 16, 16, 16, 10]
     assert [line.offset for line in lines] == [0, 16, 32, 48, 64, 80, 96]
+
+
+def test_a_large_transaction_is_dumped_up_to_its_last_line_shown() -> None:
+    call = EntryFunction(ModuleId(Address.parse("0x1"), "m"), "f", (), (bytes(70_000),))
+    raw = RawTransaction(Address.parse("0xa11ce"), 7, call, 2000, 100, 1_700_000_000, 4)
+    shown = hex_dump_html(explain_transaction(raw))
+    assert shown.count("<td class='lk-hex-bytes'>") == MAX_LINES == 4_096
+    size = len(explain_transaction(raw).data)
+    assert f"… {size - 65_536:,} more bytes: " in shown
 
 
 def test_the_bytes_tab_shows_the_dump_monospace_scrolling_never_wrapping(
@@ -156,6 +178,37 @@ def test_a_click_on_a_stream_opens_it_with_typed_fields_and_times_newest_first(
     # A click on an event opens its transaction (as Enter does).
     events._handle_custom_msg({"type": "activate", "index": 0, "column": "version"}, [])
     assert explorer.view.title == f"txn {last}"
+
+
+class _Versions:
+    """Transactions whose timestamp is their version times a million, each read logged."""
+
+    def __init__(self) -> None:
+        self.reads: list[tuple[str, int, int]] = []
+
+    def _txn(self, version: int) -> SimpleNamespace:
+        return SimpleNamespace(version=str(version), timestamp=str(version * 10**6))
+
+    def transactions(self, *, start: int, limit: int) -> Result[list[SimpleNamespace]]:
+        self.reads.append(("transactions", start, limit))
+        return Result([self._txn(v) for v in range(start, start + limit)], META)
+
+    def transaction_by_version(self, version: int) -> Result[SimpleNamespace]:
+        self.reads.append(("transaction_by_version", version, 1))
+        return Result(self._txn(version), META)
+
+
+def test_event_times_are_read_a_page_at_a_time_when_close_else_one_by_one() -> None:
+    client = _Versions()
+    nav = Navigator(client)
+    assert _times(nav, [140, 120, 120, 41]) == {v: str(v * 10**6) for v in range(41, 141)}
+    assert client.reads == [("transactions", 41, 100)]
+    far = _times(nav, [5_000, 41, 9_000])
+    assert (far[5_000], far[9_000]) == ("5000000000", "9000000000")
+    assert client.reads[1:] == [
+        ("transaction_by_version", 5_000, 1),
+        ("transaction_by_version", 9_000, 1),
+    ]
 
 
 # -- the Modules tab -------------------------------------------------------------------------
