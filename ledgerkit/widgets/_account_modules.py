@@ -8,7 +8,9 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 import ipywidgets
+import pandas as pd
 
+from ledgerkit.frames import functions_to_frame, structs_to_frame
 from ledgerkit.types import Address
 from ledgerkit.widgets._grid import Column, LedgerGrid
 from ledgerkit.widgets._navigator import Navigator
@@ -49,6 +51,19 @@ def _struct_rows(module: Any) -> list[Row]:
     ]
 
 
+def _frame_of(convert: Any, module: list[Any]) -> Any:
+    """A grid's ``frame=``: the rows shown as ``convert`` (``functions_to_frame`` or
+    ``structs_to_frame``) gives them for the module listed, each with its signature."""
+
+    def frame(rows: Sequence[Row]) -> pd.DataFrame:
+        full = convert(module[:1])
+        where = {name: at for at, name in enumerate(full["name"])}
+        picked = full.iloc[[where[row["name"]] for row in rows]].reset_index(drop=True)
+        return picked.assign(signature=pd.array([r["signature"] for r in rows], "string"))
+
+    return frame
+
+
 def modules_tab(nav: Navigator, address: Address, version: int) -> tuple[Any, list[LedgerGrid]]:
     """The modules, the selected one's functions and structs, and the form of the
     selected view function."""
@@ -78,8 +93,19 @@ def modules_tab(nav: Navigator, address: Address, version: int) -> tuple[Any, li
     )
     function_source = ListSource([], ["name", "signature"])
     struct_source = ListSource([], ["name", "signature"])
-    functions_grid = LedgerGrid(function_source, _FUNCTION_COLUMNS, title="Functions")
-    structs_grid = LedgerGrid(struct_source, _STRUCT_COLUMNS, title="Structs")
+    listed: list[Any] = []  # the module whose functions and structs are listed
+    functions_grid = LedgerGrid(
+        function_source,
+        _FUNCTION_COLUMNS,
+        title="Functions",
+        frame=_frame_of(functions_to_frame, listed),
+    )
+    structs_grid = LedgerGrid(
+        struct_source,
+        _STRUCT_COLUMNS,
+        title="Structs",
+        frame=_frame_of(structs_to_frame, listed),
+    )
     form = ipywidgets.VBox([ipywidgets.HTML(_PICK_A_VIEW)])
     form.add_class("lk-view-form-box")
     shown: list[str] = [""]  # the module whose functions are listed
@@ -88,6 +114,7 @@ def modules_tab(nav: Navigator, address: Address, version: int) -> tuple[Any, li
         if row is None or row["module"].abi is None:
             return
         module = row["module"]
+        listed[:] = [module]
         shown[0] = f"{Address.parse(module.abi.address).standard}::{module.abi.name}"
         function_source.rows = _function_rows(module)
         struct_source.rows = _struct_rows(module)

@@ -225,6 +225,20 @@ def test_functions_and_structs_read_as_their_declarations(client: ReadLog) -> No
     assert functions["balance"] == "#[view] public fun balance<T0>(address): u64"
     structs = {r["name"]: r["signature"] for r in grid_titled(explorer, "Structs").rows}
     assert structs["Coin"] == "struct Coin<T0> has store { value: u64 }"
+    # The grid's frame: the ABI's columns as ledgerkit.frames gives them, and each signature.
+    grid_titled(explorer, "Functions").selected_index = 0
+    frame = explorer.to_frame()
+    assert list(frame.columns) == [
+        *("module", "name", "visibility", "is_entry", "is_view", "type_param_count"),
+        *("type_param_abilities", "params", "returns", "signature"),
+    ]
+    balance = frame[frame["name"] == "balance"].iloc[0]
+    assert (balance["module"], balance["params"], balance["returns"]) == (
+        "0x" + "0" * 63 + "1::coin",
+        '["address"]',
+        '["u64"]',
+    )
+    assert balance["signature"] == "#[view] public fun balance<T0>(address): u64"
     modules.selected_index = [r["name"] for r in modules.rows].index("ledger_demo")
     functions = {r["name"]: r["signature"] for r in grid_titled(explorer, "Functions").rows}
     assert functions["set_score"] == "public entry fun set_score(&signer, address, u64)"
