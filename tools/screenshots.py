@@ -149,8 +149,10 @@ def take(out: Path, workdir: Path) -> list[Path]:
             explorer = page.locator(".lk-account-explorer")
             expect(explorer).to_be_visible(timeout=RENDER_MS)
             # Size the window so that the widgets are as wide as the docs' column.
-            margin = page.viewport_size["width"] - explorer.bounding_box()["width"]  # type: ignore[index]
-            page.set_viewport_size({"width": int(WIDGET_WIDTH + margin), "height": PAGE_HEIGHT})
+            box = explorer.bounding_box()
+            assert box is not None
+            margin = WIDGET_WIDTH + 200 - box["width"]
+            page.set_viewport_size({"width": round(WIDGET_WIDTH + margin), "height": PAGE_HEIGHT})
             expect(explorer).to_have_js_property("offsetWidth", WIDGET_WIDTH)
             account_explorer(page, keep)
             gas_dashboard(page, keep)
