@@ -34,7 +34,8 @@ DOCS_BUILD := build/docs
 SPHINX_OPTS := -W --keep-going -n -E -q
 
 .DEFAULT_GOAL := help
-.PHONY: help venv demo lab test test-fast lint docs format bench lock clean notebooks chromium
+.PHONY: help venv demo lab test test-fast lint docs format bench lock clean notebooks chromium \
+  screenshots
 
 help:
 	@echo "make demo    a transfer on the embedded node, byte by byte; then the quickstart"
@@ -52,6 +53,8 @@ help:
 	@echo "make bench   run every bench/bench_*.py"
 	@echo "make lock    regenerate constraints.txt from a fresh venv"
 	@echo "make notebooks  re-run the notebooks in place (nbval checks their outputs)"
+	@echo "make screenshots  retake the widgets guide's screenshots (docs/_static/screenshots)"
+	@echo "             in chromium, from the embedded node"
 	@echo "make clean   remove .venv, caches and build artefacts"
 
 # --- environment -------------------------------------------------------------
@@ -156,6 +159,12 @@ notebooks: $(STAMP)
 	  echo "== $$nb"; (cd notebooks && ../$(BIN)/jupyter nbconvert --to notebook --execute \
 	    --inplace --ExecutePreprocessor.store_widget_state=False "$$(basename $$nb)"); \
 	done
+
+# The widgets guide's pictures, taken in Debian's chromium from widgets that Voilà runs
+# against the embedded node (tools/screenshots.py drives them); retake them when the widgets
+# change, then review and commit the PNGs.
+screenshots: $(STAMP) chromium
+	$(BIN)/python tools/screenshots.py --out docs/_static/screenshots
 
 format: $(STAMP)
 	$(BIN)/ruff format .

@@ -21,8 +21,12 @@ widgets' public state only, walking the ipywidgets tree as it stands:
 Everything written comes from the values shown, escaped; nothing depends on the time it
 is rendered or on memory addresses, so a notebook executed twice saves the same HTML.
 Nothing is loaded from another host: the style sheet is inline and scoped to
-``.lk-static``. Kept dependency-free (the standard library's ``html.parser``) because
-its job is small: a bounded walk and an allow-list, not a general HTML sanitizer.
+``.lk-static`` (one rule lifts the docs theme's light box off the output holding it). Its
+colours follow the page's theme, light or dark, whichever way the page says it (the docs
+theme, JupyterLab and nbconvert, VS Code, else the system's colour scheme), each text at
+WCAG AA contrast against the snapshot's own background. Kept dependency-free (the
+standard library's ``html.parser``) because its job is small: a bounded walk and an
+allow-list, not a general HTML sanitizer.
 """
 
 from __future__ import annotations
@@ -81,30 +85,79 @@ _HEX: Final = re.compile(r"0x[0-9a-fA-F]+")
 #: The accessibility attributes of an SVG's marks (values are escaped: no ``"`` inside).
 _ARIA: Final = re.compile(r' (?:aria-label|aria-roledescription|role)="[^"]*"')
 
-#: The cell rules name ``div.lk-static table``: specific enough to win over the host page's
-#: own table rules (JupyterLab's and nbconvert's right-align every cell).
+#: The snapshot's two palettes (custom properties of ``.lk-static``). Every text colour
+#: passes WCAG AA (4.5:1) on both backgrounds of its palette, the snapshot's and the header
+#: row's: light text ``#1f2328`` is 15.8:1 on ``#ffffff``, muted ``#57606a`` 5.6:1 on
+#: ``#eef1f4``; dark text ``#e6e9ed`` is 14.6:1 on ``#14181e``, muted ``#a3acb7`` 6.1:1 on
+#: ``#262d36``; errors and links at least 5.8:1.
+_LIGHT: Final = (
+    "--lk-fg:#1f2328;--lk-bg:#ffffff;--lk-muted:#57606a;--lk-head:#eef1f4;"
+    "--lk-line:#c5ccd3;--lk-error:#b42318;--lk-link:#0b5cad;color-scheme:light"
+)
+_DARK: Final = (
+    "--lk-fg:#e6e9ed;--lk-bg:#14181e;--lk-muted:#a3acb7;--lk-head:#262d36;"
+    "--lk-line:#4a535e;--lk-error:#ff9a8f;--lk-link:#8cc4ff;color-scheme:dark"
+)
+#: Where the host page says which theme it shows: the docs theme's ``data-theme`` on
+#: ``<html>`` (set from its switcher, else from the system's scheme), JupyterLab's and
+#: nbconvert's ``data-jp-theme-light`` on ``<body>``, VS Code's classes on ``<body>``. A page
+#: that says nothing gets the system's colour scheme (``prefers-color-scheme``).
+_LIGHT_HOSTS: Final = (
+    "html[data-theme=light] .lk-static,body[data-jp-theme-light=true] .lk-static,"
+    "body.vscode-light .lk-static,body.vscode-high-contrast-light .lk-static"
+)
+_DARK_HOSTS: Final = (
+    "html[data-theme=dark] .lk-static,body[data-jp-theme-light=false] .lk-static,"
+    "body.vscode-dark .lk-static,body.vscode-high-contrast:not(.vscode-high-contrast-light) "
+    ".lk-static"
+)
+
+#: The snapshot paints its own background and text in the palette of the page's theme, and
+#: sets the colours the host page gives its elements (inline code, table rows, headings,
+#: links) back to its own: a host's dark-mode colour for code on a snapshot's light
+#: background, or the reverse, was unreadable. Muted text has a colour of its own, never
+#: an opacity. The cell rules name ``div.lk-static table``: specific enough to win over the
+#: host page's own table rules (JupyterLab's and nbconvert's right-align every cell and
+#: shade every other row). The docs theme draws an HTML output on a light box in dark mode
+#: (made for tables that assume white): a snapshot's output is left on the page's
+#: background instead, as the theme leaves data frames.
 _STYLE: Final = (
     "<style>"
-    ".lk-static{font:13px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:inherit;"
-    "max-width:100%;overflow-x:auto;margin:2px 0}"
+    f".lk-static{{{_LIGHT}}}"
+    f"@media (prefers-color-scheme:dark){{.lk-static{{{_DARK}}}}}"
+    f"{_LIGHT_HOSTS}{{{_LIGHT}}}"
+    f"{_DARK_HOSTS}{{{_DARK}}}"
+    "html[data-theme=dark] .bd-content div.cell_output .output.text_html:has(>div.lk-static)"
+    "{background:transparent;padding:0}"
+    ".lk-static{font:13px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;"
+    "color:var(--lk-fg);background:var(--lk-bg);border:1px solid var(--lk-line);"
+    "border-radius:4px;padding:4px 10px;max-width:100%;overflow-x:auto;margin:2px 0;"
+    "box-sizing:border-box}"
+    "div.lk-static :is(h1,h2,h3,h4,h5,h6,p,ul,ol,li,dl,dt,dd,table,caption,th,td,strong,b,"
+    "em,i,u,s,small,span,abbr,q,blockquote,time,details,summary,sub,sup,del,ins,var,samp)"
+    "{color:inherit}"
+    "div.lk-static :is(code,kbd,pre){color:inherit;background:transparent;border:0;"
+    "padding:0;box-shadow:none}"
+    "div.lk-static a{color:var(--lk-link)}"
     ".lk-static table{border-collapse:collapse;margin:4px 0;width:auto}"
-    "div.lk-static table th,div.lk-static table td{border:1px solid rgba(128,128,128,.4);"
+    "div.lk-static table th,div.lk-static table td{border:1px solid var(--lk-line);"
     "padding:2px 8px;text-align:left;vertical-align:top;white-space:nowrap}"
+    ".lk-static table tr:nth-child(n){background:transparent}"
     "div.lk-static table td.lk-wrap{white-space:normal;overflow-wrap:anywhere;min-width:18em}"
-    ".lk-static thead th{background:rgba(128,128,128,.12)}"
+    "div.lk-static thead th{background:var(--lk-head)}"
     "div.lk-static table td.lk-num,div.lk-static table th.lk-num{text-align:right;"
     "font-variant-numeric:tabular-nums;white-space:nowrap}"
     ".lk-static code,.lk-static pre,.lk-static .lk-mono{font-family:ui-monospace,"
     "'DejaVu Sans Mono',monospace;font-size:.95em}"
     ".lk-static pre{white-space:pre-wrap;margin:4px 0}"
     ".lk-static-title{font-weight:600;margin:8px 0 2px}"
-    ".lk-static-note{opacity:.75;font-size:.92em;margin:2px 0}"
-    ".lk-static-error{color:#c62828}"
+    "div.lk-static .lk-static-note{color:var(--lk-muted);font-size:.92em;margin:2px 0}"
+    "div.lk-static .lk-static-error{color:var(--lk-error)}"
     ".lk-static-tabs{display:flex;flex-wrap:wrap;gap:2px;margin:6px 0;"
-    "border-bottom:1px solid rgba(128,128,128,.4)}"
-    ".lk-static-tabs span{padding:2px 10px;opacity:.7}"
-    ".lk-static-tabs span.lk-static-on{opacity:1;font-weight:600;"
-    "border:1px solid rgba(128,128,128,.4);border-bottom:none}"
+    "border-bottom:1px solid var(--lk-line)}"
+    "div.lk-static .lk-static-tabs span{padding:2px 10px;color:var(--lk-muted)}"
+    "div.lk-static .lk-static-tabs span.lk-static-on{color:var(--lk-fg);font-weight:600;"
+    "border:1px solid var(--lk-line);border-bottom:none}"
     ".lk-static-row{display:flex;flex-wrap:wrap;gap:12px;align-items:baseline}"
     ".lk-static img{max-width:100%;height:auto}"
     "</style>"

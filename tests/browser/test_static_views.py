@@ -1,7 +1,8 @@
 """The widgets outside a kernel, in a real browser: the quickstart exported to HTML as
 ``make demo`` exports it, and the docs site's notebook pages, show each widget's static
 view (the tables of what it showed) rather than a line of text, with nothing asked of
-another host for it; a live frontend (Voilà) still renders the widget itself. And the
+another host for it; a live frontend (Voilà) still renders the widget itself. Exported in
+nbconvert's light and dark themes, the snapshot's text keeps WCAG AA contrast. And the
 built site serves ``llms.txt`` and every page as Markdown, as its home page promises.
 """
 
@@ -22,6 +23,7 @@ from typing import Any, Final
 import pytest
 from browser_harness import REPO, OpenNotebook
 from playwright.sync_api import Page, expect
+from wcag import TEXT_ELEMENTS_JS, below_aa, luminance, parse_colour
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1200)]
 
@@ -111,6 +113,39 @@ def demo_server(exported_quickstart: Path) -> Iterator[str]:
         thread.join(timeout=10)
 
 
+@pytest.fixture(scope="module")
+def themed_exports(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The quickstart with its committed outputs (not run again) exported as ``make demo``
+    exports it, in nbconvert's light and dark themes (``quickstart-light.html``,
+    ``quickstart-dark.html``), on a static server of 127.0.0.1."""
+    work = tmp_path_factory.mktemp("themes")
+    env = {
+        key: value for key, value in os.environ.items() if not key.startswith(("JUPYTER_", "JPY_"))
+    }
+    env["JUPYTER_CONFIG_DIR"] = str(work / "jupyter_config_dir")
+    for theme in ("light", "dark"):
+        command = [
+            *(sys.executable, "-m", "nbconvert", "--to", "html", *DEMO_OPTIONS),
+            *(f"--HTMLExporter.theme={theme}", "--output-dir", str(work / "out")),
+            *("--output", f"quickstart-{theme}", str(QUICKSTART)),
+        ]
+        done = subprocess.run(
+            command, capture_output=True, text=True, cwd=work, env=env, timeout=120, check=False
+        )
+        assert done.returncode == 0, f"nbconvert failed:\n{done.stderr[-5000:]}"
+    server = ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(_Quiet, directory=str(work / "out"))
+    )
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
 def widget_outputs(notebook: Path) -> list[dict[str, Any]]:
     """The saved outputs of a notebook that show a widget."""
     cells = json.loads(notebook.read_text("utf-8"))["cells"]
@@ -168,6 +203,28 @@ def test_the_exported_quickstart_shows_the_explorer_as_tables(
     # Nothing else from another host either: no require.js, MathJax or Mermaid from a CDN.
     assert blocked_requests == []
     assert page_errors == []
+
+
+@pytest.mark.parametrize(("theme", "system"), [("light", "dark"), ("dark", "light")])
+def test_the_exported_snapshot_is_readable_in_nbconvert_s_light_and_dark_themes(
+    chromium: Path, themed_exports: str, page: Page, theme: str, system: str
+) -> None:
+    # The system's colour scheme says the opposite: the page's theme is what counts.
+    page.emulate_media(color_scheme=system)  # type: ignore[arg-type]
+    answer = page.goto(f"{themed_exports}/quickstart-{theme}.html", timeout=PAGE_TIMEOUT_MS)
+    assert answer is not None
+    assert answer.status == 200
+    light = page.locator("body").get_attribute("data-jp-theme-light")
+    assert light == {"light": "true", "dark": "false"}[theme]
+    static = page.locator(".lk-static")
+    expect(static).to_have_count(1)
+    # Drawn in the theme's palette: on a dark ground in the dark theme, a light one else.
+    ground = parse_colour(static.evaluate("s => getComputedStyle(s).backgroundColor"))
+    assert (luminance(ground) < 0.1) == (theme == "dark"), ground
+    elements = static.evaluate_all(TEXT_ELEMENTS_JS)
+    assert len(elements) >= 10
+    below = [text for _ratio, text in sorted(below_aa(elements, theme))]
+    assert below == []
 
 
 def test_a_live_frontend_renders_the_widget_not_its_static_view(
