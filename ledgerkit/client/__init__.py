@@ -32,6 +32,7 @@ from ledgerkit.client._client import AsyncClient, Client
 from ledgerkit.client._config import ClientConfig
 from ledgerkit.client._driver import drive
 from ledgerkit.client._flows._holdings import Holding
+from ledgerkit.client._history import HistoryCheck, HistoryMark, Seen
 from ledgerkit.client._pacing import AsyncClock, Clock, Retry, Waited
 from ledgerkit.client.calls import Call
 from ledgerkit.types import Result
@@ -49,9 +50,12 @@ __all__ = [
     "Client",
     "ClientConfig",
     "Clock",
+    "HistoryCheck",
+    "HistoryMark",
     "Holding",
     "Result",
     "Retry",
+    "Seen",
     "Waited",
     "calls",
     "default_cache_dir",

@@ -9,20 +9,28 @@ written to its stores shows only in other transactions, so the range is scanned:
 :func:`account_activity` (what ``ledgerkit.account_activity`` runs for a client) asks
 the head when no end is given, extracts the range into the chain's activity dataset and
 reads the account's rows from it.
+
+The dataset is a cache of the chain's history: its manifest records a history mark (a
+version and the node's accumulator root there), checked against the node before the
+dataset is used again. A node whose history parted from the one scanned (another embedded
+node of the same seed, a local network restarted from its genesis) has the dataset
+dropped and the range scanned again, so an account's rows are always the node's own.
 """
 
 from __future__ import annotations
 
+import logging
 import os
+import shutil
 from pathlib import Path
 from typing import Any, Final, TypedDict, Unpack
 
 import pandas as pd
 
-from ledgerkit._errors import DatasetMismatchError, InputError
+from ledgerkit._errors import DatasetMismatchError, HistoryMismatchError, InputError
 from ledgerkit.client import AsyncClient, ChainIdentity, Client, default_cache_dir
 from ledgerkit.extract._fetch import PAGE_SIZE, Source, blocking_twin
-from ledgerkit.extract._manifest import read_manifest
+from ledgerkit.extract._manifest import MANIFEST, read_manifest
 from ledgerkit.extract._options import ExtractOptions
 from ledgerkit.frames import ACTIVITY_COLUMNS, empty_frame
 from ledgerkit.types import Address
@@ -37,6 +45,8 @@ __all__ = [
     "read_activity",
     "scan_activity",
 ]
+
+_log = logging.getLogger("ledgerkit.extract")
 
 KIND: Final = "activity"
 #: Most versions one call of :func:`account_activity` scans (a bound on the work it starts).
@@ -132,8 +142,20 @@ async def ascan_activity(
     already is not fetched again), then read the rows of ``address``."""
     from ledgerkit.extract._entry import aextract
 
-    await aextract("activity", node, dataset, start=start, stop=stop, options=options)
+    try:
+        await aextract("activity", node, dataset, start=start, stop=stop, options=options)
+    except HistoryMismatchError as exc:
+        _log.info("%s; scanned again", exc)
+        _drop(Path(dataset))
+        await aextract("activity", node, dataset, start=start, stop=stop, options=options)
     return read_activity(dataset, address, start=start, stop=stop)
+
+
+def _drop(root: Path) -> None:
+    """Remove an activity dataset of another history: its manifest first (so that an
+    interruption leaves no manifest naming missing files), then its partitions."""
+    (root / MANIFEST).unlink(missing_ok=True)
+    shutil.rmtree(root / KIND, ignore_errors=True)
 
 
 scan_activity = blocking_twin(

@@ -13,6 +13,16 @@ The manifest names its chain by chain id and genesis hash
 alone would let a run on one local chain add to a dataset of another. A manifest written
 before it recorded the genesis (or on a node that no longer held it) is checked against the
 node by one of its own records, and then records the genesis.
+
+The genesis names where a chain starts, not the history it went on to: two embedded nodes
+started from one seed share it, and part at their first different transaction. So the
+manifest also records a history mark (``history``: a version at or past every record of
+the dataset, the node's head when the run began, and the accumulator root the node
+showed there, which commits to all history up to it). A run that resumes or grows the
+dataset first asks the node for its root at that version (one request): another root, or
+a version the node does not reach, is a :class:`~ledgerkit.HistoryMismatchError`; a
+version the node no longer holds (pruned) is trusted. It then records its own head's
+mark.
 """
 
 from __future__ import annotations
@@ -27,8 +37,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
 
-from ledgerkit._errors import ChainMismatchError, DatasetMismatchError, NotFoundError, PrunedError
-from ledgerkit.client import AsyncClient, ChainIdentity
+from ledgerkit._errors import (
+    ChainMismatchError,
+    DatasetMismatchError,
+    HistoryMismatchError,
+    LedgerError,
+    NotFoundError,
+    PrunedError,
+)
+from ledgerkit.client import AsyncClient, ChainIdentity, HistoryMark, Seen, calls
 from ledgerkit.extract._convert import CONVERTERS
 from ledgerkit.extract._fetch import Source
 
@@ -187,6 +204,46 @@ class Dataset:
             _log.info("%s: recording the genesis of %s", where, self.chain)
             self.manifest["genesis_hash"] = self.chain.genesis_hash
 
+    @property
+    def mark(self) -> HistoryMark | None:
+        """The history mark the manifest recorded, when it holds records to vouch for."""
+        recorded = self.manifest.get("history")
+        if not recorded or not self.manifest.get("partitions"):
+            return None
+        return HistoryMark(int(recorded["version"]), str(recorded["accumulator_root_hash"]))
+
+    async def check_history(self, client: AsyncClient) -> None:
+        """Check the recorded history mark against the node (one request): another root,
+        or a version past the node's head, is a :class:`HistoryMismatchError`; a version
+        the node no longer holds is trusted."""
+        mark = self.mark
+        if mark is None:
+            return
+        what = await seen_at(client, mark)
+        where = self.root / MANIFEST
+        if what is Seen.PRUNED:
+            _log.info("%s: the node no longer holds version %d to check it by", where, mark.version)
+        elif what is not Seen.SAME:
+            shown = "shows another accumulator root" if what is Seen.OTHER else "does not reach"
+            raise HistoryMismatchError(
+                f"{where} holds a history of {self.chain} that parted from the node's: at "
+                f"version {mark.version} the node {shown} ({mark.root} recorded); "
+                "extract into another directory, or remove this one"
+            )
+
+    async def mark_head(self, client: AsyncClient, version: int) -> None:
+        """Record the node's mark at ``version`` (its head when the run began: at or past
+        every record the run writes); a node that cannot show it leaves none."""
+        try:
+            mark = (
+                await client.send(calls.transaction_by_version(version), decoder=HistoryMark.decode)
+            ).value
+        except LedgerError as exc:
+            _log.warning("%s: no history mark recorded (%s)", self.root / MANIFEST, exc)
+            self.manifest.pop("history", None)
+            return
+        self.manifest["history"] = {"version": mark.version, "accumulator_root_hash": mark.root}
+
     def to_fetch(self, plan: list[tuple[int, int]]) -> list[tuple[int, int]]:
         """The ranges to fetch for the planned partitions.
 
@@ -274,3 +331,16 @@ class Dataset:
     def save(self) -> None:
         text = json.dumps(self.manifest, indent=2, sort_keys=True) + "\n"
         _write_atomic(self.root / MANIFEST, text.encode("utf-8"))
+
+
+async def seen_at(client: AsyncClient, mark: HistoryMark) -> Seen:
+    """What the node shows at ``mark``'s version (one request)."""
+    try:
+        result = await client.send(
+            calls.transaction_by_version(mark.version), decoder=HistoryMark.decode
+        )
+    except PrunedError:
+        return Seen.PRUNED
+    except NotFoundError:
+        return Seen.MISSING
+    return Seen.SAME if result.value.root == mark.root else Seen.OTHER
