@@ -10,7 +10,8 @@ only keeps bytes under a key. An entry is the status, the ledger headers and the
 an answer, keyed by (chain id, genesis hash, normalized URL plus a digest of any request
 body, Accept): the chain id and the genesis hash together name the chain
 (:class:`~ledgerkit.client.ChainIdentity`), so a chain recreated under the same chain id
-never meets the answers of the one before it.
+never meets the answers of the one before it; history marks (below) tell two chains of
+one genesis apart.
 
 The file is bounded: past ``$LEDGERKIT_CACHE_MAX_MB`` megabytes of entries (1024 unless
 set), the least recently used entries go until it is back under 80% of that. "Used" is
@@ -36,6 +37,25 @@ so a client asks once, and again only when something says the node may have chan
 
 A node that no longer holds version 0 (pruned: 410, or 404) answers ``genesis_hash=None``;
 its identity is the chain id alone.
+
+**Which history.** The genesis names where a chain starts, not where it went: every
+embedded node started from one seed has the same genesis, and so has a local network
+restarted from it; their histories part at the first live transaction, and an answer
+cached from one (the transaction at a version, a page, a block, events, a resource at a
+version) is wrong for the other. Every transaction's ``accumulator_root_hash`` commits to
+the whole history up to its version, so each entry also records the newest version it
+depends on (``upto``) and the node it came from (``origin``, its address as shown), and
+the file keeps history marks (``marks``: a version and the root the node showed there,
+per chain and origin; :mod:`ledgerkit.client._history`), each at or past the versions of
+the entries it vouches for. The client records them as it stores (the mark an answer
+carries, or one asked of the node at its head for an answer that carries none, once per
+head passed), and checks them when it confirms the chain (above): the newest mark first,
+one request when nothing changed; on another root, the rest by halves, and every entry of
+that origin that depends on a version past the newest mark still agreeing is dropped
+(:meth:`ResponseCache.drop_after`). A hit is served only when its entry depends on no
+version past the history confirmed (``through``). A mark the node no longer holds (410)
+is trusted; one past its head (404) is taken to differ. A file of an older layout drops
+its entries once.
 """
 
 from __future__ import annotations

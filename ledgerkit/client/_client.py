@@ -479,7 +479,7 @@ class BaseClient(Flows):
     def _mark_call(version: int) -> Call[HistoryMark]:
         """The node's mark at ``version`` (only its version and root are read)."""
         call = calls.transaction_by_version(version)
-        return replace(call, name="history_mark", decode=HistoryMark.decode, storable=None)
+        return read_with(replace(call, name="history_mark"), HistoryMark.decode)
 
     @staticmethod
     def _seen_failing(error: LedgerError) -> Seen | None:

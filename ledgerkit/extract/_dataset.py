@@ -362,17 +362,15 @@ async def _open_dataset(
     root: Path,
     chain: ChainIdentity,
     partition_size: int,
-    head: LedgerMeta,
 ) -> Dataset:
     """The dataset in ``root`` (made if new), checked against this run, this chain and its
-    history, with what an interrupted run left swept away; the node's head marked."""
+    history, with what an interrupted run left swept away."""
     root.mkdir(parents=True, exist_ok=True)
     (root / source.kind).mkdir(exist_ok=True)
     dataset = Dataset(root, source, chain, partition_size)
     if dataset.unverified:
         await dataset.verify(client)
     await dataset.check_history(client)
-    await dataset.mark_head(client, head.ledger_version)
     dataset.sweep()
     return dataset
 
@@ -404,8 +402,11 @@ async def _open_fetching_first(
         early = asyncio.ensure_future(fetching.table(*plan[0], counter, genesis))
     try:
         chain = await _chain_of(client, head, genesis)
-        dataset = await _open_dataset(client, source, root, chain, partition_size, head)
+        dataset = await _open_dataset(client, source, root, chain, partition_size)
         todo = dataset.to_fetch(plan)
+        if todo or dataset.mark is None:
+            # The records this run writes depend on no version past the head.
+            await dataset.mark_head(client, head.ledger_version)
     except BaseException:
         await _drop(early)
         raise

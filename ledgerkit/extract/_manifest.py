@@ -44,6 +44,7 @@ from ledgerkit._errors import (
     LedgerError,
     NotFoundError,
     PrunedError,
+    SnapshotMissError,
 )
 from ledgerkit.client import AsyncClient, ChainIdentity, HistoryMark, Seen, calls
 from ledgerkit.extract._convert import CONVERTERS
@@ -224,7 +225,7 @@ class Dataset:
         if what is Seen.PRUNED:
             _log.info("%s: the node no longer holds version %d to check it by", where, mark.version)
         elif what is not Seen.SAME:
-            shown = "shows another accumulator root" if what is Seen.OTHER else "does not reach"
+            shown = "shows another accumulator root" if what is Seen.OTHER else "cannot show it"
             raise HistoryMismatchError(
                 f"{where} holds a history of {self.chain} that parted from the node's: at "
                 f"version {mark.version} the node {shown} ({mark.root} recorded); "
@@ -334,13 +335,14 @@ class Dataset:
 
 
 async def seen_at(client: AsyncClient, mark: HistoryMark) -> Seen:
-    """What the node shows at ``mark``'s version (one request)."""
+    """What the node shows at ``mark``'s version (one request). A replayed snapshot that
+    never recorded that version cannot vouch for it, as a node behind it cannot."""
     try:
         result = await client.send(
             calls.transaction_by_version(mark.version), decoder=HistoryMark.decode
         )
     except PrunedError:
         return Seen.PRUNED
-    except NotFoundError:
+    except (NotFoundError, SnapshotMissError):
         return Seen.MISSING
     return Seen.SAME if result.value.root == mark.root else Seen.OTHER
