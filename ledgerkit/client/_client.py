@@ -179,6 +179,10 @@ class BaseClient(Flows):
         # The newest version whose history the node confirmed since (-1: none yet): a
         # cached answer is used only when it depends on no version after it.
         self._through = -1
+        # How many times the chain was confirmed or forgotten: an answer is stored only
+        # under the confirmation it was asked in (a node of the same genesis may have
+        # taken the address meanwhile).
+        self._round = 0
         self._heard_at: float | None = None
         self._identity_refused = False
         self._rng = random.Random()
@@ -438,6 +442,7 @@ class BaseClient(Flows):
         self._identity = None
         self._floor = None
         self._through = -1
+        self._round += 1
 
     def _recheck_due(self, now: float) -> bool:
         """Whether a cache hit on a loopback node waits for a ``GET /`` first."""
@@ -465,6 +470,11 @@ class BaseClient(Flows):
         """Take the identity the node gave as the cache's key."""
         if found is not None:
             self._identity, self._floor = found
+            self._round += 1
+
+    def _still(self, chain: ChainIdentity, round_: int) -> bool:
+        """Whether the chain confirmed is still ``chain``, as confirmed in ``round_``."""
+        return chain == self._identity and round_ == self._round
 
     def _identity_failed(self, error: LedgerError) -> None:
         """The node would not say which chain it serves: for a refusal (401, 403...) the
@@ -515,10 +525,10 @@ class BaseClient(Flows):
             return upto, HistoryMark(upto, root), None
         return upto, None, result.ledger.ledger_version
 
-    def _advance(self, chain: ChainIdentity, mark: HistoryMark) -> bool:
+    def _advance(self, chain: ChainIdentity, round_: int, mark: HistoryMark) -> bool:
         """Take ``mark``, seen at the node, as confirmed history when it is of the chain
-        confirmed and newer than what was; whether it is to be recorded."""
-        if chain != self._identity or mark.version <= self._through:
+        confirmed in ``round_`` and newer than what was; whether it is to be recorded."""
+        if not self._still(chain, round_) or mark.version <= self._through:
             return False
         self._through = mark.version
         return True
@@ -588,7 +598,11 @@ class Client(BaseClient, DeprecatedMethods, Closing):
         on, in that directory (or that ``.sqlite3`` file); ``False``: off. Entries are
         filed under the chain's :class:`~ledgerkit.client.ChainIdentity` (chain id and
         genesis hash), asked of the node once per client and again whenever the node
-        may have changed, so a recreated chain never gets the answers of the one before.
+        may have changed, so a recreated chain never gets the answers of the one before;
+        each time, the newest history mark recorded for the node (a version and its
+        accumulator root) is checked too (one request), so a chain of the same genesis
+        whose history parted (another embedded node of the same seed) never gets the
+        answers of the other past the parting (see ``_cache``).
     transport : httpx.BaseTransport, optional
         The httpx transport, e.g. ``httpx.MockTransport`` in tests.
     clock : Clock, optional
@@ -715,10 +729,10 @@ class Client(BaseClient, DeprecatedMethods, Closing):
     def _send(self, call: Call[T], archive_first: bool = False) -> Result[T]:
         self._check_open(call)
         key = self._cache_key(call)
-        chain = None
+        chain, round_ = None, 0
         if key is not None and self._cache is not None:
             chain = self._chain()
-            through = self._through
+            through, round_ = self._through, self._round
             hit = (
                 None if chain is None else self._cache.get(chain, key, call.accept, through=through)
             )
@@ -729,13 +743,14 @@ class Client(BaseClient, DeprecatedMethods, Closing):
         # Stored only when nothing said the node changed while it answered.
         if key is not None and self._cache is not None and chain is not None:
             entry = self._to_store(call, result, status, headers, body)
-            if entry is not None and chain == self._identity:
-                self._store(chain, key, call, result, entry)
+            if entry is not None and self._still(chain, round_):
+                self._store(chain, round_, key, call, result, entry)
         return result
 
     def _store(
         self,
         chain: ChainIdentity,
+        round_: int,
         key: str,
         call: Call[Any],
         result: Result[Any],
@@ -754,9 +769,9 @@ class Client(BaseClient, DeprecatedMethods, Closing):
                 _log.debug("%s not cached: no mark at version %d (%s)", self._label(call), ask, exc)
                 return
         origin = self.config.shown_base_url
-        if mark is not None and self._advance(chain, mark):
+        if mark is not None and self._advance(chain, round_, mark):
             self._cache.add_mark(chain, origin, mark)
-        if chain == self._identity and upto <= self._through:
+        if self._still(chain, round_) and upto <= self._through:
             self._cache.put(chain, key, call.accept, entry, origin=origin, upto=upto)
 
     @overload
@@ -1061,9 +1076,10 @@ class AsyncClient(BaseClient, AsyncDeprecatedMethods, AsyncClosing):
     async def _send(self, call: Call[T], archive_first: bool = False) -> Result[T]:
         self._check_open(call)
         key = self._cache_key(call)
-        chain = None
+        chain, round_ = None, 0
         if key is not None and self._cache is not None:
             chain = await self._chain()
+            round_ = self._round
             if chain is not None:
                 # SQLite is local and quick, but still blocking: keep it off the event loop.
                 get = functools.partial(self._cache.get, through=self._through)
@@ -1075,13 +1091,14 @@ class AsyncClient(BaseClient, AsyncDeprecatedMethods, AsyncClosing):
         # Stored only when nothing said the node changed while it answered.
         if key is not None and self._cache is not None and chain is not None:
             entry = self._to_store(call, result, status, headers, body)
-            if entry is not None and chain == self._identity:
-                await self._store(chain, key, call, result, entry)
+            if entry is not None and self._still(chain, round_):
+                await self._store(chain, round_, key, call, result, entry)
         return result
 
     async def _store(
         self,
         chain: ChainIdentity,
+        round_: int,
         key: str,
         call: Call[Any],
         result: Result[Any],
@@ -1098,9 +1115,9 @@ class AsyncClient(BaseClient, AsyncDeprecatedMethods, AsyncClosing):
                 _log.debug("%s not cached: no mark at version %d (%s)", self._label(call), ask, exc)
                 return
         origin = self.config.shown_base_url
-        if mark is not None and self._advance(chain, mark):
+        if mark is not None and self._advance(chain, round_, mark):
             await asyncio.to_thread(self._cache.add_mark, chain, origin, mark)
-        if chain == self._identity and upto <= self._through:
+        if self._still(chain, round_) and upto <= self._through:
             put = functools.partial(self._cache.put, origin=origin, upto=upto)
             await asyncio.to_thread(put, chain, key, call.accept, entry)
 

@@ -139,7 +139,8 @@ async def ascan_activity(
     options: ExtractOptions | None = None,
 ) -> pd.DataFrame:
     """Extract ``[start, stop)`` as an activity dataset in ``dataset`` (what is there
-    already is not fetched again), then read the rows of ``address``."""
+    already is not fetched again; a dataset of a history that parted from the node's is
+    dropped and extracted again), then read the rows of ``address``."""
     from ledgerkit.extract._entry import aextract
 
     try:
@@ -256,7 +257,9 @@ def account_activity(
     dataset : path, optional
         Where a node's scanned range is kept (default: :func:`activity_dataset`,
         ``activity/chain-<id>-<genesis>`` under the cache directory,
-        ``$LEDGERKIT_CACHE_DIR`` or the user cache).
+        ``$LEDGERKIT_CACHE_DIR`` or the user cache). A dataset of a history that parted
+        from the node's (its manifest's history mark differs: another embedded node of
+        the same seed) is dropped and the range scanned again.
     progress : bool, optional
         The scan's progress bar (default: when stderr is a terminal or in Jupyter).
 
