@@ -28,11 +28,11 @@ from typing import Any as _Any
 from ledgerkit._public import publish as _publish
 from ledgerkit.client import calls
 from ledgerkit.client._cache import ChainIdentity, default_cache_dir
+from ledgerkit.client._cache._history import HistoryCheck, HistoryMark, Seen
 from ledgerkit.client._client import AsyncClient, Client
 from ledgerkit.client._config import ClientConfig
 from ledgerkit.client._driver import drive
 from ledgerkit.client._flows._holdings import Holding
-from ledgerkit.client._history import HistoryCheck, HistoryMark, Seen
 from ledgerkit.client._pacing import AsyncClock, Clock, Retry, Waited
 from ledgerkit.client.calls import Call
 from ledgerkit.types import Result

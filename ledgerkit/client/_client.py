@@ -67,6 +67,7 @@ from ledgerkit.client._cache import (
     genesis_hash,
     open_cache,
 )
+from ledgerkit.client._cache._history import HistoryCheck, HistoryMark, Seen, reach, seen
 from ledgerkit.client._config import (
     DEFAULT_TIMEOUT,
     FILTER,
@@ -82,7 +83,6 @@ from ledgerkit.client._declare import Pager
 from ledgerkit.client._deprecated import AsyncDeprecatedMethods, DeprecatedMethods
 from ledgerkit.client._driver import Flow, Pause, Together, adrive, drive
 from ledgerkit.client._flows import ClientState, Flows
-from ledgerkit.client._history import HistoryCheck, HistoryMark, Seen, reach, seen
 from ledgerkit.client._pacing import (
     AsyncClock,
     AsyncLimiter,
@@ -843,7 +843,7 @@ class Client(BaseClient, DeprecatedMethods, Closing):
             return self._identity
 
     def _ask_identity(self) -> Result[ChainIdentity] | None:
-        """The node's chain, once the cached history of it is checked (``_history``)."""
+        """The node's chain, once the cached history of it is checked (``_cache``)."""
         try:
             found = self.chain_identity()
             self._through = self._check_history(found.value)

@@ -7,7 +7,7 @@ import pytest
 
 from ledgerkit import DecodingError, InputError
 from ledgerkit.client import HistoryCheck, HistoryMark, Seen
-from ledgerkit.client._history import reach, seen
+from ledgerkit.client._cache._history import reach, seen
 from ledgerkit.models import decode_transaction
 from ledgerkit.types import LedgerMeta
 

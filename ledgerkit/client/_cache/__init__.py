@@ -1,4 +1,5 @@
-"""The persistent answer cache: one SQLite file of answers that can never change.
+"""The persistent answer cache: one SQLite file of answers that can never change, and
+(``_history``) the history marks that tell which history of a chain its answers are of.
 
 Why SQLite (the standard library's ``sqlite3``): it needs no extra dependency, every write
 is atomic (a crash never leaves half an answer), several notebooks and processes can
@@ -46,7 +47,7 @@ version) is wrong for the other. Every transaction's ``accumulator_root_hash`` c
 the whole history up to its version, so each entry also records the newest version it
 depends on (``upto``) and the node it came from (``origin``, its address as shown), and
 the file keeps history marks (``marks``: a version and the root the node showed there,
-per chain and origin; :mod:`ledgerkit.client._history`), each at or past the versions of
+per chain and origin; ``_history`` in this package), each at or past the versions of
 the entries it vouches for. The client records them as it stores (the mark an answer
 carries, or one asked of the node at its head for an answer that carries none, once per
 head passed), and checks them when it confirms the chain (above): the newest mark first,
@@ -75,7 +76,7 @@ import msgspec
 
 from ledgerkit._endpoints import OPERATIONS
 from ledgerkit._errors import DecodingError
-from ledgerkit.client._history import HistoryMark
+from ledgerkit.client._cache._history import HistoryMark
 from ledgerkit.types import LedgerMeta
 
 __all__ = [
