@@ -111,12 +111,13 @@ def _on_b(version: int) -> dict[str, Any]:
     }
 
 
-def _extracted_at(url: str, out: Path, version: int) -> tuple[str, int]:
-    """The hash and gas of the transaction at ``version`` in a dataset of ``[0, version + 1)``."""
+def _extracted_at(url: str, out: Path, version: int) -> tuple[str, str, str]:
+    """The hash, function and sender of the transaction at ``version`` in a dataset of
+    ``[0, version + 1)``."""
     extract("transactions", url, out, start=0, stop=version + 1, progress=False)
     frame = pd.read_parquet(out / "transactions")
     row = frame.loc[frame["version"] == version].iloc[0]
-    return str(row["hash"]), int(row["gas_used"])
+    return str(row["hash"]), str(row["function"]), str(row["sender"])
 
 
 def test_each_node_of_one_seed_shows_only_its_own_history(
@@ -137,13 +138,13 @@ def test_each_node_of_one_seed_shows_only_its_own_history(
     finally:
         a.stop()
     assert first_a == _on_a(version)
-    assert extracted_a[0] == hash_a
+    assert extracted_a == (hash_a, TRANSFER, ALICE.address.long)
 
     b = _start(tmp_path / "b.sqlite3", port)  # the same port: the same cache keys
     try:
         with Client(b.url, cache=cache) as client:
             assert _sent(client, CAROL, 4242) == version  # where the chains part
-            seen_b = _seen(client, version)
+            assert _seen(client, version) == _on_b(version)
             hash_b = client.transaction_by_version(version).value.hash
             client.transfer(ALICE.private_key, CAROL.address, 1)  # B grows past A's head
             head_b = client.ledger_info().value.ledger_version
@@ -157,9 +158,8 @@ def test_each_node_of_one_seed_shows_only_its_own_history(
                     progress=False)  # fmt: skip
     finally:
         b.stop()
-    assert seen_b == _on_b(version)
     assert hash_b != hash_a
-    assert extracted_b[0] == hash_b
+    assert extracted_b == (hash_b, TRANSFER, ALICE.address.long)
 
     again = _start(tmp_path / "a.sqlite3", port)
     try:
