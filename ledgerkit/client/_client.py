@@ -761,10 +761,9 @@ class Client(BaseClient, DeprecatedMethods, Closing):
         assert self._cache is not None
         upto, mark, ask = self._stored_reach(call, result)
         if ask is not None:
+            asked = self._mark_call(ask)
             try:
-                mark = self._parse(
-                    self._mark_call(ask), *self._exchange(self._mark_call(ask))
-                ).value
+                mark = self._parse(asked, *self._exchange(asked)).value
             except LedgerError as exc:
                 _log.debug("%s not cached: no mark at version %d (%s)", self._label(call), ask, exc)
                 return
@@ -1107,10 +1106,9 @@ class AsyncClient(BaseClient, AsyncDeprecatedMethods, AsyncClosing):
         assert self._cache is not None
         upto, mark, ask = self._stored_reach(call, result)
         if ask is not None:
+            asked = self._mark_call(ask)
             try:
-                mark = self._parse(
-                    self._mark_call(ask), *await self._exchange(self._mark_call(ask))
-                ).value
+                mark = self._parse(asked, *await self._exchange(asked)).value
             except LedgerError as exc:
                 _log.debug("%s not cached: no mark at version %d (%s)", self._label(call), ask, exc)
                 return

@@ -18,11 +18,8 @@ The genesis names where a chain starts, not the history it went on to: two embed
 started from one seed share it, and part at their first different transaction. So the
 manifest also records a history mark (``history``: a version at or past every record of
 the dataset, the node's head when the run began, and the accumulator root the node
-showed there, which commits to all history up to it). A run that resumes or grows the
-dataset first asks the node for its root at that version (one request): another root, or
-a version the node does not reach, is a :class:`~ledgerkit.HistoryMismatchError`; a
-version the node no longer holds (pruned) is trusted. It then records its own head's
-mark.
+showed there, which commits to all history up to it), checked when a run resumes or grows
+the dataset (``_history``).
 """
 
 from __future__ import annotations
@@ -37,16 +34,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
 
-from ledgerkit._errors import (
-    ChainMismatchError,
-    DatasetMismatchError,
-    HistoryMismatchError,
-    LedgerError,
-    NotFoundError,
-    PrunedError,
-    SnapshotMissError,
-)
-from ledgerkit.client import AsyncClient, ChainIdentity, HistoryMark, Seen, calls
+from ledgerkit._errors import ChainMismatchError, DatasetMismatchError, NotFoundError, PrunedError
+from ledgerkit.client import AsyncClient, ChainIdentity, HistoryMark
 from ledgerkit.extract._convert import CONVERTERS
 from ledgerkit.extract._fetch import Source
 
@@ -194,9 +183,7 @@ class Dataset:
                     "taken to be of chain %s", where, key_name, key, self.chain,
                 )  # fmt: skip
             else:
-                mine = [r for r in records if self.source.key(r) == key][:1]
-                theirs = CONVERTERS[kind](mine).to_dict("records")
-                if not theirs or any(str(theirs[0][c]) != str(witness[c]) for c in witness):
+                if not self.witnessed(records, witness):
                     raise ChainMismatchError(
                         f"{where} holds {kind} of another chain {self.chain.chain_id}: its "
                         f"{key_name} {key} is not the node's (the manifest names no genesis)"
@@ -213,37 +200,33 @@ class Dataset:
             return None
         return HistoryMark(int(recorded["version"]), str(recorded["accumulator_root_hash"]))
 
-    async def check_history(self, client: AsyncClient) -> None:
-        """Check the recorded history mark against the node (one request): another root,
-        or a version past the node's head, is a :class:`HistoryMismatchError`; a version
-        the node no longer holds is trusted."""
-        mark = self.mark
+    def note_mark(self, mark: HistoryMark | None) -> None:
+        """Record ``mark`` as the history the dataset's records depend on (``None``: none
+        known)."""
         if mark is None:
-            return
-        what = await seen_at(client, mark)
-        where = self.root / MANIFEST
-        if what is Seen.PRUNED:
-            _log.info("%s: the node no longer holds version %d to check it by", where, mark.version)
-        elif what is not Seen.SAME:
-            shown = "shows another accumulator root" if what is Seen.OTHER else "cannot show it"
-            raise HistoryMismatchError(
-                f"{where} holds a history of {self.chain} that parted from the node's: at "
-                f"version {mark.version} the node {shown} ({mark.root} recorded); "
-                "extract into another directory, or remove this one"
-            )
-
-    async def mark_head(self, client: AsyncClient, version: int) -> None:
-        """Record the node's mark at ``version`` (its head when the run began: at or past
-        every record the run writes); a node that cannot show it leaves none."""
-        try:
-            mark = (
-                await client.send(calls.transaction_by_version(version), decoder=HistoryMark.decode)
-            ).value
-        except LedgerError as exc:
-            _log.warning("%s: no history mark recorded (%s)", self.root / MANIFEST, exc)
             self.manifest.pop("history", None)
-            return
-        self.manifest["history"] = {"version": mark.version, "accumulator_root_hash": mark.root}
+        else:
+            self.manifest["history"] = {"version": mark.version, "accumulator_root_hash": mark.root}
+
+    def newest_record(self) -> dict[str, Any] | None:
+        """The witness columns of the record with the newest key of the last intact
+        partition that holds any."""
+        import pyarrow.parquet as pq
+
+        columns = list(_WITNESS[self.source.kind])
+        for entry in reversed(self.manifest["partitions"]):
+            if entry["rows"] and self._intact(entry):
+                rows = pq.read_table(self.root / entry["file"], columns=columns).to_pylist()
+                if rows:
+                    return dict(max(rows, key=lambda r: int(r[self.source.key_name])))
+        return None
+
+    def witnessed(self, records: list[Any], witness: Mapping[str, Any]) -> bool:
+        """Whether the node's ``records`` hold the record ``witness`` names, the same."""
+        key = int(witness[self.source.key_name])
+        mine = [r for r in records if self.source.key(r) == key][:1]
+        theirs = CONVERTERS[self.source.kind](mine).to_dict("records")
+        return bool(theirs) and all(str(theirs[0][c]) == str(witness[c]) for c in witness)
 
     def to_fetch(self, plan: list[tuple[int, int]]) -> list[tuple[int, int]]:
         """The ranges to fetch for the planned partitions.
@@ -332,17 +315,3 @@ class Dataset:
     def save(self) -> None:
         text = json.dumps(self.manifest, indent=2, sort_keys=True) + "\n"
         _write_atomic(self.root / MANIFEST, text.encode("utf-8"))
-
-
-async def seen_at(client: AsyncClient, mark: HistoryMark) -> Seen:
-    """What the node shows at ``mark``'s version (one request). A replayed snapshot that
-    never recorded that version cannot vouch for it, as a node behind it cannot."""
-    try:
-        result = await client.send(
-            calls.transaction_by_version(mark.version), decoder=HistoryMark.decode
-        )
-    except PrunedError:
-        return Seen.PRUNED
-    except (NotFoundError, SnapshotMissError):
-        return Seen.MISSING
-    return Seen.SAME if result.value.root == mark.root else Seen.OTHER

@@ -9,6 +9,7 @@ B, at the same version, Alice sends Carol 4,242 octas.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ import pytest
 import ledgerkit
 from ledgerkit import HistoryMismatchError
 from ledgerkit.client import Client
-from ledgerkit.extract import account_activity, extract
+from ledgerkit.extract import account_activity, activity_dataset, extract
 from ledgerkit.localnet import LocalNode
 from ledgerkit.localnet.chain import dev_accounts
 from ledgerkit.widgets import AccountExplorer
@@ -120,6 +121,13 @@ def _extracted_at(url: str, out: Path, version: int) -> tuple[str, str, str]:
     return str(row["hash"]), str(row["function"]), str(row["sender"])
 
 
+def _forget_mark(dataset: Path) -> None:
+    """Make ``dataset``'s manifest one written before history marks were recorded."""
+    manifest = json.loads((dataset / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest.pop("history")["version"] >= 0
+    (dataset / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+
+
 def test_each_node_of_one_seed_shows_only_its_own_history(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -156,6 +164,11 @@ def test_each_node_of_one_seed_shows_only_its_own_history(
         with pytest.raises(ledgerkit.DatasetMismatchError):
             extract("transactions", b.url, tmp_path / "grown", start=0, stop=head_b + 1,
                     progress=False)  # fmt: skip
+        # A manifest written before history marks is checked by its newest record.
+        _forget_mark(tmp_path / "ds-a")
+        with pytest.raises(HistoryMismatchError, match=f"version {version} .*newest record"):
+            extract("transactions", b.url, tmp_path / "ds-a", start=0, stop=head_b + 1,
+                    progress=False)  # fmt: skip
     finally:
         b.stop()
     assert hash_b != hash_a
@@ -164,6 +177,8 @@ def test_each_node_of_one_seed_shows_only_its_own_history(
     again = _start(tmp_path / "a.sqlite3", port)
     try:
         with Client(again.url, cache=cache) as client:
+            # B's activity scan as a manifest written before history marks kept it.
+            _forget_mark(activity_dataset(client.chain_identity().value))
             assert _seen(client, version) == _on_a(version)
             assert client.transaction_by_version(version).value.hash == hash_a
     finally:
