@@ -29,6 +29,7 @@ notebook can catch the whole family with one ``except``. The tree::
     │   ├── RangeBeyondLedgerError            the range ends past the head of the ledger
     │   ├── ChainMismatchError                the dataset on disk is of another chain
     │   └── DatasetMismatchError              the dataset on disk is of another kind or layout
+    │       └── HistoryMismatchError          ... or of a history that parted from the node's
     ├── FaucetError                           the faucet answered with its error record
     │   ├── AuthTokenInvalidError             403 AuthTokenInvalid: no token, or one refused
     │   ├── FaucetRejectedError               the request was refused (reasons listed)
@@ -96,6 +97,7 @@ __all__ = [
     "FaucetRejectedError",
     "FaucetUnavailableError",
     "HealthCheckFailedError",
+    "HistoryMismatchError",
     "IncompleteExtractionError",
     "InputError",
     "InvalidAddressError",
@@ -472,7 +474,15 @@ class ChainMismatchError(ExtractionError):
 
 
 class DatasetMismatchError(ExtractionError):
-    """The dataset on disk has another kind, stream, partition size or schema version."""
+    """The dataset on disk has another kind, stream, partition size or schema version, or
+    (:class:`HistoryMismatchError`) another history."""
+
+
+class HistoryMismatchError(DatasetMismatchError):
+    """The dataset on disk is of a chain that parted from the node's after its genesis:
+    the node shows another accumulator root at the version its manifest recorded (every
+    embedded node started from one seed has the same genesis; so has a local network
+    restarted from it)."""
 
 
 # -- the faucet and the docs host ---------------------------------------------------------

@@ -58,6 +58,7 @@ EXPECTED_PUBLIC_NAMES = [
     "FaucetUnavailableError",
     "HealthCheckFailedError",
     "HexBytes",
+    "HistoryMismatchError",
     "IncompleteExtractionError",
     "InputError",
     "InvalidAddressError",

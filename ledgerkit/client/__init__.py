@@ -28,6 +28,7 @@ from typing import Any as _Any
 from ledgerkit._public import publish as _publish
 from ledgerkit.client import calls
 from ledgerkit.client._cache import ChainIdentity, default_cache_dir
+from ledgerkit.client._cache._history import HistoryCheck, HistoryMark, Seen
 from ledgerkit.client._client import AsyncClient, Client
 from ledgerkit.client._config import ClientConfig
 from ledgerkit.client._driver import drive
@@ -49,9 +50,12 @@ __all__ = [
     "Client",
     "ClientConfig",
     "Clock",
+    "HistoryCheck",
+    "HistoryMark",
     "Holding",
     "Result",
     "Retry",
+    "Seen",
     "Waited",
     "calls",
     "default_cache_dir",

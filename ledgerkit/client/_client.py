@@ -29,6 +29,7 @@ iterators), each documented once.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import logging
 import os
@@ -66,6 +67,7 @@ from ledgerkit.client._cache import (
     genesis_hash,
     open_cache,
 )
+from ledgerkit.client._cache._history import HistoryCheck, HistoryMark, Seen, reach, seen
 from ledgerkit.client._config import (
     DEFAULT_TIMEOUT,
     FILTER,
@@ -174,6 +176,13 @@ class BaseClient(Flows):
         self._loopback = is_loopback(base)
         self._identity: ChainIdentity | None = None
         self._floor: LedgerMeta | None = None
+        # The newest version whose history the node confirmed since (-1: none yet): a
+        # cached answer is used only when it depends on no version after it.
+        self._through = -1
+        # How many times the chain was confirmed or forgotten: an answer is stored only
+        # under the confirmation it was asked in (a node of the same genesis may have
+        # taken the address meanwhile).
+        self._round = 0
         self._heard_at: float | None = None
         self._identity_refused = False
         self._rng = random.Random()
@@ -432,6 +441,8 @@ class BaseClient(Flows):
             _log.debug("%s: %s; its chain is confirmed again", self.config.shown_base_url, why)
         self._identity = None
         self._floor = None
+        self._through = -1
+        self._round += 1
 
     def _recheck_due(self, now: float) -> bool:
         """Whether a cache hit on a loopback node waits for a ``GET /`` first."""
@@ -459,6 +470,11 @@ class BaseClient(Flows):
         """Take the identity the node gave as the cache's key."""
         if found is not None:
             self._identity, self._floor = found
+            self._round += 1
+
+    def _still(self, chain: ChainIdentity, round_: int) -> bool:
+        """Whether the chain confirmed is still ``chain``, as confirmed in ``round_``."""
+        return chain == self._identity and round_ == self._round
 
     def _identity_failed(self, error: LedgerError) -> None:
         """The node would not say which chain it serves: for a refusal (401, 403...) the
@@ -468,6 +484,54 @@ class BaseClient(Flows):
         _log.warning(
             "answer cache not used: the node did not say which chain it serves (%s)", error
         )
+
+    @staticmethod
+    def _mark_call(version: int) -> Call[HistoryMark]:
+        """The node's mark at ``version`` (only its version and root are read)."""
+        call = calls.transaction_by_version(version)
+        return read_with(replace(call, name="history_mark"), HistoryMark.decode)
+
+    @staticmethod
+    def _seen_failing(error: LedgerError) -> Seen | None:
+        """What a failed read of a mark's version says: pruned (410), or past the head
+        (404); ``None`` for any other failure (then the cache is not used this time)."""
+        if isinstance(error, PrunedError):
+            return Seen.PRUNED
+        if isinstance(error, NotFoundError):
+            return Seen.MISSING
+        return None
+
+    def _checked(self, check: HistoryCheck, dropped: int) -> int:
+        """The history confirmed by a finished ``check`` (``dropped``: answers of another
+        history that went)."""
+        if check.parted:
+            _log.info(
+                "%s: its history parts from the cached one after version %d; %d cached "
+                "answers dropped", self.config.shown_base_url, check.through, dropped,
+            )  # fmt: skip
+        return check.through
+
+    def _stored_reach(
+        self, call: Call[Any], result: Result[Any]
+    ) -> tuple[int, HistoryMark | None, int | None]:
+        """The newest version a fresh answer depends on; the mark it carries, when it is
+        past the history confirmed so far; and else the version whose mark must be asked
+        before it is stored (``None``: none needed)."""
+        at = dict(call.params).get("ledger_version")
+        upto, root = reach(result.value, result.ledger, None if at is None else int(at))
+        if upto <= self._through:
+            return upto, None, None
+        if root is not None:
+            return upto, HistoryMark(upto, root), None
+        return upto, None, result.ledger.ledger_version
+
+    def _advance(self, chain: ChainIdentity, round_: int, mark: HistoryMark) -> bool:
+        """Take ``mark``, seen at the node, as confirmed history when it is of the chain
+        confirmed in ``round_`` and newer than what was; whether it is to be recorded."""
+        if not self._still(chain, round_) or mark.version <= self._through:
+            return False
+        self._through = mark.version
+        return True
 
     def _from_cache(self, call: Call[T], hit: CachedAnswer) -> Result[T]:
         _log.debug("cache hit: %s", self._label(call))
@@ -534,7 +598,11 @@ class Client(BaseClient, DeprecatedMethods, Closing):
         on, in that directory (or that ``.sqlite3`` file); ``False``: off. Entries are
         filed under the chain's :class:`~ledgerkit.client.ChainIdentity` (chain id and
         genesis hash), asked of the node once per client and again whenever the node
-        may have changed, so a recreated chain never gets the answers of the one before.
+        may have changed, so a recreated chain never gets the answers of the one before;
+        each time, the newest history mark recorded for the node (a version and its
+        accumulator root) is checked too (one request), so a chain of the same genesis
+        whose history parted (another embedded node of the same seed) never gets the
+        answers of the other past the parting (see ``_cache``).
     transport : httpx.BaseTransport, optional
         The httpx transport, e.g. ``httpx.MockTransport`` in tests.
     clock : Clock, optional
@@ -661,22 +729,49 @@ class Client(BaseClient, DeprecatedMethods, Closing):
     def _send(self, call: Call[T], archive_first: bool = False) -> Result[T]:
         self._check_open(call)
         key = self._cache_key(call)
-        chain = None
+        chain, round_ = None, 0
         if key is not None and self._cache is not None:
             chain = self._chain()
-            hit = None if chain is None else self._cache.get(chain, key, call.accept)
+            through, round_ = self._through, self._round
+            hit = (
+                None if chain is None else self._cache.get(chain, key, call.accept, through=through)
+            )
             if hit is not None:
                 return self._from_cache(call, hit)
         status, headers, body, archive = self._exchange(call, archive_first)
         result = self._parse(call, status, headers, body, archive)
         # Stored only when nothing said the node changed while it answered.
         if key is not None and self._cache is not None and chain is not None:
-            if chain != self._identity:
-                return result
             entry = self._to_store(call, result, status, headers, body)
-            if entry is not None:
-                self._cache.put(chain, key, call.accept, entry)
+            if entry is not None and self._still(chain, round_):
+                self._store(chain, round_, key, call, result, entry)
         return result
+
+    def _store(
+        self,
+        chain: ChainIdentity,
+        round_: int,
+        key: str,
+        call: Call[Any],
+        result: Result[Any],
+        entry: CachedAnswer,
+    ) -> None:
+        """Store a fresh answer, once a mark at or past the version it depends on is
+        recorded (the one it carries, or one asked of the node)."""
+        assert self._cache is not None
+        upto, mark, ask = self._stored_reach(call, result)
+        if ask is not None:
+            asked = self._mark_call(ask)
+            try:
+                mark = self._parse(asked, *self._exchange(asked)).value
+            except LedgerError as exc:
+                _log.debug("%s not cached: no mark at version %d (%s)", self._label(call), ask, exc)
+                return
+        origin = self.config.shown_base_url
+        if mark is not None and self._advance(chain, round_, mark):
+            self._cache.add_mark(chain, origin, mark)
+        if self._still(chain, round_) and upto <= self._through:
+            self._cache.put(chain, key, call.accept, entry, origin=origin, upto=upto)
 
     @overload
     def send(self, call: Call[T], *, archive: bool = False) -> Result[T]: ...
@@ -747,11 +842,34 @@ class Client(BaseClient, DeprecatedMethods, Closing):
             return self._identity
 
     def _ask_identity(self) -> Result[ChainIdentity] | None:
+        """The node's chain, once the cached history of it is checked (``_cache``)."""
         try:
-            return self.chain_identity()
+            found = self.chain_identity()
+            self._through = self._check_history(found.value)
         except LedgerError as exc:
             self._identity_failed(exc)
             return None
+        return found
+
+    def _check_history(self, chain: ChainIdentity) -> int:
+        """Check the marks recorded for this node's cached answers against it (one
+        request when nothing changed), drop the answers of another history, and say
+        which history stands."""
+        assert self._cache is not None
+        origin = self.config.shown_base_url
+        check = HistoryCheck(self._cache.marks(chain, origin))
+        while (mark := check.ask()) is not None:
+            call = self._mark_call(mark.version)
+            try:
+                what = seen(mark, self._parse(call, *self._exchange(call)).value)
+            except LedgerError as exc:
+                failing = self._seen_failing(exc)
+                if failing is None:
+                    raise
+                what = failing
+            check.tell(mark, what)
+        dropped = self._cache.drop_after(chain, origin, check.through) if check.parted else 0
+        return self._checked(check, dropped)
 
     def chain_identity(self) -> Result[ChainIdentity]:
         """The chain the node serves: its chain id and the hash of its genesis transaction.
@@ -957,24 +1075,49 @@ class AsyncClient(BaseClient, AsyncDeprecatedMethods, AsyncClosing):
     async def _send(self, call: Call[T], archive_first: bool = False) -> Result[T]:
         self._check_open(call)
         key = self._cache_key(call)
-        chain = None
+        chain, round_ = None, 0
         if key is not None and self._cache is not None:
             chain = await self._chain()
+            round_ = self._round
             if chain is not None:
                 # SQLite is local and quick, but still blocking: keep it off the event loop.
-                hit = await asyncio.to_thread(self._cache.get, chain, key, call.accept)
+                get = functools.partial(self._cache.get, through=self._through)
+                hit = await asyncio.to_thread(get, chain, key, call.accept)
                 if hit is not None:
                     return self._from_cache(call, hit)
         status, headers, body, archive = await self._exchange(call, archive_first)
         result = self._parse(call, status, headers, body, archive)
         # Stored only when nothing said the node changed while it answered.
         if key is not None and self._cache is not None and chain is not None:
-            if chain != self._identity:
-                return result
             entry = self._to_store(call, result, status, headers, body)
-            if entry is not None:
-                await asyncio.to_thread(self._cache.put, chain, key, call.accept, entry)
+            if entry is not None and self._still(chain, round_):
+                await self._store(chain, round_, key, call, result, entry)
         return result
+
+    async def _store(
+        self,
+        chain: ChainIdentity,
+        round_: int,
+        key: str,
+        call: Call[Any],
+        result: Result[Any],
+        entry: CachedAnswer,
+    ) -> None:
+        assert self._cache is not None
+        upto, mark, ask = self._stored_reach(call, result)
+        if ask is not None:
+            asked = self._mark_call(ask)
+            try:
+                mark = self._parse(asked, *await self._exchange(asked)).value
+            except LedgerError as exc:
+                _log.debug("%s not cached: no mark at version %d (%s)", self._label(call), ask, exc)
+                return
+        origin = self.config.shown_base_url
+        if mark is not None and self._advance(chain, round_, mark):
+            await asyncio.to_thread(self._cache.add_mark, chain, origin, mark)
+        if self._still(chain, round_) and upto <= self._through:
+            put = functools.partial(self._cache.put, origin=origin, upto=upto)
+            await asyncio.to_thread(put, chain, key, call.accept, entry)
 
     @overload
     async def send(self, call: Call[T], *, archive: bool = False) -> Result[T]: ...
@@ -1001,10 +1144,33 @@ class AsyncClient(BaseClient, AsyncDeprecatedMethods, AsyncClosing):
 
     async def _ask_identity(self) -> Result[ChainIdentity] | None:
         try:
-            return await self.chain_identity()
+            found = await self.chain_identity()
+            self._through = await self._check_history(found.value)
         except LedgerError as exc:
             self._identity_failed(exc)
             return None
+        return found
+
+    async def _check_history(self, chain: ChainIdentity) -> int:
+        assert self._cache is not None
+        origin = self.config.shown_base_url
+        marks = await asyncio.to_thread(self._cache.marks, chain, origin)
+        check = HistoryCheck(marks)
+        while (mark := check.ask()) is not None:
+            call = self._mark_call(mark.version)
+            try:
+                what = seen(mark, self._parse(call, *await self._exchange(call)).value)
+            except LedgerError as exc:
+                failing = self._seen_failing(exc)
+                if failing is None:
+                    raise
+                what = failing
+            check.tell(mark, what)
+        dropped = 0
+        if check.parted:
+            drop = self._cache.drop_after
+            dropped = await asyncio.to_thread(drop, chain, origin, check.through)
+        return self._checked(check, dropped)
 
     async def chain_identity(self) -> Result[ChainIdentity]:
         call = self._genesis_call()

@@ -9,20 +9,28 @@ written to its stores shows only in other transactions, so the range is scanned:
 :func:`account_activity` (what ``ledgerkit.account_activity`` runs for a client) asks
 the head when no end is given, extracts the range into the chain's activity dataset and
 reads the account's rows from it.
+
+The dataset is a cache of the chain's history: its manifest records a history mark (a
+version and the node's accumulator root there), checked against the node before the
+dataset is used again. A node whose history parted from the one scanned (another embedded
+node of the same seed, a local network restarted from its genesis) has the dataset
+dropped and the range scanned again, so an account's rows are always the node's own.
 """
 
 from __future__ import annotations
 
+import logging
 import os
+import shutil
 from pathlib import Path
 from typing import Any, Final, TypedDict, Unpack
 
 import pandas as pd
 
-from ledgerkit._errors import DatasetMismatchError, InputError
+from ledgerkit._errors import DatasetMismatchError, HistoryMismatchError, InputError
 from ledgerkit.client import AsyncClient, ChainIdentity, Client, default_cache_dir
 from ledgerkit.extract._fetch import PAGE_SIZE, Source, blocking_twin
-from ledgerkit.extract._manifest import read_manifest
+from ledgerkit.extract._manifest import MANIFEST, read_manifest
 from ledgerkit.extract._options import ExtractOptions
 from ledgerkit.frames import ACTIVITY_COLUMNS, empty_frame
 from ledgerkit.types import Address
@@ -37,6 +45,8 @@ __all__ = [
     "read_activity",
     "scan_activity",
 ]
+
+_log = logging.getLogger("ledgerkit.extract")
 
 KIND: Final = "activity"
 #: Most versions one call of :func:`account_activity` scans (a bound on the work it starts).
@@ -129,11 +139,24 @@ async def ascan_activity(
     options: ExtractOptions | None = None,
 ) -> pd.DataFrame:
     """Extract ``[start, stop)`` as an activity dataset in ``dataset`` (what is there
-    already is not fetched again), then read the rows of ``address``."""
+    already is not fetched again; a dataset of a history that parted from the node's is
+    dropped and extracted again), then read the rows of ``address``."""
     from ledgerkit.extract._entry import aextract
 
-    await aextract("activity", node, dataset, start=start, stop=stop, options=options)
+    try:
+        await aextract("activity", node, dataset, start=start, stop=stop, options=options)
+    except HistoryMismatchError as exc:
+        _log.info("%s; scanned again", exc)
+        _drop(Path(dataset))
+        await aextract("activity", node, dataset, start=start, stop=stop, options=options)
     return read_activity(dataset, address, start=start, stop=stop)
+
+
+def _drop(root: Path) -> None:
+    """Remove an activity dataset of another history: its manifest first (so that an
+    interruption leaves no manifest naming missing files), then its partitions."""
+    (root / MANIFEST).unlink(missing_ok=True)
+    shutil.rmtree(root / KIND, ignore_errors=True)
 
 
 scan_activity = blocking_twin(
@@ -234,7 +257,9 @@ def account_activity(
     dataset : path, optional
         Where a node's scanned range is kept (default: :func:`activity_dataset`,
         ``activity/chain-<id>-<genesis>`` under the cache directory,
-        ``$LEDGERKIT_CACHE_DIR`` or the user cache).
+        ``$LEDGERKIT_CACHE_DIR`` or the user cache). A dataset of a history that parted
+        from the node's (its manifest's history mark differs: another embedded node of
+        the same seed) is dropped and the range scanned again.
     progress : bool, optional
         The scan's progress bar (default: when stderr is a terminal or in Jupyter).
 

@@ -37,6 +37,7 @@ from ledgerkit.extract._fetch import (
     resolve_ends,
     stream_range,
 )
+from ledgerkit.extract._history import check_history, mark_head
 from ledgerkit.extract._manifest import MANIFEST, Dataset, sha256_of
 from ledgerkit.extract._options import ExtractOptions, NodeAccess
 from ledgerkit.extract._ranges import partitions
@@ -359,13 +360,14 @@ async def _chain_of(
 async def _open_dataset(
     client: Any, source: Source, root: Path, chain: ChainIdentity, partition_size: int
 ) -> Dataset:
-    """The dataset in ``root`` (made if new), checked against this run and this chain, with
-    what an interrupted run left swept away."""
+    """The dataset in ``root`` (made if new), checked against this run, this chain and its
+    history, with what an interrupted run left swept away."""
     root.mkdir(parents=True, exist_ok=True)
     (root / source.kind).mkdir(exist_ok=True)
     dataset = Dataset(root, source, chain, partition_size)
     if dataset.unverified:
         await dataset.verify(client)
+    await check_history(client, dataset)
     dataset.sweep()
     return dataset
 
@@ -399,6 +401,9 @@ async def _open_fetching_first(
         chain = await _chain_of(client, head, genesis)
         dataset = await _open_dataset(client, source, root, chain, partition_size)
         todo = dataset.to_fetch(plan)
+        if todo or dataset.mark is None:
+            # The records this run writes depend on no version past the head.
+            await mark_head(client, dataset, head.ledger_version)
     except BaseException:
         await _drop(early)
         raise

@@ -13,6 +13,13 @@ The manifest names its chain by chain id and genesis hash
 alone would let a run on one local chain add to a dataset of another. A manifest written
 before it recorded the genesis (or on a node that no longer held it) is checked against the
 node by one of its own records, and then records the genesis.
+
+The genesis names where a chain starts, not the history it went on to: two embedded nodes
+started from one seed share it, and part at their first different transaction. So the
+manifest also records a history mark (``history``: a version at or past every record of
+the dataset, the node's head when the run began, and the accumulator root the node
+showed there, which commits to all history up to it), checked when a run resumes or grows
+the dataset (``_history``).
 """
 
 from __future__ import annotations
@@ -28,7 +35,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from ledgerkit._errors import ChainMismatchError, DatasetMismatchError, NotFoundError, PrunedError
-from ledgerkit.client import AsyncClient, ChainIdentity
+from ledgerkit.client import AsyncClient, ChainIdentity, HistoryMark
 from ledgerkit.extract._convert import CONVERTERS
 from ledgerkit.extract._fetch import Source
 
@@ -176,9 +183,7 @@ class Dataset:
                     "taken to be of chain %s", where, key_name, key, self.chain,
                 )  # fmt: skip
             else:
-                mine = [r for r in records if self.source.key(r) == key][:1]
-                theirs = CONVERTERS[kind](mine).to_dict("records")
-                if not theirs or any(str(theirs[0][c]) != str(witness[c]) for c in witness):
+                if not self.witnessed(records, witness):
                     raise ChainMismatchError(
                         f"{where} holds {kind} of another chain {self.chain.chain_id}: its "
                         f"{key_name} {key} is not the node's (the manifest names no genesis)"
@@ -186,6 +191,42 @@ class Dataset:
         if self.chain.genesis_hash is not None:
             _log.info("%s: recording the genesis of %s", where, self.chain)
             self.manifest["genesis_hash"] = self.chain.genesis_hash
+
+    @property
+    def mark(self) -> HistoryMark | None:
+        """The history mark the manifest recorded, when it holds records to vouch for."""
+        recorded = self.manifest.get("history")
+        if not recorded or not self.manifest.get("partitions"):
+            return None
+        return HistoryMark(int(recorded["version"]), str(recorded["accumulator_root_hash"]))
+
+    def note_mark(self, mark: HistoryMark | None) -> None:
+        """Record ``mark`` as the history the dataset's records depend on (``None``: none
+        known)."""
+        if mark is None:
+            self.manifest.pop("history", None)
+        else:
+            self.manifest["history"] = {"version": mark.version, "accumulator_root_hash": mark.root}
+
+    def newest_record(self) -> dict[str, Any] | None:
+        """The witness columns of the record with the newest key of the last intact
+        partition that holds any."""
+        import pyarrow.parquet as pq
+
+        columns = list(_WITNESS[self.source.kind])
+        for entry in reversed(self.manifest["partitions"]):
+            if entry["rows"] and self._intact(entry):
+                rows = pq.read_table(self.root / entry["file"], columns=columns).to_pylist()
+                if rows:
+                    return dict(max(rows, key=lambda r: int(r[self.source.key_name])))
+        return None
+
+    def witnessed(self, records: list[Any], witness: Mapping[str, Any]) -> bool:
+        """Whether the node's ``records`` hold the record ``witness`` names, the same."""
+        key = int(witness[self.source.key_name])
+        mine = [r for r in records if self.source.key(r) == key][:1]
+        theirs = CONVERTERS[self.source.kind](mine).to_dict("records")
+        return bool(theirs) and all(str(theirs[0][c]) == str(witness[c]) for c in witness)
 
     def to_fetch(self, plan: list[tuple[int, int]]) -> list[tuple[int, int]]:
         """The ranges to fetch for the planned partitions.

@@ -78,6 +78,10 @@ def fake_chain(meta: LedgerMeta = META, genesis: str = GENESIS) -> FakeNode:
         ("GET", "/transactions"): transactions,
         ("GET", "/transactions/by_version/0"): ok({"version": "0", "hash": genesis}),
         ("GET", "/transactions/by_version/42"): ok(user_transaction(42)),
+        # The head: where the history of an answer that carries no root is marked.
+        ("GET", f"/transactions/by_version/{meta.ledger_version}"): ok(
+            user_transaction(meta.ledger_version)
+        ),
         ("GET", f"/transactions/by_hash/{HASH}"): ok(user_transaction(43)),
         ("GET", f"/transactions/wait_by_hash/{HASH}"): ok(user_transaction(43)),
         ("GET", f"/transactions/by_hash/{OTHER_HASH}"): ok(PENDING),
@@ -153,9 +157,13 @@ def test_a_second_run_sends_none_of_the_cacheable_requests(tmp_path: Path) -> No
     second_run = sent(node)
     assert again == values
     uncached = sum(1 for _, _, cacheable in WORKLOAD if not cacheable)
-    assert sum(second_run.values()) == uncached + 1  # and the genesis, once per client
+    # And the genesis, once per client, and the newest history mark, checked once.
+    assert sum(second_run.values()) == uncached + 2
+    assert second_run["GET http://node.test/v1/transactions/by_version/5000"] == 1
     assert not any("by_version/42" in url or "/blocks/by_height/3" in url for url in second_run)
-    assert sum(first_run.values()) == len(WORKLOAD) + 3 + 1  # 3 pages walked; the genesis
+    # 3 pages walked; the genesis; the mark at the head, asked once for the answers that
+    # carry no accumulator root (a state read at version 4000, events...).
+    assert sum(first_run.values()) == len(WORKLOAD) + 3 + 2
     assert (tmp_path / CACHE_FILE).exists()
 
 
@@ -169,9 +177,13 @@ def test_a_cached_answer_carries_the_metadata_it_was_stored_with(tmp_path: Path)
     assert cached == fresh
     assert isinstance(cached.value, UserTransaction)
     assert cached.ledger.ledger_version == META.ledger_version
-    # Only the chain's genesis was asked of the moved node; the transaction came from the
-    # cache.
-    assert [r.url.path for r in moved.requests] == ["/v1/transactions/by_version/0"]
+    # Only the chain's genesis and the history mark were asked of the moved node (the
+    # mark is the transaction at 42 itself, whose accumulator root it shows); the
+    # transaction came from the cache, with the metadata of the node at 5000.
+    assert [r.url.path for r in moved.requests] == [
+        "/v1/transactions/by_version/0",
+        "/v1/transactions/by_version/42",
+    ]
 
 
 def test_latest_questions_always_go_out(tmp_path: Path) -> None:
@@ -232,8 +244,11 @@ def test_sync_and_async_clients_share_one_cache(tmp_path: Path) -> None:
 
     node.requests.clear()
     txn, blk = asyncio.run(main())
-    # The chain's genesis, nothing else.
-    assert [r.url.path for r in node.requests] == ["/v1/transactions/by_version/0"]
+    # The chain's genesis and the history mark at 42 (checked once), nothing else.
+    assert [r.url.path for r in node.requests] == [
+        "/v1/transactions/by_version/0",
+        "/v1/transactions/by_version/42",
+    ]
     assert txn.value.version == 42
     assert blk.value.block_height == 3
 

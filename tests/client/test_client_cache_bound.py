@@ -20,6 +20,7 @@ from ledgerkit.client._cache import (
 
 BODY = b"x" * 1000
 CHAIN = ChainIdentity(1, "0x" + "11" * 32)
+ORIGIN = "https://node.example/v1"
 
 
 class Clock:
@@ -35,11 +36,12 @@ def _url(n: int) -> str:
 
 
 def _put(cache: ResponseCache, n: int, body: bytes = BODY) -> None:
-    cache.put(CHAIN, _url(n), "application/json", CachedAnswer(200, {"x-node-chain-id": "1"}, body))
+    answer = CachedAnswer(200, {"x-node-chain-id": "1"}, body)
+    cache.put(CHAIN, _url(n), "application/json", answer, origin=ORIGIN, upto=n)
 
 
 def _has(cache: ResponseCache, n: int) -> bool:
-    return cache.get(CHAIN, _url(n), "application/json") is not None
+    return cache.get(CHAIN, _url(n), "application/json", through=1_000) is not None
 
 
 def test_the_cache_stays_within_its_bound(tmp_path: Path) -> None:
@@ -107,6 +109,31 @@ def test_a_file_of_an_older_layout_is_upgraded(tmp_path: Path) -> None:
     again = ResponseCache(path, max_bytes=50_000)  # the new layout is kept as it is
     assert _has(again, 8)
     again.close()
+
+
+def test_a_file_of_the_layout_before_history_marks_is_upgraded(tmp_path: Path) -> None:
+    """Entries that named their chain's genesis but not the history they depend on may be
+    of a chain that parted from this one after its genesis: they are dropped."""
+    path = tmp_path / "genesis-only.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute(
+        "CREATE TABLE answers (chain_id INTEGER NOT NULL, genesis TEXT NOT NULL, "
+        "url TEXT NOT NULL, accept TEXT NOT NULL, status INTEGER NOT NULL, "
+        "headers TEXT NOT NULL, body BLOB NOT NULL, used INTEGER NOT NULL DEFAULT 0, "
+        "size INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (chain_id, genesis, url, accept)) "
+        "WITHOUT ROWID"
+    )
+    db.execute(
+        "INSERT INTO answers VALUES (1, ?, ?, 'application/json', 200, '{}', ?, 0, 10)",
+        ("0x" + "11" * 32, _url(7), BODY),
+    )
+    db.commit()
+    db.close()
+    cache = ResponseCache(path, max_bytes=50_000)
+    assert len(cache) == 0
+    _put(cache, 8)
+    assert _has(cache, 8)
+    cache.close()
 
 
 def test_the_bound_comes_from_the_environment(

@@ -160,7 +160,11 @@ def test_the_identity_costs_one_request_per_client(tmp_path: Path) -> None:
     node.requests.clear()
     with Client(LOOPBACK, transport=node.transport, cache=tmp_path, clock=FakeClock()) as c:
         assert _prefixes(c) == {"0xaa"}
-    assert [r.url.path for r in node.requests] == ["/v1/transactions/by_version/0"]
+    # The genesis, and the newest history mark (the newest version read), checked once.
+    assert [r.url.path for r in node.requests] == [
+        "/v1/transactions/by_version/0",
+        "/v1/transactions/by_version/5",
+    ]
 
 
 def test_a_loopback_node_silent_for_a_while_is_asked_first(tmp_path: Path) -> None:

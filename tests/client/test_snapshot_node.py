@@ -8,6 +8,7 @@ The expected values are what the live node answered while recording.
 from __future__ import annotations
 
 import asyncio
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ import pandas as pd
 import pytest
 
 import ledgerkit
-from ledgerkit import Client, SnapshotMissError, TransportError, frames
+from ledgerkit import Client, HistoryMismatchError, SnapshotMissError, TransportError, frames
 from ledgerkit.client.snapshot import snapshot_of
 from ledgerkit.extract import extract, fetch_transactions
 
@@ -155,3 +156,25 @@ def test_a_read_the_notebook_never_made_is_a_miss_naming_it(recorded: Recorded) 
         with pytest.raises(SnapshotMissError) as caught:
             client.block_by_height(7)
     assert str(caught.value).startswith(f"GET {recorded.url}/blocks/by_height/7")
+
+
+def test_a_replayed_dataset_grown_against_a_node_of_another_history_is_refused(
+    recorded: Recorded, make_node: Any, tmp_path: Path
+) -> None:
+    """The same check as against a live node: the dataset extracted from the replay
+    records the recorded node's head and its accumulator root; a node of the same seed
+    (the same genesis) whose history parted from the recorded one refuses to grow it."""
+    out = tmp_path / "replayed"
+    with ledgerkit.connect(replay=recorded.path) as client:
+        extract("transactions", client, out, start=0, stop=STOP, partition_size=10,
+                progress=False)  # fmt: skip
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["history"]["version"] == recorded.head
+    other = make_node(seed=23, blocks=2, services=False)
+    alice, bob = other.dev_accounts[:2]
+    with Client(other.url, cache=False) as live:
+        assert live.chain_identity().value.genesis_hash == manifest["genesis_hash"]
+        live.transfer(alice.private_key, bob.address, 999)
+    with pytest.raises(HistoryMismatchError, match=f"at version {recorded.head} "):
+        extract("transactions", other.url, out, start=0, stop="head", partition_size=10,
+                progress=False)  # fmt: skip

@@ -1,4 +1,5 @@
-"""The persistent answer cache: one SQLite file of answers that can never change.
+"""The persistent answer cache: one SQLite file of answers that can never change, and
+(``_history``) the history marks that tell which history of a chain its answers are of.
 
 Why SQLite (the standard library's ``sqlite3``): it needs no extra dependency, every write
 is atomic (a crash never leaves half an answer), several notebooks and processes can
@@ -10,7 +11,8 @@ only keeps bytes under a key. An entry is the status, the ledger headers and the
 an answer, keyed by (chain id, genesis hash, normalized URL plus a digest of any request
 body, Accept): the chain id and the genesis hash together name the chain
 (:class:`~ledgerkit.client.ChainIdentity`), so a chain recreated under the same chain id
-never meets the answers of the one before it.
+never meets the answers of the one before it; history marks (below) tell two chains of
+one genesis apart.
 
 The file is bounded: past ``$LEDGERKIT_CACHE_MAX_MB`` megabytes of entries (1024 unless
 set), the least recently used entries go until it is back under 80% of that. "Used" is
@@ -36,6 +38,25 @@ so a client asks once, and again only when something says the node may have chan
 
 A node that no longer holds version 0 (pruned: 410, or 404) answers ``genesis_hash=None``;
 its identity is the chain id alone.
+
+**Which history.** The genesis names where a chain starts, not where it went: every
+embedded node started from one seed has the same genesis, and so has a local network
+restarted from it; their histories part at the first live transaction, and an answer
+cached from one (the transaction at a version, a page, a block, events, a resource at a
+version) is wrong for the other. Every transaction's ``accumulator_root_hash`` commits to
+the whole history up to its version, so each entry also records the newest version it
+depends on (``upto``) and the node it came from (``origin``, its address as shown), and
+the file keeps history marks (``marks``: a version and the root the node showed there,
+per chain and origin; ``_history`` in this package), each at or past the versions of
+the entries it vouches for. The client records them as it stores (the mark an answer
+carries, or one asked of the node at its head for an answer that carries none, once per
+head passed), and checks them when it confirms the chain (above): the newest mark first,
+one request when nothing changed; on another root, the rest by halves, and every entry of
+that origin that depends on a version past the newest mark still agreeing is dropped
+(:meth:`ResponseCache.drop_after`). A hit is served only when its entry depends on no
+version past the history confirmed (``through``). A mark the node no longer holds (410)
+is trusted; one past its head (404) is taken to differ. A file of an older layout drops
+its entries once.
 """
 
 from __future__ import annotations
@@ -55,6 +76,7 @@ import msgspec
 
 from ledgerkit._endpoints import OPERATIONS
 from ledgerkit._errors import DecodingError
+from ledgerkit.client._cache._history import HistoryMark
 from ledgerkit.types import LedgerMeta
 
 __all__ = [
@@ -196,11 +218,26 @@ CREATE TABLE IF NOT EXISTS answers (
     body BLOB NOT NULL,
     used INTEGER NOT NULL DEFAULT 0,
     size INTEGER NOT NULL DEFAULT 0,
+    origin TEXT NOT NULL DEFAULT '',
+    upto INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (chain_id, genesis, url, accept)
 ) WITHOUT ROWID
 """
 _INDEX: Final = "CREATE INDEX IF NOT EXISTS answers_used ON answers (used)"
+_MARKS: Final = """
+CREATE TABLE IF NOT EXISTS marks (
+    chain_id INTEGER NOT NULL,
+    genesis TEXT NOT NULL,
+    origin TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    root TEXT NOT NULL,
+    PRIMARY KEY (chain_id, genesis, origin, version)
+) WITHOUT ROWID
+"""
+#: The columns a file of the current layout has (an older one's entries are dropped).
+_LAYOUT: Final = frozenset({"genesis", "origin", "upto"})
 _KEY: Final = "chain_id = ? AND genesis = ? AND url = ? AND accept = ?"
+_ORIGIN: Final = "chain_id = ? AND genesis = ? AND origin = ?"
 
 
 def max_bytes_from_env() -> int:
@@ -281,13 +318,15 @@ class ResponseCache:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             columns = {row[1] for row in self._db.execute("PRAGMA table_info(answers)")}
-            if columns and "genesis" not in columns:
-                # Written before entries named their chain by its genesis too: nothing in
-                # the file says which chain of an id an entry is from, so none is kept.
+            if columns and not columns >= _LAYOUT:
+                # Written before entries named their chain by its genesis and the history
+                # they depend on: nothing in the file says which history an entry is
+                # from, so none is kept.
                 _log.info("answer cache %s: entries of an older layout dropped", path)
                 self._db.execute("DROP TABLE answers")
             self._db.execute(_SCHEMA)
             self._db.execute(_INDEX)
+            self._db.execute(_MARKS)
             # Other processes may write the file too: this total is a running estimate,
             # made exact again whenever it calls for an eviction.
             self._bytes = self._total()
@@ -299,15 +338,20 @@ class ResponseCache:
     def _now(self) -> int:
         return int(self._clock())
 
-    def get(self, chain: ChainIdentity, url: str, accept: str) -> CachedAnswer | None:
-        """The answer stored under the key, or ``None`` (also when the file fails: the
-        cache is a shortcut, never a reason for a request to fail)."""
+    def get(
+        self, chain: ChainIdentity, url: str, accept: str, *, through: int
+    ) -> CachedAnswer | None:
+        """The answer stored under the key when it depends on no version after
+        ``through`` (the history confirmed with the node), or ``None`` (also when the file
+        fails: the cache is a shortcut, never a reason for a request to fail)."""
         try:
             with self._lock:
                 key = (*_chain_key(chain), url, accept)
                 row = self._db.execute(
-                    f"SELECT status, headers, body, used FROM answers WHERE {_KEY}", key
+                    f"SELECT status, headers, body, used, upto FROM answers WHERE {_KEY}", key
                 ).fetchone()
+                if row is not None and int(row[4]) > through:
+                    return None
                 now = self._now()
                 if row is not None and now - int(row[3]) >= _USED_GRAIN:
                     with self._db:
@@ -319,9 +363,19 @@ class ResponseCache:
             _log.warning("answer cache %s unreadable, asking the node: %s", self.path, exc)
             return None
 
-    def put(self, chain: ChainIdentity, url: str, accept: str, answer: CachedAnswer) -> None:
-        """Store ``answer`` under the key (replacing an older copy); a failing file is
-        logged and skipped."""
+    def put(
+        self,
+        chain: ChainIdentity,
+        url: str,
+        accept: str,
+        answer: CachedAnswer,
+        *,
+        origin: str,
+        upto: int,
+    ) -> None:
+        """Store ``answer`` under the key (replacing an older copy), as an answer of the
+        node at ``origin`` that depends on its history up to version ``upto``; a failing
+        file is logged and skipped."""
         headers = json.dumps(answer.headers, sort_keys=True)
         size = len(answer.body) + len(headers.encode()) + len(url.encode())
         if size > self.max_bytes * _LOW_WATER:
@@ -329,7 +383,7 @@ class ResponseCache:
         try:
             with self._lock, self._db:
                 self._db.execute(
-                    "INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         *_chain_key(chain),
                         url,
@@ -339,6 +393,8 @@ class ResponseCache:
                         answer.body,
                         self._now(),
                         size,
+                        origin,
+                        upto,
                     ),
                 )
                 self._bytes += size
@@ -374,6 +430,50 @@ class ResponseCache:
             )  # fmt: skip
         self._bytes = total
 
+    def marks(self, chain: ChainIdentity, origin: str) -> list[HistoryMark]:
+        """The history marks recorded for the answers of the node at ``origin`` (none
+        when the file fails)."""
+        try:
+            with self._lock:
+                rows = self._db.execute(
+                    f"SELECT version, root FROM marks WHERE {_ORIGIN} ORDER BY version",
+                    (*_chain_key(chain), origin),
+                ).fetchall()
+            return [HistoryMark(int(version), str(root)) for version, root in rows]
+        except (sqlite3.Error, ValueError) as exc:
+            _log.warning("answer cache %s: marks unreadable: %s", self.path, exc)
+            return []
+
+    def add_mark(self, chain: ChainIdentity, origin: str, mark: HistoryMark) -> None:
+        """Record ``mark``, seen at the node at ``origin``: it vouches for the answers of
+        that node that depend on no version after it."""
+        try:
+            with self._lock, self._db:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO marks VALUES (?, ?, ?, ?, ?)",
+                    (*_chain_key(chain), origin, mark.version, mark.root),
+                )
+        except sqlite3.Error as exc:
+            _log.warning("answer cache %s: mark not written: %s", self.path, exc)
+
+    def drop_after(self, chain: ChainIdentity, origin: str, version: int) -> int:
+        """Drop the answers of the node at ``origin`` that depend on a version after
+        ``version``, and the marks past it (its history parted from theirs there); the
+        number of answers dropped."""
+        where = (*_chain_key(chain), origin, version)
+        try:
+            with self._lock, self._db:
+                dropped = self._db.execute(
+                    f"DELETE FROM answers WHERE {_ORIGIN} AND upto > ?", where
+                ).rowcount
+                self._db.execute(f"DELETE FROM marks WHERE {_ORIGIN} AND version > ?", where)
+                self._bytes = self._total()
+        except sqlite3.Error as exc:
+            _log.warning("answer cache %s: answers of another history not dropped: %s",
+                         self.path, exc)  # fmt: skip
+            return 0
+        return int(dropped)
+
     @property
     def size_bytes(self) -> int:
         """The bytes of the stored entries (bodies, headers and keys)."""
@@ -389,6 +489,7 @@ class ResponseCache:
         """Forget every stored answer."""
         with self._lock, self._db:
             self._db.execute("DELETE FROM answers")
+            self._db.execute("DELETE FROM marks")
             self._bytes = 0
 
     def close(self) -> None:
