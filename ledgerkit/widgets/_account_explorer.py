@@ -15,7 +15,7 @@ from __future__ import annotations
 import html
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 import ipywidgets
 
@@ -57,21 +57,53 @@ _EVENT_COLUMNS = [
 ]
 #: Rows a page of resources asks for when the whole list is read (the overview).
 _ALL_RESOURCES_PAGE = 200
+#: An id longer than this is shown short in the overview (``0x1234…cdef``), as the grid does.
+_SHORT_ID_FROM: Final = 14
+
+
+#: The hidden middle of a short id: one character wide, showing its ellipsis, its text
+#: still there to be selected and copied.
+_ID_MIDDLE: Final = (
+    "display:inline-block;width:1ch;overflow:hidden;text-overflow:ellipsis;"
+    "white-space:nowrap;vertical-align:bottom"
+)
+
+
+def _short_id_html(value: str) -> str:
+    """``value`` (an address, a key) as ``0x1234…cdef`` in HTML: the full value in its
+    tooltip and in the text, whose middle is hidden behind the ellipsis, so that a click
+    selects the whole value and copying it copies the full value; a short one whole."""
+    text = html.escape(value)
+    if len(value) <= _SHORT_ID_FROM:
+        return f"<code class='lk-id'>{text}</code>"
+    head, middle, tail = (html.escape(part) for part in (value[:6], value[6:-4], value[-4:]))
+    return (
+        f"<code class='lk-id' title='{text}' style='user-select:all;white-space:nowrap'>"
+        f"{head}<span class='lk-id-middle' style='{_ID_MIDDLE}'>{middle}</span>{tail}</code>"
+    )
+
+
+def _code(text: str) -> str:
+    return f"<code>{html.escape(text)}</code>"
 
 
 def _overview_html(address: Address, account: Any, version: int) -> str:
-    rows = [("Address", address.standard), ("Ledger version", grouped(version))]
+    """The overview's table: each field's label and its value, as HTML."""
+    rows = [
+        ("Address", _short_id_html(address.standard)),
+        ("Ledger version", _code(grouped(version))),
+    ]
     if account is None:
-        rows.append(("Account", "no account resource (it may still hold fungible assets)"))
+        rows.append(("Account", _code("no account resource (it may still hold fungible assets)")))
     else:
         rows += [
-            ("Sequence number", str(account.sequence_number)),
-            ("Authentication key", account.authentication_key),
+            ("Sequence number", _code(str(account.sequence_number))),
+            ("Authentication key", _short_id_html(str(account.authentication_key))),
         ]
     cells = "".join(
-        f"<tr><th style='text-align:left;padding-right:1em'>{html.escape(k)}</th>"
-        f"<td><code>{html.escape(v)}</code></td></tr>"
-        for k, v in rows
+        "<tr><th style='text-align:left;padding-right:1em;white-space:nowrap'>"
+        f"{html.escape(label)}</th><td>{value}</td></tr>"
+        for label, value in rows
     )
     return f"<table class='lk-overview'>{cells}</table>"
 
@@ -292,7 +324,7 @@ def _resources_tab(nav: Navigator, resources: CursorSource) -> tuple[Any, list[L
     layouts = nav.layouts
     resources_grid = LedgerGrid(
         resources,
-        [Column("type", "Resource type"), Column("fields", "Fields", "int")],
+        [Column("type", "Resource type", "move"), Column("fields", "Fields", "int")],
         title="Resources",
     )
     value_source = ListSource([], ["path", "value", "type"])
