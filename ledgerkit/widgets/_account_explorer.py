@@ -61,25 +61,18 @@ _ALL_RESOURCES_PAGE = 200
 _SHORT_ID_FROM: Final = 14
 
 
-#: The hidden middle of a short id: one character wide, showing its ellipsis, its text
-#: still there to be selected and copied.
-_ID_MIDDLE: Final = (
-    "display:inline-block;width:1ch;overflow:hidden;text-overflow:ellipsis;"
-    "white-space:nowrap;vertical-align:bottom"
-)
-
-
 def _short_id_html(value: str) -> str:
     """``value`` (an address, a key) as ``0x1234…cdef`` in HTML: the full value in its
-    tooltip and in the text, whose middle is hidden behind the ellipsis, so that a click
-    selects the whole value and copying it copies the full value; a short one whole."""
+    tooltip and in its text, whose middle is there unseen (``font-size: 0``, an ellipsis
+    drawn in its place by the grid's style sheet), so that a click selects the whole
+    value and copying copies it whole; a short one as it is."""
     text = html.escape(value)
     if len(value) <= _SHORT_ID_FROM:
         return f"<code class='lk-id'>{text}</code>"
     head, middle, tail = (html.escape(part) for part in (value[:6], value[6:-4], value[-4:]))
     return (
-        f"<code class='lk-id' title='{text}' style='user-select:all;white-space:nowrap'>"
-        f"{head}<span class='lk-id-middle' style='{_ID_MIDDLE}'>{middle}</span>{tail}</code>"
+        f"<code class='lk-id' title='{text}'><span class='lk-id-head'>{head}</span>"
+        f"<span class='lk-id-middle' style='font-size:0'>{middle}</span>{tail}</code>"
     )
 
 
