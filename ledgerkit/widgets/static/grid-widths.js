@@ -1,11 +1,11 @@
 // The columns' widths: each sized to its content within the grid's own width (its
 // output area's, not the window's), laid out again whenever that width changes (a
 // ResizeObserver on the grid: a side panel opened or closed, the window resized), the
-// columns giving way in the order of grid-give-way.js; and the widths the reader chose
+// columns giving way in the order of grid-fit.js; and the widths the reader chose
 // (a header's edge dragged, or moved from the keyboard), kept across pages.
 
 import { markCut } from "./grid-cells.js";
-import { layColumns } from "./grid-give-way.js";
+import { layColumns } from "./grid-fit.js";
 
 // A width chosen by the reader, dragged or from the keyboard, stays within these bounds.
 export const MIN_CHOSEN = 32;
@@ -35,7 +35,7 @@ export function createWidths(view, { root, scroll, table, colgroup, thead }) {
     return widths;
   }
 
-  // Columns fit the grid (grid-give-way.js: what gives way first); a column whose width
+  // Columns fit the grid (grid-fit.js: what gives way first); a column whose width
   // the reader chose keeps it. With width to spare, the last text column (or the last
   // column whose width was not chosen) takes it; with none, the table ends short of the
   // edge. What does not fit scrolls sideways inside the grid, its first column in view.

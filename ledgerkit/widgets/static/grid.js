@@ -4,7 +4,7 @@
 // which is drawn again. Values arrive already formatted (big integers, addresses and
 // bytes as text), so nothing here parses numbers. The layout is the view's own: columns
 // sized to their content within the grid's width, giving way in a stated order when the
-// table is wider (grid-give-way.js), the rest scrolled sideways inside the grid, empty
+// table is wider (grid-fit.js), the rest scrolled sideways inside the grid, empty
 // columns hidden, widths chosen by the reader (a header's edge dragged, or moved from
 // the keyboard); a cell cut by its width shows its whole value in its tooltip.
 // Hand-written, with no build step: it must run offline in every frontend, so nothing is
