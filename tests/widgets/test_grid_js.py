@@ -882,3 +882,30 @@ def test_every_cut_cell_shows_its_whole_value_in_its_tooltip(chromium: Any, orig
     finally:
         grid.close()
         context.close()
+
+
+def test_the_widest_give_way_together_and_a_move_cell_keeps_room_for_its_copy_button(
+    chromium: Any, origin: str
+) -> None:
+    context, _blocked = guarded_context(chromium)
+    try:
+        page = context.new_page()
+        page.goto(f"{origin}/index.html")
+        laid = page.evaluate(
+            """async () => {
+                const { layColumns } = (await import("./fit.js")).default;
+                const columns = [
+                    { name: "a", kind: "text" },
+                    { name: "b", kind: "text" },
+                    { name: "f", kind: "move" },
+                ];
+                return layColumns(columns, [24, 250, 200, 300], 380);
+            }"""
+        )
+    finally:
+        context.close()
+    # Capped at 228 (six tenths of 380), 300 too wide: the widest come down together (to
+    # 200, then all three to 122), the text then to 117 while the Move column stops at its
+    # floor, 122 (96 of text and 26 for its copy button).
+    assert laid["widths"] == [24, 117, 117, 122]
+    assert laid["overflow"] == 0

@@ -4,8 +4,9 @@
 
 // When the table is too wide, columns give way in this order, each step taken only as
 // far as needed for the table to fit, the widest column of a step first, and none below
-// FLEX_MIN pixels. A cut value ends in an ellipsis and is read whole in its tooltip or
-// by expanding the row (grid-cells.js, markCut).
+// FLEX_MIN pixels (with COPY_ROOM more beside a Move cell's copy button). A cut value
+// ends in an ellipsis and is read whole in its tooltip or by expanding the row
+// (grid-cells.js, markCut).
 export const GIVE_WAY = [
   // 1. JSON values: long, and read best expanded anyway.
   { name: "json", kinds: ["json"] },
@@ -20,32 +21,39 @@ export const GIVE_WAY = [
 
 // Text cut only beyond this share of the grid's width...
 export const FLEX_CAP = 0.6;
-// ...and never below this many pixels.
+// ...and never below this many pixels (of text: a Move cell's copy button comes beside).
 export const FLEX_MIN = 96;
+export const COPY_ROOM = 26;
 
 const FLEXIBLE = new Set(["json", "text", "move"]);
 
-// Lower the widest of the columns at `indices` to one level (never below FLEX_MIN) until
-// `excess` pixels are taken; returns what could not be taken.
-function levelDown(widths, indices, excess) {
-  const order = indices.filter((at) => widths[at] > FLEX_MIN).sort((a, b) => widths[b] - widths[a]);
-  let total = 0;
-  for (let k = 0; k < order.length && excess > 0; k += 1) {
-    total += widths[order[k]];
-    const nextWidth = k + 1 < order.length ? widths[order[k + 1]] : FLEX_MIN;
-    const level = Math.max(FLEX_MIN, Math.floor((total - excess) / (k + 1)));
-    if (level >= nextWidth || k + 1 === order.length) {
-      const before = order.reduce((sum, at) => sum + widths[at], 0);
-      for (const at of order.slice(0, k + 1)) widths[at] = Math.min(widths[at], level);
-      return excess - (before - order.reduce((sum, at) => sum + widths[at], 0));
+// Lower the widest of the columns at `indices` to one level (none below its floor,
+// `floors[at]`) until `excess` pixels are taken; returns what could not be taken.
+function levelDown(widths, floors, indices, excess) {
+  let left = excess;
+  let order = indices.filter((at) => widths[at] > floors[at]);
+  while (left > 0 && order.length) {
+    // The widest come down together to the next width below them (or to a floor).
+    const top = Math.max(...order.map((at) => widths[at]));
+    const widest = order.filter((at) => widths[at] === top);
+    const below = Math.max(
+      ...order.filter((at) => widths[at] < top).map((at) => widths[at]),
+      ...widest.map((at) => floors[at]),
+    );
+    const step = Math.min(top - below, Math.ceil(left / widest.length));
+    for (const at of widest) {
+      const give = Math.min(step, widths[at] - floors[at], left);
+      widths[at] -= give;
+      left -= give;
     }
+    order = order.filter((at) => widths[at] > floors[at]);
   }
-  return excess;
+  return left;
 }
 
-// What the columns at `indices` can give before reaching FLEX_MIN.
-function room(widths, indices) {
-  return indices.reduce((sum, at) => sum + Math.max(0, widths[at] - FLEX_MIN), 0);
+// What the columns at `indices` can give before reaching their floors.
+function room(widths, floors, indices) {
+  return indices.reduce((sum, at) => sum + Math.max(0, widths[at] - floors[at]), 0);
 }
 
 // The widths of the table's columns in a grid `available` pixels wide. `natural[0]` is
@@ -56,6 +64,7 @@ function room(widths, indices) {
 export function layColumns(columns, natural, available, chosen = {}) {
   const cap = Math.max(FLEX_MIN, Math.round(available * FLEX_CAP));
   const widths = natural.slice();
+  const floors = natural.map(() => FLEX_MIN);
   const flexible = [];
   const yielding = {};
   columns.forEach((column, i) => {
@@ -65,8 +74,9 @@ export function layColumns(columns, natural, available, chosen = {}) {
       return;
     }
     if (column.keep) return;
+    if (column.kind === "move") floors[at] += COPY_ROOM;
     if (FLEXIBLE.has(column.kind)) {
-      widths[at] = Math.min(natural[at], cap);
+      widths[at] = Math.min(natural[at], Math.max(cap, floors[at]));
       flexible.push(at);
     }
     const step = GIVE_WAY.find((s) => s.kinds.includes(column.kind));
@@ -77,8 +87,8 @@ export function layColumns(columns, natural, available, chosen = {}) {
   if (excess > 0) {
     for (const step of GIVE_WAY) {
       const indices = yielding[step.name] || [];
-      if (excess <= 0 || (step.onlyIfItFits && room(widths, indices) < excess)) continue;
-      excess = levelDown(widths, indices, excess);
+      if (excess <= 0 || (step.onlyIfItFits && room(widths, floors, indices) < excess)) continue;
+      excess = levelDown(widths, floors, indices, excess);
     }
   } else if (excess < 0) {
     // Spare width goes back to the columns the cap cut, the least cut first.
@@ -95,4 +105,4 @@ export function layColumns(columns, natural, available, chosen = {}) {
   return { widths, flexible, overflow: Math.max(0, sum() - available) };
 }
 
-export default { GIVE_WAY, FLEX_CAP, FLEX_MIN, layColumns };
+export default { GIVE_WAY, FLEX_CAP, FLEX_MIN, COPY_ROOM, layColumns };
