@@ -66,9 +66,9 @@ def _short_id_html(value: str) -> str:
     tooltip and in its text, whose middle is there unseen (``font-size: 0``, an ellipsis
     drawn in its place by the grid's style sheet), so that a click selects the whole
     value and copying copies it whole; a short one as it is."""
-    text = html.escape(value)
     if len(value) <= _SHORT_ID_FROM:
-        return f"<code class='lk-id'>{text}</code>"
+        return _code(value)
+    text = html.escape(value)
     head, middle, tail = (html.escape(part) for part in (value[:6], value[6:-4], value[-4:]))
     return (
         f"<code class='lk-id' title='{text}'><span class='lk-id-head'>{head}</span>"
