@@ -112,11 +112,13 @@ def _transactions(page: Page, explorer: Locator, output: Locator, width: int) ->
     scroll = txns.locator(".lk-grid-scroll")
     assert _within(scroll, output), f"at {width} px the grid overflows its output area"
     first = rows.first.locator("td.lk-cell").first
-    for name in KEY_COLUMNS:
+    for name in (*KEY_COLUMNS[1:], *reversed(KEY_COLUMNS[1:])):  # there and back
         header = txns.locator(f"th[data-name={name}]")
         header.evaluate("(th) => th.scrollIntoView({block: 'nearest', inline: 'nearest'})")
         assert _within(header, scroll), f"at {width} px {name} is out of the grid's reach"
         assert _within(first, scroll), f"at {width} px the first column left the view"
+        # Not beneath the first column, kept in view over what scrolls.
+        assert _box(header)["x"] >= _box(first)["x"] + _box(first)["width"] - 1, name
     # Only the grid scrolled: neither the page nor the notebook panel moved sideways.
     assert page.evaluate("document.scrollingElement.scrollLeft") == 0
     assert (
@@ -211,5 +213,18 @@ def test_the_explorers_fit_jupyterlab_s_panel_and_every_cut_value_reads_whole(
             == 0
         )
         _dashboard(page, width)
+    # The file browser closed: the grids take the room it leaves, laid out again.
+    _tab(explorer, "Transactions")
+    txns = _grid(explorer, "touched the account")
+    scroll = txns.locator(".lk-grid-scroll")
+    before = scroll.evaluate("(s) => s.clientWidth")
+    page.evaluate("jupyterapp.commands.execute('application:toggle-left-area')")
+    expect(page.locator(".jp-FileBrowser")).to_be_hidden()
+    page.wait_for_function(
+        "([s, w]) => s.clientWidth > w + 200", arg=[scroll.element_handle(), before]
+    )
+    wider = scroll.evaluate("(s) => s.clientWidth")
+    expect(txns).to_have_attribute("style", re.compile(rf"--lk-view-width: {wider}px"))
+    assert _within(scroll, output)
     assert page_errors == []
     assert blocked_requests == []

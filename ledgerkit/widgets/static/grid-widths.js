@@ -53,8 +53,10 @@ export function createWidths(view, { root, scroll, table, colgroup, thead }) {
     widths.forEach((width, at) => {
       if (cells[at]) cells[at].style.width = `${width}px`;
     });
-    // The first column stays in view when the table scrolls sideways, beside the toggles.
+    // The first column stays in view when the table scrolls sideways, beside the toggles;
+    // a cell scrolled into view stops beside them, not beneath.
     root.style.setProperty("--lk-first-left", `${widths[0]}px`);
+    root.style.setProperty("--lk-sticky-width", `${widths[0] + (widths[1] || 0)}px`);
     let taker = flexible.length ? flexible[flexible.length - 1] : -1;
     for (let at = cols.length; taker < 0 && at > 0; at -= 1) {
       if (chosen[cols[at - 1].name] === undefined) taker = at;
