@@ -15,7 +15,7 @@ from __future__ import annotations
 import html
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 import ipywidgets
 
@@ -51,21 +51,46 @@ _ASSET_COLUMNS = [
 ]
 #: Rows a page of resources asks for when the whole list is read (the overview).
 _ALL_RESOURCES_PAGE = 200
+#: An id longer than this is shown short in the overview (``0x1234…cdef``), as the grid does.
+_SHORT_ID_FROM: Final = 14
+
+
+def _short_id_html(value: str) -> str:
+    """``value`` (an address, a key) as ``0x1234…cdef`` in HTML: the full value in its
+    tooltip and in its text, whose middle is there unseen (``font-size: 0``, an ellipsis
+    drawn in its place by the grid's style sheet), so that a click selects the whole
+    value and copying copies it whole; a short one as it is."""
+    if len(value) <= _SHORT_ID_FROM:
+        return _code(value)
+    text = html.escape(value)
+    head, middle, tail = (html.escape(part) for part in (value[:6], value[6:-4], value[-4:]))
+    return (
+        f"<code class='lk-id' title='{text}'><span class='lk-id-head'>{head}</span>"
+        f"<span class='lk-id-middle' style='font-size:0'>{middle}</span>{tail}</code>"
+    )
+
+
+def _code(text: str) -> str:
+    return f"<code>{html.escape(text)}</code>"
 
 
 def _overview_html(address: Address, account: Any, version: int) -> str:
-    rows = [("Address", address.standard), ("Ledger version", grouped(version))]
+    """The overview's table: each field's label and its value, as HTML."""
+    rows = [
+        ("Address", _short_id_html(address.standard)),
+        ("Ledger version", _code(grouped(version))),
+    ]
     if account is None:
-        rows.append(("Account", "no account resource (it may still hold fungible assets)"))
+        rows.append(("Account", _code("no account resource (it may still hold fungible assets)")))
     else:
         rows += [
-            ("Sequence number", str(account.sequence_number)),
-            ("Authentication key", account.authentication_key),
+            ("Sequence number", _code(str(account.sequence_number))),
+            ("Authentication key", _short_id_html(str(account.authentication_key))),
         ]
     cells = "".join(
-        f"<tr><th style='text-align:left;padding-right:1em'>{html.escape(k)}</th>"
-        f"<td><code>{html.escape(v)}</code></td></tr>"
-        for k, v in rows
+        "<tr><th style='text-align:left;padding-right:1em;white-space:nowrap'>"
+        f"{html.escape(label)}</th><td>{value}</td></tr>"
+        for label, value in rows
     )
     return f"<table class='lk-overview'>{cells}</table>"
 
@@ -208,7 +233,7 @@ def _resources_tab(nav: Navigator, resources: CursorSource) -> tuple[Any, list[L
     layouts = nav.layouts
     resources_grid = LedgerGrid(
         resources,
-        [Column("type", "Resource type"), Column("fields", "Fields", "int")],
+        [Column("type", "Resource type", "move"), Column("fields", "Fields", "int")],
         title="Resources",
     )
     value_source = ListSource([], ["path", "value", "type"])

@@ -35,7 +35,7 @@ __all__ = [
 
 #: The kinds of column a grid knows, and how each is shown.
 KINDS: Final = frozenset(
-    {"text", "int", "address", "hash", "version", "handle", "bool", "json", "time"}
+    {"text", "int", "address", "hash", "version", "handle", "move", "bool", "json", "time"}
 )
 
 #: How every widget writes a point in time: ISO 8601 date and time in UTC, to the

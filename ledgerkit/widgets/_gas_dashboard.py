@@ -5,9 +5,9 @@ The chart is the charts package's (``interactive_gas_chart``, Vega bundled offli
 grid pages the frame in the kernel, so a frame of 100,000 transactions still sends one
 page to the browser, and sorts it there too (exact integers sort as numbers). The grid
 counts what the chart counts, the user transactions, unless "all transactions" is
-ticked. Brushing again refilters; clearing the brush shows them all. Enter or a
-double-click on a row opens the transaction inspector beneath, when the dashboard has a
-client to read it with.
+ticked, newest first until a header is clicked. Brushing again refilters; clearing the
+brush shows them all. Enter or a double-click on a row opens the transaction inspector
+beneath, when the dashboard has a client to read it with.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ _COLUMNS: Final = [
     Column("version", "Version", "version"),
     Column("timestamp", "Time (UTC)", "time"),
     Column("sender", "Sender", "address"),
-    Column("function", "Function"),
+    Column("function", "Function", "move"),
     Column("gas_used", "Gas", "int"),
     Column("gas_unit_price", "Price", "int"),
     Column("success", "OK", "bool"),
@@ -123,8 +123,8 @@ class GasDashboard(ipywidgets.VBox):  # type: ignore[misc]
     chart : altair.JupyterChart
         The chart; ``chart.selections.brush`` holds the range.
     grid : LedgerGrid
-        The transactions in the range (all of them without one), sortable by any
-        column: the user transactions, as the chart counts them, or every transaction
+        The transactions in the range (all of them without one), newest first, sortable
+        by any column: the user transactions, as the chart counts them, or every transaction
         when :attr:`all_transactions` is ticked.
     all_transactions : ipywidgets.Checkbox
         Whether the grid lists every transaction (block metadata, state checkpoints...)
@@ -154,6 +154,8 @@ class GasDashboard(ipywidgets.VBox):  # type: ignore[misc]
         )
         self._source = FrameSource(self.user, [c.name for c in _COLUMNS])
         self.grid = LedgerGrid(self._source, _COLUMNS, sortable=True)
+        # Newest first, as every listing of the explorers; a header click sorts otherwise.
+        self.grid.sort_by("version", descending=True)
         self._retitle()
         self.all_transactions.observe(self._rescope, "value")
         self._message = ipywidgets.HTML()

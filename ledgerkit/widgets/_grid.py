@@ -34,7 +34,14 @@ _log = logging.getLogger("ledgerkit.widgets")
 
 _STATIC: Final = Path(__file__).parent / "static"
 #: The grid's style sheets, in the order of the cascade.
-_STYLES: Final = ("grid.css", "grid-head.css", "grid-body.css", "grid-detail.css", "grid-pager.css")
+_STYLES: Final = (
+    "grid.css",
+    "grid-head.css",
+    "grid-body.css",
+    "grid-detail.css",
+    "grid-pager.css",
+    "explorer.css",
+)
 #: Bounds of what the browser (or a caller) may ask for.
 MIN_PAGE_SIZE: Final = 5
 MAX_PAGE_SIZE: Final = 200
@@ -55,17 +62,21 @@ class Column:
         Header text; the name when empty.
     kind : str
         How the values are shown: ``"text"``, ``"int"``, ``"address"``, ``"hash"``,
-        ``"version"``, ``"handle"``, ``"bool"``, ``"json"`` or ``"time"``. Addresses,
-        hashes and handles are shortened with the full value in a tooltip and a copy
-        button; ints and versions are right-aligned; ``json`` values are compact JSON
-        text; ``time`` takes datetimes or integer microseconds.
+        ``"version"``, ``"handle"``, ``"move"``, ``"bool"``, ``"json"`` or ``"time"``.
+        Addresses, hashes and handles are shortened with the full value in a tooltip
+        and a copy button; ``move`` (a Move type or function) is shown with each long
+        address in it shortened, the full value in a tooltip and a copy button; ints and
+        versions are right-aligned; ``json`` values are compact JSON text; ``time``
+        takes datetimes or integer microseconds. A cell cut by its column's width ends
+        in an ellipsis and shows its whole value in its tooltip.
     type_from : str
         The name of the column (or row key) holding this column's Move type, e.g. a
         resource's struct tag beside its value: an expanded row then shows each field
         of the value with its type. ``""``: none.
     keep : bool
         Never cut this column's text to fit the widget's width (the values a reader came
-        for: an account's change per asset, its roles); other text columns give way first.
+        for: an account's change per asset, its roles); other text columns give way first
+        (in the order the widgets guide states, under "Widths").
     """
 
     name: str

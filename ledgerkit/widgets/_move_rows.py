@@ -29,7 +29,7 @@ _TABLES: Final = {("table", "Table"), ("table_with_length", "TableWithLength")}
 VALUE_COLUMNS: Final = [
     Column("path", "Field"),
     Column("value", "Value"),
-    Column("type", "Move type"),
+    Column("type", "Move type", "move"),
     Column("points_to", "Opens"),
 ]
 

@@ -131,6 +131,8 @@ class LazyTabs(ipywidgets.Tab):  # type: ignore[misc]
         self.grids: list[LedgerGrid] = []
         self.names = [title for title, _ in builders]
         super().__init__(children=[ipywidgets.VBox() for _ in builders])
+        # Each label whole, wrapping onto a second line when the tabs do not fit.
+        self.add_class("lk-tabs")
         for index, title in enumerate(self.names):
             self.set_title(index, title)
         self.observe(self._selected, "selected_index")

@@ -650,7 +650,8 @@ def test_the_gas_dashboard_pages_brushes_and_searches_a_frame_headless(scene: Sc
     assert repr(dashboard) == "GasDashboard(5 transactions)"
     grid = dashboard.grid
     assert grid.title == "All 5 user transactions"
-    steps = ["score_7", "score_9", "score_max", "failed", "ldt_out"]
+    # Newest first: the last sent comes first.
+    steps = ["ldt_out", "failed", "score_max", "score_9", "score_7"]
     assert [(r["version"], r["gas_used"], r["success"]) for r in grid.rows] == [
         (scene.version(s), int(scene.txns[s].gas_used), s != "failed") for s in steps
     ]
@@ -660,8 +661,8 @@ def test_the_gas_dashboard_pages_brushes_and_searches_a_frame_headless(scene: Sc
     dashboard.chart._vl_selections = {BRUSH: {"value": {"time": [start, end]}, "store": []}}
     assert grid.title == "2 of 5 user transactions in the brushed range"
     assert [r["version"] for r in grid.rows] == [
-        scene.version("score_9"),
         scene.version("score_max"),
+        scene.version("score_9"),
     ]
     dashboard.chart._vl_selections = {BRUSH: {"value": {}, "store": []}}
     assert grid.title == "All 5 user transactions"

@@ -46,6 +46,7 @@ def _read(name: str) -> str:
 def test_every_style_sheet_is_in_the_one_sent_with_the_base_first() -> None:
     sheets = sorted(path.name for path in STATIC.glob("*.css"))
     assert sheets == [
+        "explorer.css",
         "grid-body.css",
         "grid-detail.css",
         "grid-head.css",
@@ -61,6 +62,7 @@ def test_every_style_sheet_is_in_the_one_sent_with_the_base_first() -> None:
         "grid-body.css",
         "grid-detail.css",
         "grid-pager.css",
+        "explorer.css",  # the explorers' own rules around their grids, last
     ]
     assert sum(len(_read(name)) for name in sheets) + len(sheets) - 1 == len(LedgerGrid._css)
 

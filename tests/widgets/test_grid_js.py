@@ -27,6 +27,7 @@ import pytest
 
 from ledgerkit import Address, TransportError
 from ledgerkit.widgets import Column, GridPage, LedgerGrid
+from ledgerkit.widgets import _grid as grid_module
 from ledgerkit.widgets._front_end import compose_module
 from ledgerkit.widgets._sources import ListSource
 
@@ -128,6 +129,8 @@ def origin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     (root / "index.html").write_text(PAGE, "utf-8")
     (root / "grid.js").write_text(LedgerGrid._esm, "utf-8")
     (root / "grid.css").write_text(LedgerGrid._css, "utf-8")
+    static = Path(grid_module.__file__).parent / "static"
+    (root / "fit.js").write_text(compose_module(static, "grid-fit.js"), "utf-8")
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, format: str, *args: Any) -> None:
@@ -807,3 +810,124 @@ def test_a_sortable_header_is_a_button_that_asks_the_kernel(chromium: Any, origi
     finally:
         grid.close()
         context.close()
+
+
+# -- the give-way order, as arithmetic: grid-fit.js alone ---------------------------------
+
+#: Columns as the view hands them over, and their widths with nothing cut (the toggle's first).
+GIVING = [
+    {"name": "version", "kind": "version"},
+    {"name": "data", "kind": "json"},
+    {"name": "name", "kind": "text"},
+    {"name": "time", "kind": "time"},
+    {"name": "role", "kind": "text", "keep": True},
+]
+NATURAL = [24, 60, 300, 250, 200, 150]  # 984 pixels in all
+
+
+def _lay(chromium: Any, origin: str, available: int, chosen: dict[str, int]) -> Any:
+    context, _blocked = guarded_context(chromium)
+    try:
+        page = context.new_page()
+        page.goto(f"{origin}/index.html")
+        return page.evaluate(
+            """async ([columns, natural, available, chosen]) => {
+                const { layColumns } = (await import("./fit.js")).default;
+                return layColumns(columns, natural, available, chosen);
+            }""",
+            [GIVING, NATURAL, available, chosen],
+        )
+    finally:
+        context.close()
+
+
+def test_json_gives_way_first_then_text_kept_columns_and_numbers_never(
+    chromium: Any, origin: str
+) -> None:
+    # 284 pixels too wide: the JSON down to 96 (204 taken), then the text (80 more).
+    laid = _lay(chromium, origin, 700, {})
+    assert laid["widths"] == [24, 60, 96, 170, 200, 150]
+    assert laid["overflow"] == 0
+
+
+def test_a_time_gives_way_only_when_the_table_then_fits(chromium: Any, origin: str) -> None:
+    # 454 too wide: JSON and text down to 96 leave 96, which the time (104 to give) takes.
+    fits = _lay(chromium, origin, 530, {})
+    assert fits["widths"] == [24, 60, 96, 96, 104, 150]
+    assert fits["overflow"] == 0
+    # 484 too wide: 126 left, more than the time can give; it stays whole, the rest scrolls.
+    scrolls = _lay(chromium, origin, 500, {})
+    assert scrolls["widths"] == [24, 60, 96, 96, 200, 150]
+    assert scrolls["overflow"] == 126
+
+
+def test_a_width_the_reader_chose_does_not_give_way(chromium: Any, origin: str) -> None:
+    laid = _lay(chromium, origin, 700, {"name": 260, "version": 40})
+    # 274 too wide: the JSON down to 96 (204), the chosen text kept, the time the 70 left.
+    assert laid["widths"] == [24, 40, 96, 260, 130, 150]
+    assert laid["overflow"] == 0
+
+
+def test_every_cut_cell_shows_its_whole_value_in_its_tooltip(chromium: Any, origin: str) -> None:
+    rows = [
+        {"version": 7, "function": "0x1::coin::transfer", "type": "0x" + "5a" * 32 + "::b::B<u8>"},
+        {"version": 8, "function": "f", "type": "0x1::m::T"},
+    ]
+    grid = LedgerGrid(
+        lambda p, s, q: GridPage(rows, total=len(rows)),
+        [
+            Column("version", "Version", "version"),
+            Column("function", "Function"),
+            Column("type", "Type", "move"),
+            Column("pad", "Pad", "int"),
+        ],
+    )
+    session, context = _open(chromium, origin, grid, 1100)
+    try:
+        page = session.page
+        # A Move type in its short form, its long address shortened, whole in its title.
+        short = page.locator("tbody tr.lk-row").first.locator("td.lk-kind-move .lk-value")
+        assert short.inner_text() == "0x5a5a…5a5a::b::B<u8>"
+        assert short.get_attribute("title") == "0x" + "5a" * 32 + "::b::B<u8>"
+        function = page.locator("th[data-name=function] .lk-resize")
+        function.focus()
+        page.keyboard.press("Home")  # 32 pixels: "0x1::coin::transfer" (19 letters) is cut
+        cut = page.locator("tbody tr.lk-row").first.locator("td.lk-cell").nth(1)
+        assert _cut(cut)
+        assert cut.get_attribute("title") == "0x1::coin::transfer"
+        whole = page.locator("tbody tr.lk-row").nth(1).locator("td.lk-cell").nth(1)
+        assert not _cut(whole)  # "f" fits: no tooltip
+        assert whole.get_attribute("title") is None
+        assert page.locator("th[data-name=function]").get_attribute("title") == "Function"
+        page.keyboard.press("Enter")  # fitted again: nothing cut, no tooltip left
+        assert cut.get_attribute("title") is None
+    finally:
+        grid.close()
+        context.close()
+
+
+def test_the_widest_give_way_together_and_a_move_cell_keeps_room_for_its_copy_button(
+    chromium: Any, origin: str
+) -> None:
+    context, _blocked = guarded_context(chromium)
+    try:
+        page = context.new_page()
+        page.goto(f"{origin}/index.html")
+        laid = page.evaluate(
+            """async () => {
+                const { layColumns } = (await import("./fit.js")).default;
+                const columns = [
+                    { name: "a", kind: "text" },
+                    { name: "b", kind: "text" },
+                    { name: "f", kind: "move" },
+                ];
+                return layColumns(columns, [24, 250, 200, 300], 380);
+            }"""
+        )
+    finally:
+        context.close()
+    # Capped at 228 (six tenths of 380), 300 too wide: the widest come down together (to
+    # 200, then all three to 122), the text then to 117 while the Move column stops at its
+    # floor, 122 (96 of text and 26 for its copy button).
+    assert laid["widths"] == [24, 117, 117, 122]
+    assert laid["overflow"] == 0

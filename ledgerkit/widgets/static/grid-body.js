@@ -21,7 +21,11 @@ export function createBody(model, view, { table, tbody }) {
       });
       if (on) current = tr;
     });
-    if (reveal && current && current.scrollIntoView) current.scrollIntoView({ block: "nearest" });
+    // The focused cell brought into view, sideways too when the table is wider than the grid.
+    const cell = current && (current.children[focusColumn + 1] || current);
+    if (reveal && cell && cell.scrollIntoView) {
+      cell.scrollIntoView({ block: "nearest", inline: "nearest" });
+    }
   }
 
   function drawBody() {

@@ -1,14 +1,27 @@
-// How a value is shown in its cell. Values arrive already formatted (big integers,
-// addresses and bytes as text), so nothing here parses numbers.
+// How a value is shown in its cell, and how a cell cut by its column's width is read
+// whole. Values arrive already formatted (big integers, addresses and bytes as text), so
+// nothing here parses numbers.
 
 import { copyButton, element } from "./grid-dom.js";
 
-const SHORTENED = new Set(["address", "hash", "handle"]);
+// Kinds shown in a short form, the full value in the tooltip and a copy button.
+const SHORT_FORMS = {
+  address: shortId,
+  hash: shortId,
+  handle: shortId,
+  move: shortMove,
+};
 export const NUMERIC = new Set(["int", "version"]);
 
 // 0x1234…abcd: enough to tell values apart at a glance; the full value is in the title.
-function shorten(text) {
+export function shortId(text) {
   return text.length > 14 ? `${text.slice(0, 6)}…${text.slice(-4)}` : text;
+}
+
+// A Move type or function with each long address in it shortened, module and names
+// whole: 0x5a5a…5a5a::board::Board<0x1::string::String>.
+export function shortMove(text) {
+  return text.replace(/0x[0-9a-fA-F]{15,}(?=::)/g, shortId);
 }
 
 // 1234567 -> "1,234,567"; anything that is not a plain integer as it is.
@@ -31,13 +44,26 @@ export function drawCell(column, value) {
     return td;
   }
   const text = cellText(value);
-  if (SHORTENED.has(column.kind)) {
-    const value = element("span", "lk-value", shorten(text));
-    value.title = text;
-    td.append(value, copyButton(text, column.label));
+  const short = SHORT_FORMS[column.kind];
+  if (short) {
+    const shown = element("span", "lk-value", short(text));
+    shown.title = text;
+    td.dataset.full = text;
+    td.append(shown, copyButton(text, column.label));
   } else {
     td.textContent = column.kind === "int" ? grouped(text) : text;
-    if (text.length > 32) td.title = text;
   }
   return td;
+}
+
+// Every cell and header of `table` that its width cuts (an ellipsis shows) gets its
+// whole text as its tooltip; one shown whole, none (a short form keeps its own).
+export function markCut(table) {
+  for (const cell of table.querySelectorAll("tr.lk-row > td.lk-cell, thead th")) {
+    const value = cell.querySelector(":scope > .lk-value");
+    const cut = cell.scrollWidth > cell.clientWidth || (value && value.scrollWidth > value.clientWidth);
+    const full = cell.dataset.full || cell.dataset.label || cell.textContent;
+    if (cut) cell.title = full;
+    else cell.removeAttribute("title");
+  }
 }

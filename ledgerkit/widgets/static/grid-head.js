@@ -36,6 +36,7 @@ export function createHead(model, view, { root, colgroup, thead }, widths) {
       const th = element("th", NUMERIC.has(column.kind) ? "lk-num" : "");
       th.scope = "col";
       th.dataset.name = column.name;
+      th.dataset.label = column.label;
       if (sortable) {
         const button = element("button", "lk-sort", column.label);
         button.type = "button";

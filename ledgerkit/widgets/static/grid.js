@@ -3,8 +3,10 @@
 // "sort" | "expand" | "collapse"}); the kernel answers by setting the model's state,
 // which is drawn again. Values arrive already formatted (big integers, addresses and
 // bytes as text), so nothing here parses numbers. The layout is the view's own: columns
-// sized to their content within the widget's width, empty ones hidden, widths chosen by
-// the reader (a header's edge dragged, or moved from the keyboard).
+// sized to their content within the grid's width, giving way in a stated order when the
+// table is wider (grid-fit.js), the rest scrolled sideways inside the grid, empty
+// columns hidden, widths chosen by the reader (a header's edge dragged, or moved from
+// the keyboard); a cell cut by its width shows its whole value in its tooltip.
 // Hand-written, with no build step: it must run offline in every frontend, so nothing is
 // loaded from another host. Each part is an ES module of its own beside this one
 // (grid-*.js), imported by relative path; ledgerkit composes them, when the widget is
@@ -12,6 +14,7 @@
 
 import { createBar } from "./grid-bar.js";
 import { createBody } from "./grid-body.js";
+import { markCut } from "./grid-cells.js";
 import { element } from "./grid-dom.js";
 import { createHead } from "./grid-head.js";
 import { listenKeys } from "./grid-keys.js";
@@ -56,6 +59,12 @@ function render({ model, el }) {
     widths.fit(true);
   }
 
+  // The rows alone (a row expanded or collapsed): the cells cut get their tooltips again.
+  function drawRows() {
+    body.drawBody();
+    markCut(table);
+  }
+
   // Whatever the kernel answers (a page, or an error) settles the page asked for.
   const settle = (draw) => () => {
     pager.settle();
@@ -81,7 +90,7 @@ function render({ model, el }) {
     ["change:query", bar.drawSearch],
     ["change:sortable", drawHeadAgain],
     ["change:sort", drawHeadAgain],
-    ["change:detail", body.drawBody],
+    ["change:detail", drawRows],
   ];
   for (const [name, listener] of listeners) model.on(name, listener);
 
