@@ -15,7 +15,7 @@ from __future__ import annotations
 import html
 import logging
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any
 
 import ipywidgets
 
@@ -27,7 +27,7 @@ from ledgerkit.widgets._account_events import events_tab, events_view
 from ledgerkit.widgets._account_modules import modules_tab
 from ledgerkit.widgets._grid import Column, LedgerGrid
 from ledgerkit.widgets._move_rows import VALUE_COLUMNS, flatten_value
-from ledgerkit.widgets._names import amount_text, grouped, short, short_type
+from ledgerkit.widgets._names import amount_text, grouped, short, short_id_html, short_type
 from ledgerkit.widgets._navigator import LazyTabs, Navigator, View, register_view
 from ledgerkit.widgets._read_client import ReadClient, activity_of
 from ledgerkit.widgets._sources import (
@@ -51,23 +51,6 @@ _ASSET_COLUMNS = [
 ]
 #: Rows a page of resources asks for when the whole list is read (the overview).
 _ALL_RESOURCES_PAGE = 200
-#: An id longer than this is shown short in the overview (``0x1234…cdef``), as the grid does.
-_SHORT_ID_FROM: Final = 14
-
-
-def _short_id_html(value: str) -> str:
-    """``value`` (an address, a key) as ``0x1234…cdef`` in HTML: the full value in its
-    tooltip and in its text, whose middle is there unseen (``font-size: 0``, an ellipsis
-    drawn in its place by the grid's style sheet), so that a click selects the whole
-    value and copying copies it whole; a short one as it is."""
-    if len(value) <= _SHORT_ID_FROM:
-        return _code(value)
-    text = html.escape(value)
-    head, middle, tail = (html.escape(part) for part in (value[:6], value[6:-4], value[-4:]))
-    return (
-        f"<code class='lk-id' title='{text}'><span class='lk-id-head'>{head}</span>"
-        f"<span class='lk-id-middle' style='font-size:0'>{middle}</span>{tail}</code>"
-    )
 
 
 def _code(text: str) -> str:
@@ -77,7 +60,7 @@ def _code(text: str) -> str:
 def _overview_html(address: Address, account: Any, version: int) -> str:
     """The overview's table: each field's label and its value, as HTML."""
     rows = [
-        ("Address", _short_id_html(address.standard)),
+        ("Address", short_id_html(address.standard)),
         ("Ledger version", _code(grouped(version))),
     ]
     if account is None:
@@ -85,7 +68,7 @@ def _overview_html(address: Address, account: Any, version: int) -> str:
     else:
         rows += [
             ("Sequence number", _code(str(account.sequence_number))),
-            ("Authentication key", _short_id_html(str(account.authentication_key))),
+            ("Authentication key", short_id_html(str(account.authentication_key))),
         ]
     cells = "".join(
         "<tr><th style='text-align:left;padding-right:1em;white-space:nowrap'>"

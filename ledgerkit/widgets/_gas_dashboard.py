@@ -32,7 +32,8 @@ _COLUMNS: Final = [
     Column("version", "Version", "version"),
     Column("timestamp", "Time (UTC)", "time"),
     Column("sender", "Sender", "address"),
-    Column("function", "Function", "move"),
+    # Whole (its long addresses already short): a narrow grid scrolls sideways instead.
+    Column("function", "Function", "move", keep=True),
     Column("gas_used", "Gas", "int"),
     Column("gas_unit_price", "Price", "int"),
     Column("success", "OK", "bool"),

@@ -9,15 +9,18 @@ characters, an ellipsis, last four), so a breadcrumb and a cell name an account 
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Final
 
 from ledgerkit.types import Address
 
-__all__ = ["amount_text", "grouped", "short", "short_type"]
+__all__ = ["amount_text", "grouped", "short", "short_id_html", "short_move", "short_type"]
 
 #: An address written with all 64 hex digits.
 _LONG_ADDRESS: Final = re.compile(r"0x[0-9a-fA-F]{64}")
+#: A long address before ``::`` in a Move type or function.
+_QUALIFYING_ADDRESS: Final = re.compile(r"0x[0-9a-fA-F]{15,}(?=::)")
 #: The ``address::module::`` before a struct's name in a Move type.
 _QUALIFIER: Final = re.compile(r"0x[0-9a-fA-F]+::[A-Za-z_][A-Za-z0-9_]*::")
 
@@ -42,6 +45,39 @@ def short(text: str | Address, keep: int = 6) -> str:
     if len(text) <= 2 * keep + 3:
         return text
     return f"{text[:keep]}…{text[-4:]}"
+
+
+def short_id_html(value: str) -> str:
+    """``value`` (an address, a key, a hash) shown as :func:`short` writes it, in HTML:
+    the full value in its tooltip and in its text, whose middle is there unseen
+    (``font-size: 0``, an ellipsis drawn in its place by the grid's style sheet), so
+    that a click selects the whole value and copying copies it whole.
+
+    Examples
+    --------
+    >>> short_id_html("0x1")
+    '<code>0x1</code>'
+    """
+    text = html.escape(value)
+    if short(value) == value:
+        return f"<code>{text}</code>"
+    head, middle, tail = (html.escape(part) for part in (value[:6], value[6:-4], value[-4:]))
+    return (
+        f"<code class='lk-id' title='{text}'><span class='lk-id-head'>{head}</span>"
+        f"<span class='lk-id-middle' style='font-size:0'>{middle}</span>{tail}</code>"
+    )
+
+
+def short_move(text: str) -> str:
+    """A Move type or function with each long address in it written short, module and
+    names whole, as the grid's ``move`` cells show it.
+
+    Examples
+    --------
+    >>> short_move("0x" + "5a" * 32 + "::board::play")
+    '0x5a5a…5a5a::board::play'
+    """
+    return _QUALIFYING_ADDRESS.sub(lambda found: short(found.group()), text)
 
 
 def short_type(move_type: str) -> str:

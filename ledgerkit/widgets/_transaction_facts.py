@@ -14,6 +14,7 @@ from ledgerkit.tx import parse_abort
 from ledgerkit.types import Address
 from ledgerkit.widgets._balance_rows import units_text
 from ledgerkit.widgets._cells import format_time
+from ledgerkit.widgets._names import short_id_html, short_move
 
 __all__ = [
     "AccountRole",
@@ -198,12 +199,18 @@ def summary_html(txn: Any, *, moved: str, fee: Fee | None, block: Any) -> str:
     def code(text: Any) -> str:
         return f"<code>{html.escape(str(text))}</code>"
 
-    rows = [_row("Function", code(_function(txn)))]
+    function = _function(txn)
+    shown = short_move(function)
+    if shown == function:
+        rows = [_row("Function", code(function))]
+    else:
+        title = html.escape(function, quote=True)
+        rows = [_row("Function", f"<code title='{title}'>{html.escape(shown)}</code>")]
     if fee is not None or moved:
         rows.append(_row("Amounts moved", html.escape(moved or "nothing besides the fee")))
     if fee is not None:
         paid = "the fee payer" if fee.sponsored else "the sender"
-        text = f"{_apt(fee.total)}, paid by {paid} {code(fee.payer.standard)}"
+        text = f"{_apt(fee.total)}, paid by {paid} {short_id_html(fee.payer.standard)}"
         if fee.refund:
             text += (
                 f"; a storage refund of {fee.refund:,} octas leaves "

@@ -111,7 +111,7 @@ def _account_links(nav: Navigator, txn: Any) -> ipywidgets.VBox:
     lines = []
     for role, address in accounts(txn):
         button = ipywidgets.Button(
-            description=address.standard,
+            description=short(address),
             tooltip=f"Open the account {address.standard}",
             layout=ipywidgets.Layout(width="auto"),
         )

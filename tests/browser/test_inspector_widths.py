@@ -94,6 +94,12 @@ def test_the_summary_and_the_balance_changes_are_fully_visible(
     expect(summary.locator(".lk-summary td").nth(2)).to_contain_text("paid by the fee payer")
     links = summary.locator(".lk-account-link")
     expect(links).to_have_count(2)
+    # Each account in its short form, whole at any width; the full address on hover.
+    for at in range(2):
+        expect(links.nth(at)).to_have_text(re.compile(r"^0x[0-9a-f]{4}…[0-9a-f]{4}$"))
+        expect(links.nth(at)).to_have_attribute(
+            "title", re.compile(r"^Open the account 0x[0-9a-f]{64}$")
+        )
     cells = summary.locator(".lk-status, .lk-summary th, .lk-summary td, .lk-account-link")
     assert _cut(cells) == []
     save_screenshot(sponsored, f"transaction-inspector-summary-{width}")

@@ -88,9 +88,16 @@ def _summary(inspector: TransactionInspector) -> tuple[str, dict[str, str], list
 
 
 def _accounts(lines: list[Any]) -> list[tuple[str, str]]:
-    """``(role, address)`` of each account line of the summary."""
+    """``(role, address)`` of each account line of the summary: the address whole, as its
+    button's tooltip says it, once the button's own text is checked to be its short form
+    (``0x1234…cdef``, which a narrow output area shows uncut)."""
     pairs = [line.children for line in lines]
-    return [(_text(label.value), button.description) for label, button in pairs]
+    found = []
+    for label, button in pairs:
+        address = button.tooltip.removeprefix("Open the account ")
+        assert button.description == f"{address[:6]}…{address[-4:]}"
+        found.append((_text(label.value), address))
+    return found
 
 
 # -- the summary -------------------------------------------------------------------------------
