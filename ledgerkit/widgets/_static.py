@@ -160,6 +160,9 @@ _STYLE: Final = (
     "border:1px solid var(--lk-line);border-bottom:none}"
     ".lk-static-row{display:flex;flex-wrap:wrap;gap:12px;align-items:baseline}"
     ".lk-static img{max-width:100%;height:auto}"
+    # An id shown short, as the live explorer shows it: its middle there but unseen.
+    ".lk-static .lk-id{user-select:all}.lk-static .lk-id-middle{font-size:0}"
+    ".lk-static .lk-id-head::after{content:'…'}"
     "</style>"
 )
 _FOOTNOTE: Final = (
