@@ -32,8 +32,7 @@ _COLUMNS: Final = [
     Column("version", "Version", "version"),
     Column("timestamp", "Time (UTC)", "time"),
     Column("sender", "Sender", "address"),
-    # Whole (its long addresses already short): a narrow grid scrolls sideways instead.
-    Column("function", "Function", "move", keep=True),
+    Column("function", "Function", "move"),
     Column("gas_used", "Gas", "int"),
     Column("gas_unit_price", "Price", "int"),
     Column("success", "OK", "bool"),

@@ -184,11 +184,14 @@ def _dashboard(page: Page, width: int) -> None:
     functions = grid.locator("td.lk-kind-move .lk-value")
     titles = functions.evaluate_all("(all) => all.map((e) => e.title)")
     assert any(title.startswith("0x1::aptos_account::transfer") for title in titles)
-    # The Function column is never cut: what does not fit scrolls inside the grid.
-    cut = functions.evaluate_all(
-        "(all) => all.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.title)"
-    )
-    assert cut == [], f"at {width} px"
+    # With room for it (1400 px, beside the file browser), no function is cut; narrower,
+    # the Function column gives way before the numbers after it (read whole in its
+    # tooltip, checked below).
+    if width >= 1400:
+        cut = functions.evaluate_all(
+            "(all) => all.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.title)"
+        )
+        assert cut == [], f"at {width} px"
     _nothing_cut_unread(dashboard, width)
 
 
