@@ -21,11 +21,10 @@ from ledgerkit._errors import LedgerError
 from ledgerkit.frames import events_to_frame
 from ledgerkit.types import Address
 from ledgerkit.widgets._grid import Column, LedgerGrid
-from ledgerkit.widgets._move_rows import VALUE_COLUMNS
 from ledgerkit.widgets._navigator import Navigator, View, short
 from ledgerkit.widgets._read_client import ReadClient
 from ledgerkit.widgets._sources import CountedSource, CursorSource, ListSource, Row
-from ledgerkit.widgets._typed_fields import event_fields, fields_text
+from ledgerkit.widgets._typed_fields import event_fields, fields_text, selected_fields
 
 __all__ = ["TIME_WINDOW", "event_streams", "events_tab", "events_view"]
 
@@ -146,20 +145,12 @@ def events_view(
         searchable=False,
     )
     grid.on_activate(nav.follow)
-    source = ListSource([], ["path", "value", "type"])
-    fields = LedgerGrid(source, VALUE_COLUMNS, title="Fields")
-    fields.on_activate(nav.follow)
-
-    def show(row: Any) -> None:
-        if row is None:
-            return
-        source.rows = [dict(field) for field in row["typed"]]
-        fields.title = f"Event {row['sequence_number']}: {row['type']}"
-        fields.go(0)
-
-    grid.on_select(show)
-    if grid.rows:
-        grid.selected_index = 0
+    fields = selected_fields(
+        nav,
+        grid,
+        lambda row: [dict(field) for field in row["typed"]],
+        lambda row: f"Event {row['sequence_number']}: {row['type']}",
+    )
     label = title or f"events {short(str(address))}/{creation_number}"
     return View(label, [grid, fields], [grid, fields])
 

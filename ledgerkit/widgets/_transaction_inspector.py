@@ -28,7 +28,6 @@ from ledgerkit.widgets._balance_rows import (
 )
 from ledgerkit.widgets._grid import Column, LedgerGrid
 from ledgerkit.widgets._hex_dump import hex_dump_html
-from ledgerkit.widgets._move_rows import VALUE_COLUMNS
 from ledgerkit.widgets._navigator import LazyTabs, Navigator, View, register_view, short
 from ledgerkit.widgets._read_client import ReadClient
 from ledgerkit.widgets._sources import ListSource
@@ -45,6 +44,7 @@ from ledgerkit.widgets._typed_fields import (
     event_fields,
     fields_text,
     module_abi,
+    selected_fields,
 )
 
 __all__ = ["TransactionInspector", "transaction_view"]
@@ -154,20 +154,7 @@ def _with_fields(
     nav: Navigator, grid: LedgerGrid, fields_of: Any, title_of: Any
 ) -> tuple[Any, list[LedgerGrid]]:
     """``grid`` above a grid of the selected row's typed fields (the first row's at first)."""
-    source = ListSource([], ["path", "value", "type"])
-    fields = LedgerGrid(source, VALUE_COLUMNS, title="Fields")
-    fields.on_activate(nav.follow)
-
-    def show(row: Any) -> None:
-        if row is None:
-            return
-        source.rows = fields_of(row)
-        fields.title = title_of(row)
-        fields.go(0)
-
-    grid.on_select(show)
-    if grid.rows:
-        grid.selected_index = 0
+    fields = selected_fields(nav, grid, fields_of, title_of)
     return ipywidgets.VBox([grid, fields]), [grid, fields]
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import Callable
 from typing import Any, Final
 
 import pandas as pd
@@ -37,8 +38,10 @@ from ledgerkit.models import (
     abi_requests,
 )
 from ledgerkit.types import Address, ModuleId, MoveType, PrimitiveType, StructTag
-from ledgerkit.widgets._move_rows import flatten_value
+from ledgerkit.widgets._grid import LedgerGrid
+from ledgerkit.widgets._move_rows import VALUE_COLUMNS, flatten_value
 from ledgerkit.widgets._navigator import Navigator, short
+from ledgerkit.widgets._sources import ListSource, Row
 
 __all__ = [
     "change_fields",
@@ -227,3 +230,28 @@ def change_rows(txn: Any) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def selected_fields(
+    nav: Navigator,
+    grid: LedgerGrid,
+    fields_of: Callable[[Row], list[Row]],
+    title_of: Callable[[Row], str],
+) -> LedgerGrid:
+    """A grid of the typed fields of the row selected in ``grid`` (the first row's at
+    first), titled by ``title_of``; a field's account or stream opens on activation."""
+    source = ListSource([], ["path", "value", "type"])
+    fields = LedgerGrid(source, VALUE_COLUMNS, title="Fields")
+    fields.on_activate(nav.follow)
+
+    def show(row: Row | None) -> None:
+        if row is None:
+            return
+        source.rows = fields_of(row)
+        fields.title = title_of(row)
+        fields.go(0)
+
+    grid.on_select(show)
+    if grid.rows:
+        grid.selected_index = 0
+    return fields
