@@ -8,6 +8,7 @@ built site serves ``llms.txt`` and every page as Markdown, as its home page prom
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -96,12 +97,11 @@ def exported_quickstart(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out / "quickstart.html"
 
 
-@pytest.fixture(scope="module")
-def demo_server(exported_quickstart: Path) -> Iterator[str]:
-    """The exported page's directory on a static server of 127.0.0.1."""
+@contextlib.contextmanager
+def _served(directory: Path) -> Iterator[str]:
+    """``directory`` on a static server of 127.0.0.1, for as long as the block runs."""
     server = ThreadingHTTPServer(
-        ("127.0.0.1", 0),
-        functools.partial(_Quiet, directory=str(exported_quickstart.parent)),
+        ("127.0.0.1", 0), functools.partial(_Quiet, directory=str(directory))
     )
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -111,6 +111,13 @@ def demo_server(exported_quickstart: Path) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def demo_server(exported_quickstart: Path) -> Iterator[str]:
+    """The exported page's directory on a static server of 127.0.0.1."""
+    with _served(exported_quickstart.parent) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -133,17 +140,8 @@ def themed_exports(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             command, capture_output=True, text=True, cwd=work, env=env, timeout=120, check=False
         )
         assert done.returncode == 0, f"nbconvert failed:\n{done.stderr[-5000:]}"
-    server = ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(_Quiet, directory=str(work / "out"))
-    )
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    with _served(work / "out") as url:
+        yield url
 
 
 def widget_outputs(notebook: Path) -> list[dict[str, Any]]:
