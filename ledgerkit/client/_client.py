@@ -39,7 +39,7 @@ import threading
 import urllib.parse
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Final, TypeVar, cast, overload
 
 import httpx
@@ -63,6 +63,7 @@ from ledgerkit.client._cache import (
     LOOPBACK_RECHECK_AFTER,
     CachedAnswer,
     ChainIdentity,
+    ResponseCache,
     contradicts,
     genesis_hash,
     open_cache,
@@ -99,6 +100,23 @@ from ledgerkit.client.calls import Call
 from ledgerkit.types import HEADER_PREFIXES, LedgerMeta, Result
 
 __all__ = ["DEFAULT_TIMEOUT", "AsyncClient", "BaseClient", "Client", "read_with"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Uncached:
+    """A step of the answer cache's own flows: ``call`` exchanged with the node, the
+    cache left out (what comes back is its :class:`~ledgerkit.Result`)."""
+
+    call: Call[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class _Kept:
+    """A step of the answer cache's own flows: ``run``, a read or write of the cache file
+    (an asyncio client runs it off the event loop)."""
+
+    run: Callable[[], Any]
+
 
 if TYPE_CHECKING:
     from ledgerkit.client._aiohttp import AiohttpTransport
@@ -149,6 +167,8 @@ class BaseClient(Flows):
     ``_flows``), the settings, and the requests, answers, retries and cache keys."""
 
     _limiter: Limiter | AsyncLimiter
+    #: The answer cache (``None``: off), opened by each client.
+    _cache: ResponseCache | None
 
     def __init__(self, config: ClientConfig, clock: Clock | AsyncClock) -> None:
         self.config = config
@@ -501,15 +521,57 @@ class BaseClient(Flows):
             return Seen.MISSING
         return None
 
-    def _checked(self, check: HistoryCheck, dropped: int) -> int:
-        """The history confirmed by a finished ``check`` (``dropped``: answers of another
-        history that went)."""
+    def _history_flow(self, chain: ChainIdentity) -> Flow[int]:
+        """Check the marks recorded for this node's cached answers against it (one
+        request when nothing changed), drop the answers of another history, and say
+        which history stands."""
+        assert self._cache is not None
+        origin = self.config.shown_base_url
+        check = HistoryCheck((yield _Kept(functools.partial(self._cache.marks, chain, origin))))
+        while (mark := check.ask()) is not None:
+            try:
+                what = seen(mark, (yield _Uncached(self._mark_call(mark.version))).value)
+            except LedgerError as exc:
+                failing = self._seen_failing(exc)
+                if failing is None:
+                    raise
+                what = failing
+            check.tell(mark, what)
         if check.parted:
+            dropped = yield _Kept(
+                functools.partial(self._cache.drop_after, chain, origin, check.through)
+            )
             _log.info(
                 "%s: its history parts from the cached one after version %d; %d cached "
                 "answers dropped", self.config.shown_base_url, check.through, dropped,
             )  # fmt: skip
         return check.through
+
+    def _store_flow(
+        self,
+        chain: ChainIdentity,
+        round_: int,
+        key: str,
+        call: Call[Any],
+        result: Result[Any],
+        entry: CachedAnswer,
+    ) -> Flow[None]:
+        """Store a fresh answer, once a mark at or past the version it depends on is
+        recorded (the one it carries, or one asked of the node)."""
+        assert self._cache is not None
+        upto, mark, ask = self._stored_reach(call, result)
+        if ask is not None:
+            try:
+                mark = (yield _Uncached(self._mark_call(ask))).value
+            except LedgerError as exc:
+                _log.debug("%s not cached: no mark at version %d (%s)", self._label(call), ask, exc)
+                return
+        origin = self.config.shown_base_url
+        if mark is not None and self._advance(chain, round_, mark):
+            yield _Kept(functools.partial(self._cache.add_mark, chain, origin, mark))
+        if self._still(chain, round_) and upto <= self._through:
+            put = functools.partial(self._cache.put, origin=origin, upto=upto)
+            yield _Kept(functools.partial(put, chain, key, call.accept, entry))
 
     def _stored_reach(
         self, call: Call[Any], result: Result[Any]
@@ -744,34 +806,14 @@ class Client(BaseClient, DeprecatedMethods, Closing):
         if key is not None and self._cache is not None and chain is not None:
             entry = self._to_store(call, result, status, headers, body)
             if entry is not None and self._still(chain, round_):
-                self._store(chain, round_, key, call, result, entry)
+                drive(self._store_flow(chain, round_, key, call, result, entry), self._cache_step)
         return result
 
-    def _store(
-        self,
-        chain: ChainIdentity,
-        round_: int,
-        key: str,
-        call: Call[Any],
-        result: Result[Any],
-        entry: CachedAnswer,
-    ) -> None:
-        """Store a fresh answer, once a mark at or past the version it depends on is
-        recorded (the one it carries, or one asked of the node)."""
-        assert self._cache is not None
-        upto, mark, ask = self._stored_reach(call, result)
-        if ask is not None:
-            asked = self._mark_call(ask)
-            try:
-                mark = self._parse(asked, *self._exchange(asked)).value
-            except LedgerError as exc:
-                _log.debug("%s not cached: no mark at version %d (%s)", self._label(call), ask, exc)
-                return
-        origin = self.config.shown_base_url
-        if mark is not None and self._advance(chain, round_, mark):
-            self._cache.add_mark(chain, origin, mark)
-        if self._still(chain, round_) and upto <= self._through:
-            self._cache.put(chain, key, call.accept, entry, origin=origin, upto=upto)
+    def _cache_step(self, step: _Uncached | _Kept) -> Any:
+        """Perform a step of the answer cache's own flows."""
+        if isinstance(step, _Kept):
+            return step.run()
+        return self._parse(step.call, *self._exchange(step.call))
 
     @overload
     def send(self, call: Call[T], *, archive: bool = False) -> Result[T]: ...
@@ -845,31 +887,11 @@ class Client(BaseClient, DeprecatedMethods, Closing):
         """The node's chain, once the cached history of it is checked (``_cache``)."""
         try:
             found = self.chain_identity()
-            self._through = self._check_history(found.value)
+            self._through = drive(self._history_flow(found.value), self._cache_step)
         except LedgerError as exc:
             self._identity_failed(exc)
             return None
         return found
-
-    def _check_history(self, chain: ChainIdentity) -> int:
-        """Check the marks recorded for this node's cached answers against it (one
-        request when nothing changed), drop the answers of another history, and say
-        which history stands."""
-        assert self._cache is not None
-        origin = self.config.shown_base_url
-        check = HistoryCheck(self._cache.marks(chain, origin))
-        while (mark := check.ask()) is not None:
-            call = self._mark_call(mark.version)
-            try:
-                what = seen(mark, self._parse(call, *self._exchange(call)).value)
-            except LedgerError as exc:
-                failing = self._seen_failing(exc)
-                if failing is None:
-                    raise
-                what = failing
-            check.tell(mark, what)
-        dropped = self._cache.drop_after(chain, origin, check.through) if check.parted else 0
-        return self._checked(check, dropped)
 
     def chain_identity(self) -> Result[ChainIdentity]:
         """The chain the node serves: its chain id and the hash of its genesis transaction.
@@ -1091,33 +1113,16 @@ class AsyncClient(BaseClient, AsyncDeprecatedMethods, AsyncClosing):
         if key is not None and self._cache is not None and chain is not None:
             entry = self._to_store(call, result, status, headers, body)
             if entry is not None and self._still(chain, round_):
-                await self._store(chain, round_, key, call, result, entry)
+                flow = self._store_flow(chain, round_, key, call, result, entry)
+                await adrive(flow, self._cache_step)
         return result
 
-    async def _store(
-        self,
-        chain: ChainIdentity,
-        round_: int,
-        key: str,
-        call: Call[Any],
-        result: Result[Any],
-        entry: CachedAnswer,
-    ) -> None:
-        assert self._cache is not None
-        upto, mark, ask = self._stored_reach(call, result)
-        if ask is not None:
-            asked = self._mark_call(ask)
-            try:
-                mark = self._parse(asked, *await self._exchange(asked)).value
-            except LedgerError as exc:
-                _log.debug("%s not cached: no mark at version %d (%s)", self._label(call), ask, exc)
-                return
-        origin = self.config.shown_base_url
-        if mark is not None and self._advance(chain, round_, mark):
-            await asyncio.to_thread(self._cache.add_mark, chain, origin, mark)
-        if self._still(chain, round_) and upto <= self._through:
-            put = functools.partial(self._cache.put, origin=origin, upto=upto)
-            await asyncio.to_thread(put, chain, key, call.accept, entry)
+    async def _cache_step(self, step: _Uncached | _Kept) -> Any:
+        """Perform a step of the answer cache's own flows (the cache's file off the
+        event loop: SQLite is local and quick, but still blocking)."""
+        if isinstance(step, _Kept):
+            return await asyncio.to_thread(step.run)
+        return self._parse(step.call, *await self._exchange(step.call))
 
     @overload
     async def send(self, call: Call[T], *, archive: bool = False) -> Result[T]: ...
@@ -1145,32 +1150,11 @@ class AsyncClient(BaseClient, AsyncDeprecatedMethods, AsyncClosing):
     async def _ask_identity(self) -> Result[ChainIdentity] | None:
         try:
             found = await self.chain_identity()
-            self._through = await self._check_history(found.value)
+            self._through = await adrive(self._history_flow(found.value), self._cache_step)
         except LedgerError as exc:
             self._identity_failed(exc)
             return None
         return found
-
-    async def _check_history(self, chain: ChainIdentity) -> int:
-        assert self._cache is not None
-        origin = self.config.shown_base_url
-        marks = await asyncio.to_thread(self._cache.marks, chain, origin)
-        check = HistoryCheck(marks)
-        while (mark := check.ask()) is not None:
-            call = self._mark_call(mark.version)
-            try:
-                what = seen(mark, self._parse(call, *await self._exchange(call)).value)
-            except LedgerError as exc:
-                failing = self._seen_failing(exc)
-                if failing is None:
-                    raise
-                what = failing
-            check.tell(mark, what)
-        dropped = 0
-        if check.parted:
-            drop = self._cache.drop_after
-            dropped = await asyncio.to_thread(drop, chain, origin, check.through)
-        return self._checked(check, dropped)
 
     async def chain_identity(self) -> Result[ChainIdentity]:
         call = self._genesis_call()
