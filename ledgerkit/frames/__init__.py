@@ -7,7 +7,8 @@ reads a page's bytes field by field) and refuse anything else with an
 :class:`~ledgerkit.InputError`; they give
 frames whose columns and dtypes are the module constants ``*_COLUMNS``, the same for
 empty input. Integers stay exact: u64 is ``UInt64``, u128
-and u256 fixed-width decimal text; see ``docs/frames.md`` for the whole contract.
+and u256 fixed-width decimal text, a signed amount (a balance change) an Arrow
+``decimal128(20, 0)`` (:data:`SIGNED_AMOUNT`); see ``docs/frames.md`` for the whole contract.
 Importing this package registers the ``DataFrame.ledger`` accessor.
 
 Examples
@@ -59,6 +60,8 @@ from ledgerkit.frames._dtypes import (
     BOOL,
     CATEGORY,
     COUNT,
+    SIGNED_AMOUNT,
+    SIGNED_AMOUNT_MAX,
     STRING,
     TIMESTAMP,
     U128,
@@ -149,6 +152,8 @@ __all__ = [
     "RESOURCE_COLUMNS",
     "ROLES",
     "SEARCH_HIT_COLUMNS",
+    "SIGNED_AMOUNT",
+    "SIGNED_AMOUNT_MAX",
     "STRING",
     "STRUCT_COLUMNS",
     "TIMESTAMP",

@@ -3,11 +3,12 @@ transaction (:func:`balance_changes_to_frame`) and, per transaction and account 
 its roles, fee and net changes (:func:`activity_to_frame`, the rows of an account's
 activity and of the ``"activity"`` extraction kind).
 
-Changes are signed and exact. They are held as decimal text (``"-2400"``, ``"100000000"``):
-one transaction's change to one balance is a sum of u64 amounts and can leave the range of
-``Int64`` (and of ``UInt64``, being signed), and text is exact, reads back from Parquet
-with the same dtype, and turns into Python ints with :func:`wide_to_ints` (sums with
-:func:`wide_sum`). A text column's ``.sum()`` concatenates: sum with ``wide_sum``.
+Changes are signed and exact. A balance change's ``delta`` is a number of
+:data:`~ledgerkit.frames.SIGNED_AMOUNT` (an Arrow ``decimal128(20, 0)``): one transaction's
+change to one balance is a sum of u64 amounts, of either sign, beyond the range of
+``Int64``; the decimal holds ``±(10**20 - 1)``, sums (``.sum()``, ``groupby().sum()``)
+exactly and compares with Python ints. The per-asset changes of :func:`activity_to_frame`
+are one JSON object per row, their values exact decimal text.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ledgerkit.frames._asset_keys import APT_COIN, APT_METADATA
 from ledgerkit.frames._dtypes import (
     BOOL,
     CATEGORY,
+    SIGNED_AMOUNT,
     STRING,
     TIMESTAMP,
     UINT64,
@@ -62,14 +64,14 @@ __all__ = [
 #: One row per transaction, account and asset whose balance it changed. ``asset`` is the
 #: asset's key (its fungible-asset metadata address; a coin's paired one), ``coin_type``
 #: the coin paired with it when known, ``metadata`` the metadata address; ``delta`` the
-#: signed change as exact decimal text.
+#: signed change, an exact number (:data:`SIGNED_AMOUNT`).
 BALANCE_CHANGE_COLUMNS: Final = {
     "version": UINT64,
     "address": CATEGORY,
     "asset": CATEGORY,
     "coin_type": CATEGORY,
     "metadata": CATEGORY,
-    "delta": STRING,
+    "delta": SIGNED_AMOUNT,
 }
 
 #: One row per transaction and address it touched (:func:`activity_to_frame`).
@@ -140,7 +142,14 @@ def balance_changes_to_frame(
         same key as :data:`HOLDING_COLUMNS` and ``Simulation.balance_changes``;
         ``coin_type`` the coin paired with it when known (APT's, or a coin the given
         transactions name); ``metadata`` the metadata address; ``delta`` the signed
-        change, exact decimal text (sum with :func:`wide_sum`).
+        change, an exact integer of :data:`SIGNED_AMOUNT` (``decimal128(20, 0)``): it
+        sums exactly (``.sum()``, ``groupby(...).sum()``), compares with Python ints and
+        gives ``Decimal`` values (``int(value)`` is exact).
+
+    Raises
+    ------
+    DecodingError
+        A change beyond ``±(10**20 - 1)`` (more than five times a u64: no chain's).
 
     Notes
     -----
@@ -154,8 +163,16 @@ def balance_changes_to_frame(
     --------
     >>> changes = balance_changes_to_frame(client.transactions(start=0, limit=100))
     ... # doctest: +SKIP
-    >>> changes.groupby(["address", "asset"], observed=True)["delta"].agg(wide_sum)
+    >>> changes.groupby(["address", "asset"], observed=True)["delta"].sum()
     ... # doctest: +SKIP
+    >>> raw = client.build_transaction(
+    ...     alice, "0x1::aptos_account::transfer", [bob.address, 1_000]
+    ... )  # doctest: +SKIP
+    >>> sim = client.simulate(raw, signer=alice)  # doctest: +SKIP
+    >>> delta = sim.balance_changes.set_index("address")["delta"]  # doctest: +SKIP
+    >>> delta[alice.address.long] == -(1_000 + sim.gas_used * sim.gas_unit_price)
+    ... # doctest: +SKIP
+    True
     """
     rows, coins = balance_change_rows(_transactions(records, "balance_changes_to_frame"), stores)
     return _balance_frame(rows, coins)
@@ -173,7 +190,7 @@ def _balance_frame(
             "asset": assets,
             "coin_type": [None if a is None else coins.get(a) for a in assets],
             "metadata": assets,
-            "delta": [str(delta) for _, _, _, delta in rows],
+            "delta": [delta for _, _, _, delta in rows],
         },
     )
 

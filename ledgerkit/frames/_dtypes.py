@@ -9,6 +9,7 @@ ledger value              pandas dtype
 u8 ... u64                ``UInt64`` (nullable, exact to ``2**64 - 1``)
 u128                      ``string``: 39-digit zero-padded decimal text
 u256                      ``string``: 78-digit zero-padded decimal text
+signed amount (a change)  ``decimal128(20, 0)[pyarrow]``: exact to ``±(10**20 - 1)``
 timestamp (microseconds)  ``datetime64[us, UTC]``
 address                   ``category`` or ``string`` of the long ``0x`` + 64 hex form
 hash                      ``string`` (``0x`` + 64 lowercase hex digits)
@@ -23,6 +24,11 @@ is exact, orders the same as the numbers (``sort_values`` is numeric order), and
 back from ``pd.read_parquet`` with the same dtype: pyarrow ``decimal256(39, 0)`` holds a
 u128 but reads back as an ``object`` column, and no Arrow decimal holds the 78 digits of
 ``2**256 - 1``. :func:`wide_to_ints` and :func:`wide_sum` give exact Python ints back.
+
+A signed amount (a balance change: a sum of u64 amounts, either sign) is a number, an Arrow
+``decimal128(20, 0)``: no numpy integer holds ``-(2**64 - 1) ... 2**64 - 1``, and a decimal
+of scale 0 is an exact integer that pandas sums (into ``decimal128(38, 0)``, so sums of
+many do not overflow), compares and sorts as one, and Parquet, DuckDB and Dask keep.
 """
 
 from __future__ import annotations
@@ -42,6 +48,8 @@ __all__ = [
     "BOOL",
     "CATEGORY",
     "COUNT",
+    "SIGNED_AMOUNT",
+    "SIGNED_AMOUNT_MAX",
     "STRING",
     "TIMESTAMP",
     "U128",
@@ -64,6 +72,10 @@ U128: Final = STRING
 U256: Final = STRING
 U128_WIDTH: Final = 39  # digits of 2**128 - 1
 U256_WIDTH: Final = 78  # digits of 2**256 - 1
+#: Signed amounts: exact integers to ``±(10**20 - 1)``, which holds ``±(2**64 - 1)``.
+SIGNED_AMOUNT: Final = pd.ArrowDtype(pa.decimal128(20, 0))
+#: The largest magnitude a :data:`SIGNED_AMOUNT` holds (20 decimal digits).
+SIGNED_AMOUNT_MAX: Final = 10**20 - 1
 TIMESTAMP: Final = pd.DatetimeTZDtype("us", "UTC")
 BOOL: Final = pd.BooleanDtype()
 # Categories depend on the data; the contract is "category of str", which is what
@@ -125,6 +137,17 @@ def count(values: Sequence[int | None]) -> Any:
         return _masked(pd.arrays.IntegerArray, data, np.zeros(len(data), dtype=bool))
     filled, mask = _with_missing(values, 0)
     return _masked(pd.arrays.IntegerArray, filled.astype(np.uint32), mask)
+
+
+def signed_amounts(values: Sequence[int | None]) -> Any:
+    """:data:`SIGNED_AMOUNT` from ints (None is missing); exact, never through float.
+
+    Raises ``OverflowError`` for a value beyond ``±(10**20 - 1)``.
+    """
+    for value in values:
+        if value is not None and not -SIGNED_AMOUNT_MAX <= value <= SIGNED_AMOUNT_MAX:
+            raise OverflowError(f"{value} is beyond ±(10**20 - 1)")
+    return pd.arrays.ArrowExtensionArray(pa.array(values, SIGNED_AMOUNT.pyarrow_dtype))
 
 
 def timestamp(values: Sequence[int | None]) -> Any:
@@ -194,10 +217,17 @@ def missing(dtype: Any, length: int) -> Any:
 _BUILDERS: Final[dict[Any, Any]] = {
     UINT64: u64,
     COUNT: count,
+    SIGNED_AMOUNT: signed_amounts,
     STRING: string,
     TIMESTAMP: timestamp,
     BOOL: boolean,
     CATEGORY: category,
+}
+# What a column of each integer dtype holds, for the error of a value that does not fit.
+_RANGES: Final[dict[int, str]] = {
+    id(UINT64): "a u64",
+    id(COUNT): "a u32",
+    id(SIGNED_AMOUNT): "±(10**20 - 1)",
 }
 # pandas dtypes hash in Python, a microsecond a column; the schemas hold the constants
 # above, so they are found by identity first.
@@ -211,7 +241,8 @@ def build_frame(schema: Mapping[str, Any], columns: Mapping[str, Sequence[Any]])
     Raises
     ------
     DecodingError
-        A u64 column holds a value outside ``[0, 2**64 - 1]``.
+        A u64 column holds a value outside ``[0, 2**64 - 1]``, a signed amount one beyond
+        ``±(10**20 - 1)``.
     """
     arrays = []
     for name, dtype in schema.items():
@@ -223,7 +254,8 @@ def build_frame(schema: Mapping[str, Any], columns: Mapping[str, Sequence[Any]])
         try:
             arrays.append(build(values))
         except OverflowError as exc:
-            raise DecodingError(f"column {name!r}: a value does not fit in a u64") from exc
+            held = _RANGES.get(id(dtype), "its dtype")
+            raise DecodingError(f"column {name!r}: a value does not fit in {held}") from exc
     length = len(arrays[0]) if arrays else 0
     return _frame(arrays, _column_index(tuple(schema)), length)
 
@@ -302,12 +334,16 @@ def ints_to_wide(values: Iterable[int | str | None], *, bits: int) -> Any:
 
 
 def wide_to_ints(column: Iterable[Any]) -> list[int | None]:
-    """The exact Python ints of a u128 / u256 column (missing values are None)."""
+    """The exact Python ints of a u128 / u256 column, or of any column of exact integers
+    (a :data:`SIGNED_AMOUNT`'s ``Decimal`` values too); missing values are None."""
     return [None if value is None or value is pd.NA else int(value) for value in column]
 
 
 def wide_sum(column: Iterable[Any]) -> int:
-    """The exact sum of a u128 / u256 column, skipping missing values."""
+    """The exact sum of a u128 / u256 column, skipping missing values, as a Python int.
+
+    A :data:`SIGNED_AMOUNT` column needs no help: its ``.sum()`` is exact.
+    """
     return sum(int(value) for value in column if value is not None and value is not pd.NA)
 
 

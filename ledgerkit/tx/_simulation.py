@@ -176,9 +176,10 @@ class Simulation:
         ``address`` is the account (long form); ``asset`` the asset's key, its
         fungible-asset metadata address (a coin's paired one: APT is ``0x…0a``), the key
         of ``account_balances`` too, with ``coin_type`` and ``metadata`` beside it;
-        ``delta`` the signed change as exact decimal text: withdrawals, deposits and, for
-        the fee payer, the fee less any storage refund. A fungible store whose owner is
-        unknown is listed under its own address.
+        ``delta`` the signed change, an exact number (``decimal128(20, 0)``, summed and
+        compared with Python ints exactly): withdrawals, deposits and, for the fee payer,
+        the fee less any storage refund. A fungible store whose owner is unknown is
+        listed under its own address.
         """
         from ledgerkit.frames import balance_changes_to_frame
 

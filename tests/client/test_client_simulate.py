@@ -112,9 +112,14 @@ def test_a_coin_transfer_foretells_gas_fee_and_balance_changes(
     rows = sim.balance_changes[["address", "asset", "coin_type", "delta"]].to_dict("records")
     apt = {"asset": APT_FA, "coin_type": "0x1::aptos_coin::AptosCoin"}
     assert rows == [
-        {"address": sender.address.long, **apt, "delta": str(-1_234 - sim.gas_used * 100)},
-        {"address": recipient.address.long, **apt, "delta": "1234"},
+        {"address": sender.address.long, **apt, "delta": -(1_234 + sim.gas_used * 100)},
+        {"address": recipient.address.long, **apt, "delta": 1_234},
     ]
+    # The deltas are numbers: compared with Python ints, summed to what left the accounts.
+    delta = sim.balance_changes.set_index("address")["delta"]
+    assert delta[sender.address.long] == -(1_234 + sim.gas_used * sim.gas_unit_price)
+    assert (delta == 1_234).tolist() == [False, True]
+    assert delta.sum() == -(sim.gas_used * 100)
     # Nothing was committed.
     assert client.account_balance(sender.address, "0x1::aptos_coin::AptosCoin").value == before
     assert sim.events["type"].tolist() == [

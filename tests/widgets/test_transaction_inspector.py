@@ -334,7 +334,7 @@ def test_a_search_narrows_the_balance_changes_and_their_frame(
         (scene.carol, "-1,500,000"),
         (scene.bob, "+1,500,000"),
     ]
-    assert grid.to_frame()["delta"].tolist() == ["-1500000", "1500000"]
+    assert grid.to_frame()["delta"].tolist() == [-1_500_000, 1_500_000]
 
 
 # -- typed events and changes ------------------------------------------------------------------
