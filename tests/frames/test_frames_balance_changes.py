@@ -20,7 +20,6 @@ import pytest
 import ledgerkit
 from ledgerkit import InputError
 from ledgerkit.frames import (
-    BALANCE_CHANGE_COLUMNS,
     balance_changes_to_frame,
     holdings_to_frame,
     schema_of,
