@@ -144,10 +144,29 @@ def signed_amounts(values: Sequence[int | None]) -> Any:
 
     Raises ``OverflowError`` for a value beyond ``±(10**20 - 1)``.
     """
-    for value in values:
-        if value is not None and not -SIGNED_AMOUNT_MAX <= value <= SIGNED_AMOUNT_MAX:
-            raise OverflowError(f"{value} is beyond ±(10**20 - 1)")
-    return pd.arrays.ArrowExtensionArray(pa.array(values, SIGNED_AMOUNT.pyarrow_dtype))
+    try:
+        if None in values:
+            data, mask = _with_missing(values, 0)
+            low = data.astype(np.int64)
+        else:
+            low, mask = np.array(values, dtype=np.int64), None
+    except OverflowError:  # past int64: Arrow reads each Python int
+        for value in values:
+            if value is not None and not -SIGNED_AMOUNT_MAX <= value <= SIGNED_AMOUNT_MAX:
+                raise OverflowError(f"{value} is beyond ±(10**20 - 1)") from None
+        return pd.arrays.ArrowExtensionArray(pa.array(values, SIGNED_AMOUNT.pyarrow_dtype))
+    # Within int64 the 128-bit words are written at once: the value, then its sign
+    # (little-endian two's complement), some ten times quicker than value by value.
+    words = np.empty((len(low), 2), dtype=np.int64)
+    words[:, 0] = low
+    words[:, 1] = low >> 63
+    validity = None
+    if mask is not None and mask.any():
+        validity = pa.py_buffer(np.packbits(~mask, bitorder="little"))
+    array = pa.Array.from_buffers(
+        SIGNED_AMOUNT.pyarrow_dtype, len(low), [validity, pa.py_buffer(words)]
+    )
+    return pd.arrays.ArrowExtensionArray(array)
 
 
 def timestamp(values: Sequence[int | None]) -> Any:

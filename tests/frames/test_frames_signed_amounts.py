@@ -21,6 +21,7 @@ from ledgerkit.frames import (
     BALANCE_CHANGE_COLUMNS,
     SIGNED_AMOUNT,
     SIGNED_AMOUNT_MAX,
+    _dtypes,
     balance_changes_to_frame,
     schema_of,
     wide_to_ints,
@@ -162,6 +163,27 @@ def test_sorting_is_numeric_order(frame: pd.DataFrame) -> None:
     assert ordered == [CAROL, ALICE, DAVE, BOB]
     assert frame["delta"].min() == -U64_MAX
     assert frame["delta"].max() == U64_MAX
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        [1, None, -5, 2**63 - 1, -(2**63)],
+        [-1, None] * 40,
+        [None, None],
+        [],
+        [U64_MAX, None, -U64_MAX, 0],
+        [SIGNED_AMOUNT_MAX, -SIGNED_AMOUNT_MAX],
+    ],
+)
+def test_a_column_holds_what_it_was_given_missing_values_included(values: list[Any]) -> None:
+    column = pd.Series(_dtypes.signed_amounts(values), dtype=SIGNED_AMOUNT)
+    assert [None if value is pd.NA else int(value) for value in column] == values
+    assert column.isna().tolist() == [value is None for value in values]
+    assert column.array._pa_array.combine_chunks().validate(full=True) is None
+    missing = _dtypes.missing(SIGNED_AMOUNT, 3)
+    assert str(missing.dtype) == DTYPE
+    assert pd.Series(missing).isna().all()
 
 
 def test_a_change_past_the_decimal_is_refused_with_a_typed_error() -> None:
