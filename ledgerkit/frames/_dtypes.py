@@ -28,7 +28,8 @@ u128 but reads back as an ``object`` column, and no Arrow decimal holds the 78 d
 A signed amount (a balance change: a sum of u64 amounts, either sign) is a number, an Arrow
 ``decimal128(20, 0)``: no numpy integer holds ``-(2**64 - 1) ... 2**64 - 1``, and a decimal
 of scale 0 is an exact integer that pandas sums (into ``decimal128(38, 0)``, so sums of
-many do not overflow), compares and sorts as one, and Parquet, DuckDB and Dask keep.
+many do not overflow), compares and sorts as one, and that Parquet, DuckDB and Dask keep
+exact (``pd.read_parquet`` gives it back as ``Decimal`` objects: ``astype`` restores it).
 """
 
 from __future__ import annotations
