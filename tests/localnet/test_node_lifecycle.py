@@ -223,3 +223,15 @@ def test_a_replay_reads_the_urls_of_a_stopped_node(tmp_path: Path) -> None:
         assert replayed.base_url == archive_url
         assert replayed.ledger_info().value == recorded
         assert replayed.block_by_height(1).value == first
+
+
+def test_a_token_signed_while_stopped_is_good_once_the_node_runs_again() -> None:
+    node = LocalNode(seed=SEED, blocks=BLOCKS)
+    with node:
+        pass
+    token = node.sign_in("later@example.com")  # the same identity provider, its same keys
+    body = {"address": "0x" + "5d" * 32, "amount": 1}
+    headers = {"Authorization": f"Bearer {token}", "x-is-jwt": "true"}
+    with node, httpx.Client(timeout=30.0) as http:
+        funded = http.post(f"{node.faucet_url}/fund", json=body, headers=headers)
+    assert funded.status_code == 200
