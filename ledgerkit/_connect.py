@@ -48,7 +48,7 @@ class _SharedNode:
         """The running embedded node, started now if there is none; one more user."""
         with self._lock:
             node = self._node
-            if node is None or node.ledger is None:  # none yet, or stopped by hand
+            if node is None or not node.running:  # none yet, or stopped by hand
                 from ledgerkit.localnet import LocalNode  # heavy: only when wanted
 
                 node = LocalNode().start()

@@ -18,6 +18,8 @@ notebook can catch the whole family with one ``except``. The tree::
     │   └── BCSDecodeError                    truncated, non-canonical, out of range, trailing
     ├── SigningError                          keys and signatures
     ├── ClientClosedError                     a call on a closed client (a RuntimeError too)
+    ├── LocalNodeError                        the embedded node cannot do it (a RuntimeError too)
+    │   └── NodeStoppedError                  ... as it is not running: not started yet, or stopped
     ├── TransportError                        the request never got an HTTP answer
     │   ├── RequestTimeoutError
     │   └── SnapshotMissError                 replayed: the request is not in the snapshot
@@ -107,11 +109,13 @@ __all__ = [
     "InvalidKeyError",
     "InvalidTransactionUpdateError",
     "LedgerError",
+    "LocalNodeError",
     "MempoolFullError",
     "MoveModuleNotFoundError",
     "MoveTypeSyntaxError",
     "MoveValueError",
     "NodeAPIError",
+    "NodeStoppedError",
     "NotFoundError",
     "PageNotFoundError",
     "PrunedError",
@@ -335,6 +339,25 @@ class ClientClosedError(LedgerError, RuntimeError):
     A closed client stays closed; make a new one (or use it in a ``with`` block that
     holds every call). Also a ``RuntimeError``, as the HTTP library reports a closed
     client.
+    """
+
+
+class LocalNodeError(LedgerError, RuntimeError):
+    """The embedded node (:class:`~ledgerkit.LocalNode`) cannot do what was asked: it
+    runs without the service asked of it, or it did not start.
+
+    Also a ``RuntimeError``: what was asked does not fit the node's state or setup.
+    """
+
+
+class NodeStoppedError(LocalNodeError):
+    """What was asked of the embedded node needs it running, and it is stopped: not
+    started yet, or stopped since. ``start()`` it (or use it in a ``with`` block).
+
+    Before its first start the node knows none of its URLs, its key or its dev accounts
+    yet, and reading them raises this; once started they stay readable after ``stop()``
+    (a restart serves at the same URLs). Its ``ledger`` needs the live server and raises
+    this whenever the node is stopped.
     """
 
 

@@ -3,6 +3,7 @@ events and write-set changes, and blocks."""
 
 from __future__ import annotations
 
+import re
 import typing
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final
@@ -48,6 +49,7 @@ from ledgerkit.models import (
     decode,
     decode_block,
     decode_events,
+    decode_transaction,
     decode_transaction_rows,
     decode_transactions,
     fee_payer,
@@ -213,11 +215,14 @@ def transactions_to_frame(
 
     Parameters
     ----------
-    records : bytes, Result, Transaction or iterable of Transaction
+    records : bytes, str, Result, Transaction or iterable of Transaction
         The body of a page of transactions as the node sent it (the quickest: only the
-        fields the frame shows are read, see :func:`decode_transaction_rows`), or what
-        the client returns (``client.transactions(start=0, limit=100)``, its ``.value``,
-        or one transaction), or the API's JSON objects (decoded with
+        fields the frame shows are read, see :func:`decode_transaction_rows`), or of any
+        answer :func:`ledgerkit.models.decode_transactions` reads (a simulation's, whose
+        transactions come without ``type``), or of one transaction (a submission's
+        pending one included); or what the client returns
+        (``client.transactions(start=0, limit=100)``, its ``.value``, or one
+        transaction), or the API's JSON objects (decoded with
         :func:`ledgerkit.models.decode_transactions`).
     roots : bool, default False
         Also the hashes of :data:`TRANSACTION_ROOT_COLUMNS` (state change, event root,
@@ -236,6 +241,9 @@ def transactions_to_frame(
     ------
     InputError
         ``records`` is none of these (an int, a list of something else...).
+    DecodingError
+        Bytes or text that are not such an answer (as
+        :func:`ledgerkit.models.decode_transactions` refuses them).
 
     Examples
     --------
@@ -322,6 +330,8 @@ def _signer_columns(rows: list[TransactionRow]) -> dict[str, Any]:
 
 def _rows_of(records: Any) -> list[TransactionRow]:
     if isinstance(records, bytes | bytearray | memoryview | str):
+        if _is_object(records):  # one transaction: a read by hash, a submission's answer
+            return [row_from_record(decode_transaction(records))]
         return decode_transaction_rows(records)
     # Extraction hands over a partition's rows, thousands at a time: a list of rows and
     # nothing else (each item's exact type read in C) has nothing to unwrap, check or
@@ -339,6 +349,15 @@ def _rows_of(records: Any) -> list[TransactionRow]:
 
 
 _ROW_ONLY: Final = frozenset({TransactionRow})
+_OBJECT_TEXT: Final = re.compile(r"[ \t\r\n]*\{")
+_OBJECT_BYTES: Final = re.compile(rb"[ \t\r\n]*\{")
+
+
+def _is_object(body: bytes | bytearray | memoryview | str) -> bool:
+    """Whether a JSON body holds one object rather than a list (its first character)."""
+    if isinstance(body, str):
+        return _OBJECT_TEXT.match(body) is not None
+    return _OBJECT_BYTES.match(body) is not None
 
 
 def _function(payload: PayloadRow | None) -> str | None:

@@ -29,14 +29,17 @@ from ledgerkit.localnet._foreground import serve
 from ledgerkit.localnet._node_config import ENDPOINT_GROUPS, NodeConfig
 from ledgerkit.localnet._node_errors import IncompleteChainError, NodeConfigError
 from ledgerkit.localnet._server import PROFILES, LocalNode
+from ledgerkit.localnet.ledger import Ledger
 from ledgerkit.localnet.public import PublicSettings
-from ledgerkit.localnet.services import FaucetSettings
+from ledgerkit.localnet.services import FaucetSettings, IdentityProvider
 
 __all__ = [
     "ENDPOINT_GROUPS",
     "PROFILES",
     "FaucetSettings",
+    "IdentityProvider",
     "IncompleteChainError",
+    "Ledger",
     "LocalNode",
     "NodeConfig",
     "NodeConfigError",

@@ -5,210 +5,73 @@ Beside the node API, each on its own loopback port, run its neighbours: the fauc
 identity provider whose ID tokens the faucet asks for, and the docs host
 (``ledgerkit.localnet.services``). In the public profile (``ledgerkit.localnet.public``)
 an archive node over the same ledger runs beside them. All the servers share one thread
-and one event loop.
+and one event loop; how they run (the block producer, the HTTP protocol, the sockets) is
+in ``_serving``.
 
-The HTTP server is uvicorn; a block producer thread makes a block shortly after each
-submission, or every ``block_interval`` seconds with a background workload in live mode,
-and drops expired transactions from the mempool every :data:`SWEEP_SECONDS` in any mode.
-Requests that do not even parse as HTTP are answered by the protocol itself, with the
-node's error record and ledger headers rather than uvicorn's plain-text page.
+A node keeps what it learnt at its first start (its URLs, the public profile's key, its
+dev accounts) once stopped, and a restart serves again at the same URLs.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import shutil
 import socket
 import tempfile
 import threading
 import time
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import replace
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
-from typing import Any, ClassVar, Final, Protocol
+from typing import Any, Final
 
-import httptools
-import orjson
 import uvicorn
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from ledgerkit._errors import ErrorCode
+from ledgerkit._errors import LocalNodeError, NodeStoppedError
+from ledgerkit.keys import Account
 from ledgerkit.localnet._node_config import NodeConfig
-from ledgerkit.localnet._node_errors import NodeConfigError, NodeError
-from ledgerkit.localnet.app import MAX_ECHO_CHARS, create_app, meta_headers
+from ledgerkit.localnet._node_errors import NodeConfigError
+from ledgerkit.localnet._node_services import SERVICES, service_apps
+from ledgerkit.localnet._serving import (
+    BlockProducer,
+    bind,
+    protocol_for,
+    serve_together,
+    uvicorn_server,
+)
+from ledgerkit.localnet.app import create_app
 from ledgerkit.localnet.ledger import Ledger
 from ledgerkit.localnet.public import PublicApps, PublicSettings, RequestLog, public_apps
-from ledgerkit.localnet.services import (
-    BuiltSite,
-    FaucetSettings,
-    IdentityProvider,
-    LedgerFunder,
-    TokenVerifier,
-    TrustedIssuer,
-    create_docs_app,
-    create_faucet_app,
-)
-from ledgerkit.types import LedgerMeta
+from ledgerkit.localnet.services import FaucetSettings, IdentityProvider
 
 __all__ = ["PROFILES", "LocalNode"]
 
 _log = logging.getLogger("ledgerkit.localnet")
 
-#: How long the producer waits after a submission for more to batch into one block.
-BATCH_SECONDS: Final = 0.02
-#: How often the producer drops expired transactions from the mempool.
-SWEEP_SECONDS: Final = 1.0
-#: How long an idle keep-alive connection stays open (longer than any common client keeps one).
-KEEP_ALIVE_SECONDS: Final = 75
 START_TIMEOUT_SECONDS: Final = 60.0
+#: How long a restart waits for a port the node itself gave up (the system may hold it a
+#: moment after the last connection closes).
+REBIND_SECONDS: Final = 5.0
 #: The node's profiles: ``local`` (one node, the default) and ``public`` (a pruned
 #: fullnode behind a public gateway, and an archive node).
 PROFILES: Final = ("local", "public")
 
-
-class _Positioned(Protocol):
-    """A ledger that knows its position (what a refusal's headers carry)."""
-
-    def meta(self) -> LedgerMeta: ...
+_Plan = list[tuple[uvicorn.Server, socket.socket]]
 
 
-class BlockProducer:
-    """Makes blocks: promptly after submissions, and on a timer in live mode."""
+@dataclass(frozen=True, slots=True)
+class _Known:
+    """What a node learnt when it started and keeps once stopped: its URLs (a restart
+    listens on the same ports), its key and its dev accounts."""
 
-    def __init__(self, ledger: Ledger, interval: float | None) -> None:
-        self._ledger = ledger
-        self._interval = interval
-        self._wake = threading.Event()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(
-            target=self._run, name="ledgerkit-block-producer", daemon=True
-        )
-
-    def start(self) -> None:
-        if len(self._ledger.mempool):  # accepted before a restart: carry on with them
-            self._wake.set()
-        self._thread.start()
-
-    def nudge(self) -> None:
-        """A transaction was submitted: make a block soon."""
-        self._wake.set()
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._wake.set()
-        if self._thread.ident is not None:  # a node stopped while starting never started it
-            self._thread.join(timeout=10)
-
-    def _run(self) -> None:
-        interval = self._interval
-        tick = None if interval is None else time.monotonic() + interval
-        while not self._stop.is_set():
-            wait = SWEEP_SECONDS if tick is None else min(SWEEP_SECONDS, tick - time.monotonic())
-            woke = self._wake.wait(timeout=max(0.0, wait))
-            if self._stop.is_set():
-                return
-            try:
-                if woke:
-                    self._wake.clear()
-                    time.sleep(BATCH_SECONDS)
-                    while self._ledger.produce_block() is not None:
-                        pass  # drain what the block gas limit left over
-                elif tick is not None and interval is not None and time.monotonic() >= tick:
-                    tick = time.monotonic() + interval  # live mode tick
-                    self._ledger.live_tick()
-                self._ledger.expire_pending()
-            except Exception:  # keep producing; a bad block must not stop the node
-                _log.exception("block production failed")
-
-
-class NodeHttpProtocol(HttpToolsProtocol):
-    """uvicorn's httptools protocol, answering unparsable requests as the node answers.
-
-    A method the parser does not know, bytes that are not ASCII in the path, a malformed
-    ``Content-Length`` or an overlong request line never reach the app: uvicorn writes a
-    plain-text 400 for them. This protocol writes the node's error record
-    (``web_framework_error``, saying what the parser refused; 414 for a URL over 64 KiB,
-    400 otherwise) with the ledger headers.
-    ``ledger`` is bound per node by :func:`protocol_for`.
-    """
-
-    ledger: ClassVar[_Positioned | None] = None
-    _refusal = ""
-    _status = 400
-
-    def data_received(self, data: bytes) -> None:
-        try:
-            self.parser.feed_data(data)
-        except httptools.HttpParserUpgrade:
-            super().data_received(b"")  # uvicorn's own upgrade handling (none is served)
-        except httptools.HttpParserError as exc:
-            # A callback's own error (the URL parser's, for one) says more than the wrapper.
-            cause = exc.__context__ if exc.__context__ is not None else exc
-            self._refusal = str(cause)
-            if isinstance(cause, httptools.HttpParserInvalidURLError) and "too long" in str(cause):
-                self._status = 414
-            self.logger.warning("Invalid HTTP request received: %s", self._refusal)
-            self.send_400_response("Invalid HTTP request received.")
-
-    def send_400_response(self, msg: str) -> None:
-        reason = self._refusal.encode("ascii", "replace").decode()[:MAX_ECHO_CHARS]
-        message = "the request is not valid HTTP/1.1" + (f" ({reason})" if reason else "")
-        error = NodeError(ErrorCode.WEB_FRAMEWORK_ERROR, message, status=self._status)
-        try:
-            headers = meta_headers(self.ledger.meta()) if self.ledger is not None else {}
-        except Exception:  # a closed ledger still gets the record, without the position
-            headers = {}
-        body = orjson.dumps(error.record())
-        status = b"400 Bad Request" if self._status == 400 else b"414 URI Too Long"
-        lines = [b"HTTP/1.1 " + status]
-        lines += [name + b": " + value for name, value in self.server_state.default_headers]
-        lines += [f"{name}: {value}".encode("ascii") for name, value in headers.items()]
-        lines += [
-            b"content-type: application/json",
-            b"content-length: " + str(len(body)).encode("ascii"),
-            b"connection: close",
-        ]
-        self.transport.write(b"\r\n".join(lines) + b"\r\n\r\n" + body)
-        self.transport.close()
-
-
-def _serve_together(
-    plan: list[tuple[uvicorn.Server, socket.socket]],
-    closers: Sequence[Callable[[], Awaitable[None]]] = (),
-) -> None:
-    """Run every server of ``plan`` on its socket, in this thread's one event loop; then
-    run ``closers`` in that loop (clients the apps opened in it)."""
-
-    async def all_of() -> None:
-        try:
-            await asyncio.gather(*(server.serve(sockets=[sock]) for server, sock in plan))
-        finally:
-            for close in closers:
-                await close()
-
-    loop_factory = plan[0][0].config.get_loop_factory()
-    with asyncio.Runner(loop_factory=loop_factory) as runner:
-        runner.run(all_of())
-
-
-def protocol_for(ledger: _Positioned) -> type[NodeHttpProtocol]:
-    """A :class:`NodeHttpProtocol` whose refusals carry ``ledger``'s position."""
-    return type("NodeHttpProtocol", (NodeHttpProtocol,), {"ledger": ledger})
-
-
-def _bind(host: str, port: int) -> socket.socket:
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    # Accepted connections inherit this: without it, small answers written in two parts
-    # (headers, then body) wait on delayed ACKs for tens of milliseconds.
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    sock.bind((host, port))
-    sock.listen(2048)
-    sock.setblocking(False)
-    return sock
+    url: str
+    archive_url: str | None
+    faucet_url: str | None
+    docs_url: str | None
+    issuers: dict[str, str]
+    api_key: str | None = field(repr=False)  # a secret: never in a repr
+    dev_accounts: tuple[Account, ...]
 
 
 class LocalNode:
@@ -221,6 +84,12 @@ class LocalNode:
         Without one, the node uses a temporary file removed when it stops.
     host, port : str, int
         Where to listen; port 0 picks a free port. Only loopback unless told otherwise.
+    log_level : str
+        uvicorn's log level (``"warning"``).
+    services : bool
+        Also run the faucet, the identity provider and the docs host (each on a free port).
+    faucet : FaucetSettings, optional
+        The faucet's settings (its default ones when omitted).
     profile : {"local", "public"}
         ``"local"``: one node keeping what ``prune_window`` says. ``"public"``: the node as
         public networks show themselves (see ``docs/localnet.md``): at ``url`` a pruned
@@ -233,6 +102,58 @@ class LocalNode:
         Any :class:`NodeConfig` field: ``seed``, ``blocks``, ``anchor``, ``chain_id``,
         ``dev_accounts``, ``block_interval``, ``prune_window``, ``disabled`` ...
         A new ledger is a copy of the cached chain of these options when there is one.
+
+    Attributes
+    ----------
+    url : str
+        The node API's root, ``http://127.0.0.1:<port>/v1`` (in the public profile, the
+        pruned fullnode behind its gateway).
+    archive_url : str or None
+        The public profile's archive node, ``http://127.0.0.1:<port>/v1`` on a port of
+        its own; ``None`` in the local profile (known from the start).
+    api_key : str or None
+        The key the public fullnode issues, sent as ``Authorization: Bearer <key>``: one
+        per node, kept across restarts, never shown by ``repr``. ``None`` in the local
+        profile (known from the start).
+    faucet_url, docs_url : str or None
+        Roots of the faucet and the docs host, ``http://127.0.0.1:<port>``; ``None``
+        with ``services=False`` (known from the start).
+    issuers : dict of str to str
+        The identity provider's issuer URLs, ``{"project": "<root>/project",
+        "accounts": "<root>/accounts"}``; empty with ``services=False``.
+    identity : IdentityProvider or None
+        The identity provider, whose issuers sign the ID tokens of :meth:`sign_in`; the
+        same one (the same signing keys) across restarts. ``None`` with ``services=False``.
+    dev_accounts : list of Account
+        The funded accounts (address and private key) derived from the seed: the same
+        at every start on the same ledger file, and of a new temporary one.
+    ledger : Ledger
+        The ledger being served (the node's own object, for its tests and tools).
+    running : bool
+        Whether it serves now.
+    archive_received : list of tuple
+        What the public profile's archive received (see the property).
+    config : NodeConfig
+        The settings of the chain and the node (``**options``).
+    profile : str
+        ``"local"`` or ``"public"``.
+    public : PublicSettings or None
+        The public profile's settings, its ``prune_window`` resolved from the chain at
+        each start; ``None`` in the local profile.
+
+    Before the first :meth:`start`, reading ``url``, a public node's ``archive_url`` and
+    ``api_key``, a node with services' ``faucet_url``, ``docs_url``, ``issuers`` and
+    ``identity``, or ``dev_accounts`` raises :class:`~ledgerkit.NodeStoppedError`: the
+    node does not know them yet. Once started they keep their values after
+    :meth:`stop`. ``ledger`` needs the running node and raises it whenever stopped.
+
+    ``start()`` on a running node and ``stop()`` on a stopped (or never started) one do
+    nothing. ``start()`` after ``stop()`` serves again at the same URLs (the same ports),
+    with the same key and identity provider: on the same ledger file with ``db=``,
+    carrying on from its last block, else on a new temporary ledger of the same options
+    (the same generated chain and dev accounts; what was submitted before is gone).
+    ``with node:`` starts it unless it runs, and stops it at the end of the block only
+    if that ``with`` started it.
 
     Examples
     --------
@@ -263,59 +184,143 @@ class LocalNode:
             public = _fullnode_window(public or PublicSettings(), options.pop("prune_window", None))
         self.config = NodeConfig(**options)
         self.profile = profile
-        #: The public profile's settings (``prune_window`` resolved once started); else None.
         self.public = public
         self._public_given = public
-        #: The archive node's ``/v1`` URL in the public profile ("" otherwise or until started).
-        self.archive_url = ""
-        #: The key the public fullnode issues, sent as ``Authorization: Bearer <key>``; a new
-        #: one at each start. ``None`` outside the public profile or until started.
-        self.api_key: str | None = None
-        self._archive_log: RequestLog | None = None
         self._services = services
         self._faucet_settings = faucet or FaucetSettings()
-        #: The identity provider (its issuers sign ID tokens); ``None`` without services.
-        self.identity: IdentityProvider | None = None
-        #: Root URLs of the faucet and the docs host ("" until started, or without services).
-        self.faucet_url = ""
-        self.docs_url = ""
         self._db = Path(db) if db is not None else None
         self._host = host
         self._port = port
         self._log_level = log_level
+        #: What the node learnt when it started; the port of each server, for a restart.
+        self._known: _Known | None = None
+        self._ports: dict[str, int] = {}
+        self._identity: IdentityProvider | None = None
+        self._archive_log: RequestLog | None = None
+        self._ledger: Ledger | None = None
         self._tmpdir: str | None = None
         self._servers: list[uvicorn.Server] = []
         self._thread: threading.Thread | None = None
         self._producer: BlockProducer | None = None
-        self.ledger: Ledger | None = None
-        self.url = ""
         #: Run in the servers' loop once they stop: the faucet's client of the issuers' keys.
         self._closers: list[Callable[[], Awaitable[None]]] = []
+        #: For each ``with`` block open on the node, whether its entry started it.
+        self._entered: list[bool] = []
+
+    # -- what the node knows ---------------------------------------------------------------
+
+    def _learnt(self, what: str) -> _Known:
+        if self._known is None:
+            raise NodeStoppedError(
+                f"LocalNode.{what} is not known yet: the node is stopped (never started); "
+                "call start() or use it in a with block"
+            )
+        return self._known
+
+    @property
+    def url(self) -> str:
+        """The node API's root, ``http://127.0.0.1:<port>/v1``, once started."""
+        return self._learnt("url").url
+
+    @property
+    def archive_url(self) -> str | None:
+        """The public profile's archive node, ``http://127.0.0.1:<port>/v1``, once
+        started; ``None`` in the local profile."""
+        if self._public_given is None:
+            return None
+        return self._learnt("archive_url").archive_url
+
+    @property
+    def api_key(self) -> str | None:
+        """The public fullnode's key, once started; ``None`` in the local profile."""
+        if self._public_given is None:
+            return None
+        return self._learnt("api_key").api_key
+
+    @property
+    def faucet_url(self) -> str | None:
+        """The faucet's root, ``http://127.0.0.1:<port>``, once started; ``None`` with
+        ``services=False``."""
+        return self._learnt("faucet_url").faucet_url if self._services else None
+
+    @property
+    def docs_url(self) -> str | None:
+        """The docs host's root, ``http://127.0.0.1:<port>``, once started; ``None`` with
+        ``services=False``."""
+        return self._learnt("docs_url").docs_url if self._services else None
+
+    @property
+    def issuers(self) -> dict[str, str]:
+        """The identity provider's issuer URLs: ``project`` and ``accounts`` (none with
+        ``services=False``)."""
+        return dict(self._learnt("issuers").issuers) if self._services else {}
+
+    @property
+    def identity(self) -> IdentityProvider | None:
+        """The identity provider, once started; ``None`` with ``services=False``."""
+        if not self._services:
+            return None
+        self._learnt("identity")
+        return self._identity
+
+    @property
+    def dev_accounts(self) -> list[Account]:
+        """The funded accounts (address and private key) derived from the seed, once started."""
+        return list(self._learnt("dev_accounts").dev_accounts)
+
+    @property
+    def ledger(self) -> Ledger:
+        """The ledger being served, while the node runs."""
+        if self._ledger is None:
+            raise NodeStoppedError(
+                "LocalNode.ledger needs the running node, and the node is stopped; "
+                "call start() or use it in a with block"
+            )
+        return self._ledger
+
+    @property
+    def running(self) -> bool:
+        """Whether the node serves now."""
+        return bool(self._servers)
+
+    @property
+    def archive_received(self) -> list[tuple[str, str, dict[str, str]]]:
+        """What the public profile's archive received, oldest first (the newest
+        ``PublicSettings.max_recorded``): ``(method, path and query, headers)``, header
+        names lower-cased; of the last start once stopped. Empty outside the public
+        profile, and before the first start."""
+        log = self._archive_log
+        return [] if log is None else log.snapshot()
+
+    # -- starting and stopping -------------------------------------------------------------
 
     def start(self) -> LocalNode:
-        """Open (or generate) the ledger and serve it; returns when ``url`` answers."""
+        """Open (or generate) the ledger and serve it; returns when ``url`` answers.
+
+        On a running node it does nothing; after :meth:`stop` it serves again at the same
+        URLs (see the class).
+
+        Raises
+        ------
+        LocalNodeError
+            The servers did not start, or a restart cannot listen again on a port it had.
+        OSError
+            The ``port`` asked for is taken.
+        """
         if self._servers:
             return self
-        if self._db is None:
-            self._tmpdir = tempfile.mkdtemp(prefix="ledgerkit-node-")
-            path = Path(self._tmpdir) / "ledger.sqlite3"
-        else:
-            path = self._db
-            path.parent.mkdir(parents=True, exist_ok=True)
-        self.ledger = Ledger.open(path, self.config)
-        self._producer = BlockProducer(self.ledger, self.config.block_interval)
-        sock = _bind(self._host, self._port)
-        port = sock.getsockname()[1]
-        if self._public_given is None:
-            app = create_app(self.ledger, on_submit=self._producer.nudge)
-            plan = [(self._uvicorn(app, protocol_for(self.ledger)), sock)]
-        else:  # the default window is taken anew from the chain at each start
-            plan = self._public_plan(self.ledger, self._public_given, sock)
-        if self._services:
-            plan += self._service_plan(self.ledger)
+        path = self._ledger_path()
+        ports: dict[str, int] = {}
+        try:
+            ledger = self._ledger = Ledger.open(path, self.config)
+            self._producer = BlockProducer(ledger, self.config.block_interval)
+            plan, known = self._plan(ledger, ports)
+        except BaseException:
+            self.stop()  # the temporary ledger removed, the sockets made closed
+            raise
         self._servers = [server for server, _ in plan]
         self._thread = threading.Thread(
-            target=_serve_together,
+            target=serve_together,
             args=(plan, self._closers),
             name="ledgerkit-node",
             daemon=True,
@@ -325,94 +330,116 @@ class LocalNode:
         while not all(server.started for server in self._servers):
             if not self._thread.is_alive() or time.monotonic() > deadline:
                 self.stop()
-                raise RuntimeError("the local node did not start; see the ledgerkit log")
+                raise LocalNodeError("the local node did not start; see the ledgerkit log")
             time.sleep(0.01)
         self._producer.start()
-        self.url = f"{self._origin(port)}/v1"
-        _log.info("local node at %s (ledger %s)", self.url, path)
-        if self.archive_url:
-            _log.info("archive node at %s", self.archive_url)
+        self._ports = ports
+        self._known = replace(known, dev_accounts=tuple(ledger.dev_accounts))
+        _log.info("local node at %s (ledger %s)", known.url, path)
+        if known.archive_url:
+            _log.info("archive node at %s", known.archive_url)
         return self
 
+    def _ledger_path(self) -> Path:
+        if self._db is None:
+            self._tmpdir = tempfile.mkdtemp(prefix="ledgerkit-node-")
+            return Path(self._tmpdir) / "ledger.sqlite3"
+        self._db.parent.mkdir(parents=True, exist_ok=True)
+        return self._db
+
+    def _plan(self, ledger: Ledger, ports: dict[str, int]) -> tuple[_Plan, _Known]:
+        """Every server of the node on its socket, and the URLs they answer at."""
+        socks: list[socket.socket] = []
+
+        def listen(name: str, port: int = 0) -> socket.socket:
+            sock = self._listen(name, port)
+            socks.append(sock)
+            ports[name] = sock.getsockname()[1]
+            return sock
+
+        try:
+            sock = listen("node", self._port)
+            url = f"{self._origin(sock.getsockname()[1])}/v1"
+            archive_url = api_key = None
+            if self._public_given is None:
+                assert self._producer is not None
+                app = create_app(ledger, on_submit=self._producer.nudge)
+                plan = [(self._uvicorn(app, protocol_for(ledger)), sock)]
+            else:  # the default window is taken anew from the chain at each start
+                plan, archive_url, api_key = self._public_plan(
+                    ledger, self._public_given, sock, listen("archive")
+                )
+            services: tuple[str | None, str | None, dict[str, str]] = (None, None, {})
+            if self._services:
+                served, services = self._service_plan(ledger, [listen(name) for name in SERVICES])
+                plan += served
+        except BaseException:
+            for made in socks:
+                made.close()
+            raise
+        faucet_url, docs_url, issuers = services
+        return plan, _Known(url, archive_url, faucet_url, docs_url, issuers, api_key, ())
+
+    def _listen(self, name: str, port: int) -> socket.socket:
+        """A socket for server ``name``: on the port it had, if the node ran before."""
+        had = self._ports.get(name)
+        if had is None:
+            return bind(self._host, port)
+        try:
+            return bind(self._host, had, wait=REBIND_SECONDS)
+        except OSError as exc:
+            raise LocalNodeError(
+                f"the node cannot serve its {name} again at {self._origin(had)}: "
+                f"the port is taken ({exc.strerror or exc})"
+            ) from exc
+
     def _public_plan(
-        self, ledger: Ledger, settings: PublicSettings, sock: socket.socket
-    ) -> list[tuple[uvicorn.Server, socket.socket]]:
-        """The pruned fullnode on ``sock`` and the archive on a port of its own."""
-        archive_sock = _bind(self._host, 0)
+        self,
+        ledger: Ledger,
+        settings: PublicSettings,
+        sock: socket.socket,
+        archive_sock: socket.socket,
+    ) -> tuple[_Plan, str, str]:
+        """The pruned fullnode on ``sock`` and the archive on ``archive_sock``."""
         archive_url = f"{self._origin(archive_sock.getsockname()[1])}/v1"
         assert self._producer is not None
         apps: PublicApps = public_apps(
-            ledger, settings, archive_url=archive_url, on_submit=self._producer.nudge
+            ledger,
+            settings,
+            archive_url=archive_url,
+            on_submit=self._producer.nudge,
+            api_key=self._known.api_key if self._known is not None else None,
         )
-        self.public, self.api_key = apps.settings, apps.api_key
-        self.archive_url, self._archive_log = archive_url, apps.archive_received
-        return [
+        self.public, self._archive_log = apps.settings, apps.archive_received
+        plan = [
             (self._uvicorn(apps.fullnode, protocol_for(apps.fullnode_ledger)), sock),
             (self._uvicorn(apps.archive, protocol_for(ledger)), archive_sock),
         ]
-
-    @property
-    def archive_received(self) -> list[tuple[str, str, dict[str, str]]]:
-        """What the public profile's archive received, oldest first (the newest
-        ``PublicSettings.max_recorded``): ``(method, path and query, headers)``, header
-        names lower-cased. Empty outside the public profile."""
-        log = self._archive_log
-        return [] if log is None else log.snapshot()
+        return plan, archive_url, apps.api_key
 
     def _origin(self, port: int) -> str:
         host = f"[{self._host}]" if ":" in self._host else self._host
         return f"http://{host}:{port}"
 
     def _uvicorn(self, app: Any, protocol: Any = "auto") -> uvicorn.Server:
-        config = uvicorn.Config(
-            app,
-            http=protocol,
-            log_level=self._log_level,
-            access_log=False,
-            lifespan="off",
-            loop="auto",
-            # Idle keep-alive connections outlive the clients' own expiry (httpx 5 s, aiohttp
-            # 15 s): closed by the server first, a connection reused at that moment would
-            # answer a request with a reset instead of a response.
-            timeout_keep_alive=KEEP_ALIVE_SECONDS,
-        )
-        return uvicorn.Server(config)
+        return uvicorn_server(app, log_level=self._log_level, protocol=protocol)
 
-    def _service_plan(self, ledger: Ledger) -> list[tuple[uvicorn.Server, socket.socket]]:
-        """The faucet, the identity provider and the docs host, each on a free port."""
-        socks = [_bind(self._host, 0) for _ in range(3)]
-        faucet_origin, identity_origin, docs_origin = (
-            self._origin(sock.getsockname()[1]) for sock in socks
-        )
-        identity = IdentityProvider()
-        identity.bind(identity_origin)
-        issuers = identity.issuers
-        verifier = TokenVerifier(
-            [
-                TrustedIssuer(issuer.url, issuer.audience, issuer.url + "/jwks")
-                for issuer in issuers.values()
-            ]
-        )
+    def _service_plan(
+        self, ledger: Ledger, socks: list[socket.socket]
+    ) -> tuple[_Plan, tuple[str, str, dict[str, str]]]:
+        """The faucet, the identity provider and the docs host on ``socks``; their URLs."""
         assert self._producer is not None
-        funder = LedgerFunder(ledger, on_submit=self._producer.nudge)
-        faucet = create_faucet_app(funder, verifier, settings=self._faucet_settings)
-        docs = create_docs_app(
-            authorization_servers=[issuer.url for issuer in issuers.values()],
-            project_issuer_metadata=issuers["project"].discovery,
-            site=BuiltSite.found(),
+        identity = self._identity or IdentityProvider()  # its keys outlive a restart
+        made = service_apps(
+            ledger,
+            [self._origin(sock.getsockname()[1]) for sock in socks],
+            identity,
+            on_submit=self._producer.nudge,
+            faucet=self._faucet_settings,
         )
-        self.identity = identity
-        self._closers = [verifier.aclose]
-        self.faucet_url, self.docs_url = faucet_origin, docs_origin
-        apps = (faucet, identity.app(), docs)
-        return [(self._uvicorn(app), sock) for app, sock in zip(apps, socks, strict=True)]
-
-    @property
-    def issuers(self) -> dict[str, str]:
-        """The identity provider's issuer URLs: ``project`` and ``accounts``."""
-        if self.identity is None:
-            return {}
-        return {name: issuer.url for name, issuer in self.identity.issuers.items()}
+        self._identity, self._closers = identity, made.closers
+        plan = [(self._uvicorn(app), sock) for app, sock in zip(made.apps, socks, strict=True)]
+        return plan, (made.faucet_url, made.docs_url, made.issuers)
 
     def sign_in(
         self,
@@ -425,17 +452,25 @@ class LocalNode:
         """A person signs in (scopes openid, email, profile): a signed ID token of the
         issuer, carrying the claims the real ones carry. Keep it out of notebook outputs.
 
+        The identity provider outlives a stop: a token signed while the node is stopped
+        is good once it runs again.
+
         Raises
         ------
-        RuntimeError
-            The node runs without its services, or is not running.
+        NodeStoppedError
+            The node never started (its identity provider does not exist yet).
+        LocalNodeError
+            The node runs without its services.
         """
-        if self.identity is None:
-            raise RuntimeError("this node runs without its identity provider (services=False)")
-        return self.identity.sign_in(email, name=name, issuer=issuer, email_verified=email_verified)
+        identity = self.identity
+        if identity is None:
+            raise LocalNodeError("this node runs without its identity provider (services=False)")
+        return identity.sign_in(email, name=name, issuer=issuer, email_verified=email_verified)
 
     def stop(self) -> None:
-        """Stop serving, finish the block in progress, close the ledger."""
+        """Stop serving, finish the block in progress, close the ledger (a temporary one
+        is removed). What the node learnt at its start stays readable (see the class);
+        on a stopped node it does nothing."""
         if self._producer is not None:
             self._producer.stop()
             self._producer = None
@@ -445,25 +480,18 @@ class LocalNode:
             if self._thread is not None:
                 self._thread.join(timeout=10)
             self._servers = []
-            self.identity = None
-            self.faucet_url = self.docs_url = self.archive_url = ""
-            self.api_key = None
-        if self.ledger is not None:
-            self.ledger.close()
-            self.ledger = None
+        if self._ledger is not None:
+            self._ledger.close()
+            self._ledger = None
         if self._tmpdir is not None:
             shutil.rmtree(self._tmpdir, ignore_errors=True)
             self._tmpdir = None
 
-    @property
-    def dev_accounts(self) -> list[Any]:
-        """The funded accounts (address and private key) derived from the seed."""
-        if self.ledger is None:
-            raise RuntimeError("the node is not running; use it as a context manager")
-        return list(self.ledger.dev_accounts)
-
     def __enter__(self) -> LocalNode:
-        return self.start()
+        started_here = not self.running
+        self.start()
+        self._entered.append(started_here)
+        return self
 
     def __exit__(
         self,
@@ -471,11 +499,19 @@ class LocalNode:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        self.stop()
+        if not self._entered or self._entered.pop():
+            self.stop()
 
     def __repr__(self) -> str:
-        state = self.url or "stopped"
-        return f"LocalNode(seed={self.config.seed}, {state})"
+        known = self._known
+        if known is None:
+            state = "not started"
+        elif self.running:
+            state = f"running at {known.url}"
+        else:
+            state = f"stopped, was at {known.url}"
+        profile = f", profile={self.profile!r}" if self.profile != "local" else ""
+        return f"LocalNode(seed={self.config.seed}{profile}, {state})"
 
 
 def _fullnode_window(settings: PublicSettings, prune_window: int | None) -> PublicSettings:

@@ -27,7 +27,7 @@ import msgspec
 
 from ledgerkit.models._base import Record, U64Int, UnknownVariant
 from ledgerkit.models._decode import _ANY, Body, _error, _problem, _raw_items
-from ledgerkit.models._lenient import at_path
+from ledgerkit.models._lenient import at_path, convert, plan
 from ledgerkit.models._payloads import (
     EncryptedTransactionPayload,
     EntryFunctionPayload,
@@ -100,6 +100,8 @@ _KNOWN_TYPES: Final = frozenset(
 )
 _PAGE: Final = msgspec.json.Decoder(list[TransactionRow], strict=False)
 _ONE: Final = msgspec.json.Decoder(TransactionRow, strict=False)
+#: How the full decoder reads transactions (those without ``type`` included).
+_TRANSACTIONS_PLAN: Final = plan(list[Transaction])
 _ENCODE: Final = msgspec.json.Encoder().encode
 
 
@@ -134,23 +136,27 @@ def unknown_row(raw: dict[str, Any]) -> TransactionRow:
 
 
 def decode_transaction_rows(data: Body) -> list[TransactionRow]:
-    """The rows of a page of transactions (the body of ``/transactions`` and kin).
+    """The rows of a page of transactions (the body of ``/transactions`` and kin), or of
+    any other answer :func:`~ledgerkit.models.decode_transactions` reads.
 
     Only the fields a transactions frame shows are read, and checked: a U64 field
     must be a decimal string or integer, ``success`` a bool, and so on. A field missing
-    from a transaction is None in its row.
+    from a transaction is None in its row. Items without ``type`` (a simulation's user
+    transactions, a submission's pending one, as nodes write them) are told by their
+    fields and read whole, as :func:`~ledgerkit.models.decode_transactions` reads them.
 
     Raises
     ------
     DecodingError
-        The body is not JSON or is cut short, or a transaction of a known ``type`` has
-        a field of the wrong shape.
+        The body is not JSON or is cut short, a transaction of a known ``type`` has
+        a field of the wrong shape, or an item without ``type`` is not a transaction
+        :func:`~ledgerkit.models.decode_transactions` takes.
     """
     what = "list[Transaction]"
     try:
         return _PAGE.decode(data)
     except msgspec.ValidationError:
-        pass  # a newer transaction type, or a bad item: sort them out one by one
+        pass  # a newer transaction type, an untagged item or a bad one: one by one
     except msgspec.DecodeError as exc:
         raise _error(what, data, _problem(exc)) from exc
     rows: list[TransactionRow] = []
@@ -160,10 +166,25 @@ def decode_transaction_rows(data: Body) -> list[TransactionRow]:
         except msgspec.ValidationError as exc:
             item = _ANY.decode(raw)
             kind = item.get("type") if isinstance(item, dict) else None
+            if isinstance(item, dict) and "type" not in item:
+                rows.append(_untagged_row(item, data, index))
+                continue
             if not isinstance(kind, str) or kind in _KNOWN_TYPES:
                 raise _error(what, data, _problem(at_path(exc, f"[{index}]"))) from exc
             rows.append(unknown_row(item))
     return rows
+
+
+def _untagged_row(item: dict[str, Any], data: Body, index: int) -> TransactionRow:
+    """The row of item ``index`` of ``data``, a transaction without ``type``: read whole
+    (its kind told by its fields) and refused where the full decoder refuses it."""
+    target = _TRANSACTIONS_PLAN.target
+    assert target is not None
+    try:
+        record = convert(item, target)
+    except msgspec.ValidationError as exc:
+        raise _error("list[Transaction]", data, _problem(at_path(exc, f"[{index}]"))) from exc
+    return row_from_record(record)
 
 
 def _tag(record: Any) -> str:

@@ -201,13 +201,13 @@ def test_the_key_stays_out_of_the_log_and_the_repr(caplog: pytest.LogCaptureFixt
         assert key not in repr(node)
         assert key not in caplog.text
         assert node.archive_url in caplog.text  # the log does name the archive
-    assert node.api_key is None
-    assert node.archive_url == ""
+    assert node.api_key == key  # kept once stopped, and still out of the repr
+    assert key not in repr(node)
 
 
 def test_the_default_profile_has_no_archive_and_no_key(node: LocalNode) -> None:
     assert node.profile == "local"
-    assert node.archive_url == ""
+    assert node.archive_url is None
     assert node.api_key is None
     assert node.public is None
     assert node.archive_received == []

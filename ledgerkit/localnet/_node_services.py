@@ -1,0 +1,71 @@
+"""The node's neighbours wired to its ledger: the faucet, the identity provider whose ID
+tokens the faucet asks for, and the docs host, each an app for its own socket."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ledgerkit.localnet.ledger import Ledger
+from ledgerkit.localnet.services import (
+    BuiltSite,
+    FaucetSettings,
+    IdentityProvider,
+    LedgerFunder,
+    TokenVerifier,
+    TrustedIssuer,
+    create_docs_app,
+    create_faucet_app,
+)
+
+__all__ = ["SERVICES", "ServiceApps", "service_apps"]
+
+#: The services, in the order of the origins :func:`service_apps` takes.
+SERVICES = ("faucet", "identity", "docs")
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceApps:
+    """The apps of the services (in the order of :data:`SERVICES`), what to close once
+    they stop (in their loop), and where they answer."""
+
+    apps: tuple[Any, Any, Any]
+    closers: list[Callable[[], Awaitable[None]]]
+    faucet_url: str
+    docs_url: str
+    issuers: dict[str, str]
+
+
+def service_apps(
+    ledger: Ledger,
+    origins: Sequence[str],
+    identity: IdentityProvider,
+    *,
+    on_submit: Callable[[], None],
+    faucet: FaucetSettings,
+) -> ServiceApps:
+    """The faucet, the identity provider and the docs host at ``origins`` (one each, in
+    the order of :data:`SERVICES`); ``identity`` is bound to its origin."""
+    faucet_origin, identity_origin, docs_origin = origins
+    identity.bind(identity_origin)
+    issuers = identity.issuers
+    verifier = TokenVerifier(
+        [
+            TrustedIssuer(issuer.url, issuer.audience, issuer.url + "/jwks")
+            for issuer in issuers.values()
+        ]
+    )
+    funder = LedgerFunder(ledger, on_submit=on_submit)
+    docs = create_docs_app(
+        authorization_servers=[issuer.url for issuer in issuers.values()],
+        project_issuer_metadata=issuers["project"].discovery,
+        site=BuiltSite.found(),
+    )
+    return ServiceApps(
+        apps=(create_faucet_app(funder, verifier, settings=faucet), identity.app(), docs),
+        closers=[verifier.aclose],
+        faucet_url=faucet_origin,
+        docs_url=docs_origin,
+        issuers={name: issuer.url for name, issuer in issuers.items()},
+    )
