@@ -110,20 +110,28 @@ class Source:
 
     @property
     def holds_genesis(self) -> bool:
-        """Whether a page's records are transactions with their hashes, so that the page
-        of version 0 names the chain (:meth:`genesis_in`)."""
+        """Whether a page's records are transactions with their hashes, or blocks with
+        their first transaction, so that the page of version 0 (of height 0) names the
+        chain (:meth:`genesis_in`)."""
+        if self.kind == "blocks":
+            return True
         return self.node_kind == "transactions" and self.kind != "transaction_events"
 
     def genesis_in(self, records: list[Any]) -> tuple[int, str] | None:
         """The version and hash of the genesis transaction when ``records`` (in key order)
-        start with it; None otherwise."""
+        start with it, or with the genesis block holding it; None otherwise."""
         if not self.holds_genesis or not records:
             return None
         first = records[0]
+        if self.kind == "blocks":
+            held = first.transactions or [None]
+            if first.block_height != 0 or held[0] is None:
+                return None
+            first = held[0]
         found = getattr(first, "hash", None)
-        if first.version != 0 or not isinstance(found, str):
+        if getattr(first, "version", None) != 0 or not isinstance(found, str):
             return None
-        return first.version, found
+        return 0, found
 
     async def page(
         self, client: AsyncClient, first: int, stop: int, *, archive: bool = False
