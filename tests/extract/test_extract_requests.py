@@ -153,6 +153,31 @@ def test_a_block_listed_short_costs_its_last_transaction_alone(
     pd.testing.assert_frame_equal(ours, theirs)
 
 
+def test_blocks_across_a_pruned_node_and_its_archive_are_the_unpruned_nodes(
+    make_node: Callable[..., LocalNode], node: LocalNode, tmp_path: Path
+) -> None:
+    settings = PublicSettings(prune_window=400, budget=1_000_000, key_budget=1_000_000)
+    public = make_node(seed=7, blocks=120, profile="public", public=settings, services=False)
+    with Client(public.url, api_key=public.api_key, cache=False) as keyed:
+        oldest = keyed.ledger_info().value.oldest_block_height
+        assert 10 < oldest < 120
+        summary = extract(
+            "blocks", keyed, tmp_path / "public", start=10, stop=121, partition_size=30,
+            progress=False,
+        )  # fmt: skip
+    extract(
+        "blocks", node.url, tmp_path / "whole", start=10, stop=121, partition_size=30,
+        progress=False,
+    )  # fmt: skip
+    names = sorted(p.name for p in (tmp_path / "whole" / "blocks").iterdir())
+    assert len(names) == 5  # [10, 30), [30, 60), [60, 90), [90, 120), [120, 121)
+    for name in names:
+        ours = pq.read_table(tmp_path / "public" / "blocks" / name)
+        theirs = pq.read_table(tmp_path / "whole" / "blocks" / name)
+        assert ours.equals(theirs)
+    assert summary.served_by == {public.archive_url: oldest - 10, public.url: 121 - oldest}
+
+
 # -- every other kind at the page limit -----------------------------------------------------
 
 
