@@ -12,8 +12,9 @@ of blocks ``[first, stop)`` is read as:
   (:data:`PAGE_LIMIT` a request), when that is fewer requests than one a block: each block
   metadata transaction opens a block, whose hash and timestamp are the metadata's id and
   timestamp, and which ends before the next one. The end blocks check this on the node's
-  own records: where the metadata does not name its block as the node does (or the pages
-  do not cut into as many blocks as the heights), the blocks between are read one by one.
+  own records: where the metadata does not name its block as the node does, the blocks
+  between are read one request each (and so, the pages read in vain, where the pages do
+  not cut into as many blocks as there are heights between: a chain this does not know).
 
 So ``n`` blocks of ``v`` versions between their ends cost ``2 + min(ceil(v / 100), n - 2)``
 requests: at most one a block, and far fewer where blocks hold few transactions.
@@ -33,7 +34,7 @@ from ledgerkit.extract._ranges import pages
 from ledgerkit.models import Block, BlockMetadataTransaction, decode_transaction
 from ledgerkit.types import LedgerMeta
 
-__all__ = ["BLOCKS_PER_PAGE", "PAGE_LIMIT", "blocks_page", "requests_for"]
+__all__ = ["BLOCKS_PER_PAGE", "PAGE_LIMIT", "blocks_page"]
 
 T = TypeVar("T")
 
@@ -44,18 +45,6 @@ PAGE_LIMIT: Final = 100
 BLOCKS_PER_PAGE: Final = 1_000
 
 _METADATA: Final = "block_metadata_transaction"
-
-
-def requests_for(blocks: int, between: int) -> int:
-    """Requests a run of ``blocks`` blocks costs, ``between`` versions lying between its
-    two end blocks (blocks whose transactions the node lists whole).
-
-    >>> requests_for(1, 0), requests_for(2, 0), requests_for(40, 150), requests_for(5, 900)
-    (1, 2, 4, 5)
-    """
-    if blocks <= 2:
-        return blocks
-    return 2 + min(-(-between // PAGE_LIMIT), blocks - 2)
 
 
 class _Peek(msgspec.Struct):
