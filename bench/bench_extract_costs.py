@@ -114,8 +114,8 @@ def requests_per_kind(versions: int) -> None:
         counted = _run("blocks", node.url, root / "blocks", 0, height + 1)
         show(f"blocks ({height + 1})", counted, blocks_minimum(node.url, height + 1), 1e4 / spanned)
         print(
-            f"    one request a block would be {height + 1}, the ends of each block "
-            f"asked apart {3 * (height + 1)}"
+            f"    pages of their {spanned:,} versions alone: {math.ceil(spanned / LIMIT)}; one "
+            f"request a block: {height + 1}; a block and its two ends apart: {3 * (height + 1)}"
         )
         # 0x1's stream 2 holds one event a block after the genesis: as many as the head's height.
         events = int(head["block_height"])
