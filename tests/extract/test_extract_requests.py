@@ -233,6 +233,15 @@ def test_an_unlimited_run_tells_its_requests_and_no_wait(node: LocalNode, tmp_pa
     assert "5 requests" in str(summary)
 
 
+def test_a_finished_run_costs_three_requests(node: LocalNode, tmp_path: Path) -> None:
+    _run(node, tmp_path, "transactions", 0, 300)
+    log, summary = _run(node, tmp_path, "transactions", 0, 300)
+    # The head, the genesis (no page read names the chain) and the recorded history mark.
+    assert sorted(log.sent) == sorted([HEAD, GENESIS, MARK])
+    assert (summary.written, summary.requests) == (0, 3)
+    assert str(summary).endswith("0 written (0 rows), 1 already complete; 3 requests")
+
+
 def test_a_budget_bound_run_tells_the_waits_it_cost(
     make_node: Callable[..., LocalNode], tmp_path: Path
 ) -> None:
