@@ -3,7 +3,7 @@ most one request (far fewer where blocks hold few transactions), every other kin
 pages at the node's page limit (100 records), and the summary and the progress bar telling
 the requests sent and the waits a budget imposed.
 
-The session node's chain (seed 7, 120 blocks, versions 0..913) has, as its
+The ``node`` fixture's chain (seed 7, 120 blocks, versions 0..913) has, as its
 ``GET /blocks/by_height/{h}`` answers say: block 40 holding versions 124..129, block 79
 461..482, block 120 (the head) ending at 913; 0x1's stream 2 one event a block (0..119).
 """
