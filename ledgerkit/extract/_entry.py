@@ -195,12 +195,6 @@ async def aextract(
     Complete partitions on disk (recorded in the manifest with a matching sha256) are not
     fetched again, so an interrupted run resumes and a finished one fetches nothing.
 
-    Pages are as large as the node serves (100 records): ``ceil(n / 100)`` requests for a
-    partition of ``n`` versions or sequence numbers. Blocks cost at most one request each,
-    far fewer where they hold few transactions: a run of them is read as its two end
-    blocks and the pages of transactions between, cut at the block metadata transactions.
-    The summary tells the requests sent and the time a rate limit held them.
-
     ``extract_transactions(url, out, ...)``, ``extract_blocks(url, out, ...)`` and
     ``extract_events(url, out, address, creation_number, ...)`` are aliases of this
     function for each kind, and ``aextract_<kind>`` of :func:`aextract`.
