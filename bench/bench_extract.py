@@ -21,7 +21,9 @@ client alone and the extraction in the rounds. Goals: >= 3x the sequential loop,
 extraction rate >= 70% of the floor's. By default one partition, 10,000 versions, nine
 rounds: a round takes some 0.2 s, and the median of many is steadier than any one of them
 on a machine where the node and the client share two cores.
-``python bench/bench_extract.py [--versions 10000] [--concurrency 16] [--rounds 9]``
+Then what an extraction costs in requests, per kind, and its time under a budget
+(``bench_extract_costs.py``; ``--costs-only`` prints that alone).
+``python bench/bench_extract.py [--versions 10000] [--concurrency 16] [--rounds 9] [--costs-only]``
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ import httpx
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
+from bench_extract_costs import report
 
 from ledgerkit.client import AiohttpTransport, AsyncClient, calls
 from ledgerkit.extract import extract
@@ -220,7 +223,13 @@ def main() -> None:
     parser.add_argument("--partition-size", type=int, default=10_000)
     parser.add_argument("--rounds", type=int, default=9, help="floor and extraction, in turns")
     parser.add_argument("--url", default=None, help="a node already serving a chain to measure")
+    parser.add_argument(
+        "--costs-only", action="store_true", help="only the requests and the budget-bound run"
+    )
     args = parser.parse_args()
+    if args.costs_only:
+        report(args.versions)
+        return
     blocks = int(args.versions / VERSIONS_PER_BLOCK) + 20
     with tempfile.TemporaryDirectory(prefix="ledgerkit-bench-") as tmp:
         root = Path(tmp)
@@ -332,6 +341,8 @@ def main() -> None:
         print(line)
     print(f"share of node capacity:   {raw / conc:.0%}")
     print(f"share of what its HTTP client alone fetches: {fetch_only / conc:.0%}")
+    print()
+    report(args.versions)  # requests per kind, and a run under a budget
 
 
 if __name__ == "__main__":

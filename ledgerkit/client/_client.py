@@ -423,6 +423,14 @@ class BaseClient(Flows):
         one)."""
         return self._limiter.waited()
 
+    @property
+    def requests_sent(self) -> int:
+        """Requests this client has sent to a node or its archive so far: every attempt
+        once, retries and answers refused by a rate limit included; answers read from the
+        cache are not requests. With :attr:`waited`, what a run under a budget costs:
+        ``requests_sent / rate`` seconds at the least."""
+        return self._limiter.sent
+
     # -- cache ---------------------------------------------------------------------------
 
     def _cache_key(self, call: Call[Any]) -> str | None:

@@ -359,6 +359,7 @@ class Limiter:
         self._lock = threading.Lock()
         self._clock = clock
         self._hold = Hold()
+        self._sent = 0
 
     def hold(self, seconds: float) -> None:
         """Hold every request for ``seconds`` from now (the node's rate limit said so)."""
@@ -368,6 +369,11 @@ class Limiter:
     def waited(self) -> Waited:
         with self._lock:
             return self._hold.waited(self._clock.monotonic())
+
+    @property
+    def sent(self) -> int:
+        """Requests let go so far: every attempt once, retries and refused ones included."""
+        return self._sent
 
     @contextlib.contextmanager
     def slot(self) -> Iterator[None]:
@@ -383,6 +389,8 @@ class Limiter:
                     self._clock.sleep(wait)
             while (held := self.waited().remaining) > 0:
                 self._clock.sleep(held)
+            with self._lock:
+                self._sent += 1
             yield
         finally:
             if self._slots is not None:
@@ -399,6 +407,7 @@ class AsyncLimiter:
         self._slots = asyncio.Semaphore(max_concurrency) if max_concurrency else None
         self._clock = clock
         self._hold = Hold()
+        self._sent = 0
 
     def hold(self, seconds: float) -> None:
         """Hold every request for ``seconds`` from now (the node's rate limit said so)."""
@@ -406,6 +415,11 @@ class AsyncLimiter:
 
     def waited(self) -> Waited:
         return self._hold.waited(self._clock.monotonic())
+
+    @property
+    def sent(self) -> int:
+        """Requests let go so far: every attempt once, retries and refused ones included."""
+        return self._sent
 
     @contextlib.asynccontextmanager
     async def slot(self) -> AsyncIterator[None]:
@@ -421,6 +435,7 @@ class AsyncLimiter:
                     await self._clock.sleep(wait)
             while (held := self._hold.remaining(self._clock.monotonic())) > 0:
                 await self._clock.sleep(held)
+            self._sent += 1  # one event loop thread: no lock
             yield
         finally:
             if self._slots is not None:

@@ -10,16 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import contextlib
 import datetime
 import logging
 import os
-import sys
 import tempfile
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import httpx
 
@@ -40,7 +37,9 @@ from ledgerkit.extract._fetch import (
 from ledgerkit.extract._history import check_history, mark_head
 from ledgerkit.extract._manifest import MANIFEST, Dataset, sha256_of
 from ledgerkit.extract._options import ExtractOptions, NodeAccess
+from ledgerkit.extract._progress import Relay, progress_bar
 from ledgerkit.extract._ranges import partitions
+from ledgerkit.extract._sources import ExtractKind
 from ledgerkit.extract._tables import TableBuilder
 from ledgerkit.types import LedgerMeta
 
@@ -58,8 +57,8 @@ class ExtractionSummary:
 
     Attributes
     ----------
-    kind : str
-        ``"transactions"``, ``"blocks"``, ``"events"`` or ``"transaction_events"``.
+    kind : {"transactions", "blocks", "events", "transaction_events", "activity"}
+        What the dataset holds (:data:`~ledgerkit.extract.ExtractKind`).
     path : Path
         The dataset directory (``manifest.json`` and ``<kind>/``).
     start, stop : int
@@ -81,10 +80,15 @@ class ExtractionSummary:
         Rows this run read from each node (its API root as shown): the node, and the
         archive for what the node no longer keeps.
     waited_seconds : float
-        Time the node's rate limit held the run's requests.
+        Time the node's rate limit (its budget) held the run's requests.
+    requests : int
+        Requests the run sent (retries and the answers a rate limit refused included):
+        its pages, and the few that begin a run (the head, the chain, the history mark).
+    waits : int
+        Times the node's rate limit held the run's requests (``waited_seconds`` in all).
     """
 
-    kind: str
+    kind: ExtractKind
     path: Path
     start: int
     stop: int
@@ -96,12 +100,15 @@ class ExtractionSummary:
     genesis_hash: str | None = None
     served_by: dict[str, int] = field(default_factory=dict)
     waited_seconds: float = 0.0
+    requests: int = 0
+    waits: int = 0
 
     def __str__(self) -> str:
+        waited = f", waited {self.waited_seconds:.1f} s on a rate limit" if self.waits else ""
         return (
             f"{self.kind} [{self.start}, {self.stop}) of chain {self.chain_id} in {self.path}: "
             f"{self.partitions} partitions, {self.written} written ({self.rows_written} rows), "
-            f"{self.skipped} already complete"
+            f"{self.skipped} already complete; {self.requests} requests{waited}"
         )
 
 
@@ -133,26 +140,6 @@ async def _drop(fetching: asyncio.Future[Any] | None) -> None:
     await asyncio.wait([fetching])
     if not fetching.cancelled():
         fetching.exception()  # seen: the run's own failure, if any, is the one to tell
-
-
-class _Relay:
-    """A progress counter that keeps the counts made before the bar exists, then passes
-    them on to it."""
-
-    def __init__(self) -> None:
-        self._target: Counter | None = None
-        self._pending = 0.0
-
-    def to(self, target: Counter) -> None:
-        self._target = target
-        if self._pending:
-            target.update(self._pending)
-
-    def update(self, n: float | None = 1) -> bool | None:
-        if self._target is not None:
-            return self._target.update(n)
-        self._pending += 1 if n is None else n
-        return None
 
 
 #: A partition fetched: its table, the ledger version it was read at, the rows per node.
@@ -302,26 +289,6 @@ class _Partitions:
             self._dataset.record(entry)
 
 
-async def _tell_waits(client: Any, bar: Any) -> None:
-    """Show on the bar, while the node's rate limit holds the requests, how long for."""
-    shown = False
-    while True:
-        remaining = client.waited.remaining
-        if remaining > 0:
-            bar.set_postfix_str(f"rate limit: waiting {remaining:.0f} s", refresh=True)
-            shown = True
-        elif shown:
-            bar.set_postfix_str("", refresh=True)
-            shown = False
-        await asyncio.sleep(0.5)
-
-
-def _interactive(progress: bool | None) -> bool:
-    if progress is not None:
-        return progress
-    return "ipykernel" in sys.modules or sys.stderr.isatty()
-
-
 def _partitions_at_once(source: Source, partition_size: int, keys: int, concurrency: int) -> int:
     """Enough partitions fetched at once to keep ``concurrency`` requests busy, and no
     more (two at least), for a range of ``keys`` keys."""
@@ -413,30 +380,6 @@ async def _open_fetching_first(
     return dataset, todo, early
 
 
-@contextlib.asynccontextmanager
-async def _progress_bar(
-    client: Any, source: Source, keys: int, relay: _Relay, progress: bool | None
-) -> AsyncIterator[Any]:
-    """The run's progress bar over ``keys`` keys (off when not interactive), given the
-    counts made before it, and saying while the node's rate limit holds the requests."""
-    from tqdm.auto import tqdm
-
-    with tqdm(
-        total=keys,
-        unit=" " + source.key_name,
-        desc=source.kind,
-        disable=not _interactive(progress),
-        # The rate over the whole run, waits included: an honest ETA under a budget.
-        smoothing=0,
-    ) as bar:
-        relay.to(bar)
-        telling = None if bar.disable else asyncio.ensure_future(_tell_waits(client, bar))
-        try:
-            yield bar
-        finally:
-            await _drop(telling)
-
-
 async def write_dataset(
     source: Source,
     node: NodeAccess,
@@ -459,7 +402,7 @@ async def write_dataset(
         head, first, end, oldest = await _range_at_head(client, source, start, stop)
         plan = partitions(first, end, partition_size)
         fetching = _PartitionFetch(client, source, oldest=oldest)
-        relay = _Relay()
+        relay = Relay()
         dataset, todo, early = await _open_fetching_first(
             client, fetching, root, head, plan, partition_size, relay
         )
@@ -479,11 +422,12 @@ async def write_dataset(
         run = _Partitions(fetching, dataset, widened, at_once=at_once, early=early)
         del early
         keys = sum(b - a for a, b in todo)
-        async with _progress_bar(client, source, keys, relay, options.progress) as bar:
+        async with progress_bar(client, source, keys, relay, options.progress) as bar:
             await run.run(todo, bar)
             await widened
+        waited = client.waited
     return ExtractionSummary(
-        kind=source.kind,
+        kind=cast("ExtractKind", source.kind),
         path=root,
         start=first,
         stop=end,
@@ -494,5 +438,7 @@ async def write_dataset(
         rows_written=run.rows,
         genesis_hash=dataset.chain.genesis_hash,
         served_by=dict(sorted(fetching.served.items())),
-        waited_seconds=client.waited.seconds,
+        waited_seconds=waited.seconds,
+        requests=client.requests_sent,
+        waits=waited.holds,
     )

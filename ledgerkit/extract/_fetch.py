@@ -21,12 +21,12 @@ from dataclasses import dataclass, field
 from typing import Any, Final, ParamSpec, Protocol, TypeVar
 
 import httpx
-import msgspec
 
 from ledgerkit._errors import IncompleteExtractionError, InputError, RangeBeyondLedgerError
 from ledgerkit.client import AiohttpTransport, AsyncClient, calls
+from ledgerkit.extract._blocks import BLOCKS_PER_PAGE, PAGE_LIMIT, blocks_page
 from ledgerkit.extract._ranges import compact, pages
-from ledgerkit.models import Block, decode_transaction_events, decode_transaction_rows
+from ledgerkit.models import decode_transaction_events, decode_transaction_rows
 from ledgerkit.types import Address, LedgerMeta, parse_uint
 
 __all__ = [
@@ -49,7 +49,7 @@ T = TypeVar("T")
 P = ParamSpec("P")
 
 #: Largest page the node API serves for transactions and events.
-PAGE_SIZE = 100
+PAGE_SIZE: Final = PAGE_LIMIT
 
 
 class Counter(Protocol):
@@ -78,7 +78,8 @@ class Source:
     key_name : str
         The key the range is over (``version``, ``block_height``, ``sequence_number``).
     page_size : int
-        Keys asked per request.
+        Keys asked per request (for blocks, per run of blocks read together: see
+        :mod:`ledgerkit.extract._blocks`).
     stream : dict or None
         The event stream (``address``, ``creation_number``) for events.
     rows : bool
@@ -109,20 +110,28 @@ class Source:
 
     @property
     def holds_genesis(self) -> bool:
-        """Whether a page's records are transactions with their hashes, so that the page
-        of version 0 names the chain (:meth:`genesis_in`)."""
+        """Whether a page's records are transactions with their hashes, or blocks with
+        their first transaction, so that the page of version 0 (of height 0) names the
+        chain (:meth:`genesis_in`)."""
+        if self.kind == "blocks":
+            return True
         return self.node_kind == "transactions" and self.kind != "transaction_events"
 
     def genesis_in(self, records: list[Any]) -> tuple[int, str] | None:
         """The version and hash of the genesis transaction when ``records`` (in key order)
-        start with it; None otherwise."""
+        start with it, or with the genesis block holding it; None otherwise."""
         if not self.holds_genesis or not records:
             return None
         first = records[0]
+        if self.kind == "blocks":
+            held = first.transactions or [None]
+            if first.block_height != 0 or held[0] is None:
+                return None
+            first = held[0]
         found = getattr(first, "hash", None)
-        if first.version != 0 or not isinstance(found, str):
+        if getattr(first, "version", None) != 0 or not isinstance(found, str):
             return None
-        return first.version, found
+        return 0, found
 
     async def page(
         self, client: AsyncClient, first: int, stop: int, *, archive: bool = False
@@ -152,20 +161,7 @@ class Source:
             )
             events = await client.send(call, archive=archive)
             return list(events.value), events.ledger
-        block = await client.send(calls.block_by_height(first), archive=archive)
-        return [await _with_ends(client, block.value, archive)], block.ledger
-
-
-async def _with_ends(client: AsyncClient, block: Block, archive: bool) -> Block:
-    """The block with its first and last transactions (block metadata and epilogue), the
-    ones its frame row reads the block id and end info from: two small requests instead
-    of the whole block's transactions, which a busy block makes megabytes of. (Such a
-    block record, its list holding only its ends, is converted and never handed out.)"""
-    versions = sorted({block.first_version, block.last_version})
-    ends = await asyncio.gather(
-        *(client.send(calls.transaction_by_version(v), archive=archive) for v in versions)
-    )
-    return msgspec.structs.replace(block, transactions=[end.value for end in ends])
+        return await blocks_page(client, first, stop, archive=archive)
 
 
 def transactions_source(*, rows: bool = False) -> Source:
@@ -178,7 +174,7 @@ def transaction_events_source() -> Source:
 
 
 def blocks_source() -> Source:
-    return Source("blocks", "block_height", 1)
+    return Source("blocks", "block_height", BLOCKS_PER_PAGE)
 
 
 def events_source(address: str | Address, creation_number: int) -> Source:

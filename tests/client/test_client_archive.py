@@ -251,6 +251,31 @@ def test_waits_on_a_rate_limit_are_not_retries() -> None:
     assert (waited.holds, waited.seconds, waited.remaining) == (5, 10.0, 0.0)
 
 
+def test_requests_sent_count_every_attempt_the_refused_ones_too() -> None:
+    node = _limited_then_served(3)
+    with node.client(retries=1, clock=FakeClock()) as client:
+        assert client.requests_sent == 0
+        client.transaction_by_version(5)
+        assert client.requests_sent == 4  # three refused by the rate limit, one answered
+        client.transaction_by_version(5)
+        assert client.requests_sent == 5
+    assert len(node.sent()) == 5
+
+
+def test_an_async_client_counts_its_requests_sent() -> None:
+    node = _limited_then_served(2)
+
+    async def run() -> tuple[int, int]:
+        async with node.async_client(clock=AsyncFakeClock()) as client:
+            await asyncio.gather(*(client.transaction_by_version(5) for _ in range(3)))
+            return client.requests_sent, client.waited.holds
+
+    sent, holds = asyncio.run(run())
+    assert sent == len(node.sent())
+    assert sent >= 5  # two refused at least, three answered
+    assert holds >= 1
+
+
 def test_a_rate_limit_holds_every_request_of_the_client() -> None:
     node = FakeNode()
     asked: list[float] = []
