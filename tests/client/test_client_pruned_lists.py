@@ -89,6 +89,19 @@ def test_the_client_completes_an_accounts_transactions_from_the_archive(
     assert ledger.answered_by == node.archive_url
 
 
+def test_the_bcs_listing_is_completed_and_refused_the_same(node: LocalNode) -> None:
+    with _client(node, archive=True) as client:
+        txns, ledger = client.account_transactions_bcs(_dev(node), start=0)
+    assert [t.version for t in txns] == VERSIONS
+    assert ledger.answered_by == node.archive_url
+    with (
+        _client(node, archive=False) as client,
+        pytest.raises(ledgerkit.PrunedRangeError) as refused,
+    ):
+        client.account_transactions_bcs(_dev(node), start=1)
+    assert refused.value.missing == range(1, 4)
+
+
 def test_a_start_the_node_keeps_is_answered_by_the_node(node: LocalNode) -> None:
     with _client(node, archive=True) as client:
         txns, ledger = client.account_transactions(_dev(node), start=4, limit=3)
