@@ -179,3 +179,16 @@ def test_the_events_extraction_reads_the_pruned_part_from_the_archive(
     assert summary.rows_written == 14
     events = pd.read_parquet(tmp_path / "events")
     assert events["sequence_number"].tolist() == list(range(14))
+
+
+def test_account_activity_reads_the_pruned_versions_from_the_archive(
+    node: LocalNode, tmp_path: Path
+) -> None:
+    # The activity is a scan by version: the versions the fullnode no longer keeps are
+    # read from the archive, so every transfer the account sent is a row.
+    with _client(node, archive=True) as client:
+        rows = ledgerkit.account_activity(
+            client, _dev(node), start_version=0, dataset=tmp_path / "activity", progress=False
+        )
+    sent = rows[rows["roles"].astype(str).str.contains("sender")]
+    assert sorted(int(v) for v in sent["version"].unique()) == VERSIONS
