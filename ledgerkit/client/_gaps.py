@@ -22,8 +22,9 @@ aptos-core's sources have it:
 * an event stream (``GET /accounts/{a}/events/{creation_number}``, and by handle):
   ``EventStore::lookup_events_by_key`` fails when the first event found is past the first
   asked ("First requested event is probably pruned. expected: S, actual: K"), which the
-  API answers as an error (500 ``internal_error`` in ``api/src/events.rs``; 410
-  ``version_pruned`` on current nodes); the client routes that 410 to the archive. When
+  API answers as an error (``EventsApi::list`` in ``api/src/events.rs`` maps it to 500
+  ``internal_error``; public networks answer 410 ``version_pruned`` since aptos-core PR
+  #20332); the client routes that 410 to the archive. When
   none of the stream's events from ``start`` on is kept, the index has nothing for the key
   and the answer is 200 ``[]``. The newest page (no ``start``) starts at the newest kept
   sequence number minus ``limit`` + 1 and fails the same way when that one is pruned.
