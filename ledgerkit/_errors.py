@@ -46,7 +46,8 @@ notebook can catch the whole family with one ``except``. The tree::
         │   └── TableItemNotFoundError, BlockNotFoundError, StateValueNotFoundError
         ├── PrunedError                       410: the oldest version still held, the archive
         │   ├── VersionPrunedError
-        │   └── BlockPrunedError
+        │   ├── BlockPrunedError
+        │   └── PrunedRangeError              a list the node cut short, no archive to complete it
         ├── InvalidInputError                 400 invalid_input
         │   └── WebFrameworkError             the node's framework refused the request
         ├── TransactionRejectedError          the mempool said no
@@ -119,6 +120,7 @@ __all__ = [
     "NotFoundError",
     "PageNotFoundError",
     "PrunedError",
+    "PrunedRangeError",
     "RangeBeyondLedgerError",
     "RateLimitedError",
     "RejectedByFilterError",
@@ -827,6 +829,26 @@ class VersionPrunedError(PrunedError):
 
 class BlockPrunedError(PrunedError):
     """The block is older than the pruning window."""
+
+
+class PrunedRangeError(PrunedError):
+    """A list the node cut short at its pruning window, and no archive to complete it.
+
+    A pruned node answers an account's transactions asked from a sequence number it no
+    longer holds with 200 and only the ones it keeps (aptos-core does so on purpose), so
+    the client finds the gap itself (the first sequence number is past the one asked) and
+    asks the archive; without one it raises this. ``status`` is the node's own answer (a
+    200); ``missing`` is the range of sequence numbers left out (end exclusive), also in
+    ``details`` as ``missing_start`` / ``missing_end``.
+    """
+
+    @property
+    def missing(self) -> range:
+        """The sequence numbers the node left out (end exclusive)."""
+        start, end = self.details.get("missing_start"), self.details.get("missing_end")
+        if isinstance(start, int) and isinstance(end, int):
+            return range(start, end)
+        return range(0)
 
 
 class InvalidInputError(NodeAPIError):

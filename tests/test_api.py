@@ -86,6 +86,7 @@ EXPECTED_PUBLIC_NAMES = [
     "NotFoundError",
     "PageNotFoundError",
     "PrunedError",
+    "PrunedRangeError",
     "RangeBeyondLedgerError",
     "RateLimitedError",
     "RejectedByFilterError",

@@ -84,6 +84,7 @@ from ledgerkit.client._declare import Pager
 from ledgerkit.client._deprecated import AsyncDeprecatedMethods, DeprecatedMethods
 from ledgerkit.client._driver import Flow, Pause, Together, adrive, drive
 from ledgerkit.client._flows import ClientState, Flows
+from ledgerkit.client._gaps import FromArchive, FromNode, completed
 from ledgerkit.client._pacing import (
     AsyncClock,
     AsyncLimiter,
@@ -317,6 +318,11 @@ class BaseClient(Flows):
         ):
             return self._archive
         return None
+
+    def _completed(self, call: Call[T], result: Result[T], body: bytes) -> Flow[Result[T]]:
+        """The flow that hands out ``result``, or the whole list from the archive when the
+        pruned node cut it short (``_gaps``)."""
+        return completed(call, result, body, self._archive, self._label(call))
 
     def _learn_archive(self, named: str) -> None:
         try:
@@ -810,6 +816,10 @@ class Client(BaseClient, DeprecatedMethods, Closing):
                 return self._from_cache(call, hit)
         status, headers, body, archive = self._exchange(call, archive_first)
         result = self._parse(call, status, headers, body, archive)
+        if archive is None:  # a list the pruned node cut short is read from the archive
+            whole = drive(self._completed(call, result, body), self._cache_step)
+            if whole is not result:
+                return whole
         # Stored only when nothing said the node changed while it answered.
         if key is not None and self._cache is not None and chain is not None:
             entry = self._to_store(call, result, status, headers, body)
@@ -817,10 +827,13 @@ class Client(BaseClient, DeprecatedMethods, Closing):
                 drive(self._store_flow(chain, round_, key, call, result, entry), self._cache_step)
         return result
 
-    def _cache_step(self, step: _Uncached | _Kept) -> Any:
-        """Perform a step of the answer cache's own flows."""
+    def _cache_step(self, step: _Uncached | _Kept | FromNode | FromArchive) -> Any:
+        """Perform a step of the answer cache's own flows, or of completing a list."""
         if isinstance(step, _Kept):
             return step.run()
+        if isinstance(step, FromArchive) and self._archive is not None:
+            archive = self._archive
+            return self._parse(step.call, *self._exchange_at(step.call, archive), archive)
         return self._parse(step.call, *self._exchange(step.call))
 
     @overload
@@ -1117,6 +1130,10 @@ class AsyncClient(BaseClient, AsyncDeprecatedMethods, AsyncClosing):
                     return self._from_cache(call, hit)
         status, headers, body, archive = await self._exchange(call, archive_first)
         result = self._parse(call, status, headers, body, archive)
+        if archive is None:  # a list the pruned node cut short is read from the archive
+            whole = await adrive(self._completed(call, result, body), self._cache_step)
+            if whole is not result:
+                return whole
         # Stored only when nothing said the node changed while it answered.
         if key is not None and self._cache is not None and chain is not None:
             entry = self._to_store(call, result, status, headers, body)
@@ -1125,11 +1142,15 @@ class AsyncClient(BaseClient, AsyncDeprecatedMethods, AsyncClosing):
                 await adrive(flow, self._cache_step)
         return result
 
-    async def _cache_step(self, step: _Uncached | _Kept) -> Any:
+    async def _cache_step(self, step: _Uncached | _Kept | FromNode | FromArchive) -> Any:
         """Perform a step of the answer cache's own flows (the cache's file off the
-        event loop: SQLite is local and quick, but still blocking)."""
+        event loop: SQLite is local and quick, but still blocking), or of completing a
+        list."""
         if isinstance(step, _Kept):
             return await asyncio.to_thread(step.run)
+        if isinstance(step, FromArchive) and self._archive is not None:
+            archive = self._archive
+            return self._parse(step.call, *await self._exchange_at(step.call, archive), archive)
         return self._parse(step.call, *await self._exchange(step.call))
 
     @overload

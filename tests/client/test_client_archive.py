@@ -11,6 +11,7 @@ from typing import Any, Final
 import httpx
 import pytest
 from client_fakes import (
+    ADDRESS,
     HASH,
     META,
     AsyncFakeClock,
@@ -19,6 +20,7 @@ from client_fakes import (
     answer,
     block_metadata_transaction,
     error,
+    event,
     user_transaction,
 )
 
@@ -377,3 +379,38 @@ def test_request_bodies_are_sent_with_a_length() -> None:
     (request,) = node.sent("/view")
     assert request.headers["content-length"] == str(len(request.content))
     assert "transfer-encoding" not in request.headers
+
+
+def test_an_empty_event_page_of_a_pruned_node_is_asked_of_the_archive() -> None:
+    # Nothing of the stream from sequence number 0 on is kept: the node answers [] (as
+    # aptos-core's event index does), which cannot be told from an empty stream.
+    origins = Origins()
+    path = f"/accounts/{ADDRESS}/events/2"
+    origins.node.on("GET", path, answer([], prefix="X-APTOS-"))
+    origins.archive.on(
+        "GET", path, answer([event(0), event(1)], meta=ARCHIVE_META, prefix="X-APTOS-")
+    )
+    results = both(
+        origins, lambda c: c.events_by_creation_number(ADDRESS, 2, start=0), archive_url=ARCHIVE
+    )
+    for events, ledger in results:
+        assert [e.sequence_number for e in events] == [0, 1]
+        assert ledger.answered_by == ARCHIVE
+    # Without an archive, the empty page is what there is to hand out.
+    for events, ledger in both(origins, lambda c: c.events_by_creation_number(ADDRESS, 2, start=0)):
+        assert (events, ledger.answered_by) == ([], NODE)
+
+
+def test_a_pruned_range_error_keeps_its_range_through_pickling() -> None:
+    import pickle
+
+    error = ledgerkit.PrunedRangeError(
+        "sequence numbers 0..3 left out",
+        status=200,
+        error_code="version_pruned",
+        details={"missing_start": 0, "missing_end": 4},
+    )
+    again = pickle.loads(pickle.dumps(error))
+    assert type(again) is ledgerkit.PrunedRangeError
+    assert again.missing == range(4)
+    assert isinstance(again, ledgerkit.PrunedError)

@@ -131,7 +131,7 @@ WORKLOAD: list[tuple[str, Any, bool]] = [
      False),
     ("full txn page", lambda c: c.transactions(start=100, limit=10), True),
     ("txn page at head", lambda c: c.transactions(start=4995, limit=10), False),
-    ("account txns", lambda c: c.account_transactions(ADDRESS, start=0, limit=1), True),
+    ("account txns", lambda c: c.account_transactions(ADDRESS, start=9, limit=1), True),
 ]
 # fmt: on
 

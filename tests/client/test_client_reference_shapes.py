@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import typing
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 import httpx
@@ -184,6 +184,11 @@ def shapes() -> Shapes:
     return Shapes(load_reference())
 
 
+#: A node holding all of history: the shapes are read as they come (a pruned node's lists by
+#: sequence number are weighed against what it keeps, see test_client_pruned_lists).
+WHOLE: Final = replace(META, oldest_ledger_version=0)
+
+
 class Answering:
     """A client whose node answers every request with the body it is given."""
 
@@ -194,7 +199,7 @@ class Answering:
         self.client = Client(BASE, transport=transport, cache=False, retries=0)
 
     def _answer(self, request: httpx.Request) -> httpx.Response:
-        headers = {"content-type": "application/json", **META.to_headers("X-APTOS-")}
+        headers = {"content-type": "application/json", **WHOLE.to_headers("X-APTOS-")}
         return httpx.Response(self.status, content=self.body, headers=headers)
 
     def __call__(self, body: Any, status: int | None = None) -> Client:
@@ -410,7 +415,7 @@ def test_web_framework_errors_at_any_status_keep_status_and_code(
         None,
     )
     assert error.message == "Content type not supported"
-    assert error.ledger == META
+    assert error.ledger == WHOLE
 
 
 @pytest.mark.parametrize("status", [400, 403])

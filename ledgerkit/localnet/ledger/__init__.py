@@ -17,6 +17,8 @@ records they answer with (:class:`Head`, :class:`Resource`, :class:`Module`,
 from __future__ import annotations
 
 from ledgerkit.localnet.ledger._ledger_reads import (
+    MAX_EVENTS_PAGE,
+    MAX_TRANSACTIONS_PAGE,
     Head,
     LedgerReads,
     Module,
@@ -28,6 +30,8 @@ from ledgerkit.localnet.ledger._ledger_views import LedgerViews
 from ledgerkit.localnet.ledger._node_ledger import Ledger
 
 __all__ = [
+    "MAX_EVENTS_PAGE",
+    "MAX_TRANSACTIONS_PAGE",
     "Head",
     "Ledger",
     "LedgerReads",

@@ -6,10 +6,24 @@ Both nodes of the public profile serve one ledger file. The archive answers from
 the window keeps. Submissions, simulation and gas go to the shared ledger.
 
 Where a pruned fullnode differs from the default node's ``prune_window`` it answers as
-public fullnodes do: an event range asked from a pruned start answers 410
-``version_pruned`` (the default node leaves those events out), and a transaction looked up
-by the hash of a pruned version answers 404 ``transaction_not_found`` (its version is
-not known any more).
+public fullnodes do, after aptos-core's sources:
+
+* an event range whose first event is pruned while a later one of the stream is kept
+  answers 410 ``version_pruned`` (``EventStore::lookup_events_by_key`` fails with "First
+  requested event is probably pruned", which ``api/src/events.rs`` answers as an error);
+  when none of the stream's events from there on is kept, the index has nothing for the
+  key and the answer is 200 ``[]``. The newest page (no ``start``) is read from the newest
+  kept sequence number minus ``limit`` + 1 (``AptosDB::get_events_by_event_key``,
+  ``get_first_seq_num_and_limit``), so it too answers 410 when that one is pruned (the
+  default node leaves pruned events out);
+* an account's transactions are the ones kept from ``start`` on, 200 and no error: the
+  pruner drops the account index of pruned transactions
+  (``TransactionStore::prune_transaction_by_account``) and the reader starts at the first
+  entry at or past ``start`` (``get_account_ordered_transactions_iter``); without
+  ``start`` the page is the newest one, from the account's sequence number minus
+  ``limit`` (``Context::get_account_ordered_transactions``);
+* a transaction looked up by the hash of a pruned version answers 404
+  ``transaction_not_found`` (its version is not known any more).
 """
 
 from __future__ import annotations
@@ -22,38 +36,61 @@ from ledgerkit._errors import ErrorCode
 from ledgerkit.bcs import SignedTransaction, TransactionData
 from ledgerkit.localnet._node_config import NodeConfig
 from ledgerkit.localnet._node_errors import NodeError
-from ledgerkit.localnet.ledger import Head, Ledger, LedgerReads, LedgerViews
+from ledgerkit.localnet.ledger import (
+    MAX_EVENTS_PAGE,
+    MAX_TRANSACTIONS_PAGE,
+    Head,
+    Ledger,
+    LedgerReads,
+    LedgerViews,
+)
 from ledgerkit.types import Address, LedgerMeta
 
 __all__ = ["PrunedLedger", "PrunedReads"]
 
 
 class PrunedReads(LedgerReads):
-    """A ledger's reads that answer an event range asked from a pruned start with 410."""
+    """A ledger's reads as a pruned fullnode answers lists by sequence number."""
 
     def events_by_creation_number(
         self, address: Address, creation_number: int, start: int | None, limit: int
     ) -> list[dict[str, Any]]:
-        """Events of one stream; 410 ``version_pruned`` when ``start`` is pruned.
-
-        Without ``start`` the newest page is read newest first, as nodes do, and holds
-        what the window keeps.
-        """
-        if start is not None and limit > 0:  # a bad limit is refused below, as everywhere
-            self._check_not_pruned(bytes(address), creation_number, start)
-        return super().events_by_creation_number(address, creation_number, start, limit)
-
-    def _check_not_pruned(self, account: bytes, creation_number: int, sequence: int) -> None:
-        rows = self.store.reads.events(account, creation_number, sequence, 1)
-        if not rows:
-            return
-        version = int(orjson.loads(rows[0])["version"])
-        oldest = self.head.oldest_version
-        if version < oldest:
+        """Events of one stream from ``start`` (the newest page without it); 410
+        ``version_pruned`` when the first one asked is pruned and a later one is kept,
+        ``[]`` when none from there on is kept."""
+        if limit <= 0:  # refused below, as everywhere
+            return super().events_by_creation_number(address, creation_number, start, limit)
+        account = bytes(address)
+        last = self.store.reads.last_event_sequence(account, creation_number)
+        if last is None or self._pruned(account, creation_number, last):
+            return []  # nothing of the stream kept: the index has nothing for it
+        first = start if start is not None else max(0, last - min(limit, MAX_EVENTS_PAGE) + 1)
+        if first <= last and self._pruned(account, creation_number, first):
+            oldest = self.head.oldest_version
             raise NodeError(
                 ErrorCode.VERSION_PRUNED,
-                f"Ledger version({version}) has been pruned: the oldest version is {oldest}",
+                f"First requested event is probably pruned: sequence number {first} is older "
+                f"than the oldest version kept ({oldest})",
             )
+        return super().events_by_creation_number(address, creation_number, first, limit)
+
+    def account_transactions(
+        self, address: Address, start: int | None, limit: int
+    ) -> list[dict[str, Any]]:
+        """The account's transactions kept from ``start`` on; without it the newest page,
+        from the account's sequence number minus ``limit``."""
+        if start is None and limit > 0:
+            found = self.account(address, self.head.version)
+            next_sequence = int(found["sequence_number"])
+            start = max(0, next_sequence - min(limit, MAX_TRANSACTIONS_PAGE))
+        return super().account_transactions(address, start, limit)
+
+    def _pruned(self, account: bytes, creation_number: int, sequence: int) -> bool:
+        """Whether event ``sequence`` of the stream is older than the window."""
+        rows = self.store.reads.events(account, creation_number, sequence, 1)
+        if not rows:
+            return False
+        return int(orjson.loads(rows[0])["version"]) < self.head.oldest_version
 
 
 class PrunedLedger:
