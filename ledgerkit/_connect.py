@@ -175,6 +175,8 @@ class ConnectedClient(Client):
             if snapshot is not None and not snapshot.replaying:
                 atexit.unregister(snapshot.save)
                 snapshot.save()
+            elif snapshot is not None:
+                snapshot.close()
         finally:
             try:
                 super().close()
