@@ -175,6 +175,12 @@ def _parser() -> argparse.ArgumentParser:
         description="Fetch a range concurrently, check it is complete, write Parquet partitions.",
         complete=_add_kinds,
     )
+    _add_snapshot(commands)
+    return parser
+
+
+def _add_snapshot(commands: Any) -> None:
+    """``ledgerkit snapshot info|verify PATH``."""
     snapshot = commands.add_parser(
         "snapshot",
         help="say what a record/replay snapshot file holds, or check it",
@@ -192,7 +198,6 @@ def _parser() -> argparse.ArgumentParser:
         "secret (bearer token, api key, path token) is in it; exit 1 if anything is wrong",
     )
     verify.add_argument("path", metavar="PATH", help="the snapshot file")
-    return parser
 
 
 def _add_kinds(extract: argparse.ArgumentParser) -> None:

@@ -10,11 +10,11 @@ import gzip
 import json
 import secrets
 import sqlite3
-import zlib
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pyarrow as pa
 import pytest
 from client_fakes import (
     ADDRESS,
@@ -166,7 +166,14 @@ def _file_text(path: Path) -> bytes:
         parts = [repr(row).encode() for row in db.execute("SELECT * FROM requests")]
         parts += [repr(row).encode() for row in db.execute("SELECT * FROM answers")]
         parts += [repr(row).encode() for row in db.execute("SELECT * FROM base_urls")]
-        parts += [zlib.decompress(data) for (data,) in db.execute("SELECT data FROM bodies")]
+        zstd = pa.Codec("zstd")  # the bodies' codec (meta.compression)
+        assert db.execute("SELECT value FROM meta WHERE key = 'compression'").fetchone() == (
+            "zstd",
+        )
+        parts += [
+            zstd.decompress(data, decompressed_size=size, asbytes=True)
+            for size, data in db.execute("SELECT size, data FROM bodies")
+        ]
     db.close()
     return b"\n".join(parts)
 

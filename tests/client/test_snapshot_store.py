@@ -5,12 +5,14 @@ chunk, files of version 1 still replayed, and a damaged file refused with a type
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import signal
 import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 import tracemalloc
 import zlib
 from pathlib import Path
@@ -100,6 +102,42 @@ def test_the_same_body_is_stored_once(tmp_path: Path) -> None:
     assert sizes == [2, 36]
     replaying = Snapshot.load(path)
     assert replaying.answer(httpx.Request("GET", f"{URL}/blocks/by_height/1")).body == same
+
+
+def test_answers_recorded_from_many_threads_and_tasks_are_all_kept(tmp_path: Path) -> None:
+    path = tmp_path / "a.snapshot"
+    recording = Snapshot(path)
+
+    def thread(number: int) -> None:
+        for n in range(50):
+            # Each thread asks its own page and the shared ledger info.
+            recording.record(_request(number * 1_000 + n), 200, HEADERS, b"%d" % n)
+            recording.record(httpx.Request("GET", f"{URL}/"), 200, HEADERS, b"info")
+
+    async def tasks() -> None:
+        async def task(number: int) -> None:
+            for n in range(50):
+                recording.record(_request(number * 1_000 + n), 200, HEADERS, b"%d" % n)
+                await asyncio.sleep(0)
+
+        await asyncio.gather(*(task(number) for number in range(8, 12)))
+
+    threads = [threading.Thread(target=thread, args=(number,)) for number in range(8)]
+    for started in threads:
+        started.start()
+    asyncio.run(tasks())
+    for started in threads:
+        started.join()
+    recording.save()
+    info = snapshot_info(path)
+    # 12 x 50 pages, and the ledger info asked 8 x 50 times: 1 + 600 requests.
+    assert (info.requests, info.answers, info.bodies) == (601, 1_000, 51)
+    replaying = Snapshot.load(path)
+    assert replaying.answer(_request(11_049)).body == b"49"
+    assert [replaying.answer(httpx.Request("GET", f"{URL}/")).body for _ in range(2)] == [
+        b"info",
+        b"info",
+    ]
 
 
 # -- kill -9 -------------------------------------------------------------------------------

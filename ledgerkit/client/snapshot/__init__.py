@@ -452,8 +452,7 @@ class Snapshot:
         if self.version == STORE_VERSION:
             with self._lock:
                 store = self._recording_store()
-            digest = hashlib.sha256(stored).hexdigest()
-            store.put(key, content_type, status, kept, stored, digest)
+            store.put(key, content_type, status, kept, stored)
             return
         with self._lock:
             self._data.answers.setdefault(key, []).append(RecordedAnswer(status, kept, stored))

@@ -9,6 +9,7 @@ very same bytes.
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
@@ -182,6 +183,8 @@ class AsyncReplayTransport(httpx.AsyncBaseTransport):
         self.snapshot = snapshot
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        """The next recorded answer of ``request`` (see :meth:`Snapshot.answer`)."""
+        """The next recorded answer of ``request`` (see :meth:`Snapshot.answer`), read in
+        a worker thread: the file's reads and decompression (which free the GIL) overlap
+        with the decoding of the answers before it."""
         await request.aread()
-        return _response(self.snapshot.answer(request))
+        return _response(await asyncio.to_thread(self.snapshot.answer, request))

@@ -9,19 +9,7 @@ B-tree indexes find an answer by its request without reading the others, and its
 ``integrity_check`` tells a damaged file from a sound one. A format of our own (chunks
 and an index in a flat file) would have to re-invent each of those.
 
-The layout::
-
-    meta       (key, value)            format "ledgerkit-snapshot", version 2,
-                                       recorded_at, compression "zlib"
-    base_urls  (position, url)         the API roots recorded, as shown
-    bodies     (sha256, size, data)    each distinct answer body once: its SHA-256 (hex),
-                                       its size and its bytes, zlib-compressed
-    requests   (id, method, url, accept, body_sha256, content_type)
-                                       what answers are filed under ('' for no body)
-    answers    (seq, request, position, status, headers, body)
-                                       the answers in the order they arrived (seq), the
-                                       position of each among its request's, its kept
-                                       headers (a JSON list of pairs) and its body's hash
+The layout of the file is in :mod:`._layout`.
 
 A single writer thread takes the answers from a bounded queue (the recording client waits
 when it is full, so memory stays bounded), hashes and compresses their bodies, and
@@ -34,22 +22,33 @@ folded in (journal mode ``DELETE``), safe to commit.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import queue
 import sqlite3
-import struct
 import tempfile
 import threading
 import time
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from ledgerkit._errors import SnapshotError
+from ledgerkit.client.snapshot._codec import CODEC, CODECS, compress
 from ledgerkit.client.snapshot._file import FORMAT, RecordedAnswer, RequestKey
+from ledgerkit.client.snapshot._layout import (
+    ANSWER_QUERY,
+    APPLICATION_ID,
+    SCHEMA,
+    SQLITE_MAGIC,
+    STORE_VERSION,
+    StoredAnswer,
+    declared_bytes,
+    header_pairs,
+    inflate,
+)
 
 __all__ = [
     "CHUNK_ANSWERS",
@@ -61,55 +60,13 @@ __all__ = [
     "inflate",
 ]
 
-STORE_VERSION: Final = 2
 #: Answers committed together (fewer when a second has passed since the first of them).
 CHUNK_ANSWERS: Final = 64
 CHUNK_SECONDS: Final = 1.0
-#: The first bytes of every SQLite file.
-SQLITE_MAGIC: Final = b"SQLite format 3\x00"
-#: ``PRAGMA application_id`` of a snapshot ("LKSN").
-APPLICATION_ID: Final = 0x4C4B534E
 #: Answers waiting for the writer at most; past it the recording client waits.
 _QUEUED: Final = 32
 #: Seconds the writer thread waits idle before it ends (the next answer starts another).
 _IDLE: Final = 2.0
-_LEVEL: Final = 6
-
-_SCHEMA: Final = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE base_urls (position INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE);
-CREATE TABLE bodies (sha256 TEXT PRIMARY KEY, size INTEGER NOT NULL, data BLOB NOT NULL);
-CREATE TABLE requests (
-    id INTEGER PRIMARY KEY, method TEXT NOT NULL, url TEXT NOT NULL, accept TEXT NOT NULL,
-    body_sha256 TEXT NOT NULL, content_type TEXT,
-    UNIQUE (method, url, accept, body_sha256));
-CREATE TABLE answers (
-    seq INTEGER PRIMARY KEY, request INTEGER NOT NULL REFERENCES requests (id),
-    position INTEGER NOT NULL, status INTEGER NOT NULL, headers TEXT NOT NULL,
-    body TEXT NOT NULL REFERENCES bodies (sha256), UNIQUE (request, position));
-"""
-
-_ANSWER: Final = """
-SELECT answers.status, answers.headers, bodies.size, bodies.data, bodies.sha256
-FROM requests JOIN answers ON answers.request = requests.id
-LEFT JOIN bodies ON bodies.sha256 = answers.body
-WHERE requests.method = ? AND requests.url = ? AND requests.accept = ?
-  AND requests.body_sha256 = ? AND answers.position <= ?
-ORDER BY answers.position DESC LIMIT 1
-"""
-
-
-@dataclass(frozen=True, slots=True)
-class StoredAnswer:
-    """An answer as the store holds it: its request, status, headers and body hash."""
-
-    key: RequestKey
-    content_type: str | None
-    position: int
-    status: int
-    headers: tuple[tuple[str, str], ...]
-    body_sha256: str
-    body_size: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,55 +76,9 @@ class _Pending:
     status: int
     headers: tuple[tuple[str, str], ...]
     body: bytes
-    sha256: str
 
 
 _STOP: Final = object()
-
-
-def inflate(data: bytes, size: int, max_bytes: int, where: str) -> bytes:
-    """The body compressed in ``data``, which must be ``size`` bytes, at most ``max_bytes``."""
-    if size > max_bytes:
-        raise SnapshotError(
-            f"{where}: an answer of {size} bytes, more than the {max_bytes} allowed"
-        )
-    inflater = zlib.decompressobj()
-    try:
-        body = inflater.decompress(data, size + 1)
-    except zlib.error:
-        raise SnapshotError(f"{where}: an answer body is corrupt") from None
-    if len(body) != size or not inflater.eof:
-        raise SnapshotError(f"{where}: an answer body is corrupt (not the size recorded)")
-    return body
-
-
-def _pairs(text: str, where: str) -> tuple[tuple[str, str], ...]:
-    try:
-        pairs = json.loads(text)
-    except (ValueError, RecursionError):
-        raise SnapshotError(f"{where}: the headers of an answer are not JSON") from None
-    if not isinstance(pairs, list) or not all(
-        isinstance(pair, list)
-        and len(pair) == 2
-        and isinstance(pair[0], str)
-        and isinstance(pair[1], str)
-        for pair in pairs
-    ):
-        raise SnapshotError(f"{where}: the headers of an answer are not pairs of text")
-    return tuple((name, value) for name, value in pairs)
-
-
-def _declared_bytes(path: Path) -> int | None:
-    """The size the SQLite header of ``path`` says the file has, when it says it."""
-    with path.open("rb") as file:
-        header = file.read(100)
-    if len(header) < 100:
-        return None
-    (page_size,) = struct.unpack(">H", header[16:18])
-    page_size = 65536 if page_size == 1 else page_size
-    changes, pages = struct.unpack(">II", header[24:32])
-    (valid_for,) = struct.unpack(">I", header[92:96])
-    return pages * page_size if valid_for == changes and pages else None
 
 
 class SnapshotStore:
@@ -187,6 +98,7 @@ class SnapshotStore:
         self._failure: BaseException | None = None
         self._uncommitted = 0
         self.recorded_at = 0.0
+        self.codec: str = CODEC
 
     # -- opening -------------------------------------------------------------------------
 
@@ -200,14 +112,14 @@ class SnapshotStore:
             leftover.unlink(missing_ok=True)
         connection = store._connect()
         with connection:
-            connection.executescript(_SCHEMA)
+            connection.executescript(SCHEMA)
             connection.executemany(
                 "INSERT INTO meta (key, value) VALUES (?, ?)",
                 [
                     ("format", FORMAT),
                     ("version", str(STORE_VERSION)),
                     ("recorded_at", repr(float(recorded_at))),
-                    ("compression", "zlib"),
+                    ("compression", CODEC),
                 ],
             )
             connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
@@ -237,7 +149,7 @@ class SnapshotStore:
 
     def _check(self) -> float:
         name = self.path.name
-        declared = _declared_bytes(self.path)
+        declared = declared_bytes(self.path)
         log = Path(f"{self.path}-wal")
         if declared is not None and self.path.stat().st_size < declared and not log.exists():
             raise SnapshotError(f"snapshot {name}: truncated (the database ends early)")
@@ -257,6 +169,11 @@ class SnapshotStore:
                 f"snapshot {name}: format version {version}; this ledgerkit reads versions "
                 f"1 and {STORE_VERSION}"
             )
+        codec = rows.get("compression")
+        if codec not in CODECS:
+            self.close()
+            raise SnapshotError(f"snapshot {name}: bodies compressed with {codec!r}, unknown")
+        self.codec = codec
         try:
             return float(rows.get("recorded_at", "0"))
         except ValueError:
@@ -296,7 +213,7 @@ class SnapshotStore:
         where = f"snapshot {self.path.name}"
         with self._reading() as connection:
             row = connection.execute(
-                _ANSWER, (key.method, key.url, key.accept, key.body_sha256 or "", served)
+                ANSWER_QUERY, (key.method, key.url, key.accept, key.body_sha256 or "", served)
             ).fetchone()
         if row is None:
             return None
@@ -305,8 +222,8 @@ class SnapshotStore:
             raise SnapshotError(f"{where}: an answer's body is missing")
         if not isinstance(status, int) or not 100 <= status <= 599:
             raise SnapshotError(f"{where}: an answer's status is not an HTTP status")
-        body = inflate(data, size, self.max_bytes, where)
-        return RecordedAnswer(status, _pairs(str(headers), where), body)
+        body = inflate(data, size, self.max_bytes, where, self.codec)
+        return RecordedAnswer(status, header_pairs(str(headers), where), body)
 
     def stored_answers(self) -> Iterator[StoredAnswer]:
         """Every answer in the order it arrived, read a chunk at a time."""
@@ -331,7 +248,7 @@ class SnapshotStore:
                 if method is None:
                     raise SnapshotError(f"{where}: answer {seq} has no request")
                 key = RequestKey(method, url, accept, sha or None)
-                pairs = _pairs(str(row[8]), where)
+                pairs = header_pairs(str(row[8]), where)
                 yield StoredAnswer(key, content_type, position, status, pairs, str(row[9]), row[10])
 
     def bodies(self) -> Iterator[tuple[str, int, bytes]]:
@@ -379,12 +296,11 @@ class SnapshotStore:
         status: int,
         headers: tuple[tuple[str, str], ...],
         body: bytes,
-        sha256: str,
     ) -> None:
         """Queue an answer for the writer (waits while the queue is full)."""
         self._raise_failure()
         self._ensure_writer()
-        self._queue.put(_Pending(key, content_type, status, headers, body, sha256))
+        self._queue.put(_Pending(key, content_type, status, headers, body))
         self._ensure_writer()
 
     def _raise_failure(self) -> None:
@@ -437,18 +353,19 @@ class SnapshotStore:
 
     def _insert(self, item: _Pending) -> None:
         key = item.key
+        digest = hashlib.sha256(item.body).hexdigest()
         with self._lock:
             connection = self._connect()
             known = connection.execute(
-                "SELECT 1 FROM bodies WHERE sha256 = ?", (item.sha256,)
+                "SELECT 1 FROM bodies WHERE sha256 = ?", (digest,)
             ).fetchone()
-        # Compressed outside the lock: readers need not wait for it (zlib frees the GIL).
-        data = None if known else zlib.compress(item.body, _LEVEL)
+        # Compressed outside the lock: readers need not wait for it (zstd frees the GIL).
+        data = None if known else compress(item.body, self.codec)
         with self._lock:
             if data is not None:
                 connection.execute(
                     "INSERT OR IGNORE INTO bodies (sha256, size, data) VALUES (?, ?, ?)",
-                    (item.sha256, len(item.body), data),
+                    (digest, len(item.body), data),
                 )
             sha = key.body_sha256 or ""
             connection.execute(
@@ -468,7 +385,7 @@ class SnapshotStore:
             connection.execute(
                 "INSERT INTO answers (request, position, status, headers, body) "
                 "VALUES (?, ?, ?, ?, ?)",
-                (request, position, item.status, json.dumps(item.headers), item.sha256),
+                (request, position, item.status, json.dumps(item.headers), digest),
             )
             self._uncommitted += 1
 
