@@ -296,3 +296,5 @@ def test_a_saved_copy_is_one_complete_file(tmp_path: Path) -> None:
     copy = recording.save(tmp_path / "copy.snapshot")
     assert not Path(f"{copy}-wal").exists()
     assert Snapshot.load(copy).answer(_request(7)).body == zlib.compress(b"bcs bytes")
+    again = Snapshot.load(copy).save(tmp_path / "again.snapshot")  # a replayed one copied
+    assert Snapshot.load(again).answer(_request(7)).body == zlib.compress(b"bcs bytes")

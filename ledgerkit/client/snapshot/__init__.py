@@ -237,10 +237,11 @@ class Snapshot:
         target = Path(path) if path is not None else self.path
         if target is None:
             raise InputError("this snapshot has no path: save(path)")
-        if self.replaying:
-            raise InputError("a replaying snapshot is saved where it was recorded")
-        if self.version == STORE_VERSION:
-            written = self._recording_store().save(target)
+        if self._store is not None or self.version == STORE_VERSION:
+            with self._lock:
+                store = self._store if self.replaying else self._recording_store()
+            assert store is not None  # a replayed version 2 file has its store
+            written = store.save(target)
             _log.info("snapshot of %d answers written to %s", len(self), written.name)
             return written
         with self._lock:

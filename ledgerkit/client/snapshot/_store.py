@@ -78,9 +78,6 @@ class _Pending:
     body: bytes
 
 
-_STOP: Final = object()
-
-
 class SnapshotStore:
     """One snapshot file of format version 2, opened to record (:meth:`create`) or to
     replay (:meth:`open`). Thread-safe: one lock guards the connection, one writer
@@ -338,9 +335,6 @@ class SnapshotStore:
                         return
                 continue
             try:
-                if item is _STOP:
-                    self._commit()
-                    return
                 if not self._uncommitted:
                     first_pending = time.monotonic()
                 self._insert(item)
