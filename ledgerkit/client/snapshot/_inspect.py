@@ -173,7 +173,7 @@ def snapshot_info(path: str | os.PathLike[str]) -> SnapshotInfo:
                 answers += 1
                 tally.add(_Answer(stored.key.url, stored.headers))
             bodies, body_bytes, _ = store.totals()
-            requests = len(store.requests())
+            requests = store.count("requests")
             return SnapshotInfo(
                 where, 2, requests, answers, bodies, _file_bytes(where), body_bytes,
                 tuple(sorted(tally.chain_ids)), tally.ledger, tally.read, store.base_urls(),

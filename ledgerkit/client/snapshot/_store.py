@@ -200,9 +200,12 @@ class SnapshotStore:
             ).fetchall()
         return tuple(RequestKey(m, u, a, s or None) for m, u, a, s in rows)
 
-    def count(self) -> int:
+    def count(self, table: str = "answers") -> int:
+        """The rows of ``answers`` or of ``requests``."""
+        if table not in ("answers", "requests"):
+            raise ValueError(f"no table {table!r} to count")
         with self._reading() as connection:
-            (count,) = connection.execute("SELECT COUNT(*) FROM answers").fetchone()
+            (count,) = connection.execute(f"SELECT COUNT(*) FROM {table}").fetchone()
         return int(count)
 
     def answer(self, key: RequestKey, served: int) -> RecordedAnswer | None:
