@@ -212,6 +212,8 @@ def test_connect_records_version_2_and_version_1_can_still_be_written(tmp_path: 
         assert client.snapshot is not None
         assert client.snapshot.version == 2
     assert (tmp_path / "new.snapshot").read_bytes()[:16] == b"SQLite format 3\x00"
+    # Closed, the recording is one file to commit: its write-ahead log folded in.
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["new.snapshot"]
     old = Snapshot(tmp_path / "old.snapshot", version=1)
     old.record(_request(1), 200, HEADERS, b"{}")
     old.save()

@@ -241,8 +241,9 @@ class Snapshot:
             with self._lock:
                 store = self._store if self.replaying else self._recording_store()
             assert store is not None  # a replayed version 2 file has its store
+            answers = len(self)
             written = store.save(target)
-            _log.info("snapshot of %d answers written to %s", len(self), written.name)
+            _log.info("snapshot of %d answers written to %s", answers, written.name)
             return written
         with self._lock:
             raw = encode_snapshot(self._data)

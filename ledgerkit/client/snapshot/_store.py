@@ -89,6 +89,7 @@ class SnapshotStore:
         self.max_bytes = max_bytes
         self._lock = threading.RLock()
         self._connection: sqlite3.Connection | None = None
+        self._wal = False
         self._queue: queue.Queue[Any] = queue.Queue(_QUEUED)
         self._thread: threading.Thread | None = None
         self._thread_lock = threading.Lock()
@@ -107,7 +108,7 @@ class SnapshotStore:
         path.parent.mkdir(parents=True, exist_ok=True)
         for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
             leftover.unlink(missing_ok=True)
-        connection = store._connect()
+        connection = store._connect(writing=True)
         with connection:
             connection.executescript(SCHEMA)
             connection.executemany(
@@ -129,19 +130,24 @@ class SnapshotStore:
         store.recorded_at = store._check()
         return store
 
-    def _connect(self) -> sqlite3.Connection:
+    def _connect(self, *, writing: bool = False) -> sqlite3.Connection:
+        """The connection, opened if need be; ``writing``: in WAL mode, where each commit
+        survives the process (a store that was closed and is only read stays as it was
+        left, one file)."""
         if self._connection is None:
             if self.writable:
-                connection = sqlite3.connect(
-                    self.path, timeout=10, check_same_thread=False, isolation_level=None
-                )
-                connection.execute("PRAGMA journal_mode = WAL")
+                connection = sqlite3.connect(self.path, timeout=10, check_same_thread=False)
                 connection.execute("PRAGMA synchronous = NORMAL")
-                connection.isolation_level = "DEFERRED"
             else:
                 uri = f"{self.path.resolve().as_uri()}?mode=ro"
                 connection = sqlite3.connect(uri, uri=True, timeout=10, check_same_thread=False)
             self._connection = connection
+            self._wal = False
+        if writing and not self._wal:
+            if self._connection.in_transaction:
+                self._connection.commit()
+            self._connection.execute("PRAGMA journal_mode = WAL").fetchall()
+            self._wal = True
         return self._connection
 
     def _check(self) -> float:
