@@ -16,8 +16,7 @@ Times are the median of ``--rounds`` turns of the three (3 by default). The CPU 
 each extracting process are printed too: against a node on the same machine, whose two
 cores the node and the extraction already fill, recording's hashing and compression (some
 2 CPU seconds for the 285 MB of a 100,000-version extraction) add to the wall time, and a
-replay saves only the node's share of it; against a node elsewhere both ratios are
-better.
+replay saves only the node's share of it, the client's decoding being most of it.
 
 Every run is a child process of its own (``--child``), so that its peak memory is its own
 and one run's garbage is not the next one's. The node generates its chain and serves it
