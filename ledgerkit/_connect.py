@@ -5,8 +5,9 @@ nor owns a server. A process has at most one embedded node of ``connect()``'s: t
 ``connect()`` without a URL starts it, later ones give clients of the same node (a
 notebook cell run again gets the chain it had, not a second node), and it stops when the
 last client using it is closed, or when the process exits. With ``record=`` a client
-records every answer into a snapshot file, written when it is closed; with ``replay=`` it
-answers from such a file and sends nothing (see :mod:`ledgerkit.client.snapshot`).
+records every answer into a snapshot file as it arrives, completed when it is closed;
+with ``replay=`` it answers from such a file and sends nothing (see
+:mod:`ledgerkit.client.snapshot`).
 """
 
 from __future__ import annotations
@@ -88,9 +89,10 @@ class ConnectedClient(Client):
         client using it is closed (or when the process exits); ``None`` when
         :func:`connect` was given a node's URL, and once this client is closed.
     snapshot : Snapshot or None
-        The :class:`~ledgerkit.client.snapshot.Snapshot` it records into (written by
-        :meth:`close`, or when the process exits at the latest; ``snapshot.save()``
-        writes it at any time) or replays from; ``None`` for neither.
+        The :class:`~ledgerkit.client.snapshot.Snapshot` it records into (the answers
+        appended as they arrive, committed in chunks; completed by :meth:`close`, or
+        when the process exits at the latest; ``snapshot.save()`` commits at any time)
+        or replays from; ``None`` for neither.
     """
 
     def __init__(self, base_url: str, *, node: LocalNode | None = None, **options: Any) -> None:
@@ -175,6 +177,8 @@ class ConnectedClient(Client):
             if snapshot is not None and not snapshot.replaying:
                 atexit.unregister(snapshot.save)
                 snapshot.save()
+            elif snapshot is not None:
+                snapshot.close()
         finally:
             try:
                 super().close()
@@ -199,11 +203,14 @@ def connect(
         The node's API root, e.g. ``"https://fullnode.testnet.aptoslabs.com/v1"``.
     record : path, optional
         Record every answer the client receives (and those of the
-        :func:`~ledgerkit.extract.extract` runs given it) into this snapshot file,
-        written when the client is closed (or when the process exits); a file safe to
-        commit: no api key, token or other secret is in it.
+        :func:`~ledgerkit.extract.extract` runs given it) into this snapshot file
+        (format version 2, replacing any file there): appended as they arrive, in
+        chunks committed at least every second, with bounded memory; completed when the
+        client is closed (or when the process exits). A file safe to commit: no api key,
+        token or other secret is in it.
     replay : path, optional
-        Answer from this snapshot file, sending nothing: the same requests get the same
+        Answer from this snapshot file (either format version, or a recording that was
+        killed: up to its last committed chunk), sending nothing: the same requests get the same
         answers, in the order they came, and waits take no time. ``url`` is not needed
         (the file names the node); given, it must be the node the file was recorded from.
     **options

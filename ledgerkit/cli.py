@@ -175,7 +175,29 @@ def _parser() -> argparse.ArgumentParser:
         description="Fetch a range concurrently, check it is complete, write Parquet partitions.",
         complete=_add_kinds,
     )
+    _add_snapshot(commands)
     return parser
+
+
+def _add_snapshot(commands: Any) -> None:
+    """``ledgerkit snapshot info|verify PATH``."""
+    snapshot = commands.add_parser(
+        "snapshot",
+        help="say what a record/replay snapshot file holds, or check it",
+        description="Inspect a snapshot file written by connect(record=...) (any format version).",
+    )
+    actions = snapshot.add_subparsers(dest="action", required=True, metavar="ACTION")
+    info = actions.add_parser(
+        "info",
+        help="format version, requests, answers, distinct bodies, bytes, chain, versions, nodes",
+    )
+    info.add_argument("path", metavar="PATH", help="the snapshot file")
+    verify = actions.add_parser(
+        "verify",
+        help="check every body against its hash, the database's integrity, and that no "
+        "secret (bearer token, api key, path token) is in it; exit 1 if anything is wrong",
+    )
+    verify.add_argument("path", metavar="PATH", help="the snapshot file")
 
 
 def _add_kinds(extract: argparse.ArgumentParser) -> None:
@@ -313,6 +335,26 @@ def _extract(args: argparse.Namespace) -> None:
     print(summary)
 
 
+def _snapshot(args: argparse.Namespace) -> int:
+    """``ledgerkit snapshot info|verify PATH``; returns the exit status."""
+    from ledgerkit.client.snapshot import snapshot_info, verify_snapshot
+
+    if args.action == "info":
+        print("\n".join(snapshot_info(args.path).lines()))
+        return 0
+    problems = verify_snapshot(args.path)
+    if problems:
+        for problem in problems:
+            print(f"ledgerkit: snapshot {args.path}: {problem}", file=sys.stderr)
+        return 1
+    info = snapshot_info(args.path)
+    print(
+        f"snapshot {args.path}: sound (format version {info.version}, {info.answers} answers, "
+        f"{info.bodies} distinct bodies checked; no secret found)"
+    )
+    return 0
+
+
 #: ``ledgerkit node`` options of the public profile -> ``PublicSettings`` fields.
 _PUBLIC_OPTIONS = {
     "budget": "budget",
@@ -348,6 +390,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             run_demo(sys.stdout)
         elif args.command == "extract":
             _extract(args)
+        elif args.command == "snapshot":
+            return _snapshot(args)
         elif args.command == "node":
             from ledgerkit.localnet import serve
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 import pandas as pd
+import pyarrow as pa
 import pytest
 
 from ledgerkit import Address
@@ -548,3 +549,156 @@ def test_python_dash_m_ledgerkit_runs_the_command() -> None:
     )
     assert refused.returncode == 2
     assert "usage: ledgerkit " in refused.stderr
+
+
+# -- ledgerkit snapshot --------------------------------------------------------------------
+
+NOTEBOOK_SNAPSHOT = Path(__file__).resolve().parents[1] / "notebooks" / "08-public-network.snapshot"
+
+
+def test_snapshot_info_of_a_version_1_file(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["snapshot", "info", str(NOTEBOOK_SNAPSHOT)]) == 0
+    # From the file's JSON read by hand: 18 exchanges, 21 answers, 19 distinct bodies.
+    assert capsys.readouterr().out.splitlines() == [
+        "snapshot: 08-public-network.snapshot",
+        "format version: 1",
+        "requests: 18",
+        "answers: 21",
+        "distinct bodies: 19",
+        "bytes on disk: 805751",
+        "bytes uncompressed: 4134838",
+        "chain: 4",
+        "ledger versions (answer headers): 1478..1478",
+        "transaction versions asked (URLs): 0..1478",
+        "base urls: http://127.0.0.1:36191/v1",
+        "recorded at: 2026-11-26T19:02:40+00:00",
+    ]
+
+
+def _recorded(tmp_path: Path) -> Path:
+    """A version 2 file: a ledger info asked twice (one body), two pages of transactions."""
+    from ledgerkit.client.snapshot import Snapshot
+
+    path = tmp_path / "study.snapshot"
+    recording = Snapshot(path)
+    headers = [("content-type", "application/json"), ("x-aptos-chain-id", "1")]
+    info = b'{"chain_id":1,"ledger_version":"3000"}'
+    for _ in range(2):
+        recording.record(
+            httpx.Request("GET", "https://node.test/v1/"),
+            200,
+            [*headers, ("x-aptos-ledger-version", "3000")],
+            info,
+        )
+    for start in (2000, 2100):
+        recording.record(
+            httpx.Request("GET", f"https://node.test/v1/transactions?limit=100&start={start}"),
+            200,
+            [*headers, ("x-aptos-ledger-version", "3004")],
+            b"[" + b'{"version":"%d"},' % start * 100 + b"]",
+        )
+    recording.save()
+    return path
+
+
+def test_snapshot_info_of_a_version_2_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _recorded(tmp_path)
+    assert main(["snapshot", "info", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:5] == [
+        "snapshot: study.snapshot",
+        "format version: 2",
+        "requests: 3",
+        "answers: 4",
+        "distinct bodies: 3",
+    ]
+    assert lines[5] == f"bytes on disk: {path.stat().st_size}"
+    # 38 bytes of ledger info, and two pages of 2 + 100 * 19 bytes.
+    assert lines[6:10] == [
+        "bytes uncompressed: 3842",
+        "chain: 1",
+        "ledger versions (answer headers): 3000..3004",
+        "transaction versions asked (URLs): 2000..2199",
+    ]
+    assert lines[10] == "base urls: none"  # recorded without a client
+
+
+def test_snapshot_verify_passes_a_sound_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["snapshot", "verify", str(_recorded(tmp_path))]) == 0
+    assert capsys.readouterr().out == (
+        f"snapshot {tmp_path / 'study.snapshot'}: sound (format version 2, 4 answers, "
+        "3 distinct bodies checked; no secret found)\n"
+    )
+    assert main(["snapshot", "verify", str(NOTEBOOK_SNAPSHOT)]) == 0
+
+
+def _sql(path: Path, statement: str, *parameters: object) -> None:
+    import sqlite3
+
+    with sqlite3.connect(path) as db:
+        db.execute(statement, parameters)
+    db.close()
+
+
+@pytest.mark.parametrize(
+    ("statement", "parameters", "says"),
+    [
+        (
+            "UPDATE bodies SET data = ?, size = 5 WHERE size = 38",
+            (pa.Codec("zstd").compress(b"other", asbytes=True),),
+            "its SHA-256 does not match (tampered or corrupt)",
+        ),
+        ("DELETE FROM bodies WHERE size = 38", (), "answer 0 has no body stored"),
+        (
+            "UPDATE answers SET headers = ? WHERE seq = 1",
+            ('[["x-aptos-echo", "Bearer abcdef0123456789"]]',),
+            "header x-aptos-echo holds a bearer token",
+        ),
+        (
+            "UPDATE requests SET url = ? WHERE id = 1",
+            ("https://node.test/v1/?api_key=abcdef0123456789",),
+            "query parameter api_key holds a value that is not ***",
+        ),
+        (
+            "INSERT INTO base_urls (url) VALUES (?)",
+            ("https://node.test/3f9a8c7e6d5b4a3f2e1d0c9b/v1",),
+            "is recorded with more of its path than the client shows",
+        ),
+    ],
+    ids=["tampered-body", "missing-body", "bearer-header", "key-in-url", "token-in-base-url"],
+)
+def test_snapshot_verify_fails_a_tampered_file_or_a_planted_secret(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    statement: str,
+    parameters: tuple[object, ...],
+    says: str,
+) -> None:
+    path = _recorded(tmp_path)
+    _sql(path, statement, *parameters)
+    assert main(["snapshot", "verify", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(f"ledgerkit: snapshot {path}: ")
+    assert says in err
+    assert "abcdef0123456789" not in err.replace("api_key=", "")
+
+
+def test_snapshot_commands_refuse_what_is_not_a_snapshot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "notes.snapshot"
+    path.write_bytes(b"plain text, not a snapshot")
+    assert main(["snapshot", "info", str(path)]) == 1
+    assert capsys.readouterr().err == (
+        "ledgerkit: SnapshotError: snapshot notes.snapshot: not a gzip-compressed snapshot, "
+        "or corrupt\n"
+    )
+    assert main(["snapshot", "verify", str(path)]) == 1
+    assert "not a gzip-compressed snapshot" in capsys.readouterr().err
+    assert main(["snapshot", "info", str(tmp_path / "nowhere.snapshot")]) == 1
+    assert "cannot be read" in capsys.readouterr().err

@@ -54,6 +54,7 @@ __all__ = [
     "client_secrets",
     "install",
     "is_loopback",
+    "is_secret_name",
     "normalize_base_url",
     "redact",
     "resolve_cache",
@@ -266,6 +267,12 @@ def check_headers(headers: Mapping[str, str] | None) -> tuple[tuple[str, str], .
             raise InputError(f"the value of header {name} {fault}")
         pairs.append((name, value))
     return tuple(pairs)
+
+
+def is_secret_name(name: str) -> bool:
+    """True for a header or query parameter name whose value is a credential (``auth``,
+    ``key``, ``token``, ``secret``...), as the client hides such headers' values."""
+    return _SECRET_NAME.search(name) is not None
 
 
 def client_secrets(

@@ -9,10 +9,12 @@ import asyncio
 import gzip
 import json
 import secrets
+import sqlite3
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pyarrow as pa
 import pytest
 from client_fakes import (
     ADDRESS,
@@ -154,10 +156,33 @@ def test_an_async_client_replays_the_429_wait_too(tmp_path: Path) -> None:
     assert clock.slept == [2.0]
 
 
+def _file_text(path: Path) -> bytes:
+    """Everything a snapshot file holds, read by hand: a version 1 file decompressed; of
+    a version 2 file every table's text and every body decompressed."""
+    raw = path.read_bytes()
+    if raw.startswith(b"\x1f\x8b"):
+        return gzip.decompress(raw)
+    with sqlite3.connect(path) as db:
+        parts = [repr(row).encode() for row in db.execute("SELECT * FROM requests")]
+        parts += [repr(row).encode() for row in db.execute("SELECT * FROM answers")]
+        parts += [repr(row).encode() for row in db.execute("SELECT * FROM base_urls")]
+        zstd = pa.Codec("zstd")  # the bodies' codec (meta.compression)
+        assert db.execute("SELECT value FROM meta WHERE key = 'compression'").fetchone() == (
+            "zstd",
+        )
+        parts += [
+            zstd.decompress(data, decompressed_size=size, asbytes=True)
+            for size, data in db.execute("SELECT size, data FROM bodies")
+        ]
+    db.close()
+    return b"\n".join(parts)
+
+
 # -- secrets -------------------------------------------------------------------------------
 
 
-def test_no_key_token_or_secret_header_is_in_the_file(tmp_path: Path) -> None:
+@pytest.mark.parametrize("version", [2, 1])
+def test_no_key_token_or_secret_header_is_in_the_file(tmp_path: Path, version: int) -> None:
     key = "sk-live-" + secrets.token_hex(16)
     token = "hdr-" + secrets.token_hex(16)
     path_token = "pt" + secrets.token_hex(12)
@@ -175,9 +200,9 @@ def test_no_key_token_or_secret_header_is_in_the_file(tmp_path: Path) -> None:
     node.on("GET", f"/{path_token}/v1/", lambda request: answer(LEDGER_INFO))
     node.on("GET", f"/{path_token}/v1/accounts/{ADDRESS}", echo)
     path = tmp_path / "a.snapshot"
-    with ledgerkit.connect(
+    recording = Snapshot(path, version=version)
+    with recording.client(
         base,
-        record=path,
         api_key=key,
         headers={"X-Api-Key": token, "X-Trace": trace},
         transport=node.transport,
@@ -185,9 +210,10 @@ def test_no_key_token_or_secret_header_is_in_the_file(tmp_path: Path) -> None:
         live = client.ledger_info()
         with pytest.raises(NodeAPIError) as refused:
             client.account(ADDRESS)
+    assert recording.save() == path
     assert refused.value.status == 401
     raw = path.read_bytes()
-    text = gzip.decompress(raw)
+    text = _file_text(path)
     for secret in (key, token, path_token, trace):
         assert secret.encode() not in raw
         assert secret.encode() not in text
@@ -211,9 +237,11 @@ def test_only_the_headers_a_client_reads_are_kept(tmp_path: Path) -> None:
     path = tmp_path / "a.snapshot"
     with ledgerkit.connect(URL, record=path, transport=node.transport) as client:
         client.ledger_info()
-    (exchange,) = json.loads(gzip.decompress(path.read_bytes()))["exchanges"]
-    (recorded,) = exchange["answers"]
-    assert sorted(recorded["headers"]) == [
+    with sqlite3.connect(path) as db:
+        (exchange,) = db.execute("SELECT method, url, accept FROM requests").fetchall()
+        ((headers,),) = db.execute("SELECT headers FROM answers").fetchall()
+    db.close()
+    assert sorted(name for name, _ in json.loads(headers)) == [
         "content-type",
         "x-node-block-height",
         "x-node-chain-id",
@@ -223,11 +251,7 @@ def test_only_the_headers_a_client_reads_are_kept(tmp_path: Path) -> None:
         "x-node-ledger-version",
         "x-node-oldest-block-height",
     ]
-    assert (exchange["method"], exchange["url"], exchange["accept"]) == (
-        "GET",
-        f"{URL}/",
-        "application/json",
-    )
+    assert exchange == ("GET", f"{URL}/", "application/json")
 
 
 # -- the file ------------------------------------------------------------------------------
@@ -245,9 +269,13 @@ def test_save_writes_the_answers_so_far_and_close_writes_the_rest(tmp_path: Path
 
 
 def _valid(tmp_path: Path) -> bytes:
+    """A version 1 file of one answer."""
     path = tmp_path / "valid.snapshot"
-    with ledgerkit.connect(URL, record=path, transport=_counting_node().transport) as client:
+    recording = Snapshot(path, version=1)
+    with recording.client(URL, transport=_counting_node().transport) as client:
         client.ledger_info()
+    recording.save()
+    assert path.read_bytes()[:2] == b"\x1f\x8b"  # gzip
     return path.read_bytes()
 
 

@@ -1,6 +1,14 @@
 """Record and replay: every answer a client receives, kept in one file that is safe to
 commit, and given again from that file with no network.
 
+The file (format version 2, :mod:`ledgerkit.client.snapshot._store`) is an SQLite
+database the answers are appended to as they arrive, in committed chunks, each distinct
+body stored once; a replay reads each answer when it is asked. Memory stays bounded
+however long the session, and a recording killed with ``kill -9`` replays up to its last
+committed chunk. Files of version 1 (one gzip-compressed JSON document,
+:mod:`ledgerkit.client.snapshot._file`) still replay, and ``Snapshot(path, version=1)``
+still writes one.
+
 A notebook that studied a public network re-runs where there is none (Binder, CI, a
 classroom) with the same numbers::
 
@@ -56,6 +64,7 @@ from ledgerkit.client.snapshot._file import (
     encode_snapshot,
     read_snapshot,
 )
+from ledgerkit.client.snapshot._inspect import SnapshotInfo, snapshot_info, verify_snapshot
 from ledgerkit.client.snapshot._recording import (
     AsyncRecordingTransport,
     AsyncReplayTransport,
@@ -65,6 +74,7 @@ from ledgerkit.client.snapshot._recording import (
     VirtualClock,
     kept_headers,
 )
+from ledgerkit.client.snapshot._store import SQLITE_MAGIC, STORE_VERSION, SnapshotStore
 
 __all__ = [
     "MAX_SNAPSHOT_BYTES",
@@ -76,8 +86,11 @@ __all__ = [
     "ReplayTransport",
     "RequestKey",
     "Snapshot",
+    "SnapshotInfo",
     "VirtualClock",
+    "snapshot_info",
     "snapshot_of",
+    "verify_snapshot",
 ]
 
 _log = logging.getLogger("ledgerkit.client")
@@ -111,24 +124,34 @@ def _redact_bytes(body: bytes, secrets: Mapping[str, str]) -> bytes:
 
 class Snapshot:
     """The answers a client received, filed by request: recorded into, or replayed from,
-    one compressed file.
+    one file.
 
-    ``Snapshot(path)`` is a new, empty one that records (written to ``path`` by
-    :meth:`save`); :meth:`load` reads one back to replay. Clients are made with
-    :meth:`client` and :meth:`async_client` (:func:`ledgerkit.connect` does it for
-    ``record=`` and ``replay=``), or with its transports and :meth:`bind`.
+    ``Snapshot(path)`` is a new, empty one that records: each answer is appended to the
+    file at ``path`` as it arrives (format version 2, committed in chunks), and
+    :meth:`save` or :meth:`close` leaves the file complete. :meth:`load` opens one to
+    replay, reading each answer when it is asked. Clients are made with :meth:`client`
+    and :meth:`async_client` (:func:`ledgerkit.connect` does it for ``record=`` and
+    ``replay=``), or with its transports and :meth:`bind`.
 
     Parameters
     ----------
     path : path, optional
-        Where :meth:`save` writes when given no path.
+        The file it records into (any file there is replaced when the first client is
+        bound or the first answer recorded). Without it, a temporary file, copied by
+        :meth:`save` to the path given.
+    version : {2, 1}
+        The format written: 2, the streaming SQLite store (default); 1, the single
+        gzip-compressed JSON document of earlier releases, held in memory and written
+        whole by :meth:`save`.
 
     Attributes
     ----------
     path : Path or None
-        The file it was loaded from or is saved to.
+        The file it was loaded from or records into.
     replaying : bool
         True when loaded from a file: its clients send nothing.
+    version : int
+        The file's format version.
 
     Examples
     --------
@@ -139,10 +162,14 @@ class Snapshot:
     >>> replayed = Snapshot.load("analysis.snapshot").client()  # doctest: +SKIP
     """
 
-    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+    def __init__(self, path: str | os.PathLike[str] | None = None, *, version: int = 2) -> None:
+        if version not in (1, STORE_VERSION):
+            raise InputError(f"version must be 1 or {STORE_VERSION}, got {version!r}")
         self.path = Path(path) if path is not None else None
         self.replaying = False
+        self.version = version
         self._data = SnapshotData(time.time(), [], {}, {})
+        self._store: SnapshotStore | None = None
         self._secrets: dict[str, str] = {}
         self._served: dict[RequestKey, int] = {}
         self._lock = threading.Lock()
@@ -154,14 +181,15 @@ class Snapshot:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], *, max_bytes: int = MAX_SNAPSHOT_BYTES) -> Snapshot:
-        """The snapshot in the file at ``path``, to replay.
+        """The snapshot in the file at ``path``, to replay (either format version).
 
         Parameters
         ----------
         path : path
-            A file written by :meth:`save`.
+            A file written by :meth:`save`, or by a recording that was stopped.
         max_bytes : int
-            The most bytes it may hold, compressed or not (1 GiB by default).
+            The most bytes read into memory at once (1 GiB by default): of a version 1
+            file, the whole file, compressed or not; of a version 2 file, one answer.
 
         Raises
         ------
@@ -171,17 +199,52 @@ class Snapshot:
         """
         if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 1:
             raise InputError(f"max_bytes must be an int >= 1, got {max_bytes!r}")
+        where = Path(path)
+        try:
+            with where.open("rb") as file:
+                magic = file.read(len(SQLITE_MAGIC))
+        except OSError as exc:
+            raise SnapshotError(f"snapshot {where}: cannot be read ({exc.strerror})") from None
         snapshot = cls(path)
-        snapshot._data = read_snapshot(path, max_bytes=max_bytes)
         snapshot.replaying = True
+        if magic == SQLITE_MAGIC:
+            store = SnapshotStore.open(where, max_bytes=max_bytes)
+            snapshot._store = store
+            snapshot._data = SnapshotData(store.recorded_at, list(store.base_urls()), {}, {})
+        else:
+            snapshot.version = 1
+            snapshot._data = read_snapshot(path, max_bytes=max_bytes)
         return snapshot
 
+    def _recording_store(self) -> SnapshotStore:
+        """The store it records into, created with the first client or answer."""
+        if self._store is None:
+            path = self.path
+            if path is None:
+                fd, name = tempfile.mkstemp(prefix="ledgerkit-", suffix=".snapshot")
+                os.close(fd)
+                path = Path(name)
+                weakref.finalize(self, _remove, path)
+            self._store = SnapshotStore.create(path, self._data.recorded_at)
+        return self._store
+
     def save(self, path: str | os.PathLike[str] | None = None) -> Path:
-        """Write the snapshot to ``path`` (by default its own), replacing the file at once
-        (a reader never sees half of it); returns where it was written."""
+        """Make the file complete (every answer so far committed, one file safe to commit)
+        at ``path``, by default its own, replacing what is there at once (a reader never
+        sees half of it); returns where it was written. Recording may go on after it.
+
+        A version 1 snapshot is written whole (it is held in memory until then)."""
         target = Path(path) if path is not None else self.path
         if target is None:
             raise InputError("this snapshot has no path: save(path)")
+        if self._store is not None or self.version == STORE_VERSION:
+            with self._lock:
+                store = self._store if self.replaying else self._recording_store()
+            assert store is not None  # a replayed version 2 file has its store
+            answers = len(self)
+            written = store.save(target)
+            _log.info("snapshot of %d answers written to %s", answers, written.name)
+            return written
         with self._lock:
             raw = encode_snapshot(self._data)
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -196,6 +259,16 @@ class Snapshot:
         _log.info("snapshot of %d answers written to %s", len(self), target.name)
         return target
 
+    def close(self) -> None:
+        """Let the file go: a recording's answers so far committed and the file left
+        complete (as :meth:`save`), a replay's file closed. Either is opened again if
+        the snapshot is used after."""
+        if self._store is None:
+            return
+        if not self.replaying:
+            self._store.flush()
+        self._store.close()
+
     @property
     def base_urls(self) -> tuple[str, ...]:
         """The API roots of the clients recorded, as shown (a token in the path hidden);
@@ -205,11 +278,17 @@ class Snapshot:
     @property
     def requests(self) -> tuple[RequestKey, ...]:
         """The requests it holds answers to, in the order they were first made."""
+        if self._store is not None:
+            self._store.flush()
+            return self._store.requests()
         with self._lock:
             return tuple(self._data.answers)
 
     def __len__(self) -> int:
         """The number of answers it holds."""
+        if self._store is not None:
+            self._store.flush()
+            return self._store.count()
         with self._lock:
             return sum(len(answers) for answers in self._data.answers.values())
 
@@ -229,9 +308,13 @@ class Snapshot:
             config.base_url, config.shown_base_url, config.api_key, config.headers
         )
         with self._lock:
-            self._secrets.update(secrets)
-            if not self.replaying and config.shown_base_url not in self._data.base_urls:
-                self._data.base_urls.append(config.shown_base_url)
+            # A new mapping, so that a recording thread reading the old one needs no lock.
+            self._secrets = {**self._secrets, **secrets}
+            shown = config.shown_base_url
+            if not self.replaying and shown not in self._data.base_urls:
+                self._data.base_urls.append(shown)
+                if self.version == STORE_VERSION:
+                    self._recording_store().add_base_url(shown)
         _BOUND[client] = self
 
     def transport(self, inner: httpx.BaseTransport | None = None) -> httpx.BaseTransport:
@@ -340,11 +423,12 @@ class Snapshot:
 
     # -- answers -------------------------------------------------------------------------
 
-    def _key(self, request: httpx.Request) -> RequestKey:
+    @staticmethod
+    def _key(request: httpx.Request, secrets: Mapping[str, str]) -> RequestKey:
         body = request.content
         return RequestKey(
             request.method,
-            redact(str(request.url), self._secrets),
+            redact(str(request.url), secrets),
             request.headers.get("accept", ""),
             hashlib.sha256(body).hexdigest() if body else None,
         )
@@ -358,18 +442,23 @@ class Snapshot:
     ) -> None:
         """File an answer of ``request`` (whose body has been read): its status, the
         headers a snapshot keeps and its decoded body, the client's secrets hidden."""
+        if self.replaying:
+            raise InputError("a replaying snapshot records nothing")
+        secrets = self._secrets
+        key = self._key(request, secrets)
+        kept = tuple((name, redact(value, secrets)) for name, value in kept_headers(headers))
+        stored = _redact_bytes(body, secrets)
+        if stored != body:
+            _log.warning("%s: a secret of the client in the answer is recorded as ***", key)
+        content_type = request.headers.get("content-type")
+        if self.version == STORE_VERSION:
+            with self._lock:
+                store = self._recording_store()
+            store.put(key, content_type, status, kept, stored)
+            return
         with self._lock:
-            if self.replaying:
-                raise InputError("a replaying snapshot records nothing")
-            key = self._key(request)
-            kept = tuple(
-                (name, redact(value, self._secrets)) for name, value in kept_headers(headers)
-            )
-            stored = _redact_bytes(body, self._secrets)
-            if stored != body:
-                _log.warning("%s: a secret of the client in the answer is recorded as ***", key)
             self._data.answers.setdefault(key, []).append(RecordedAnswer(status, kept, stored))
-            self._data.content_types[key] = request.headers.get("content-type")
+            self._data.content_types[key] = content_type
 
     def answer(self, request: httpx.Request) -> RecordedAnswer:
         """The next recorded answer of ``request`` (the last one again once they run out).
@@ -378,15 +467,27 @@ class Snapshot:
         ------
         SnapshotMissError
             The request was never recorded (its method and URL as shown in the message).
+        SnapshotError
+            The answer cannot be read from the file (corrupt, or larger than allowed).
         """
+        key = self._key(request, self._secrets)
         with self._lock:
-            key = self._key(request)
-            answers = self._data.answers.get(key)
-            if not answers:
-                raise SnapshotMissError(key.method, key.url, key.accept)
             served = self._served.get(key, 0)
             self._served[key] = served + 1
-            return answers[min(served, len(answers) - 1)]
+            answers = self._data.answers.get(key) if self._store is None else None
+        if self._store is not None:
+            found = self._store.answer(key, served)
+        else:
+            found = answers[min(served, len(answers) - 1)] if answers else None
+        if found is None:
+            raise SnapshotMissError(key.method, key.url, key.accept)
+        return found
+
+
+def _remove(path: Path) -> None:
+    """Remove a temporary store and its log."""
+    for part in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        part.unlink(missing_ok=True)
 
 
 # Public names report where users import them from (see ledgerkit._public).

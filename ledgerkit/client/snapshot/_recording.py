@@ -9,6 +9,8 @@ very same bytes.
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
@@ -102,6 +104,20 @@ def kept_headers(headers: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], .
     )
 
 
+_READER: list[concurrent.futures.ThreadPoolExecutor] = []
+_READER_LOCK: Final = threading.Lock()
+
+
+def _reader() -> concurrent.futures.ThreadPoolExecutor:
+    """The one thread asyncio replays read their answers in, started when first needed."""
+    with _READER_LOCK:
+        if not _READER:
+            _READER.append(
+                concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="ledgerkit-replay")
+            )
+        return _READER[0]
+
+
 def _response(answer: RecordedAnswer) -> httpx.Response:
     return httpx.Response(answer.status, headers=list(answer.headers), content=answer.body)
 
@@ -182,6 +198,10 @@ class AsyncReplayTransport(httpx.AsyncBaseTransport):
         self.snapshot = snapshot
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        """The next recorded answer of ``request`` (see :meth:`Snapshot.answer`)."""
+        """The next recorded answer of ``request`` (see :meth:`Snapshot.answer`), read in
+        the snapshot reader thread: the file's reads and decompression (which free the
+        GIL) overlap with the decoding of the answers before it. One thread, not a pool:
+        each thread of a pool would keep an arena of freed answers of its own."""
         await request.aread()
-        return _response(self.snapshot.answer(request))
+        loop = asyncio.get_running_loop()
+        return _response(await loop.run_in_executor(_reader(), self.snapshot.answer, request))
