@@ -293,6 +293,12 @@ PARAMETERS: Final = {
     "start_sequence_number": _query("start", "U64", "First sequence number (default: latest)."),
     "start_version": _query("start", "U64", "First version (default: the latest page)."),
     "start_version_required": _query("start_version", "U64", "First version.", required=True),
+    "summaries_start_version": _query(
+        "start_version", "U64", "First version; read forward from it (`end_version` unused)."
+    ),
+    "summaries_end_version": _query(
+        "end_version", "U64", "Without `start_version`: the page ends at this version."
+    ),
     "txn_hash": _path("txn_hash", "hash", "Transaction hash, `0x` optional."),
     "txn_version": _path("txn_version", "U64", "Ledger version."),
     "resource_type": _path("resource_type", "MoveStructTag", "Resource type, URL-encoded."),
@@ -392,6 +398,14 @@ _ROWS: Final = (
               "Accounts", "List the transactions an account sent",
               ("address", "start_sequence_number", "limit"), "[Transaction]", _READ,
               answer_bcs=_ONCHAIN_LIST),
+    Operation("get_account_transaction_summaries", "GET",
+              "/accounts/{address}/transaction_summaries", "Transactions",
+              "Summaries of the transactions an account sent (sequence number or nonce), "
+              "ascending by version; without `start_version` the newest ones",
+              ("address", "summaries_start_version", "summaries_end_version", "limit"),
+              "[TransactionSummary]", _READ,
+              answer_bcs="BCS sequence of `IndexedTransactionSummary` (`V1`: sender, version, "
+                         "transaction hash, replay protector)."),
     # -- Events
     Operation("get_events_by_creation_number", "GET",
               "/accounts/{address}/events/{creation_number}", "Events",

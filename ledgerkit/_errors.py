@@ -839,12 +839,15 @@ class PrunedRangeError(PrunedError):
     the client finds the gap itself (the first sequence number is past the one asked) and
     asks the archive; without one it raises this. ``status`` is the node's own answer (a
     200); ``missing`` is the range of sequence numbers left out (end exclusive), also in
-    ``details`` as ``missing_start`` / ``missing_end``.
+    ``details`` as ``missing_start`` / ``missing_end``. For an account's transaction
+    summaries, a list by version, ``missing`` is the versions older than the node keeps
+    that the page reached (``details["missing_unit"]`` says which: ``"sequence_number"``
+    or ``"version"``).
     """
 
     @property
     def missing(self) -> range:
-        """The sequence numbers the node left out (end exclusive)."""
+        """The sequence numbers (or versions) the node left out (end exclusive)."""
         start, end = self.details.get("missing_start"), self.details.get("missing_end")
         if isinstance(start, int) and isinstance(end, int):
             return range(start, end)

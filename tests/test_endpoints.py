@@ -85,6 +85,18 @@ CASES: Final[list[tuple[str, tuple[Any, ...], dict[str, Any], str]]] = [
     ("account_balance", ("0x1", _COIN), {}, "get_account_balance"),
     ("account_transactions", ("0x1",), {"limit": 2}, "get_account_transactions"),
     ("account_transactions_bcs", ("0x1",), {"limit": 2}, "get_account_transactions"),
+    (
+        "account_transaction_summaries",
+        ("0x1",),
+        {"start_version": 0, "limit": 2},
+        "get_account_transaction_summaries",
+    ),
+    (
+        "iter_account_transaction_summaries",
+        ("0x1", 0, 2),
+        {"limit": 2},
+        "get_account_transaction_summaries",
+    ),
     ("events_by_creation_number", ("0x1", 0), {"limit": 2}, "get_events_by_creation_number"),
     (
         "events_by_handle",

@@ -59,6 +59,7 @@ from ledgerkit.bcs._secp256k1 import (
     secp256k1_signer,
     secp256k1_verify,
 )
+from ledgerkit.bcs._summaries import IndexedTransactionSummary
 from ledgerkit.bcs._transaction_authenticators import (
     FeePayerAuthenticator,
     MultiAgentAuthenticator,
@@ -111,6 +112,7 @@ __all__ = [
     "FeePayerAuthenticator",
     "FeePayerRawTransaction",
     "GenesisTransaction",
+    "IndexedTransactionSummary",
     "LayoutSource",
     "LedgerTransaction",
     "MoveValueCodec",

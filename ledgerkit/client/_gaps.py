@@ -15,10 +15,13 @@ aptos-core's sources have it:
   whatever the endpoint's doc comment in ``api/src/transactions.rs`` says of a 410;
   ``Context::get_account_ordered_transactions`` adds no check. Without ``start`` the page
   is the newest one: ``start`` = the account's sequence number minus ``limit``.
-* an account's transaction summaries (``GET /accounts/{a}/transaction_summaries``): the
-  same, 200 with what is kept (``AptosDB::get_account_transaction_summaries`` has no
-  ``error_if_ledger_pruned``; ``prune_transaction_summaries_by_account`` drops the
-  index). Neither the embedded node nor this client serves that endpoint.
+* an account's transaction summaries (``GET /accounts/{a}/transaction_summaries``), a
+  list by *version*: the same, 200 with what is kept
+  (``AptosDB::get_account_transaction_summaries`` has no ``error_if_ledger_pruned``;
+  ``prune_transaction_summaries_by_account`` drops the index). With ``start_version`` the
+  storage reads forward from it, so a pruned ``start_version`` moves silently to the
+  first kept summary; without it, it reads backward from ``end_version`` (or the newest)
+  and stops at the oldest kept one, leaving the page short.
 * an event stream (``GET /accounts/{a}/events/{creation_number}``, and by handle):
   ``EventStore::lookup_events_by_key`` fails when the first event found is past the first
   asked ("First requested event is probably pruned. expected: S, actual: K"), which the
@@ -29,14 +32,21 @@ aptos-core's sources have it:
   and the answer is 200 ``[]``. The newest page (no ``start``) starts at the newest kept
   sequence number minus ``limit`` + 1 and fails the same way when that one is pruned.
 
-So the client looks at each such page a pruned node answers (its ledger headers say the
-oldest version is past 0): sequence numbers starting past the one asked (or, for the
-newest page, a page shorter than asked that does not start at 0) leave a gap; an empty
-page of an account's transactions is weighed against the account's sequence number. A
-gap is read again from the archive, whole; without an archive it raises
-:class:`~ledgerkit.PrunedRangeError` naming the sequence numbers left out. An empty event
-page is asked of the archive when there is one (the node cannot tell "nothing there" from
-"all pruned"), and handed out as it is otherwise.
+A page of summaries reaches into what the node dropped when ``start_version`` is older
+than the oldest version it keeps (the versions from there to that oldest one), or, read
+backward, when the page is shorter than asked (every version below the oldest kept, up to
+``end_version``): whether anything of the account's is there only an archive can tell. So
+the whole page is read from the archive, or :class:`~ledgerkit.PrunedRangeError` names
+those versions.
+
+For the lists by sequence number, the client looks at each such page a pruned node
+answers (its ledger headers say the oldest version is past 0): sequence numbers starting
+past the one asked (or, for the newest page, a page shorter than asked that does not
+start at 0) leave a gap; an empty page of an account's transactions is weighed against
+the account's sequence number. A gap is read again from the archive, whole; without an
+archive it raises :class:`~ledgerkit.PrunedRangeError` naming the sequence numbers left
+out. An empty event page is asked of the archive when there is one (the node cannot tell
+"nothing there" from "all pruned"), and handed out as it is otherwise.
 """
 
 from __future__ import annotations
@@ -55,11 +65,14 @@ from ledgerkit.client._call import Call
 from ledgerkit.client._driver import Flow
 from ledgerkit.types import Result
 
-__all__ = ["FromArchive", "FromNode", "ListPage", "completed", "list_page"]
+__all__ = ["FromArchive", "FromNode", "ListPage", "completed", "list_page", "summaries_missing"]
 
 _log = logging.getLogger("ledgerkit.client")
 
 _TRANSACTIONS: Final = "get_account_transactions"
+_SUMMARIES: Final = "get_account_transaction_summaries"
+#: The node's page of summaries without ``limit``, and the most it serves.
+_SUMMARIES_LIMIT: Final = 100
 #: Operations answering a list by sequence number: what the list is, to name it.
 _LISTS: Final = {
     _TRANSACTIONS: "transactions",
@@ -168,6 +181,21 @@ def completed(
     :class:`FromArchive`; each gives back the :class:`~ledgerkit.Result` of its call.
     """
     oldest = answer.ledger.oldest_ledger_version
+    if oldest > 0 and call.operation == _SUMMARIES and call.method == "GET":
+        versions = summaries_missing(call, answer)
+        if versions is None:
+            return answer
+        address = call.path.split("/")[2]
+        if archive is None:
+            raise _gap_error(
+                address, "transaction summaries", "versions", versions, answer, request
+            )
+        _log.info(
+            "%s: the node left out versions %d..%d (pruned); read from the archive",
+            request, versions.start, versions.stop - 1,
+        )  # fmt: skip
+        whole_page: Result[Any] = yield FromArchive(call)
+        return whole_page
     page = list_page(call, answer.value, body) if oldest > 0 else None
     if page is None:
         return answer
@@ -184,7 +212,7 @@ def completed(
         return answer
     what = _LISTS[page.operation]
     if archive is None:
-        raise _gap_error(page, what, missing, answer, request)
+        raise _gap_error(page.address, what, "sequence numbers", missing, answer, request)
     _log.info(
         "%s: the node left out %s %d..%d (pruned); read from the archive",
         request, what, missing.start, missing.stop - 1,
@@ -193,18 +221,36 @@ def completed(
     return read
 
 
+def summaries_missing(call: Call[Any], answer: Result[Any]) -> range | None:
+    """The versions a page of transaction summaries reached and the node no longer keeps
+    (``None`` when the page holds all it would have held on an archive)."""
+    params = dict(call.params)
+    oldest = answer.ledger.oldest_ledger_version
+    if "start_version" in params:
+        start = int(params["start_version"])
+        return range(start, oldest) if start < oldest else None
+    limit = min(int(params.get("limit", _SUMMARIES_LIMIT)), _SUMMARIES_LIMIT)
+    items = answer.value
+    if not isinstance(items, list) or len(items) >= limit:
+        return None  # full: the page ended at or above the oldest kept version
+    end = int(params.get("end_version", answer.ledger.ledger_version))
+    stop = min(end + 1, oldest)
+    return range(stop) if stop > 0 else None
+
+
 def _gap_error(
-    page: ListPage, what: str, missing: range, answer: Result[Any], request: str
+    address: str, what: str, unit: str, missing: range, answer: Result[Any], request: str
 ) -> PrunedRangeError:
     oldest = answer.ledger.oldest_ledger_version
     message = (
-        f"the node answered {what} of {page.address} without sequence numbers "
+        f"the node answered {what} of {address} without {unit} "
         f"{missing.start}..{missing.stop - 1}: they are older than the oldest version it "
         f"keeps ({oldest}); give archive_url= to have them read from an archive node"
     )
     details = {
         "missing_start": missing.start,
         "missing_end": missing.stop,
+        "missing_unit": unit.replace(" ", "_")[:-1],
         "oldest_ledger_version": str(oldest),
     }
     return PrunedRangeError(

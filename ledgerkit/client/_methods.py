@@ -30,7 +30,14 @@ from ledgerkit.client._declare import (
     VersionRangePager,
     paged,
 )
-from ledgerkit.models import Block, Event, MoveModuleBytecode, MoveResource, Transaction
+from ledgerkit.models import (
+    Block,
+    Event,
+    MoveModuleBytecode,
+    MoveResource,
+    Transaction,
+    TransactionSummary,
+)
 from ledgerkit.types import Address, StructTag
 from ledgerkit.types import Result as Result
 
@@ -123,6 +130,28 @@ class Endpoints:
     account_balance = calls.account_balance
     account_transactions = calls.account_transactions
     account_transactions_bcs = calls.account_transactions_bcs
+    account_transaction_summaries = calls.account_transaction_summaries
+
+    @paged
+    def iter_account_transaction_summaries(
+        address: str | Address,
+        start_version: int = 0,
+        stop_version: int | None = None,
+        *,
+        limit: int = 100,
+    ) -> Pager[TransactionSummary]:
+        """Summaries of every transaction the account sent with a version in
+        ``[start_version, stop_version)``, page after page (default stop: the ledger
+        version of the first answer plus one)."""
+        return VersionRangePager(
+            lambda first, size: calls.account_transaction_summaries(
+                address, start_version=first, limit=size
+            ),
+            lambda summary: summary.version,
+            start=start_version,
+            stop=stop_version,
+            limit=limit,
+        )
 
     # -- events --------------------------------------------------------------------------
 

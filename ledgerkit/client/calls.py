@@ -83,6 +83,7 @@ from ledgerkit.models import (
     MoveResource,
     PendingTransaction,
     Transaction,
+    TransactionSummary,
     UserTransaction,
 )
 from ledgerkit.tx import EncodedSubmission
@@ -114,6 +115,7 @@ __all__ = [
     "account_resource",
     "account_resource_bcs",
     "account_resources",
+    "account_transaction_summaries",
     "account_transactions",
     "account_transactions_bcs",
     "block_by_height",
@@ -356,6 +358,45 @@ def account_transactions_bcs(
     route = _route("get_account_transactions", address=_address(address))
     query = _params(start=_start(start), limit=_limit(limit))
     return _call(route, onchain_transactions, query, accept=BCS)
+
+
+@endpoint
+def account_transaction_summaries(
+    address: str | Address,
+    *,
+    start_version: int | None = None,
+    end_version: int | None = None,
+    limit: int | None = None,
+) -> Call[list[TransactionSummary]]:
+    """Summaries (version, hash, sequence number or nonce) of the transactions the account
+    sent, orderless ones included, ascending by version.
+
+    Parameters
+    ----------
+    address : str or Address
+        The sender.
+    start_version : int, optional
+        Read forward from this version; ``end_version`` is then not used (the node reads
+        the next ``limit`` summaries, wherever they end).
+    end_version : int, optional
+        Without ``start_version``: the ``limit`` summaries ending at this version.
+        Without either: the account's newest ones.
+    limit : int, optional
+        Page size asked for (default and most: the node's maximum, 100 on aptos-core).
+
+    Raises
+    ------
+    PrunedRangeError
+        The node keeps too little history for the versions asked and no archive is known
+        (give ``archive_url=``); with one, the page is read from it whole.
+    """
+    first = None if start_version is None else int(_u64(start_version, "start_version"))
+    last = None if end_version is None else int(_u64(end_version, "end_version"))
+    size = _limit(limit)
+    route = _route("get_account_transaction_summaries", address=_address(address))
+    query = _params(start_version=first, end_version=last, limit=size)
+    decode = models.decode_transaction_summaries
+    return _call(route, decode, query, storable=full_page(first, size))
 
 
 # -- events ----------------------------------------------------------------------------------

@@ -101,6 +101,10 @@ from ledgerkit.frames._state import (
     resources_to_frame,
     view_results_to_frame,
 )
+from ledgerkit.frames._summaries import (
+    TRANSACTION_SUMMARY_COLUMNS,
+    transaction_summaries_to_frame,
+)
 from ledgerkit.frames._transactions import (
     BLOCK_COLUMNS,
     CHANGE_COLUMNS,
@@ -159,6 +163,7 @@ __all__ = [
     "TIMESTAMP",
     "TRANSACTION_COLUMNS",
     "TRANSACTION_ROOT_COLUMNS",
+    "TRANSACTION_SUMMARY_COLUMNS",
     "U128",
     "U128_WIDTH",
     "U256",
@@ -197,6 +202,7 @@ __all__ = [
     "sender_activity",
     "structs_to_frame",
     "time_stats",
+    "transaction_summaries_to_frame",
     "transactions_to_frame",
     "version_stats",
     "view_results_to_frame",

@@ -3,7 +3,7 @@ account's transaction summaries, and the result of a batch submission."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ledgerkit._errors import ErrorCode, NodeAPIError, error_from_record
 from ledgerkit.models._base import Record, U32Int, U64Int, check_u64
@@ -25,7 +25,7 @@ class TransactionSummary(Record, frozen=True, kw_only=True):
     """One item of ``GET /accounts/{address}/transaction_summaries``.
 
     ``replay_protector`` is kept as the node sends it (a sequence number or a nonce,
-    tagged by ``type``).
+    tagged by ``type``); :attr:`sequence_number` and :attr:`nonce` read it.
     """
 
     sender: str
@@ -35,6 +35,37 @@ class TransactionSummary(Record, frozen=True, kw_only=True):
 
     def __post_init__(self) -> None:
         check_u64(self.version)
+
+    @property
+    def sequence_number(self) -> int | None:
+        """The sequence number; None for an orderless transaction (or a form not known)."""
+        return _replay_value(self.replay_protector, "sequence_number")
+
+    @property
+    def nonce(self) -> int | None:
+        """The nonce of an orderless transaction; None for one by sequence number."""
+        return _replay_value(self.replay_protector, "nonce")
+
+
+#: The externally tagged names of the replay protector's variants (aptos-core's Rust
+#: enum as serde writes it without a tag attribute).
+_RUST_NAMES: Final = {"sequence_number": "SequenceNumber", "nonce": "Nonce"}
+
+
+def _replay_value(protector: Any, kind: str) -> int | None:
+    """The number of ``protector`` if it is of ``kind``: ``{"type": kind, "value": n}``
+    (``n`` also under ``kind`` itself), or ``{"SequenceNumber": n}`` / ``{"Nonce": n}``."""
+    if not isinstance(protector, dict):
+        return None
+    if protector.get("type") == kind:
+        value = protector.get("value", protector.get(kind))
+    else:
+        value = protector.get(_RUST_NAMES[kind])
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 20:
+        value = int(value)
+    return value if isinstance(value, int) and 0 <= value < 2**64 else None
 
 
 class BatchSubmitFailure(Record, frozen=True, kw_only=True):

@@ -3,12 +3,20 @@ name, signature and docstring included; the old names still answer, with a warni
 
 from __future__ import annotations
 
+import asyncio
 import inspect
+from typing import Any
 
 import pytest
 from client_fakes import HASH, PENDING, FakeNode, answer
 
-from ledgerkit import AsyncClient, Client, InputError
+from ledgerkit import (
+    AsyncClient,
+    Client,
+    InputError,
+    InvalidAddressError,
+    InvalidIntegerError,
+)
 from ledgerkit.client import calls
 from ledgerkit.models import PendingTransaction
 
@@ -91,3 +99,31 @@ def test_the_old_event_stream_still_makes_the_pages_of_a_stream() -> None:
 def test_a_name_calls_never_had_is_an_attribute_error() -> None:
     with pytest.raises(AttributeError, match="acount"):
         calls.acount  # type: ignore[attr-defined]  # noqa: B018
+
+
+@pytest.mark.parametrize(
+    ("asked", "error", "match"),
+    [
+        ({"start_version": -1}, InvalidIntegerError, "start_version"),
+        ({"end_version": 2**64}, InvalidIntegerError, "end_version"),
+        ({"limit": 0}, InvalidIntegerError, "limit must be at least 1"),
+        ({"limit": 2**16}, InvalidIntegerError, "limit"),
+        ({"start_version": "ten"}, InvalidIntegerError, "start_version"),
+    ],
+)
+def test_bad_summaries_parameters_fail_before_any_request(
+    asked: dict[str, Any], error: type[Exception], match: str
+) -> None:
+    node = FakeNode()
+    with node.client() as client, pytest.raises(error, match=match):
+        client.account_transaction_summaries("0x1", **asked)
+
+    async def run() -> None:
+        async with node.async_client() as client:
+            await client.account_transaction_summaries("0x1", **asked)
+
+    with pytest.raises(error, match=match):
+        asyncio.run(run())
+    with pytest.raises(InvalidAddressError):
+        calls.account_transaction_summaries("0xzz")
+    assert node.requests == []

@@ -37,6 +37,7 @@ DECLARED = sorted(
 NOT_RESULTS = {"account_assets", "build_transaction", "explain", "load_abis", "simulate"}
 WALKS = {
     "iter_account_modules",
+    "iter_account_transaction_summaries",
     "iter_account_resources",
     "iter_blocks",
     "iter_events",

@@ -9,6 +9,10 @@ fullnode keeps the newest 19 versions (29..47), whole blocks only: from version 
 the transfers with sequence numbers 0..3 are pruned there and 4..9 kept. The block stream
 of 0x1 has one event per block after genesis (heights 1..14): sequence numbers 0..13, the
 newest of which the fullnode keeps.
+
+An account's transaction summaries are a list by version: the fullnode answers only those
+it keeps (versions 31..46), and the client completes a page reaching below version 30
+from the archive, or names the versions it reached there.
 """
 
 from __future__ import annotations
@@ -192,3 +196,125 @@ def test_account_activity_reads_the_pruned_versions_from_the_archive(
         )
     sent = rows[rows["roles"].astype(str).str.contains("sender")]
     assert sorted(int(v) for v in sent["version"].unique()) == VERSIONS
+
+
+# -- transaction summaries, a list by version -------------------------------------------------
+
+
+def _summary_versions(items: list[Any]) -> list[int]:
+    return [int(item.version) for item in items]
+
+
+def test_the_fullnode_answers_only_the_summaries_it_keeps_without_an_error(
+    node: LocalNode,
+) -> None:
+    path = f"/accounts/{_dev(node)}/transaction_summaries"
+    with httpx.Client(base_url=node.url, timeout=30.0) as http:
+        from_zero = http.get(path, params={"start_version": 0})
+        newest = http.get(path)
+        below = http.get(path, params={"end_version": 28})
+    for answer in (from_zero, newest):
+        assert answer.status_code == 200
+        assert [int(s["version"]) for s in answer.json()] == VERSIONS[4:]
+        assert [s["replay_protector"] for s in answer.json()] == [
+            {"type": "sequence_number", "value": str(n)} for n in range(4, 10)
+        ]
+    assert (below.status_code, below.json()) == (200, [])
+    with httpx.Client(base_url=node.archive_url, timeout=30.0) as http:
+        every = http.get(path, params={"start_version": 0}).json()
+        txns = http.get(f"/accounts/{_dev(node)}/transactions", params={"start": 0}).json()
+    assert [int(s["version"]) for s in every] == VERSIONS
+    assert [s["transaction_hash"] for s in every] == [t["hash"] for t in txns]
+
+
+@pytest.mark.parametrize(
+    ("asked", "versions"),
+    [
+        ({"start_version": 0}, VERSIONS),
+        ({"start_version": 20, "limit": 3}, [22, 25, 28]),
+        ({}, VERSIONS),
+        ({"end_version": 28}, [19, 22, 25, 28]),
+    ],
+)
+def test_the_client_completes_summaries_from_the_archive(
+    node: LocalNode, asked: dict[str, int], versions: list[int]
+) -> None:
+    with _client(node, archive=True) as client:
+        items, ledger = client.account_transaction_summaries(_dev(node), **asked)
+    assert _summary_versions(items) == versions
+    assert [item.sequence_number for item in items] == [VERSIONS.index(v) for v in versions]
+    assert [item.nonce for item in items] == [None] * len(versions)
+    assert ledger.answered_by == node.archive_url
+
+
+@pytest.mark.parametrize(
+    ("asked", "versions"),
+    [
+        ({"start_version": 31, "limit": 3}, [31, 34, 37]),
+        ({"start_version": 30}, VERSIONS[4:]),
+        ({"end_version": 46, "limit": 2}, [43, 46]),
+        ({"limit": 6}, VERSIONS[4:]),
+    ],
+)
+def test_summaries_the_node_keeps_whole_are_answered_by_the_node(
+    node: LocalNode, asked: dict[str, int], versions: list[int]
+) -> None:
+    for archive in (True, False):
+        with _client(node, archive=archive) as client:
+            items, ledger = client.account_transaction_summaries(_dev(node), **asked)
+        assert _summary_versions(items) == versions
+        assert ledger.answered_by == node.url
+
+
+@pytest.mark.parametrize(
+    ("asked", "missing"),
+    [
+        ({"start_version": 0}, range(30)),
+        ({"start_version": 20}, range(20, 30)),
+        ({}, range(30)),
+        ({"limit": 7}, range(30)),
+        ({"end_version": 28}, range(29)),
+        ({"end_version": 40, "limit": 5}, range(30)),
+    ],
+)
+def test_without_an_archive_summaries_below_the_oldest_version_are_refused(
+    node: LocalNode, asked: dict[str, int], missing: range
+) -> None:
+    with (
+        _client(node, archive=False) as client,
+        pytest.raises(ledgerkit.PrunedRangeError) as refused,
+    ):
+        client.account_transaction_summaries(_dev(node), **asked)
+    assert refused.value.missing == missing
+    assert refused.value.details["missing_unit"] == "version"
+    assert f"versions {missing.start}..{missing.stop - 1}" in str(refused.value)
+    assert refused.value.oldest_version == OLDEST
+
+
+def test_the_async_client_completes_and_refuses_summaries_the_same(node: LocalNode) -> None:
+    async def run() -> tuple[list[int], range, list[int]]:
+        async with _async_client(node, archive=True) as client:
+            items = (await client.account_transaction_summaries(_dev(node))).value
+            walked = [s.version async for s, _ in client.iter_account_transaction_summaries(
+                _dev(node), limit=4
+            )]  # fmt: skip
+        async with _async_client(node, archive=False) as client:
+            with pytest.raises(ledgerkit.PrunedRangeError) as refused:
+                await client.account_transaction_summaries(_dev(node), start_version=0)
+        return _summary_versions(items), refused.value.missing, walked
+
+    assert asyncio.run(run()) == (VERSIONS, range(30), VERSIONS)
+
+
+def test_the_summaries_walk_reads_the_pruned_pages_from_the_archive(node: LocalNode) -> None:
+    with _client(node, archive=True) as client:
+        walked = [s.version for s, _ in client.iter_account_transaction_summaries(_dev(node))]
+        paged = client.iter_account_transaction_summaries(_dev(node), 20, 41, limit=2)
+        in_range = [s.version for s, _ in paged]
+    assert walked == VERSIONS
+    assert in_range == [22, 25, 28, 31, 34, 37, 40]
+    with (
+        _client(node, archive=False) as client,
+        pytest.raises(ledgerkit.PrunedRangeError),
+    ):
+        list(client.iter_account_transaction_summaries(_dev(node)))

@@ -108,6 +108,21 @@ MODULE = {
     },
 }
 
+SUMMARIES: list[dict[str, Any]] = [
+    {
+        "sender": "0x" + "ab" * 32,
+        "version": str(2**64 - 1),
+        "transaction_hash": "0x" + "cd" * 32,
+        "replay_protector": {"type": "sequence_number", "value": "4"},
+    },
+    {
+        "sender": "0x" + "ab" * 32,
+        "version": "9",
+        "transaction_hash": "0x" + "ef" * 32,
+        "replay_protector": {"type": "nonce", "value": str(2**64 - 1)},
+    },
+]
+
 CONVERTERS: dict[str, tuple[Callable[[list[Any]], pd.DataFrame], list[Any]]] = {
     "transactions": (frames.transactions_to_frame, [transaction()]),
     "transactions_roots": (
@@ -124,6 +139,7 @@ CONVERTERS: dict[str, tuple[Callable[[list[Any]], pd.DataFrame], list[Any]]] = {
     ),
     "balances": (lambda r: frames.balances_to_frame(r, version=3), [("0x1", "0xa", 2**64 - 1)]),
     "gas": (frames.gas_estimates_to_frame, [(1, GasEstimate(gas_estimate=100))]),
+    "summaries": (frames.transaction_summaries_to_frame, SUMMARIES),
     "view": (
         lambda r: frames.view_results_to_frame(r, names=["a", "b"], types=["u256", "address"]),
         [[str(2**256 - 1), "0x1"]],
@@ -171,6 +187,7 @@ SCHEMAS = {
     "resources": frames.RESOURCE_COLUMNS,
     "balances": frames.BALANCE_COLUMNS,
     "gas": frames.GAS_ESTIMATE_COLUMNS,
+    "summaries": frames.TRANSACTION_SUMMARY_COLUMNS,
     "modules": frames.MODULE_COLUMNS,
     "functions": frames.FUNCTION_COLUMNS,
     "structs": frames.STRUCT_COLUMNS,
@@ -199,3 +216,20 @@ def test_addresses_are_long_and_u64_data_is_typed() -> None:
     assert int(data["amount"].iloc[0]) == 2**64 - 1
     txs = frames.transactions_to_frame([transaction()])
     assert txs["sender"].iloc[0] == "0x" + "0" * 63 + "a"
+
+
+def test_a_summarys_replay_protector_is_split_into_its_kind_and_number() -> None:
+    frame = frames.transaction_summaries_to_frame(SUMMARIES)
+    assert frame["version"].tolist() == [2**64 - 1, 9]
+    assert frame["transaction_hash"].tolist() == ["0x" + "cd" * 32, "0x" + "ef" * 32]
+    assert frame["replay_protector"].astype(str).tolist() == ["sequence_number", "nonce"]
+    assert frame["sequence_number"].tolist() == [4, pd.NA]
+    assert frame["nonce"].tolist() == [pd.NA, 2**64 - 1]
+    assert frames.schema_of(frame) == {
+        "version": "UInt64",
+        "sender": "string",
+        "transaction_hash": "string",
+        "replay_protector": "category",
+        "sequence_number": "UInt64",
+        "nonce": "UInt64",
+    }

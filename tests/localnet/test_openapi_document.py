@@ -68,6 +68,7 @@ BCS_TOO = {
     ("post", "/view"),
     ("post", "/transactions"),  # 202 with an empty body
     ("get", "/accounts/{address}/transactions"),
+    ("get", "/accounts/{address}/transaction_summaries"),
     ("get", "/transactions"),
     ("get", "/transactions/by_hash/{txn_hash}"),
     ("get", "/transactions/wait_by_hash/{txn_hash}"),

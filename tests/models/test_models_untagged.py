@@ -337,6 +337,39 @@ def test_transaction_summaries() -> None:
     assert summary.replay_protector == {"type": "sequence_number", "sequence_number": "5"}
 
 
+@pytest.mark.parametrize(
+    ("protector", "sequence_number", "nonce"),
+    [
+        ({"type": "sequence_number", "value": "5"}, 5, None),
+        ({"type": "nonce", "value": "12648430"}, None, 12648430),
+        ({"type": "sequence_number", "sequence_number": "5"}, 5, None),
+        ({"type": "nonce", "nonce": "7"}, None, 7),
+        ({"SequenceNumber": "5"}, 5, None),  # the Rust enum as serde writes it
+        ({"Nonce": 7}, None, 7),
+        ({"type": "sequence_number", "value": "-5"}, None, None),
+        ({"type": "sequence_number", "value": str(2**64)}, None, None),
+        ({"type": "sequence_number", "value": True}, None, None),
+        ("5", None, None),  # a bare number says neither which kind nor is trusted as one
+        (None, None, None),
+    ],
+)
+def test_a_summarys_replay_protector_is_read_as_a_sequence_number_or_a_nonce(
+    protector: object, sequence_number: int | None, nonce: int | None
+) -> None:
+    body = json.dumps(
+        [
+            {
+                "sender": "0x1",
+                "version": "3",
+                "transaction_hash": "0x" + "cd" * 32,
+                "replay_protector": protector,
+            }
+        ]
+    )
+    [summary] = decode_transaction_summaries(body)
+    assert (summary.sequence_number, summary.nonce) == (sequence_number, nonce)
+
+
 def test_batch_submit_result() -> None:
     body = json.dumps(
         {

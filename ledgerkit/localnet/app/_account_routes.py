@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Final
+from typing import Any, Final
 
 from starlette.requests import Request
 from starlette.responses import Response
 
 from ledgerkit._errors import InputError
-from ledgerkit.bcs import Serializer, serialize_struct_tag
+from ledgerkit.bcs import IndexedTransactionSummary, Serializer, serialize_struct_tag
 from ledgerkit.localnet.app._http import (
     Endpoint,
     NodeState,
@@ -154,6 +154,33 @@ async def account_transactions(request: Request, node: NodeState, meta: LedgerMe
     return json_response(txns, meta)
 
 
+async def account_transaction_summaries(
+    request: Request, node: NodeState, meta: LedgerMeta
+) -> Response:
+    """Without ``limit`` the node's largest page, as aptos-core answers this one."""
+    bcs = negotiate(request, node, bcs_supported=True)
+    address = path_address(request)
+    start, end = query_u64(request, "start_version"), query_u64(request, "end_version")
+    limit = query_limit(request, default=TXN_PAGE_MAX, maximum=TXN_PAGE_MAX)
+    items = node.ledger.reads.account_transaction_summaries(address, start, end, limit)
+    if not bcs:
+        return json_response(items, meta)
+    s = Serializer()
+    s.sequence(items, lambda item: _summary(item).serialize(s))
+    return bcs_response(s.output(), meta)
+
+
+def _summary(item: dict[str, Any]) -> IndexedTransactionSummary:
+    protector = item["replay_protector"]
+    return IndexedTransactionSummary(
+        Address.parse(item["sender"]),
+        int(item["version"]),
+        bytes.fromhex(item["transaction_hash"][2:]),
+        protector["type"],
+        int(protector["value"]),
+    )
+
+
 def handlers() -> dict[str, Endpoint]:
     """This module's handlers, by operation id of the endpoint table."""
     group = "accounts"
@@ -165,4 +192,7 @@ def handlers() -> dict[str, Endpoint]:
         "get_account_module": endpoint(group, module),
         "get_account_balance": endpoint(group, balance),
         "get_account_transactions": endpoint("transactions", account_transactions),
+        "get_account_transaction_summaries": endpoint(
+            "transactions", account_transaction_summaries
+        ),
     }

@@ -48,6 +48,10 @@ class AppReads(Protocol):
         self, address: Address, start: int | None, limit: int
     ) -> list[dict[str, Any]]: ...
 
+    def account_transaction_summaries(
+        self, address: Address, start: int | None, end: int | None, limit: int
+    ) -> list[dict[str, Any]]: ...
+
     # -- events, tables, blocks -----------------------------------------------------------
 
     def events_by_creation_number(

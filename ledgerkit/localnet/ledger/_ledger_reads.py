@@ -115,6 +115,14 @@ def _account_not_found(address: Address, v: int) -> NodeError:
     )
 
 
+def _replay_protector(sequence: int | None, body: bytes | None) -> dict[str, str]:
+    """``{"type", "value"}``: the sequence number, or the nonce of an orderless one."""
+    if sequence is not None:
+        return {"type": "sequence_number", "value": str(sequence)}
+    nonce = orjson.loads(body or b"{}").get("replay_protection_nonce", "0")
+    return {"type": "nonce", "value": str(nonce)}
+
+
 def _limit(limit: int, maximum: int) -> int:
     if limit <= 0:
         raise _error(ErrorCode.INVALID_INPUT, "limit must not be zero")
@@ -372,6 +380,32 @@ class LedgerReads:
         )
         out = [orjson.loads(row) for row in rows]
         return [t for t in out if int(t["version"]) <= head.version]
+
+    def account_transaction_summaries(
+        self, address: Address, start: int | None, end: int | None, limit: int
+    ) -> list[dict[str, Any]]:
+        """Summaries of the account's transactions (both kinds), ascending by version.
+
+        As aptos-core's storage reads them: from ``start`` forward (``end`` then unused),
+        else the last ``limit`` at or before ``end`` (default: the head). Versions older
+        than the oldest kept are left out without an error, the way a pruned node's index
+        no longer holds them; an account that sent nothing has none (no 404).
+        """
+        limit = _limit(limit, MAX_TRANSACTIONS_PAGE)
+        head = self.head
+        last = head.version if end is None or start is not None else min(end, head.version)
+        rows = self.store.reads.account_summaries(
+            bytes(address), start, last, limit, head.oldest_version
+        )
+        return [
+            {
+                "sender": address.standard,
+                "version": str(version),
+                "transaction_hash": "0x" + txn_hash.hex(),
+                "replay_protector": _replay_protector(sequence, body),
+            }
+            for version, txn_hash, sequence, body in rows
+        ]
 
     def auxiliary_info(self, start_version: int, limit: int) -> list[dict[str, Any]]:
         """``{transaction_index}`` of each transaction from ``start_version``."""

@@ -22,6 +22,12 @@ public fullnodes do, after aptos-core's sources:
   entry at or past ``start`` (``get_account_ordered_transactions_iter``); without
   ``start`` the page is the newest one, from the account's sequence number minus
   ``limit`` (``Context::get_account_ordered_transactions``);
+* an account's transaction summaries are the ones kept, 200 and no error, whatever the
+  range (``AptosDB::get_account_transaction_summaries`` has no ``error_if_ledger_pruned``
+  and the pruner drops their index, ``prune_transaction_summaries_by_account``): a pruned
+  ``start_version`` reads on from the oldest kept one, a page read backward stops there.
+  The shared reads answer so already (they never read below the window's oldest
+  version), so :class:`PrunedReads` leaves them as they are;
 * a transaction looked up by the hash of a pruned version answers 404
   ``transaction_not_found`` (its version is not known any more).
 """

@@ -38,7 +38,8 @@ class PublicSettings:
         Length of a metering window; a caller's budget comes back when its window ends.
     page_cost : int
         Units a page read costs (lists of transactions, an account's transactions,
-        events, resources, modules, auxiliary info); any other request costs 1.
+        events, resources, modules, auxiliary info, transaction summaries); any other
+        request costs 1.
     overload_rate : float
         Share of the fullnode's requests answered 503 ``overloaded`` (0 to 1), drawn from
         a generator seeded with ``seed``, so the same requests in the same order meet the

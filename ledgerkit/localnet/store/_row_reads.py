@@ -168,6 +168,26 @@ class StoreReads:
         )
         return [bytes(row[0]) for row in rows]
 
+    def account_summaries(
+        self, sender: bytes, start: int | None, end: int, limit: int, min_version: int
+    ) -> list[tuple[int, bytes, int | None, bytes | None]]:
+        """``(version, hash, sequence number, JSON)`` of ``sender``'s transactions with
+        ``min_version <= version <= end``: the first ``limit`` from ``start`` on, or without
+        it the last ``limit``, ascending either way. The JSON only of orderless ones (no
+        sequence number), for their nonce."""
+        columns = "SELECT version, hash, sequence_number, CASE WHEN sequence_number IS NULL "
+        columns += "THEN json END FROM transactions WHERE sender=? AND version>=? AND version<=? "
+        if start is not None:
+            query = columns + "ORDER BY version LIMIT ?"
+            rows = self._connections.fetch_all(query, (sender, max(start, min_version), end, limit))
+        else:
+            query = columns + "ORDER BY version DESC LIMIT ?"
+            rows = self._connections.fetch_all(query, (sender, min_version, end, limit))[::-1]
+        return [
+            (int(v), bytes(h), None if n is None else int(n), None if j is None else bytes(j))
+            for v, h, n, j in rows
+        ]
+
     def transaction_indexes(self, start: int, end: int) -> list[int]:
         """Index in its block of each transaction with ``start <= version < end``."""
         rows = self._connections.fetch_all(

@@ -33,6 +33,16 @@ _RECORDS: Final[dict[str, tuple[str, ...]]] = {
         "",
         "transaction_index:u32",
     ),
+    "TransactionSummary": (
+        "A transaction an account sent: its version, hash and what kept it unique.",
+        "sender:Address version:U64 transaction_hash:HashValue replay_protector:ReplayProtector",
+    ),
+    "ReplayProtector": (
+        "The sequence number of a transaction, or the nonce of an orderless one, by `type`; "
+        "this node always sends the number as `value`.",
+        "type:sequence_number|nonce",
+        "value:U64",
+    ),
     "PendingTransaction": (
         "A transaction accepted into the mempool and not yet committed.",
         "hash:HashValue " + _USER,
