@@ -1,0 +1,7 @@
+"""The request builders of :mod:`ledgerkit.client.calls`, written by concept: an account's
+state and history (``_accounts``), reading transactions (``_transactions``), sending them
+(``_submit``: submission, batches, simulation, signing messages), Move state read by key or
+by function (``_tables_view``: table items, view functions), and blocks and event streams
+(``_blocks_events``). ``calls`` publishes them under its own name; the node-wide questions
+(ledger info, health, gas price) are written there.
+"""
