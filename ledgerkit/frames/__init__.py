@@ -80,6 +80,12 @@ from ledgerkit.frames._event_data import (
     event_type_matches,
     expand_event_data,
 )
+from ledgerkit.frames._events_blocks import (
+    BLOCK_COLUMNS,
+    EVENT_COLUMNS,
+    blocks_to_frame,
+    events_to_frame,
+)
 from ledgerkit.frames._modules import (
     FUNCTION_COLUMNS,
     MODULE_COLUMNS,
@@ -87,6 +93,12 @@ from ledgerkit.frames._modules import (
     functions_to_frame,
     modules_to_frame,
     structs_to_frame,
+)
+from ledgerkit.frames._payloads_changes import (
+    CHANGE_COLUMNS,
+    PAYLOAD_COLUMNS,
+    changes_to_frame,
+    payloads_to_frame,
 )
 from ledgerkit.frames._state import (
     BALANCE_COLUMNS,
@@ -106,16 +118,8 @@ from ledgerkit.frames._summaries import (
     transaction_summaries_to_frame,
 )
 from ledgerkit.frames._transactions import (
-    BLOCK_COLUMNS,
-    CHANGE_COLUMNS,
-    EVENT_COLUMNS,
-    PAYLOAD_COLUMNS,
     TRANSACTION_COLUMNS,
     TRANSACTION_ROOT_COLUMNS,
-    blocks_to_frame,
-    changes_to_frame,
-    events_to_frame,
-    payloads_to_frame,
     transactions_to_frame,
 )
 

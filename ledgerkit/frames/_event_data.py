@@ -14,9 +14,9 @@ from ledgerkit._errors import InputError, LedgerError
 from ledgerkit.frames._dtypes import (
     string,
 )
+from ledgerkit.frames._events_blocks import EVENT_COLUMNS
 from ledgerkit.frames._inputs import describe, json_text
 from ledgerkit.frames._state import move_column
-from ledgerkit.frames._transactions import EVENT_COLUMNS
 from ledgerkit.models import AbiCache, MoveModule, MoveModuleBytecode
 from ledgerkit.types import MoveType, PrimitiveType, StructTag, VectorType
 
