@@ -9,7 +9,8 @@ and one event loop; how they run (the block producer, the HTTP protocol, the soc
 in ``_serving``.
 
 A node keeps what it learnt at its first start (its URLs, the public profile's key, its
-dev accounts) once stopped, and a restart serves again at the same URLs.
+dev accounts) once stopped, and a restart serves again at the same URLs: that record, and
+the URLs and sockets it is made of, are in ``_node_known``.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final
@@ -32,10 +33,10 @@ from ledgerkit._errors import LocalNodeError, NodeStoppedError
 from ledgerkit.keys import Account
 from ledgerkit.localnet._node_config import NodeConfig
 from ledgerkit.localnet._node_errors import NodeConfigError
+from ledgerkit.localnet._node_known import Known, Plan, fullnode_window, origin, socket_for
 from ledgerkit.localnet._node_services import SERVICES, service_apps
 from ledgerkit.localnet._serving import (
     BlockProducer,
-    bind,
     protocol_for,
     serve_together,
     uvicorn_server,
@@ -50,28 +51,9 @@ __all__ = ["PROFILES", "LocalNode"]
 _log = logging.getLogger("ledgerkit.localnet")
 
 START_TIMEOUT_SECONDS: Final = 60.0
-#: How long a restart waits for a port the node itself gave up (the system may hold it a
-#: moment after the last connection closes).
-REBIND_SECONDS: Final = 5.0
 #: The node's profiles: ``local`` (one node, the default) and ``public`` (a pruned
 #: fullnode behind a public gateway, and an archive node).
 PROFILES: Final = ("local", "public")
-
-_Plan = list[tuple[uvicorn.Server, socket.socket]]
-
-
-@dataclass(frozen=True, slots=True)
-class _Known:
-    """What a node learnt when it started and keeps once stopped: its URLs (a restart
-    listens on the same ports), its key and its dev accounts."""
-
-    url: str
-    archive_url: str | None
-    faucet_url: str | None
-    docs_url: str | None
-    issuers: dict[str, str]
-    api_key: str | None = field(repr=False)  # a secret: never in a repr
-    dev_accounts: tuple[Account, ...]
 
 
 class LocalNode:
@@ -181,7 +163,7 @@ class LocalNode:
         if profile != "public" and public is not None:
             raise NodeConfigError("public settings are for profile='public'")
         if profile == "public":
-            public = _fullnode_window(public or PublicSettings(), options.pop("prune_window", None))
+            public = fullnode_window(public or PublicSettings(), options.pop("prune_window", None))
         self.config = NodeConfig(**options)
         self.profile = profile
         self.public = public
@@ -193,7 +175,7 @@ class LocalNode:
         self._port = port
         self._log_level = log_level
         #: What the node learnt when it started; the port of each server, for a restart.
-        self._known: _Known | None = None
+        self._known: Known | None = None
         self._ports: dict[str, int] = {}
         self._identity: IdentityProvider | None = None
         self._archive_log: RequestLog | None = None
@@ -209,7 +191,7 @@ class LocalNode:
 
     # -- what the node knows ---------------------------------------------------------------
 
-    def _learnt(self, what: str) -> _Known:
+    def _learnt(self, what: str) -> Known:
         if self._known is None:
             raise NodeStoppedError(
                 f"LocalNode.{what} is not known yet: the node is stopped (never started); "
@@ -347,19 +329,19 @@ class LocalNode:
         self._db.parent.mkdir(parents=True, exist_ok=True)
         return self._db
 
-    def _plan(self, ledger: Ledger, ports: dict[str, int]) -> tuple[_Plan, _Known]:
+    def _plan(self, ledger: Ledger, ports: dict[str, int]) -> tuple[Plan, Known]:
         """Every server of the node on its socket, and the URLs they answer at."""
         socks: list[socket.socket] = []
 
         def listen(name: str, port: int = 0) -> socket.socket:
-            sock = self._listen(name, port)
+            sock = socket_for(self._host, name, port, self._ports.get(name))
             socks.append(sock)
             ports[name] = sock.getsockname()[1]
             return sock
 
         try:
             sock = listen("node", self._port)
-            url = f"{self._origin(sock.getsockname()[1])}/v1"
+            url = f"{origin(self._host, sock.getsockname()[1])}/v1"
             archive_url = api_key = None
             if self._public_given is None:
                 assert self._producer is not None
@@ -378,20 +360,7 @@ class LocalNode:
                 made.close()
             raise
         faucet_url, docs_url, issuers = services
-        return plan, _Known(url, archive_url, faucet_url, docs_url, issuers, api_key, ())
-
-    def _listen(self, name: str, port: int) -> socket.socket:
-        """A socket for server ``name``: on the port it had, if the node ran before."""
-        had = self._ports.get(name)
-        if had is None:
-            return bind(self._host, port)
-        try:
-            return bind(self._host, had, wait=REBIND_SECONDS)
-        except OSError as exc:
-            raise LocalNodeError(
-                f"the node cannot serve its {name} again at {self._origin(had)}: "
-                f"the port is taken ({exc.strerror or exc})"
-            ) from exc
+        return plan, Known(url, archive_url, faucet_url, docs_url, issuers, api_key, ())
 
     def _public_plan(
         self,
@@ -399,9 +368,9 @@ class LocalNode:
         settings: PublicSettings,
         sock: socket.socket,
         archive_sock: socket.socket,
-    ) -> tuple[_Plan, str, str]:
+    ) -> tuple[Plan, str, str]:
         """The pruned fullnode on ``sock`` and the archive on ``archive_sock``."""
-        archive_url = f"{self._origin(archive_sock.getsockname()[1])}/v1"
+        archive_url = f"{origin(self._host, archive_sock.getsockname()[1])}/v1"
         assert self._producer is not None
         apps: PublicApps = public_apps(
             ledger,
@@ -417,22 +386,18 @@ class LocalNode:
         ]
         return plan, archive_url, apps.api_key
 
-    def _origin(self, port: int) -> str:
-        host = f"[{self._host}]" if ":" in self._host else self._host
-        return f"http://{host}:{port}"
-
     def _uvicorn(self, app: Any, protocol: Any = "auto") -> uvicorn.Server:
         return uvicorn_server(app, log_level=self._log_level, protocol=protocol)
 
     def _service_plan(
         self, ledger: Ledger, socks: list[socket.socket]
-    ) -> tuple[_Plan, tuple[str, str, dict[str, str]]]:
+    ) -> tuple[Plan, tuple[str, str, dict[str, str]]]:
         """The faucet, the identity provider and the docs host on ``socks``; their URLs."""
         assert self._producer is not None
         identity = self._identity or IdentityProvider()  # its keys outlive a restart
         made = service_apps(
             ledger,
-            [self._origin(sock.getsockname()[1]) for sock in socks],
+            [origin(self._host, sock.getsockname()[1]) for sock in socks],
             identity,
             on_submit=self._producer.nudge,
             faucet=self._faucet_settings,
@@ -512,15 +477,3 @@ class LocalNode:
             state = f"stopped, was at {known.url}"
         profile = f", profile={self.profile!r}" if self.profile != "local" else ""
         return f"LocalNode(seed={self.config.seed}{profile}, {state})"
-
-
-def _fullnode_window(settings: PublicSettings, prune_window: int | None) -> PublicSettings:
-    """``settings`` with a node option ``prune_window`` as the fullnode's window."""
-    if prune_window is None or prune_window == settings.prune_window:
-        return settings
-    if settings.prune_window is not None:
-        raise NodeConfigError(
-            f"two prune windows: {prune_window} and PublicSettings.prune_window="
-            f"{settings.prune_window}; give one"
-        )
-    return replace(settings, prune_window=prune_window)
