@@ -22,7 +22,10 @@ Every run is a child process of its own (``--child``), so that its peak memory i
 and one run's garbage is not the next one's. The node generates its chain and serves it
 from a process of its own too (a 100,000-version chain takes some minutes to generate the
 first time; the chain cache keeps it for the next run); ``--url`` measures against a node
-already serving a chain that long.
+already serving a chain that long (``--node-pid``: its process). The node's CPU seconds
+during each run are printed too (of the node it started, or of ``--node-pid``): a live
+extraction costs the client's decoding and the node's serving on the same cores, a replay
+the client's decoding alone, its floor.
 ``python bench/bench_snapshot.py [--versions 100000] [--small 1000] [--concurrency 16]``
 """
 
@@ -31,6 +34,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import resource
 import socket
 import statistics
@@ -79,18 +83,33 @@ def child(mode: str, url: str, stop: int, path: Path, out: Path, concurrency: in
     print(json.dumps({"seconds": seconds, "rows": rows, "peak_mb": peak_mb, "cpu": cpu}))
 
 
-def run_child(mode: str, url: str, stop: int, path: Path, out: Path, concurrency: int) -> dict:
+def node_cpu(pid: int | None) -> float:
+    """The CPU seconds the node's process has spent so far (0 when it is not known)."""
+    if pid is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def run_child(
+    mode: str, url: str, stop: int, path: Path, out: Path, concurrency: int, node: int | None
+) -> dict:
+    before = node_cpu(node)
     command = [sys.executable, __file__, "--child", mode, "--url", url, "--versions", str(stop)]
     command += ["--path", str(path), "--out", str(out), "--concurrency", str(concurrency)]
     done = subprocess.run(command, capture_output=True, text=True, check=True)
     result: dict = json.loads(done.stdout.strip().splitlines()[-1])
     if result["rows"] != stop:
         raise SystemExit(f"{mode}: {result['rows']} rows, not {stop}")
+    result["node_cpu"] = node_cpu(node) - before
     return result
 
 
 @contextlib.contextmanager
-def node_process(db: Path, blocks: int) -> Iterator[str]:
+def node_process(db: Path, blocks: int) -> Iterator[tuple[str, int]]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -105,13 +124,15 @@ def node_process(db: Path, blocks: int) -> Iterator[str]:
                 break
             except httpx.HTTPError:
                 time.sleep(0.1)
-        yield url
+        yield url, process.pid
     finally:
         process.terminate()
         process.wait(timeout=30)
 
 
-def session(url: str, stop: int, root: Path, concurrency: int, rounds: int) -> dict[str, dict]:
+def session(
+    url: str, stop: int, root: Path, concurrency: int, rounds: int, node: int | None
+) -> dict[str, dict]:
     """Live, recorded and replayed extractions of ``[0, stop)``, each in its own process,
     in turns ``rounds`` times (so that all three see the same machine); the median time
     and the highest peak memory of each."""
@@ -120,12 +141,13 @@ def session(url: str, stop: int, root: Path, concurrency: int, rounds: int) -> d
     for number in range(rounds):
         for mode, made in runs.items():
             out = root / f"{mode}-{stop}-{number}"
-            made.append(run_child(mode, url, stop, path, out, concurrency))
+            made.append(run_child(mode, url, stop, path, out, concurrency, node))
     results: dict[str, dict] = {
         mode: {
             "seconds": statistics.median(run["seconds"] for run in made),
             "peak_mb": max(run["peak_mb"] for run in made),
             "cpu": statistics.median(run["cpu"] for run in made),
+            "node_cpu": statistics.median(run["node_cpu"] for run in made),
         }
         for mode, made in runs.items()
     }
@@ -144,6 +166,9 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--rounds", type=int, default=3, help="live, record, replay in turns")
     parser.add_argument("--url", default=None, help="a node already serving the chain")
+    parser.add_argument(
+        "--node-pid", type=int, default=None, help="its process, to count its CPU seconds"
+    )
     parser.add_argument("--child", choices=("live", "record", "replay"), help=argparse.SUPPRESS)
     parser.add_argument("--path", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
@@ -155,14 +180,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="ledgerkit-bench-") as tmp:
         root = Path(tmp)
         started = time.perf_counter()
-        serving = contextlib.nullcontext(args.url) if args.url else None
-        with serving or node_process(root / "chain.sqlite3", blocks) as url:
+        serving = contextlib.nullcontext((args.url, args.node_pid)) if args.url else None
+        with serving or node_process(root / "chain.sqlite3", blocks) as (url, node):
             total = int(httpx.get(url).json()["ledger_version"]) + 1
             print(f"chain: {total} versions, ready in {time.perf_counter() - started:.1f} s")
             if total < args.versions:
                 raise SystemExit(f"the chain has {total} versions, fewer than {args.versions}")
-            small = session(url, args.small, root, args.concurrency, args.rounds)
-            large = session(url, args.versions, root, args.concurrency, args.rounds)
+            small = session(url, args.small, root, args.concurrency, args.rounds, node)
+            large = session(url, args.versions, root, args.concurrency, args.rounds, node)
     for stop, result in ((args.small, small), (args.versions, large)):
         live, record, replay = result["live"], result["record"], result["replay"]
         print(
@@ -182,6 +207,15 @@ def main() -> None:
         "where it shares the machine's cores, recording's hashing and compression wait)"
     )
     print(f"replay against live: {speed:.1f}x faster (goal >= {REPLAY_GOAL}x)")
+    if node is not None:
+        both = live["cpu"] + live["node_cpu"]
+        print(
+            f"the node's CPU seconds while the live extraction ran: {live['node_cpu']:.2f}, "
+            f"on the same {os.cpu_count()} cores; live client and node together "
+            f"{both:.2f} CPU s against the replay's {replay['cpu']:.2f} "
+            f"({both / replay['cpu']:.1f}x the work; the client's own decoding, "
+            f"{live['cpu']:.2f} CPU s live, is a floor for the replay)"
+        )
     print(
         f"on disk: {file['bytes'] / 1e6:.1f} MB, {file['bytes'] / args.versions:.0f} bytes per "
         f"version ({file['answers']} answers, {file['bodies']} distinct bodies, "

@@ -40,7 +40,7 @@ import urllib.parse
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Final, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar, cast, overload
 
 import httpx
 
@@ -143,15 +143,32 @@ _Answer = tuple[int, Mapping[str, str], bytes]
 _Routed = tuple[int, Mapping[str, str], bytes, str | None]
 
 
-def _direct(transport: httpx.AsyncBaseTransport | None) -> AiohttpTransport | None:
+class Exchanger(Protocol):
+    """A transport a client may hand its requests to itself, read whole (no httpx objects
+    in between): :class:`~ledgerkit.client.AiohttpTransport`, and the snapshot's
+    transports over one (``direct_exchanger``)."""
+
+    def exchange(
+        self,
+        method: str,
+        url: str,
+        headers: Mapping[str, str],
+        body: bytes | None,
+        timeout: float | None,
+    ) -> Awaitable[_Answer]: ...
+
+
+def _direct(transport: httpx.AsyncBaseTransport | None) -> Exchanger | None:
     """``transport`` when the client may hand it requests itself: an
     :class:`~ledgerkit.client.AiohttpTransport` exactly (a subclass may change how
-    requests are handled; it keeps the httpx path)."""
+    requests are handled; it keeps the httpx path), or what a transport's own
+    ``direct_exchanger()`` names (a snapshot's, which records or replays them)."""
     # Its module is loaded when there is one (aiohttp is not imported here otherwise).
     module = sys.modules.get("ledgerkit.client._aiohttp")
     if module is not None and type(transport) is module.AiohttpTransport:
         return cast("AiohttpTransport", transport)
-    return None
+    named = getattr(transport, "direct_exchanger", None)
+    return cast("Exchanger | None", named()) if callable(named) else None
 
 
 def _kept_headers(headers: Mapping[str, str]) -> dict[str, str]:
@@ -1090,7 +1107,8 @@ class AsyncClient(BaseClient, AsyncDeprecatedMethods, AsyncClosing):
     ) -> Callable[[], Awaitable[_Answer]]:
         """What sends ``call`` once and reads its answer whole: straight over aiohttp when
         the transport is an :class:`~ledgerkit.client.AiohttpTransport` (no httpx objects
-        in between), else through httpx."""
+        in between), or a snapshot's transport that records over one or replays; else
+        through httpx."""
         direct = self._direct
         if direct is not None:
             method, body, timeout = call.method, call.body, self.config.timeout

@@ -150,6 +150,22 @@ def test_async_clients_of_the_snapshot_replay_the_bulk_and_the_httpx_reads(
     assert transaction == recorded.async_transaction
 
 
+def test_a_read_recorded_over_one_path_replays_over_the_other(recorded: Recorded) -> None:
+    """The bulk path (aiohttp, no httpx objects) and httpx file a request under one key:
+    a read recorded over either is answered over the other."""
+
+    async def bulk_read() -> Any:
+        async with client.async_client(bulk=True) as bulk:
+            return (await bulk.block_by_height(1)).value  # recorded over httpx
+
+    with ledgerkit.connect(replay=recorded.path) as client:
+        over_bulk = asyncio.run(bulk_read())
+        over_httpx = client.block_by_height(1, with_transactions=True).value  # over aiohttp
+    assert over_httpx == recorded.bulk_block
+    expected = recorded.blocks.iloc[[1]].reset_index(drop=True)
+    pd.testing.assert_frame_equal(frames.blocks_to_frame([over_bulk]), expected)
+
+
 def test_a_read_the_notebook_never_made_is_a_miss_naming_it(recorded: Recorded) -> None:
     with ledgerkit.connect(replay=recorded.path) as client:
         assert snapshot_of(client) is client.snapshot

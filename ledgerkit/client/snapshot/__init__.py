@@ -425,12 +425,8 @@ class Snapshot:
 
     @staticmethod
     def _key(request: httpx.Request, secrets: Mapping[str, str]) -> RequestKey:
-        body = request.content
-        return RequestKey(
-            request.method,
-            redact(str(request.url), secrets),
-            request.headers.get("accept", ""),
-            hashlib.sha256(body).hexdigest() if body else None,
+        return _request_key(
+            request.method, request.url, request.headers.get("accept", ""), request.content, secrets
         )
 
     def record(
@@ -442,15 +438,39 @@ class Snapshot:
     ) -> None:
         """File an answer of ``request`` (whose body has been read): its status, the
         headers a snapshot keeps and its decoded body, the client's secrets hidden."""
+        key = self._key(request, self._secrets)
+        self._file(key, request.headers.get("content-type"), status, headers, body)
+
+    def _record_sent(
+        self,
+        sent: tuple[str, str, Mapping[str, str], bytes | None],
+        status: int,
+        headers: Iterable[tuple[str, str]],
+        body: bytes,
+    ) -> None:
+        """:meth:`record` for a request sent without an httpx object: ``sent`` is its
+        method, URL, headers and body, filed as httpx would have made them."""
+        method, url, request_headers, content = sent
+        names = httpx.Headers(request_headers)
+        accept = names.get("accept", "")
+        key = _request_key(method, httpx.URL(url), accept, content or b"", self._secrets)
+        self._file(key, names.get("content-type"), status, headers, body)
+
+    def _file(
+        self,
+        key: RequestKey,
+        content_type: str | None,
+        status: int,
+        headers: Iterable[tuple[str, str]],
+        body: bytes,
+    ) -> None:
         if self.replaying:
             raise InputError("a replaying snapshot records nothing")
         secrets = self._secrets
-        key = self._key(request, secrets)
         kept = tuple((name, redact(value, secrets)) for name, value in kept_headers(headers))
         stored = _redact_bytes(body, secrets)
         if stored != body:
             _log.warning("%s: a secret of the client in the answer is recorded as ***", key)
-        content_type = request.headers.get("content-type")
         if self.version == STORE_VERSION:
             with self._lock:
                 store = self._recording_store()
@@ -470,7 +490,19 @@ class Snapshot:
         SnapshotError
             The answer cannot be read from the file (corrupt, or larger than allowed).
         """
-        key = self._key(request, self._secrets)
+        return self._answer_to(self._key(request, self._secrets))
+
+    def _answer_sent(
+        self, method: str, url: str, headers: Mapping[str, str], body: bytes | None
+    ) -> RecordedAnswer:
+        """:meth:`answer` for a request sent without an httpx object (its method, URL,
+        headers and body), filed as httpx would have made it."""
+        accept = httpx.Headers(headers).get("accept", "")
+        return self._answer_to(
+            _request_key(method, httpx.URL(url), accept, body or b"", self._secrets)
+        )
+
+    def _answer_to(self, key: RequestKey) -> RecordedAnswer:
         with self._lock:
             served = self._served.get(key, 0)
             self._served[key] = served + 1
@@ -482,6 +514,19 @@ class Snapshot:
         if found is None:
             raise SnapshotMissError(key.method, key.url, key.accept)
         return found
+
+
+def _request_key(
+    method: str, url: httpx.URL, accept: str, body: bytes, secrets: Mapping[str, str]
+) -> RequestKey:
+    """What an answer is filed under: the method, the URL as httpx shows it (secrets
+    hidden), ``Accept`` and the SHA-256 of the request's body."""
+    return RequestKey(
+        method,
+        redact(str(url), secrets),
+        accept,
+        hashlib.sha256(body).hexdigest() if body else None,
+    )
 
 
 def _remove(path: Path) -> None:

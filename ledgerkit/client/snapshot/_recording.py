@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import sys
 import threading
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Final
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Final
 
 import httpx
 
@@ -173,6 +174,31 @@ class AsyncRecordingTransport(httpx.AsyncBaseTransport):
         self.snapshot.record(request, response.status_code, response.headers.multi_items(), body)
         return _live(response, body)
 
+    def direct_exchanger(self) -> AsyncRecordingTransport | None:
+        """Itself, when its client may hand it requests without httpx objects
+        (:meth:`exchange`): over an :class:`~ledgerkit.client.AiohttpTransport` exactly,
+        itself not a subclass."""
+        module = sys.modules.get("ledgerkit.client._aiohttp")
+        direct = module is not None and type(self._inner) is module.AiohttpTransport
+        return self if direct and type(self) is AsyncRecordingTransport else None
+
+    async def exchange(
+        self,
+        method: str,
+        url: str,
+        headers: Mapping[str, str],
+        body: bytes | None,
+        timeout: float | None,
+    ) -> tuple[int, httpx.Headers, bytes]:
+        """Send one request over the inner aiohttp transport and read its answer whole
+        (see :meth:`~ledgerkit.client.AiohttpTransport.exchange`); record it and return
+        it as a replay will give it."""
+        inner: Any = self._inner
+        status, received, content = await inner.exchange(method, url, headers, body, timeout)
+        pairs = list(received.items())
+        self.snapshot._record_sent((method, url, headers, body), status, pairs, content)
+        return status, httpx.Headers(list(kept_headers(pairs))), content
+
     async def aclose(self) -> None:
         """Close the inner transport."""
         await self._inner.aclose()
@@ -205,3 +231,24 @@ class AsyncReplayTransport(httpx.AsyncBaseTransport):
         await request.aread()
         loop = asyncio.get_running_loop()
         return _response(await loop.run_in_executor(_reader(), self.snapshot.answer, request))
+
+    def direct_exchanger(self) -> AsyncReplayTransport | None:
+        """Itself (not a subclass): its client may hand it requests without httpx objects
+        (:meth:`exchange`)."""
+        return self if type(self) is AsyncReplayTransport else None
+
+    async def exchange(
+        self,
+        method: str,
+        url: str,
+        headers: Mapping[str, str],
+        body: bytes | None,
+        timeout: float | None,
+    ) -> tuple[int, httpx.Headers, bytes]:
+        """:meth:`handle_async_request` for a request sent without an httpx object: the
+        next recorded answer of it, read whole in the snapshot reader thread."""
+        loop = asyncio.get_running_loop()
+        answer = await loop.run_in_executor(
+            _reader(), self.snapshot._answer_sent, method, url, headers, body
+        )
+        return answer.status, httpx.Headers(list(answer.headers)), answer.body

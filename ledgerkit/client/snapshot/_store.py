@@ -12,11 +12,12 @@ and an index in a flat file) would have to re-invent each of those.
 The layout of the file is in :mod:`._layout`.
 
 A single writer thread takes the answers from a bounded queue (the recording client waits
-when it is full, so memory stays bounded), hashes and compresses their bodies, and
-commits them in chunks: every :data:`CHUNK_ANSWERS` answers, or a second after the first
-answer not yet committed, and when the snapshot is saved. A recording killed with
-``kill -9`` replays up to its last committed chunk. Saving leaves one file, its log
-folded in (journal mode ``DELETE``), safe to commit.
+when it is full, so memory stays bounded), a few at a time, hashes and compresses their
+bodies, writes them with one statement per table, and commits them in chunks: every
+:data:`CHUNK_ANSWERS` answers, or a second after the first answer not yet committed, and
+when the snapshot is saved. A recording killed with ``kill -9`` replays up to its last
+committed chunk. Saving leaves one file, its log folded in (journal mode ``DELETE``),
+safe to commit.
 """
 
 from __future__ import annotations
@@ -65,6 +66,8 @@ CHUNK_ANSWERS: Final = 64
 CHUNK_SECONDS: Final = 1.0
 #: Answers waiting for the writer at most; past it the recording client waits.
 _QUEUED: Final = 32
+#: Answers the writer takes off the queue and writes together at most.
+_BATCH: Final = 16
 #: Seconds the writer thread waits idle before it ends (the next answer starts another).
 _IDLE: Final = 2.0
 
@@ -325,7 +328,8 @@ class SnapshotStore:
                 self._thread.start()
 
     def _write(self) -> None:
-        """The writer thread: takes answers off the queue and commits them in chunks."""
+        """The writer thread: takes answers off the queue, a few at a time, and commits
+        them in chunks."""
         first_pending = 0.0
         while True:
             if self._uncommitted:
@@ -343,54 +347,71 @@ class SnapshotStore:
                         self._thread = None
                         return
                 continue
+            batch = [item]
+            room = min(_BATCH, CHUNK_ANSWERS - self._uncommitted)
+            with contextlib.suppress(queue.Empty):
+                while len(batch) < room:
+                    batch.append(self._queue.get_nowait())
             try:
                 if not self._uncommitted:
                     first_pending = time.monotonic()
-                self._insert(item)
+                self._insert(batch)
                 if self._uncommitted >= CHUNK_ANSWERS:
                     self._commit()
             except BaseException as exc:  # handed to the recording client at its next answer
                 self._failure = exc
             finally:
-                self._queue.task_done()
+                for _ in batch:
+                    self._queue.task_done()
 
-    def _insert(self, item: _Pending) -> None:
-        key = item.key
-        digest = hashlib.sha256(item.body).hexdigest()
+    def _insert(self, batch: list[_Pending]) -> None:
+        """Write ``batch``: each new body hashed and compressed (both free the GIL, and
+        outside the lock, so that readers need not wait), then one statement per table
+        for all of them."""
+        digests = [hashlib.sha256(item.body).hexdigest() for item in batch]
+        marks = ", ".join("?" * len(set(digests)))
         with self._lock:
             connection = self._connect()
-            known = connection.execute(
-                "SELECT 1 FROM bodies WHERE sha256 = ?", (digest,)
-            ).fetchone()
-        # Compressed outside the lock: readers need not wait for it (zstd frees the GIL).
-        data = None if known else compress(item.body, self.codec)
-        with self._lock:
-            if data is not None:
-                connection.execute(
-                    "INSERT OR IGNORE INTO bodies (sha256, size, data) VALUES (?, ?, ?)",
-                    (digest, len(item.body), data),
+            known = {
+                sha
+                for (sha,) in connection.execute(
+                    f"SELECT sha256 FROM bodies WHERE sha256 IN ({marks})", tuple(set(digests))
                 )
-            sha = key.body_sha256 or ""
-            connection.execute(
+            }
+        new: dict[str, tuple[str, int, bytes]] = {}
+        for digest, item in zip(digests, batch, strict=True):
+            if digest not in known and digest not in new:
+                new[digest] = (digest, len(item.body), compress(item.body, self.codec))
+        requests = [
+            (item.key.method, item.key.url, item.key.accept, item.key.body_sha256 or "")
+            for item in batch
+        ]
+        with self._lock:
+            connection.executemany(
+                "INSERT OR IGNORE INTO bodies (sha256, size, data) VALUES (?, ?, ?)",
+                new.values(),
+            )
+            connection.executemany(
                 "INSERT OR IGNORE INTO requests (method, url, accept, body_sha256, content_type) "
                 "VALUES (?, ?, ?, ?, ?)",
-                (key.method, key.url, key.accept, sha, item.content_type),
+                (
+                    (*request, item.content_type)
+                    for request, item in zip(requests, batch, strict=True)
+                ),
             )
-            (request,) = connection.execute(
-                "SELECT id FROM requests WHERE method = ? AND url = ? AND accept = ? "
-                "AND body_sha256 = ?",
-                (key.method, key.url, key.accept, sha),
-            ).fetchone()
-            (position,) = connection.execute(
-                "SELECT COALESCE(MAX(position) + 1, 0) FROM answers WHERE request = ?",
-                (request,),
-            ).fetchone()
-            connection.execute(
+            # Each answer's position is one past its request's last, the answers of the
+            # batch before it counted.
+            connection.executemany(
                 "INSERT INTO answers (request, position, status, headers, body) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (request, position, item.status, json.dumps(item.headers), digest),
+                "SELECT id, (SELECT COALESCE(MAX(position) + 1, 0) FROM answers "
+                "WHERE request = requests.id), ?, ?, ? FROM requests "
+                "WHERE method = ? AND url = ? AND accept = ? AND body_sha256 = ?",
+                (
+                    (item.status, json.dumps(item.headers), digest, *request)
+                    for item, digest, request in zip(batch, digests, requests, strict=True)
+                ),
             )
-            self._uncommitted += 1
+            self._uncommitted += len(batch)
 
     def _commit(self) -> None:
         with self._lock:
