@@ -16,6 +16,7 @@ from typing import Any, Final
 import httpx
 import pandas as pd
 import pytest
+from user_transactions import APT, RECIPIENT, SENDER, coin_event, decoded, user_transaction
 
 import ledgerkit
 from ledgerkit import InputError
@@ -26,14 +27,13 @@ from ledgerkit.frames import (
     wide_to_ints,
 )
 from ledgerkit.localnet import LocalNode
-from ledgerkit.models import decode_transaction, decode_transactions
+from ledgerkit.models import decode_transactions
 
-APT: Final = "0x1::aptos_coin::AptosCoin"
 APT_KEY: Final = "0x" + "00" * 31 + "0a"
 #: The demo token: a named object of 0x1, SHA3-256(0x1 ‖ "ledgerkit::demo_token" ‖ 0xFE).
 LDT_KEY: Final = "0x" + hashlib.sha3_256(bytes(31) + b"\x01ledgerkit::demo_token\xfe").hexdigest()
-ALICE: Final = "0x" + "a1" * 32
-BOB: Final = "0x" + "b2" * 32
+ALICE: Final = SENDER
+BOB: Final = RECIPIENT
 
 
 @pytest.fixture(scope="module")
@@ -102,54 +102,10 @@ def test_it_takes_what_the_client_returns(chain: tuple[ledgerkit.Client, list[An
 # -- hand-written transactions -------------------------------------------------------------
 
 
-def _user(events: list[dict[str, Any]], *, gas_used: int = 0) -> dict[str, Any]:
-    return {
-        "type": "user_transaction",
-        "version": "9",
-        "hash": "0x" + "11" * 32,
-        "state_change_hash": "0x" + "00" * 32,
-        "event_root_hash": "0x" + "00" * 32,
-        "state_checkpoint_hash": None,
-        "gas_used": str(gas_used),
-        "success": True,
-        "vm_status": "Executed successfully",
-        "accumulator_root_hash": "0x" + "00" * 32,
-        "changes": [],
-        "sender": ALICE,
-        "sequence_number": "0",
-        "max_gas_amount": "2000",
-        "gas_unit_price": "100",
-        "expiration_timestamp_secs": "1700000600",
-        "payload": {
-            "type": "entry_function_payload",
-            "function": "0x1::coin::transfer",
-            "type_arguments": [APT],
-            "arguments": [BOB, "1"],
-        },
-        "signature": {
-            "type": "ed25519_signature",
-            "public_key": "0x" + "ed" * 32,
-            "signature": "0x" + "00" * 64,
-        },
-        "events": events,
-        "timestamp": "1700000000000000",
-    }
-
-
-def _deposit(account: str, amount: int) -> dict[str, Any]:
-    return {
-        "guid": {"creation_number": "0", "account_address": "0x0"},
-        "sequence_number": "0",
-        "type": "0x1::coin::CoinDeposit",
-        "data": {"coin_type": APT, "account": account, "amount": str(amount)},
-    }
-
-
 @pytest.mark.parametrize("amount", [2**53 + 1, 2**63, 2**64 - 1])
 def test_changes_stay_exact_past_int64_and_uint64(amount: int) -> None:
-    txn = decode_transaction(
-        json.dumps(_user([_deposit(BOB, amount), _deposit(BOB, amount)], gas_used=2)).encode()
-    )
+    deposit = coin_event("Deposit", BOB, amount)
+    txn = decoded(user_transaction([deposit, deposit], gas_used=2))
     frame = balance_changes_to_frame([txn])
     assert frame[["address", "asset", "coin_type", "delta"]].to_dict("records") == [
         {"address": BOB, "asset": APT_KEY, "coin_type": APT, "delta": 2 * amount},

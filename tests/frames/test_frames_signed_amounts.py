@@ -8,13 +8,13 @@ octas."""
 
 from __future__ import annotations
 
-import json
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, Final
 
 import pandas as pd
 import pytest
+from user_transactions import RECIPIENT, SENDER, coin_event, decoded, user_transaction
 
 from ledgerkit import DecodingError
 from ledgerkit.frames import (
@@ -26,59 +26,17 @@ from ledgerkit.frames import (
     schema_of,
     wide_to_ints,
 )
-from ledgerkit.models import decode_transaction
 
 U64_MAX: Final = 2**64 - 1
-APT: Final = "0x1::aptos_coin::AptosCoin"
-ALICE: Final = "0x" + "a1" * 32
-BOB: Final = "0x" + "b2" * 32
+ALICE: Final = SENDER
+BOB: Final = RECIPIENT
 CAROL: Final = "0x" + "c3" * 32
 DAVE: Final = "0x" + "d4" * 32
 DTYPE: Final = "decimal128(20, 0)[pyarrow]"
 
 
-def _coin_event(kind: str, account: str, amount: int) -> dict[str, Any]:
-    return {
-        "guid": {"creation_number": "0", "account_address": "0x0"},
-        "sequence_number": "0",
-        "type": f"0x1::coin::Coin{kind}",
-        "data": {"coin_type": APT, "account": account, "amount": str(amount)},
-    }
-
-
-def _transaction(events: list[dict[str, Any]], *, gas_used: int, version: int = 9) -> Any:
-    body = {
-        "type": "user_transaction",
-        "version": str(version),
-        "hash": "0x" + "11" * 32,
-        "state_change_hash": "0x" + "00" * 32,
-        "event_root_hash": "0x" + "00" * 32,
-        "state_checkpoint_hash": None,
-        "gas_used": str(gas_used),
-        "success": True,
-        "vm_status": "Executed successfully",
-        "accumulator_root_hash": "0x" + "00" * 32,
-        "changes": [],
-        "sender": ALICE,
-        "sequence_number": "0",
-        "max_gas_amount": "2000",
-        "gas_unit_price": "100",
-        "expiration_timestamp_secs": "1700000600",
-        "payload": {
-            "type": "entry_function_payload",
-            "function": "0x1::coin::transfer",
-            "type_arguments": [APT],
-            "arguments": [BOB, "1"],
-        },
-        "signature": {
-            "type": "ed25519_signature",
-            "public_key": "0x" + "ed" * 32,
-            "signature": "0x" + "00" * 64,
-        },
-        "events": events,
-        "timestamp": "1700000000000000",
-    }
-    return decode_transaction(json.dumps(body).encode())
+def _transaction(events: list[dict[str, Any]], *, gas_used: int) -> Any:
+    return decoded(user_transaction(events, gas_used=gas_used))
 
 
 @pytest.fixture
@@ -86,9 +44,9 @@ def frame() -> pd.DataFrame:
     """BOB +(2^64-1), CAROL -(2^64-1), DAVE +(2^53+1), ALICE -300 (the fee)."""
     txn = _transaction(
         [
-            _coin_event("Deposit", BOB, U64_MAX),
-            _coin_event("Withdraw", CAROL, U64_MAX),
-            _coin_event("Deposit", DAVE, 2**53 + 1),
+            coin_event("Deposit", BOB, U64_MAX),
+            coin_event("Withdraw", CAROL, U64_MAX),
+            coin_event("Deposit", DAVE, 2**53 + 1),
         ],
         gas_used=3,
     )
@@ -188,12 +146,12 @@ def test_a_column_holds_what_it_was_given_missing_values_included(values: list[A
 
 def test_a_change_past_the_decimal_is_refused_with_a_typed_error() -> None:
     # Six deposits of 2^64-1 to one account in one transaction: 1.1e20, past 20 digits.
-    five = _transaction([_coin_event("Deposit", BOB, U64_MAX)] * 5, gas_used=0)
+    five = _transaction([coin_event("Deposit", BOB, U64_MAX)] * 5, gas_used=0)
     assert balance_changes_to_frame([five])["delta"].tolist() == [5 * U64_MAX]
-    six = _transaction([_coin_event("Deposit", BOB, U64_MAX)] * 6, gas_used=0)
+    six = _transaction([coin_event("Deposit", BOB, U64_MAX)] * 6, gas_used=0)
     with pytest.raises(DecodingError, match=r"column 'delta'.*10\*\*20 - 1"):
         balance_changes_to_frame([six])
-    withdrawn = _transaction([_coin_event("Withdraw", BOB, U64_MAX)] * 6, gas_used=0)
+    withdrawn = _transaction([coin_event("Withdraw", BOB, U64_MAX)] * 6, gas_used=0)
     with pytest.raises(DecodingError, match="column 'delta'"):
         balance_changes_to_frame([withdrawn])
 

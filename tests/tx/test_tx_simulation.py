@@ -6,17 +6,16 @@ and the gas written in each answer."""
 from __future__ import annotations
 
 import hashlib
-import json
 import pickle
 import re
 from typing import Any, Final
 
 import pandas as pd
 import pytest
+from user_transactions import RECIPIENT, SENDER, decoded, transfer, user_transaction
 
 from ledgerkit import InputError, LedgerMeta
 from ledgerkit.frames import CHANGE_COLUMNS, EVENT_COLUMNS, schema_of
-from ledgerkit.models import decode_transaction
 from ledgerkit.tx import (
     BALANCE_CHANGE_COLUMNS,
     MoveAbort,
@@ -25,8 +24,6 @@ from ledgerkit.tx import (
     stores_to_look_up,
 )
 
-SENDER: Final = "0x" + "a1" * 32
-RECIPIENT: Final = "0x" + "b2" * 32
 PAYER: Final = "0x" + "c3" * 32
 POOL: Final = "0x" + "d4" * 32
 USD: Final = "0xcafe::usd::USD"
@@ -120,39 +117,20 @@ def answer(
     arguments: list[Any] | None = None,
 ) -> Any:
     """A UserTransaction as the reference schema writes one (u64 as decimal strings)."""
-    body = {
-        "type": "user_transaction",
-        "version": "101",
-        "hash": "0x" + "11" * 32,
-        "state_change_hash": "0x" + "00" * 32,
-        "event_root_hash": "0x" + "00" * 32,
-        "state_checkpoint_hash": None,
-        "gas_used": str(gas_used),
-        "success": success,
-        "vm_status": vm_status,
-        "accumulator_root_hash": "0x" + "00" * 32,
-        "changes": changes,
-        "sender": SENDER,
-        "sequence_number": "7",
-        "max_gas_amount": "2000",
-        "gas_unit_price": str(gas_unit_price),
-        "expiration_timestamp_secs": "1700000600",
-        "payload": {
-            "type": "entry_function_payload",
-            "function": "0x1::coin::transfer",
-            "type_arguments": [USD],
-            "arguments": arguments if arguments is not None else [RECIPIENT, "500"],
-        },
-        "signature": signature
-        or {
-            "type": "ed25519_signature",
-            "public_key": "0x" + "ed" * 32,
-            "signature": "0x" + "00" * 64,
-        },
-        "events": events,
-        "timestamp": "1700000000000000",
-    }
-    return decode_transaction(json.dumps(body).encode())
+    body = user_transaction(
+        events,
+        gas_used=gas_used,
+        version="101",
+        success=success,
+        vm_status=vm_status,
+        changes=changes,
+        sequence_number="7",
+        gas_unit_price=str(gas_unit_price),
+        payload=transfer(USD, arguments if arguments is not None else [RECIPIENT, "500"]),
+    )
+    if signature:
+        body["signature"] = signature
+    return decoded(body)
 
 
 def test_a_coin_abort_from_the_reference_shape() -> None:
