@@ -5,52 +5,17 @@ the bytes the node sent, as text or as parsed JSON; each row is what the golden 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import pandas as pd
 import pytest
+from untagged_goldens import ALICE, COIN_ABORT, FA_ABORT, GOLDENS, LINKER, U64_MAX, golden
 
 from ledgerkit import DecodingError
 from ledgerkit.frames import TRANSACTION_COLUMNS, transactions_to_frame
 from ledgerkit.models import decode_transactions
 
-GOLDENS = Path(__file__).parents[1] / "models" / "untagged"
-U64_MAX = 18446744073709551615
-ALICE = "0x34bf7e2d17674feb234371a7ea58efd715f0e56ba20ebf13789480d9d643afaf"
 ROOT = "0x" + "0" * 57 + "a550c18"  # 0xa550c18 in long form
-COIN_ABORT = (
-    "Move abort in 0x1::coin: EINSUFFICIENT_BALANCE(0x10006): "
-    "Not enough coins to complete transaction"
-)
-FA_ABORT = (
-    "Move abort in 0x1::fungible_asset: EINSUFFICIENT_BALANCE(0x10004): "
-    "Insufficient balance to withdraw or transfer."
-)
-LINKER = (
-    "LINKER_ERROR\nExecution failed with message: Linker Error: Module "
-    "0000000000000000000000000000000000000000000000000000000000000001::MemeCoin doesn't exist"
-)
-
-
-def golden(name: str) -> bytes:
-    """A golden's body as the node sent it: the file's bytes, but for the ``{"data": null}``
-    its harness writes for a table item whose ``data`` is null (see the folder's README),
-    put back to the node's ``null``."""
-    raw = (GOLDENS / f"{name}.json").read_bytes()
-    body = json.loads(raw)
-    transactions = body if isinstance(body, list) else []
-    changes = [change for txn in transactions for change in txn["changes"]]
-    artefacts = [
-        change
-        for change in changes
-        if change["type"] == "write_table_item" and change["data"] == {"data": None}
-    ]
-    if not artefacts:
-        return raw
-    for change in artefacts:
-        change["data"] = None
-    return json.dumps(body).encode()
 
 
 class Simulated(NamedTuple):
