@@ -12,6 +12,7 @@ import urllib.parse
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
+from typing import Any
 
 import httpx
 import pandas as pd
@@ -24,6 +25,17 @@ API_KEY = "lk-test-9f3c2e71d4b8a6059e1f"
 
 
 Rewrite = Callable[[httpx.Request, int], httpx.Response | None]
+
+
+async def edited(
+    request: httpx.Request, response: httpx.Response, edit: Callable[[Any], Any]
+) -> httpx.Response:
+    """The node's answer to ``request`` with its JSON rewritten by ``edit``: a 200 that
+    keeps the node's ``X-`` headers."""
+    await response.aread()
+    body = edit(json.loads(response.content))
+    headers = {k: v for k, v in response.headers.items() if k.lower().startswith("x-")}
+    return httpx.Response(200, json=body, headers=headers, request=request)
 
 
 class FaultyTransport(httpx.AsyncBaseTransport):
@@ -68,10 +80,7 @@ class FaultyTransport(httpx.AsyncBaseTransport):
             return httpx.Response(int(fault), json=record, headers=headers, request=request)
         response = await self._inner.handle_async_request(request)
         if is_page and self.edit is not None:
-            await response.aread()
-            body = self.edit(json.loads(response.content))
-            headers = {k: v for k, v in response.headers.items() if k.lower().startswith("x-")}
-            return httpx.Response(200, json=body, headers=headers, request=request)
+            return await edited(request, response, self.edit)
         return response
 
     async def aclose(self) -> None:

@@ -10,7 +10,6 @@ The ``node`` fixture's chain (seed 7, 120 blocks, versions 0..913) has, as its
 
 from __future__ import annotations
 
-import json
 import typing
 from collections.abc import Callable
 from pathlib import Path
@@ -20,7 +19,7 @@ import httpx
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from extract_helpers import VERSIONS
+from extract_helpers import VERSIONS, edited
 
 from ledgerkit import Client
 from ledgerkit.extract import KINDS, ExtractionSummary, extract
@@ -54,10 +53,7 @@ class RequestLog(httpx.AsyncBaseTransport):
         else:
             self.answered.append(path)
         if self.edit is not None and "/blocks/" in request.url.path:
-            await response.aread()
-            body = self.edit(json.loads(response.content))
-            headers = {k: v for k, v in response.headers.items() if k.lower().startswith("x-")}
-            return httpx.Response(200, json=body, headers=headers, request=request)
+            return await edited(request, response, self.edit)
         return response
 
     async def aclose(self) -> None:
