@@ -32,15 +32,10 @@ import argparse
 import asyncio
 import collections
 import contextlib
-import os
-import resource
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import aiohttp
@@ -49,6 +44,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 from bench_extract_costs import report
+from served_node import Served, node_process, own_cpu
 
 from ledgerkit.client import AiohttpTransport, AsyncClient, calls
 from ledgerkit.extract import extract
@@ -169,49 +165,6 @@ def node_capacity(url: str, stop: int) -> tuple[float, int, int]:
     return best
 
 
-class _Served:
-    def __init__(self, url: str, pid: int | None = None) -> None:
-        self.url = url
-        self.pid = pid
-
-    def cpu(self) -> float | None:
-        """CPU seconds the node's process has used so far (Linux), when it is ours."""
-        try:
-            with open(f"/proc/{self.pid}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            return None
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _cpu() -> float:
-    """CPU seconds this process has used so far, all its threads."""
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
-
-
-@contextlib.contextmanager
-def _node_process(db: Path, blocks: int) -> Iterator[_Served]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    command = [sys.executable, "-m", "ledgerkit.cli", "node", "--db", str(db), "--port", str(port)]
-    command += ["--seed", "1", "--blocks", str(blocks)]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}/v1"
-    try:
-        for _ in range(3000):
-            try:
-                httpx.get(url, timeout=1).raise_for_status()
-                break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        yield _Served(url, process.pid)
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-
-
 def _minus(after: float | None, before: float | None) -> float | None:
     return None if after is None or before is None else after - before
 
@@ -238,8 +191,8 @@ def main() -> None:
         # The node generates its chain and serves it from its own process, as a real node
         # would: in this process it would share the GIL, and leave its garbage, with the
         # client it is measured against.
-        serving = contextlib.nullcontext(_Served(args.url)) if args.url else None
-        with serving or _node_process(db, blocks) as node:
+        serving = contextlib.nullcontext(Served(args.url)) if args.url else None
+        with serving or node_process(db, blocks, wait_s=300) as node:
             head = httpx.get(node.url).json()
             total = int(head["ledger_version"]) + 1
             stop = min(args.versions, total)
@@ -290,17 +243,17 @@ def main() -> None:
                 "extraction": [],
             }
             for number in range(args.rounds):
-                t, cpu, node_cpu = time.perf_counter(), _cpu(), node.cpu()
+                t, cpu, node_cpu = time.perf_counter(), own_cpu(), node.cpu()
                 asyncio.run(bare_pages(node.url, stop, args.concurrency))
                 floors.append(time.perf_counter() - t)
-                spent["floor"].append((_cpu() - cpu, _minus(node.cpu(), node_cpu)))
-                t, cpu, node_cpu = time.perf_counter(), _cpu(), node.cpu()
+                spent["floor"].append((own_cpu() - cpu, _minus(node.cpu(), node_cpu)))
+                t, cpu, node_cpu = time.perf_counter(), own_cpu(), node.cpu()
                 asyncio.run(extraction_client(node.url, stop, args.concurrency))
                 clients.append(time.perf_counter() - t)
-                spent["its client alone"].append((_cpu() - cpu, _minus(node.cpu(), node_cpu)))
-                cpu, node_cpu = _cpu(), node.cpu()
+                spent["its client alone"].append((own_cpu() - cpu, _minus(node.cpu(), node_cpu)))
+                cpu, node_cpu = own_cpu(), node.cpu()
                 runs.append(run(f"concurrent-{number}", args.concurrency))
-                spent["extraction"].append((_cpu() - cpu, _minus(node.cpu(), node_cpu)))
+                spent["extraction"].append((own_cpu() - cpu, _minus(node.cpu(), node_cpu)))
             one_by_one = pd.read_parquet(root / "sequential" / "transactions")
             for number in range(args.rounds):
                 at_once = pd.read_parquet(root / f"concurrent-{number}" / "transactions")

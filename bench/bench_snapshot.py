@@ -36,16 +36,15 @@ import contextlib
 import json
 import os
 import resource
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
+from served_node import Served, node_process, process_cpu
 
 VERSIONS_PER_BLOCK = 7.5  # about what the seeded generator writes on a long chain
 #: Goals: recording at most this much slower; replay at least this much faster; the peak
@@ -85,13 +84,7 @@ def child(mode: str, url: str, stop: int, path: Path, out: Path, concurrency: in
 
 def node_cpu(pid: int | None) -> float:
     """The CPU seconds the node's process has spent so far (0 when it is not known)."""
-    if pid is None:
-        return 0.0
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return process_cpu(pid) or 0.0
 
 
 def run_child(
@@ -106,28 +99,6 @@ def run_child(
         raise SystemExit(f"{mode}: {result['rows']} rows, not {stop}")
     result["node_cpu"] = node_cpu(node) - before
     return result
-
-
-@contextlib.contextmanager
-def node_process(db: Path, blocks: int) -> Iterator[tuple[str, int]]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    command = [sys.executable, "-m", "ledgerkit.cli", "node", "--db", str(db), "--port", str(port)]
-    command += ["--seed", "1", "--blocks", str(blocks)]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}/v1"
-    try:
-        for _ in range(36_000):  # an hour at most: a long chain is generated first
-            try:
-                httpx.get(url, timeout=1).raise_for_status()
-                break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        yield url, process.pid
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
 
 
 def session(
@@ -180,8 +151,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="ledgerkit-bench-") as tmp:
         root = Path(tmp)
         started = time.perf_counter()
-        serving = contextlib.nullcontext((args.url, args.node_pid)) if args.url else None
-        with serving or node_process(root / "chain.sqlite3", blocks) as (url, node):
+        serving = contextlib.nullcontext(Served(args.url, args.node_pid)) if args.url else None
+        # An hour at most for the node to come up: a long chain is generated first.
+        starting = node_process(root / "chain.sqlite3", blocks, wait_s=3600)
+        with serving or starting as (url, node):
             total = int(httpx.get(url).json()["ledger_version"]) + 1
             print(f"chain: {total} versions, ready in {time.perf_counter() - started:.1f} s")
             if total < args.versions:
