@@ -9,7 +9,16 @@ from typing import Any, NamedTuple
 
 import pandas as pd
 import pytest
-from untagged_goldens import ALICE, COIN_ABORT, FA_ABORT, GOLDENS, LINKER, U64_MAX, golden
+from untagged_answers import (
+    ALICE,
+    COIN_ABORT,
+    FA_ABORT,
+    GOLDENS,
+    LINKER,
+    U64_MAX,
+    golden,
+    pending,
+)
 
 from ledgerkit import DecodingError
 from ledgerkit.frames import TRANSACTION_COLUMNS, transactions_to_frame
@@ -165,23 +174,9 @@ def test_a_submission_golden_becomes_a_pending_row(
 
 
 def test_an_untagged_submission_beside_tagged_reads_keeps_its_exact_integers() -> None:
-    pending = {
-        "hash": "0x" + "ab" * 32,
-        "sender": "0x7",
-        "sequence_number": str(2**53 + 1),
-        "max_gas_amount": "200000",
-        "gas_unit_price": "100",
-        "expiration_timestamp_secs": str(U64_MAX),
-        "payload": {
-            "type": "entry_function_payload",
-            "function": "0x1::aptos_account::transfer",
-            "type_arguments": [],
-            "arguments": ["0x2", "1"],
-        },
-        "signature": {"type": "no_account_signature"},
-    }
-    tagged = {**pending, "type": "pending_transaction", "hash": "0x" + "cd" * 32}
-    body = json.dumps([pending, tagged]).encode()
+    untagged = pending(sender="0x7")
+    tagged = {**untagged, "type": "pending_transaction", "hash": "0x" + "cd" * 32}
+    body = json.dumps([untagged, tagged]).encode()
 
     frame = transactions_to_frame(body)
 

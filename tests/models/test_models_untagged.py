@@ -8,7 +8,7 @@ import json
 from typing import Any, NamedTuple
 
 import pytest
-from untagged_goldens import ALICE, COIN_ABORT, FA_ABORT, LINKER, U64_MAX, golden
+from untagged_answers import ALICE, COIN_ABORT, FA_ABORT, LINKER, U64_MAX, golden, pending
 
 from ledgerkit import DecodingError
 from ledgerkit.models import (
@@ -101,21 +101,14 @@ def test_a_submission_golden_decodes_as_a_pending_transaction(
 
 
 def test_a_pending_transaction_without_type_decodes_with_exact_integers() -> None:
-    body = {
-        "hash": "0x" + "ab" * 32,
-        "sender": "0x" + "0" * 63 + "7",
-        "sequence_number": str(2**53 + 1),
-        "max_gas_amount": "200000",
-        "gas_unit_price": "100",
-        "expiration_timestamp_secs": str(U64_MAX),
-        "payload": {
+    body = pending(
+        payload={
             "type": "entry_function_payload",
             "function": "0x1::aptos_account::transfer",
             "type_arguments": [],
             "arguments": ["0x2", "18446744073709551615"],
-        },
-        "signature": {"type": "no_account_signature"},
-    }
+        }
+    )
     data = json.dumps(body).encode()
 
     for txn in (decode_pending_transaction(data), decode_transaction(data)):

@@ -1,10 +1,12 @@
-"""The aptos-core goldens of answers nodes send without ``type`` (``models/untagged/``, see
-its README): a golden's body as the node sent it, and what the simulation goldens say."""
+"""Answers nodes send without ``type``: the aptos-core goldens (``models/untagged/``, see
+its README), each body as the node sent it, and what the simulation goldens say; and a
+hand-written pending transaction."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 GOLDENS = Path(__file__).parent / "models" / "untagged"
 U64_MAX = 18446744073709551615
@@ -46,3 +48,24 @@ def golden(name: str) -> bytes:
     for change in artefacts:
         change["data"] = None
     return json.dumps(body).encode()
+
+
+def pending(**fields: Any) -> dict[str, Any]:
+    """A submission's pending transaction as the node answers it, without ``type``: of
+    0x7, sequence number 2^53+1, expiring at u64's largest; ``fields`` replace any field."""
+    return {
+        "hash": "0x" + "ab" * 32,
+        "sender": "0x" + "0" * 63 + "7",
+        "sequence_number": str(2**53 + 1),
+        "max_gas_amount": "200000",
+        "gas_unit_price": "100",
+        "expiration_timestamp_secs": str(U64_MAX),
+        "payload": {
+            "type": "entry_function_payload",
+            "function": "0x1::aptos_account::transfer",
+            "type_arguments": [],
+            "arguments": ["0x2", "1"],
+        },
+        "signature": {"type": "no_account_signature"},
+        **fields,
+    }
