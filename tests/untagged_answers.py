@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 GOLDENS = Path(__file__).parent / "models" / "untagged"
 U64_MAX = 18446744073709551615
@@ -24,6 +24,57 @@ LINKER = (
     "LINKER_ERROR\nExecution failed with message: Linker Error: Module "
     "0000000000000000000000000000000000000000000000000000000000000001::MemeCoin doesn't exist"
 )
+
+
+class Simulated(NamedTuple):
+    """What a simulation golden says of its one user transaction."""
+
+    name: str
+    version: int
+    sender: str  # as the golden writes it
+    sequence_number: int
+    replay_protection_nonce: int | None
+    expiration_timestamp_secs: int
+    gas_used: int
+    vm_status: str
+    function: str
+    change: str  # the type of each of its changes
+    changes: int
+    timestamp: int  # microseconds
+
+
+SIMULATED = [
+    Simulated(
+        "simulation_failure_with_move_abort_error_rendering",
+        0, ALICE, 0, None, U64_MAX, 11, COIN_ABORT,
+        "0x1::aptos_account::transfer", "write_resource", 1, 0,
+    ),
+    Simulated(
+        "simulation_failure_with_move_abort_error_rendering_payload_v2",
+        3, ALICE, 0, None, 59, 10, FA_ABORT,
+        "0x1::aptos_account::transfer", "write_resource", 1, 500000,
+    ),
+    Simulated(
+        "simulation_failure_with_move_abort_error_rendering_orderless",
+        3, ALICE, U64_MAX, 6860028705977903330, 59, 9, FA_ABORT,
+        "0x1::aptos_account::transfer", "write_table_item", 11, 500000,
+    ),
+    Simulated(
+        "simulation_failure_with_detail_error",
+        0, "0xa550c18", 0, None, U64_MAX, 3, LINKER,
+        "0x1::MemeCoin::transfer", "write_resource", 1, 0,
+    ),
+    Simulated(
+        "simulation_failure_with_detail_error_payload_v2",
+        0, "0xa550c18", 0, None, 60, 3, LINKER,
+        "0x1::MemeCoin::transfer", "write_resource", 1, 0,
+    ),
+    Simulated(
+        "simulation_failure_with_detail_error_orderless",
+        0, "0xa550c18", U64_MAX, 12521492590937810661, 60, 3, LINKER,
+        "0x1::MemeCoin::transfer", "write_table_item", 1, 0,
+    ),
+]  # fmt: skip
 
 
 def golden(name: str) -> bytes:
