@@ -156,10 +156,12 @@ def budget_bound(versions: int, budget: int, window: float, page_cost: int) -> N
         f"  {summary.requests} requests sent ({refused} refused, {pages} pages), "
         f"{units} units: at the least {least:.1f} s ({math.ceil(units / budget)} windows)"
     )
-    print(
-        f"  took {took:.1f} s, held {summary.waits} times for {summary.waited_seconds:.1f} s: "
-        f"{took / least:.2f}x the least (goal <= {BUDGET_GOAL}x)"
-    )
+    held = f"  took {took:.1f} s, held {summary.waits} times for {summary.waited_seconds:.1f} s"
+    if least <= 0:
+        # The run fits in the budget's first window: no wait is owed, so there is no ratio.
+        print(f"{held}: the run fits in one window (use more --versions or a smaller --budget)")
+        return
+    print(f"{held}: {took / least:.2f}x the least (goal <= {BUDGET_GOAL}x)")
 
 
 def main() -> None:
