@@ -195,7 +195,8 @@ def _node_process(db: Path, blocks: int) -> Iterator[_Served]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    command = [sys.executable, "-m", "ledgerkit.cli", "node", "--db", str(db), "--port", str(port)]
+    command = [sys.executable, "-m", "ledgerkit.cli", "node", "--db", str(db), "--port", str(port),
+               "--faucet-port", "0"]  # fmt: skip
     command += ["--seed", "1", "--blocks", str(blocks)]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}/v1"
