@@ -1,17 +1,23 @@
-"""The official Python SDK's ``FaucetClient`` against the faucet of ``ledgerkit node``, started
-as a user starts it (here on free ports): ``fund_account`` works unchanged, as against the
-faucet of a local network, and the balance is the amount asked (written out).
+"""The official SDKs' faucet clients against the faucet of ``ledgerkit node``, started as a
+user starts it (here on free ports): the Python SDK's ``FaucetClient.fund_account``
+(``POST /mint``) and the TypeScript SDK's ``fundAccount`` (``POST /fund``, through
+``ts/scenarios.mjs``) work unchanged, as against the faucet of a local network, and the
+balance is the amount asked (written out).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import queue
 import re
+import shutil
 import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Final
 
 import pytest
@@ -20,6 +26,8 @@ from aptos_sdk.async_client import FaucetClient, RestClient
 
 pytestmark = [pytest.mark.interop, pytest.mark.timeout(300)]
 
+TS_DIR: Final = Path(__file__).parent / "ts"
+TS_SDK: Final = TS_DIR / "node_modules" / "@aptos-labs" / "ts-sdk" / "package.json"
 #: Every wait on the command is bounded by this.
 TIMEOUT: Final = 60.0
 COMMAND: Final = [sys.executable, "-m", "ledgerkit.cli", "node", "--port", "0",
@@ -82,3 +90,22 @@ def test_fund_account_of_the_python_sdk_creates_and_funds(urls: tuple[str, str])
 
     first, then, healthy = asyncio.run(asyncio.wait_for(scenario(), timeout=120))
     assert (first, then, healthy) == (100_000_000, 2_100_000_000, True)
+
+
+def test_fund_account_of_the_typescript_sdk_creates_and_funds(urls: tuple[str, str]) -> None:
+    node_url, faucet_url = urls
+    node = shutil.which("node")
+    if node is None or not TS_SDK.is_file():
+        missing = "`node`" if node is None else "the TypeScript SDK in tests/interop/ts"
+        if os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}:
+            pytest.fail(f"CI=true but {missing} is not installed (`make test` installs it)")
+        pytest.skip(f"{missing} is not installed")
+    recipient = str(Account.generate().address())  # no account yet: the funding creates it
+    command = [node, "scenarios.mjs", "fund", node_url, faucet_url, recipient, "250000000"]
+    done = subprocess.run(
+        command, cwd=TS_DIR, capture_output=True, text=True, timeout=150, check=False
+    )
+    results = json.loads(done.stdout or "{}")
+    assert results["fund"]["ok"], done.stdout + done.stderr[-2000:]
+    assert results["fund"]["value"]["success"] is True
+    assert results["balance"] == {"ok": True, "value": "250000000"}
