@@ -17,7 +17,7 @@ from typing import Any, Final
 import httpx
 import pytest
 
-from ledgerkit import Account, Client
+from ledgerkit import Account, Client, FaucetClient
 from ledgerkit.localnet import LocalNode, NodeConfigError
 from ledgerkit.localnet.services import FaucetSettings
 
@@ -152,3 +152,13 @@ def test_mint_refuses_bad_input_in_plain_text(
     assert refused.status_code == 400
     assert refused.headers["content-type"].startswith("text/plain")
     assert refused.text == message
+
+
+def test_ledgerkits_faucet_client_funds_on_it_without_a_token(
+    node: LocalNode, client: Client
+) -> None:
+    target = Account.generate()
+    with FaucetClient(node.faucet_url or "", node=client) as faucet:
+        funding = faucet.fund(target, 300_000_000)
+    assert (funding.balance_before, funding.balance_after) == (0, 300_000_000)
+    assert funding.received == 300_000_000
