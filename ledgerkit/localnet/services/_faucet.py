@@ -395,7 +395,7 @@ class _Faucet:
         return Response(b"", 200)
 
     async def mint(self, request: Request) -> Response:
-        if not self.settings.devnet:
+        if not (self.settings.devnet or self.settings.open):
             raise RefusalError(400, "EndpointNotEnabled", "/mint is served by a devnet faucet only")
         query = request.query_params
         try:

@@ -162,3 +162,13 @@ def test_ledgerkits_faucet_client_funds_on_it_without_a_token(
         funding = faucet.fund(target, 300_000_000)
     assert (funding.balance_before, funding.balance_after) == (0, 300_000_000)
     assert funding.received == 300_000_000
+
+
+def test_an_open_faucet_serves_mint_even_when_not_called_a_devnet_one() -> None:
+    with LocalNode(seed=13, blocks=1, faucet=FaucetSettings(open=True)) as node:
+        target = str(Account.generate().address)
+        answer = httpx.post(
+            f"{node.faucet_url}/mint", params={"address": target, "amount": "7"}, timeout=30
+        )
+        assert answer.status_code == 200, answer.text
+        assert HASH.match(answer.json()[0])
