@@ -147,7 +147,8 @@ def main() -> None:
         )  # fmt: skip
         node = subprocess.Popen(
             [sys.executable, "-m", "ledgerkit.cli", "node", "--port", str(node_port),
-             "--db", str(hello_dir / "ledger.sqlite3"), "--blocks", str(args.blocks)],
+             "--faucet-port", "0", "--db", str(hello_dir / "ledger.sqlite3"),
+             "--blocks", str(args.blocks)],
             env=env,
             stdout=subprocess.DEVNULL,
         )  # fmt: skip

@@ -55,7 +55,8 @@ def node_process(db: Path, blocks: int, *, wait_s: float) -> Iterator[Served]:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     command = [sys.executable, "-m", "ledgerkit.cli", "node", "--db", str(db), "--port", str(port)]
-    command += ["--seed", "1", "--blocks", str(blocks)]
+    # No faucet on a fixed port: a free one, so that two benches may run side by side.
+    command += ["--faucet-port", "0", "--seed", "1", "--blocks", str(blocks)]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}/v1"
     try:

@@ -488,7 +488,8 @@ _ROWS: Final = (
     Operation("faucet_status", "GET", "/", "Faucet", "Is the faucet up (`tap:ok`)", (),
               "str", (503,), service="faucet", media=(TEXT,)),
     Operation("fund", "POST", "/fund", "Faucet",
-              "Fund an account (`Authorization: Bearer <ID token>`, `x-is-jwt: true`)",
+              "Fund an account (`Authorization: Bearer <ID token>`, `x-is-jwt: true`; "
+              "none on an open faucet)",
               ("asset",), "FundResponse", (400, 403, 429, 500, 503), body="FundRequest",
               headers=("RetryAfter",), service="faucet"),
     Operation("is_eligible", "POST", "/is_eligible", "Faucet",
@@ -497,7 +498,7 @@ _ROWS: Final = (
               success=((200, "Eligible: an empty answer."),), headers=("RetryAfter",),
               service="faucet"),
     Operation("mint", "POST", "/mint", "Faucet",
-              "Fund without a token (a devnet faucet only)",
+              "Fund without a token (a devnet faucet, or a local network's open one)",
               ("mint_address", "mint_auth_key", "mint_pub_key", "mint_amount", "return_txns"),
               "[str]", (400, 500, 503), service="faucet"),
     # == the identity provider (its own host): two OpenID Connect issuers

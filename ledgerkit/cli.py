@@ -87,6 +87,19 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser(
         "demo", help="build, sign and hash a transfer and explain its bytes field by field"
     )
+    _add_node(commands)
+    commands.add_parser(
+        "extract",
+        help="extract a range of the ledger to a resumable Parquet dataset",
+        description="Fetch a range concurrently, check it is complete, write Parquet partitions.",
+        complete=_add_kinds,
+    )
+    _add_snapshot(commands)
+    return parser
+
+
+def _add_node(commands: Any) -> None:
+    """``ledgerkit node`` and its options."""
     node = commands.add_parser(
         "node",
         help="run the embedded local node (Ctrl-C stops it)",
@@ -96,8 +109,24 @@ def _parser() -> argparse.ArgumentParser:
         "--host", default="127.0.0.1", help="address to listen on (default: %(default)s)"
     )
     node.add_argument(
-        "--port", type=int, default=8080, help="port (default: %(default)s; 0 picks one)"
-    )
+        "--port", type=_port, default=8080,
+        help="node API port, as a local network's (default: %(default)s; 0 picks a free one)",
+    )  # fmt: skip
+    node.add_argument(
+        "--faucet-port", type=_port, default=8081,
+        help="faucet port, as a local network's (default: %(default)s; 0 picks a free one)",
+    )  # fmt: skip
+    node.add_argument(
+        "--faucet", choices=("open", "protected"), default=None,
+        help="open: a local network's faucet, POST /mint and /fund without a token (the "
+        "local profile's default); protected: the testnet faucet, an ID token per funding "
+        "(the public profile's default)",
+    )  # fmt: skip
+    node.add_argument(
+        "--faucet-limit", type=int, default=None, metavar="OCTAS",
+        help="the open faucet's largest funding per request (default: 100000000000, "
+        "1,000 APT)",
+    )  # fmt: skip
     node.add_argument(
         "--db", default=None, help="SQLite file of the ledger (default: a temporary one)"
     )
@@ -169,14 +198,6 @@ def _parser() -> argparse.ArgumentParser:
         "--overload-rate", type=float, default=None, metavar="SHARE",
         help="share of fullnode requests answered 503 overloaded, seeded (default: 0)",
     )  # fmt: skip
-    commands.add_parser(
-        "extract",
-        help="extract a range of the ledger to a resumable Parquet dataset",
-        description="Fetch a range concurrently, check it is complete, write Parquet partitions.",
-        complete=_add_kinds,
-    )
-    _add_snapshot(commands)
-    return parser
 
 
 def _add_snapshot(commands: Any) -> None:
@@ -380,6 +401,38 @@ def _profile_options(args: argparse.Namespace) -> dict[str, Any]:
     return {"profile": "public", "public": settings}
 
 
+#: ``ledgerkit node``'s port flag of each server that has one (for a port in use).
+_PORT_FLAGS = {"node": "--port", "faucet": "--faucet-port"}
+
+
+def _port(value: str) -> int:
+    """A ``--port`` value: 0 (a free port) to 65535."""
+    try:
+        port = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {value[:20]!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 (a free one) to 65535, got {port}")
+    return port
+
+
+def _faucet_options(args: argparse.Namespace) -> dict[str, Any]:
+    """``faucet_port`` and the faucet's settings: open in the local profile unless told."""
+    from ledgerkit.localnet import FaucetSettings
+
+    kind = args.faucet or ("protected" if args.profile == "public" else "open")
+    options: dict[str, Any] = {"faucet_port": args.faucet_port}
+    if kind == "protected":
+        if args.faucet_limit is not None:
+            raise InputError("--faucet-limit: an option of the open faucet (--faucet open)")
+        return options
+    if args.faucet_limit is None:
+        options["faucet"] = FaucetSettings.local()
+    else:
+        options["faucet"] = FaucetSettings.local(max_amount=args.faucet_limit)
+    return options
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; returns the exit status."""
     args = _parser().parse_args(argv)
@@ -397,6 +450,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             serve(
                 **_profile_options(args),
+                **_faucet_options(args),
                 db=args.db,
                 host=args.host,
                 port=args.port,
@@ -410,7 +464,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 disabled=frozenset(args.disable),
             )
     except (LedgerError, ValueError, OSError) as exc:
-        print(f"ledgerkit: {type(exc).__name__}: {exc}", file=sys.stderr)
+        # A port in use (PortInUseError, of the node, not imported here) names its flag.
+        flag = _PORT_FLAGS.get(str(getattr(exc, "service", "")))
+        said = f"{exc}" if flag is None else f"{exc} (set by {flag})"
+        print(f"ledgerkit: {type(exc).__name__}: {said}", file=sys.stderr)
         return 1
     return 0
 

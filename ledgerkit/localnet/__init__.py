@@ -27,7 +27,11 @@ from __future__ import annotations
 from ledgerkit._public import publish as _publish
 from ledgerkit.localnet._foreground import serve
 from ledgerkit.localnet._node_config import ENDPOINT_GROUPS, NodeConfig
-from ledgerkit.localnet._node_errors import IncompleteChainError, NodeConfigError
+from ledgerkit.localnet._node_errors import (
+    IncompleteChainError,
+    NodeConfigError,
+    PortInUseError,
+)
 from ledgerkit.localnet._server import PROFILES, LocalNode
 from ledgerkit.localnet.ledger import Ledger
 from ledgerkit.localnet.public import PublicSettings
@@ -43,6 +47,7 @@ __all__ = [
     "LocalNode",
     "NodeConfig",
     "NodeConfigError",
+    "PortInUseError",
     "PublicSettings",
     "serve",
 ]

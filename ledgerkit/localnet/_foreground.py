@@ -15,7 +15,7 @@ from typing import Any
 
 from ledgerkit.localnet._server import LocalNode
 
-__all__ = ["serve"]
+__all__ = ["serve", "served"]
 
 
 class _SignalStop:
@@ -75,6 +75,25 @@ class _SignalStop:
         return False
 
 
+def served(node: LocalNode) -> list[tuple[str, str, str]]:
+    """What a started ``node`` serves, in the order ``ledgerkit node`` prints it: ``(label,
+    URL, note)`` for each server beside the node API (the one place a new one is added)."""
+    rows: list[tuple[str, str, str]] = []
+    if node.archive_url is not None:
+        rows.append(("archive", node.archive_url, "all of history; no API key"))
+    if node.faucet_url is not None:
+        protected = node.faucet_settings is not None and not node.faucet_settings.open
+        note = "an ID token of an issuer below" if protected else "open: POST /mint, POST /fund"
+        rows.append(("faucet", node.faucet_url, note))
+        rows += [
+            ("issuer", url, f"{name}; sign in: POST {url}/sign_in")
+            for name, url in node.issuers.items()
+        ]
+    if node.docs_url is not None:
+        rows.append(("docs", node.docs_url, ""))
+    return rows
+
+
 def serve(
     *, db: str | Path | None, host: str, port: int, log_level: str = "info", **options: Any
 ) -> None:
@@ -82,7 +101,13 @@ def serve(
 
     Either signal stops it cleanly: the server stops listening, the block producer finishes
     its block, the ledger is closed, and the function returns. Call it from the main thread,
-    where signal handlers live.
+    where signal handlers live. ``options`` are :class:`LocalNode`'s (``faucet_port``,
+    ``faucet``, ``profile`` ...).
+
+    Raises
+    ------
+    PortInUseError
+        A port asked for is taken.
     """
     node = LocalNode(db=db, host=host, port=port, log_level=log_level, **options)
     with _SignalStop() as stop, contextlib.ExitStack() as stack:
@@ -90,20 +115,14 @@ def serve(
         node.start()
         print(f"ledgerkit local node: {node.url}", flush=True)
         print(f"  chain id {node.config.chain_id}, seed {node.config.seed}", flush=True)
-        if node.public is not None and node.api_key is not None:
+        if node.public is not None:
             window = node.public.prune_window
-            lines = [
-                f"  profile     public: the fullnode keeps the newest {window} versions",
-                f"  archive     {node.archive_url}  (all of history; no API key)",
-                # Like the dev keys below: printed for the user, never logged.
-                f"  api key     {node.api_key}  (Authorization: Bearer; keep it here)",
-            ]
-            print("\n".join(lines), flush=True)
-        if node.faucet_url:
-            print(f"  faucet      {node.faucet_url}  (an ID token of an issuer below)", flush=True)
-            for name, url in node.issuers.items():
-                print(f"  issuer      {url}  ({name}; sign in: POST {url}/sign_in)", flush=True)
-            print(f"  docs        {node.docs_url}", flush=True)
+            print(f"  profile     public: the fullnode keeps the newest {window} versions")
+        for label, url, note in served(node):
+            print(f"  {label:<11} {url}" + (f"  ({note})" if note else ""), flush=True)
+        if node.api_key is not None:
+            # Like the dev keys below: printed for the user, never logged.
+            print(f"  api key     {node.api_key}  (Authorization: Bearer; keep it here)")
         print("  dev accounts (funded; keep these keys to this machine):", flush=True)
         for account in node.dev_accounts:
             # AIP-80 text: what the SDKs, the CLI and wallets import without a warning.

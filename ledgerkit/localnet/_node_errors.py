@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ledgerkit._errors import ErrorCode, InputError, LedgerError
+from ledgerkit._errors import ErrorCode, InputError, LedgerError, LocalNodeError
 
-__all__ = ["IncompleteChainError", "NodeConfigError", "NodeError"]
+__all__ = ["IncompleteChainError", "NodeConfigError", "NodeError", "PortInUseError"]
 
 
 class NodeConfigError(InputError):
@@ -14,6 +14,27 @@ class NodeConfigError(InputError):
 
     A :class:`ValueError` too, as these settings were refused before it existed.
     """
+
+
+class PortInUseError(LocalNodeError):
+    """A port the embedded node was told to serve one of its servers on is taken (by
+    another program, or a node already running). Nothing was started.
+
+    Attributes
+    ----------
+    service : str
+        The server that could not listen: ``"node"`` (the node API), ``"faucet"`` ...
+    port : int
+        The port asked for.
+    """
+
+    def __init__(self, service: str, host: str, port: int, reason: str) -> None:
+        super().__init__(
+            f"the {service} cannot listen on {host}:{port}: the port is taken ({reason}); "
+            "free it, or ask for another port (0 picks a free one)"
+        )
+        self.service = service
+        self.port = port
 
 
 class IncompleteChainError(LedgerError, ValueError):

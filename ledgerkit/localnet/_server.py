@@ -15,6 +15,7 @@ the URLs and sockets it is made of, are in ``_node_known``.
 
 from __future__ import annotations
 
+import errno
 import logging
 import shutil
 import socket
@@ -32,7 +33,7 @@ import uvicorn
 from ledgerkit._errors import LocalNodeError, NodeStoppedError
 from ledgerkit.keys import Account
 from ledgerkit.localnet._node_config import NodeConfig
-from ledgerkit.localnet._node_errors import NodeConfigError
+from ledgerkit.localnet._node_errors import NodeConfigError, PortInUseError
 from ledgerkit.localnet._node_known import Known, Plan, fullnode_window, origin, socket_for
 from ledgerkit.localnet._node_services import SERVICES, service_apps
 from ledgerkit.localnet._serving import (
@@ -66,12 +67,17 @@ class LocalNode:
         Without one, the node uses a temporary file removed when it stops.
     host, port : str, int
         Where to listen; port 0 picks a free port. Only loopback unless told otherwise.
+    faucet_port : int
+        The faucet's port; 0 (the default) picks a free one. The identity provider and
+        the docs host always take free ones.
     log_level : str
         uvicorn's log level (``"warning"``).
     services : bool
-        Also run the faucet, the identity provider and the docs host (each on a free port).
+        Also run the faucet, the identity provider and the docs host (each on a port of
+        its own).
     faucet : FaucetSettings, optional
-        The faucet's settings (its default ones when omitted).
+        The faucet's settings: the token-protected testnet faucet when omitted;
+        ``FaucetSettings.local()`` for the open faucet of a local network.
     profile : {"local", "public"}
         ``"local"``: one node keeping what ``prune_window`` says. ``"public"``: the node as
         public networks show themselves (see ``docs/localnet.md``): at ``url`` a pruned
@@ -151,6 +157,7 @@ class LocalNode:
         db: str | Path | None = None,
         host: str = "127.0.0.1",
         port: int = 0,
+        faucet_port: int = 0,
         log_level: str = "warning",
         services: bool = True,
         faucet: FaucetSettings | None = None,
@@ -172,7 +179,8 @@ class LocalNode:
         self._faucet_settings = faucet or FaucetSettings()
         self._db = Path(db) if db is not None else None
         self._host = host
-        self._port = port
+        #: The port asked for each server by name (the others take free ones).
+        self._asked = {"node": port, "faucet": faucet_port}
         self._log_level = log_level
         #: What the node learnt when it started; the port of each server, for a restart.
         self._known: Known | None = None
@@ -224,6 +232,12 @@ class LocalNode:
         """The faucet's root, ``http://127.0.0.1:<port>``, once started; ``None`` with
         ``services=False``."""
         return self._learnt("faucet_url").faucet_url if self._services else None
+
+    @property
+    def faucet_settings(self) -> FaucetSettings | None:
+        """How the faucet funds (open or token-protected, its limit); ``None`` with
+        ``services=False``."""
+        return self._faucet_settings if self._services else None
 
     @property
     def docs_url(self) -> str | None:
@@ -286,8 +300,8 @@ class LocalNode:
         ------
         LocalNodeError
             The servers did not start, or a restart cannot listen again on a port it had.
-        OSError
-            The ``port`` asked for is taken.
+        PortInUseError
+            A port asked for (``port``, ``faucet_port``) is taken.
         """
         if self._servers:
             return self
@@ -333,14 +347,20 @@ class LocalNode:
         """Every server of the node on its socket, and the URLs they answer at."""
         socks: list[socket.socket] = []
 
-        def listen(name: str, port: int = 0) -> socket.socket:
-            sock = socket_for(self._host, name, port, self._ports.get(name))
+        def listen(name: str) -> socket.socket:
+            port = self._asked.get(name, 0)
+            try:
+                sock = socket_for(self._host, name, port, self._ports.get(name))
+            except OSError as exc:
+                if exc.errno != errno.EADDRINUSE:
+                    raise
+                raise PortInUseError(name, self._host, port, exc.strerror or "") from None
             socks.append(sock)
             ports[name] = sock.getsockname()[1]
             return sock
 
         try:
-            sock = listen("node", self._port)
+            sock = listen("node")
             url = f"{origin(self._host, sock.getsockname()[1])}/v1"
             archive_url = api_key = None
             if self._public_given is None:

@@ -22,8 +22,8 @@ from aptos_sdk.account_address import AccountAddress
 
 #: Every wait on the child is bounded by this; a hang fails the test instead of stalling it.
 TIMEOUT = 60.0
-COMMAND = [sys.executable, "-m", "ledgerkit.cli", "node", "--port", "0", "--blocks", "3",
-           "--seed", "5", "--dev-accounts", "2"]  # fmt: skip
+COMMAND = [sys.executable, "-m", "ledgerkit.cli", "node", "--port", "0", "--faucet-port", "0",
+           "--blocks", "3", "--seed", "5", "--dev-accounts", "2"]  # fmt: skip
 
 
 class Child:

@@ -8,6 +8,12 @@ It answers as the real testnet faucet does: ``POST /fund`` with ``Authorization:
 ``POST /is_eligible`` makes the same checks and sends nothing; ``GET /`` is ``tap:ok``.
 A faucet configured as a devnet faucet also takes the tokenless ``POST /mint?address=``.
 
+An open faucet (:meth:`FaucetSettings.local`) is the one a local network runs beside its
+node: no token, no daily quota, ``POST /fund`` and the legacy ``POST /mint`` (a JSON list
+of hashes, or with ``return_txns=true`` the hex BCS of the list of signed transactions as
+plain text; its errors are plain text) for any amount up to its limit (a larger one is
+refused, not cut: a local faucet gives what it is asked or says why not).
+
 Failures are the faucet's own record (``message``, ``error_code``,
 ``rejection_reasons``, ``txn_hashes``) with the real statuses: 403 ``AuthTokenInvalid``,
 400 ``InvalidRequest``, 429 with ``Retry-After`` when the user's daily quota is spent
@@ -40,11 +46,13 @@ from ledgerkit._endpoints import operations_of
 from ledgerkit._errors import InputError
 from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
 from ledgerkit.keys import Account, Ed25519PublicKey
+from ledgerkit.localnet._node_errors import NodeConfigError
 from ledgerkit.localnet.chain import OCTAS_PER_APT
 from ledgerkit.localnet.services._token_checks import TokenRejected, TokenVerifier, bearer_token
 from ledgerkit.types import Address, StructTag
 
 __all__ = [
+    "LOCAL_MAX_AMOUNT",
     "FaucetSettings",
     "Funder",
     "FundingError",
@@ -61,6 +69,11 @@ FUND_MAX_GAS: Final = 10_000
 #: How long a funding transaction stays valid.
 FUND_EXPIRY_SECONDS: Final = 60
 _APT: Final = StructTag.parse("0x1::aptos_coin::AptosCoin")
+#: The open local faucet's limit per request by default: 1,000 APT in octas.
+LOCAL_MAX_AMOUNT: Final = 1_000 * OCTAS_PER_APT
+#: What the open faucet gives when a request names no amount: 1 APT.
+LOCAL_DEFAULT_AMOUNT: Final = OCTAS_PER_APT
+_U64_MAX: Final = 2**64 - 1
 
 
 @dataclass(frozen=True)
@@ -71,16 +84,44 @@ class FaucetSettings:
     ----------
     max_amount : int
         Octas per request: a missing or larger ``amount`` becomes this (1 APT, as the
-        testnet faucet gives).
+        testnet faucet gives). An open faucet refuses a larger one (400) and gives 1 APT
+        when none is named.
     requests_per_day : int
         Fundings per user (the token's ``sub``) per UTC day; the next one is a 429.
+        An open faucet counts none.
     devnet : bool
         Also serve the tokenless ``POST /mint`` of a devnet faucet.
+    open : bool
+        The open faucet of a local network: ``/fund``, ``/is_eligible`` and ``/mint``
+        without a token or a quota (see :meth:`local`).
+
+    Raises
+    ------
+    NodeConfigError
+        ``max_amount`` is not an amount of octas from 1 to 2^64 - 1, or
+        ``requests_per_day`` is negative.
     """
 
     max_amount: int = OCTAS_PER_APT
     requests_per_day: int = 20
     devnet: bool = False
+    open: bool = False
+
+    def __post_init__(self) -> None:
+        amount = self.max_amount
+        if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < amount <= _U64_MAX:
+            raise NodeConfigError(
+                f"max_amount must be octas from 1 to 2^64 - 1 (a u64), got {str(amount)[:40]}"
+            )
+        if self.requests_per_day < 0:
+            raise NodeConfigError("requests_per_day must be >= 0")
+
+    @classmethod
+    def local(cls, max_amount: int = LOCAL_MAX_AMOUNT) -> FaucetSettings:
+        """The open faucet of a local network (``ledgerkit node``'s default): no token, no
+        quota, ``POST /fund`` and ``POST /mint``, up to ``max_amount`` octas a request
+        (1,000 APT unless told)."""
+        return cls(max_amount=max_amount, devnet=True, open=True)
 
 
 class FundingError(Exception):
@@ -254,13 +295,17 @@ def _account_of(fields: Mapping[str, Any]) -> Address:
     raise _invalid("name the account to fund: `address`, `auth_key` or `pub_key`")
 
 
-def _amount(raw: object, maximum: int) -> int:
+def _amount(raw: object, maximum: int, *, refuse_over: bool = False) -> int:
+    """The octas a request asks: ``maximum`` when it names none; more than ``maximum`` is
+    cut to it, or refused with ``refuse_over`` (the open faucet)."""
     if raw is None:
-        return maximum
-    if isinstance(raw, str) and raw.isdigit() and len(raw) <= 40:
+        return min(LOCAL_DEFAULT_AMOUNT, maximum) if refuse_over else maximum
+    if isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) <= 40:
         raw = int(raw)
-    if not isinstance(raw, int) or isinstance(raw, bool) or raw <= 0:
-        raise _invalid("`amount` must be a positive integer of octas")
+    if not isinstance(raw, int) or isinstance(raw, bool) or not 0 < raw <= _U64_MAX:
+        raise _invalid("`amount` must be a positive integer of octas (a u64)")
+    if raw > maximum and refuse_over:
+        raise _invalid(f"`amount` {raw} is over this faucet's limit of {maximum} octas a request")
     return min(raw, maximum)
 
 
@@ -312,12 +357,13 @@ class _Faucet:
         return str(claims["sub"])
 
     async def checked(self, request: Request) -> tuple[str, Address, int]:
-        user = await self.user(request)
+        user = "" if self.settings.open else await self.user(request)
         _asset(request)
         fields = await _fund_body(request)
         address = _account_of(fields)
-        amount = _amount(fields.get("amount"), self.settings.max_amount)
-        self.quota.check(user)
+        amount = self.amount(fields.get("amount"))
+        if not self.settings.open:
+            self.quota.check(user)
         if not await asyncio.to_thread(self.funder.can_pay, amount):
             raise RefusalError(
                 503, "FunderAccountProblem", "the faucet's account cannot pay this funding"
@@ -330,13 +376,17 @@ class _Faucet:
         except FundingError as exc:
             raise RefusalError(503, "FunderAccountProblem", str(exc)) from None
 
+    def amount(self, raw: object) -> int:
+        return _amount(raw, self.settings.max_amount, refuse_over=self.settings.open)
+
     async def status(self, request: Request) -> Response:
         return PlainTextResponse("tap:ok")
 
     async def fund(self, request: Request) -> Response:
         user, address, amount = await self.checked(request)
         signed = await self.pay(address, amount)
-        self.quota.spend(user)
+        if not self.settings.open:
+            self.quota.spend(user)
         _log.info("funded %s with %d octas", address, amount)
         return _json({"txn_hashes": [signed.hash().hex()]})
 
@@ -345,12 +395,12 @@ class _Faucet:
         return Response(b"", 200)
 
     async def mint(self, request: Request) -> Response:
-        if not self.settings.devnet:
+        if not (self.settings.devnet or self.settings.open):
             raise RefusalError(400, "EndpointNotEnabled", "/mint is served by a devnet faucet only")
         query = request.query_params
         try:
             address = _account_of(query)
-            amount = _amount(query.get("amount"), self.settings.max_amount)
+            amount = self.amount(query.get("amount"))
         except RefusalError as exc:
             return PlainTextResponse(exc.message, 400)
         if not await asyncio.to_thread(self.funder.can_pay, amount):
@@ -360,7 +410,8 @@ class _Faucet:
         except FundingError as exc:
             return PlainTextResponse(str(exc), 503)
         if query.get("return_txns", "").lower() == "true":
-            return _json([signed.to_bcs().hex()])
+            # The BCS of the list of signed transactions (a length of 1, then the one).
+            return PlainTextResponse(b"\x01".hex() + signed.to_bcs().hex())
         return _json([signed.hash().hex()])
 
 

@@ -3,6 +3,7 @@
 //   node scenarios.mjs read   <node-url> <account> <sender-of-an-old-transaction>
 //   node scenarios.mjs submit     <node-url> <recipient> <amount>
 //   node scenarios.mjs single_key <node-url> <recipient> <amount>
+//   node scenarios.mjs fund       <node-url> <faucet-url> <recipient> <amount>
 // (the sending or funding dev account's key in LEDGERKIT_INTEROP_KEY, raw hex or AIP-80)
 //
 // Prints one JSON object on stdout: for each step, {"ok": true, "value": ...} or
@@ -330,9 +331,24 @@ async function singleKey(aptos, recipient, key, amount) {
   }
 }
 
+// The faucet funds ``recipient`` (an account it creates) through ``fundAccount``, which
+// waits for the transaction; the indexer it would wait for too is not asked for.
+async function fund(aptos, recipient, amount) {
+  await step("fund", async () => {
+    const committed = await aptos.fundAccount({
+      accountAddress: recipient,
+      amount,
+      options: { waitForIndexer: false, timeoutSecs: 30 },
+    });
+    return { hash: committed.hash, success: committed.success };
+  });
+  await step("balance", () => balanceOf(aptos, recipient));
+}
+
 async function main() {
   // A custom network: the SDK then asks the node for its chain id instead of assuming one.
-  const config = new AptosConfig({ network: Network.CUSTOM, fullnode: url });
+  const faucet = group === "fund" ? rest[0] : undefined;
+  const config = new AptosConfig({ network: Network.CUSTOM, fullnode: url, faucet });
   const aptos = new Aptos(config);
   if (group === "read") {
     const [account, oldSender] = rest;
@@ -343,6 +359,9 @@ async function main() {
   } else if (group === "single_key") {
     const [recipient, amount] = rest;
     await singleKey(aptos, recipient, process.env.LEDGERKIT_INTEROP_KEY ?? "", BigInt(amount));
+  } else if (group === "fund") {
+    const [, recipient, amount] = rest;
+    await fund(aptos, recipient, Number(amount));
   } else {
     results.usage = { ok: false, error: { message: `unknown scenario group ${group}` } };
   }
