@@ -67,6 +67,13 @@ class NodeConfig:
         seed gives the same chain everywhere. ``"now"``: the wall clock, so the chain
         lines up with it (generated anew each time). Else an ISO 8601 time (UTC unless
         it says otherwise) or Unix seconds. The chain clock carries on from it.
+    clock : {"chain", "wall"}
+        The chain's time after the history. ``"chain"`` (the default, for notebooks and
+        tests): from the anchor (or the last block) at the node's pace, waiting while the
+        node is idle, so a chain and its hashes stay reproducible. ``"wall"`` (what
+        ``ledgerkit node`` runs): the wall clock, with an empty block whenever the node
+        is idle for a second, as a public chain keeps making blocks; clients may count
+        expirations from their own clock.
 
     Raises
     ------
@@ -84,6 +91,7 @@ class NodeConfig:
     max_body_bytes: int = 8 * 1024 * 1024
     mempool_capacity: int = 1000
     anchor: str | int | float | datetime.datetime | None = None
+    clock: str = "chain"
 
     def __post_init__(self) -> None:
         unknown = set(self.disabled) - ENDPOINT_GROUPS
@@ -99,6 +107,8 @@ class NodeConfig:
             raise NodeConfigError("prune_window must be at least 1 version")
         if self.block_interval is not None and self.block_interval <= 0:
             raise NodeConfigError("block_interval must be positive")
+        if self.clock not in ("chain", "wall"):
+            raise NodeConfigError(f"clock must be 'chain' or 'wall', got {str(self.clock)[:32]!r}")
         if self.anchor is not None and self.anchor != "now":
             anchor_usec(self.anchor)  # refuse a bad anchor before anything starts
         object.__setattr__(self, "disabled", frozenset(self.disabled))

@@ -18,7 +18,14 @@ from __future__ import annotations
 
 from ledgerkit.localnet.chain._block_builder import ZERO_HASH, BlockBuilder
 from ledgerkit.localnet.chain._chain_cache import copy_cached_chain
-from ledgerkit.localnet.chain._chain_clock import ChainClock
+from ledgerkit.localnet.chain._chain_clock import (
+    CLOCKS,
+    IDLE_BLOCK_USEC,
+    ChainClock,
+    TimeSource,
+    WallClock,
+    wall_time_usec,
+)
 from ledgerkit.localnet.chain._generator import generate
 from ledgerkit.localnet.chain._seeded_accounts import (
     OCTAS_PER_APT,
@@ -29,14 +36,19 @@ from ledgerkit.localnet.chain._seeded_accounts import (
 from ledgerkit.localnet.chain._workload import Workload
 
 __all__ = [
+    "CLOCKS",
+    "IDLE_BLOCK_USEC",
     "OCTAS_PER_APT",
     "ZERO_HASH",
     "BlockBuilder",
     "ChainClock",
     "DevAccount",
+    "TimeSource",
+    "WallClock",
     "Workload",
     "copy_cached_chain",
     "dev_accounts",
     "faucet_account",
     "generate",
+    "wall_time_usec",
 ]
