@@ -109,6 +109,21 @@ def test_an_idle_ledger_on_the_wall_clock_makes_blocks_as_the_clock_moves(
     assert wall_ledger.now_usec() == 1_800_000_061_500_000
 
 
+def test_idle_interval_spaces_the_idle_blocks(ledger_file: Path, clock: FakeClock) -> None:
+    config = NodeConfig(seed=7, blocks=40, clock="wall", idle_interval=5.0)
+    ledger = Ledger.open(ledger_file, config, time_source=clock)
+    try:
+        head = ledger.idle_tick()
+        assert head is not None
+        clock.advance(4.999999)
+        assert ledger.idle_tick() is None
+        clock.advance(0.000001)
+        assert ledger.idle_tick() == head + 1
+        assert timestamp(ledger) == 1_800_000_005_000_000
+    finally:
+        ledger.close()
+
+
 def test_an_idle_block_holds_the_block_metadata_and_epilogue_transactions(
     wall_ledger: Ledger,
 ) -> None:
@@ -168,6 +183,8 @@ def test_the_clock_is_the_chain_clock_unless_the_wall_clock_is_asked_for() -> No
     assert LocalNode().config.clock == "chain"
     with pytest.raises(NodeConfigError, match="clock must be 'chain' or 'wall'"):
         NodeConfig(clock="sundial")
+    with pytest.raises(NodeConfigError, match=r"idle_interval must be from 0\.001 to 86400"):
+        NodeConfig(clock="wall", idle_interval=0)
 
 
 # -- the mempool --------------------------------------------------------------------------

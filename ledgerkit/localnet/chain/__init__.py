@@ -19,8 +19,6 @@ from __future__ import annotations
 from ledgerkit.localnet.chain._block_builder import ZERO_HASH, BlockBuilder
 from ledgerkit.localnet.chain._chain_cache import copy_cached_chain
 from ledgerkit.localnet.chain._chain_clock import (
-    CLOCKS,
-    IDLE_BLOCK_USEC,
     ChainClock,
     TimeSource,
     WallClock,
@@ -36,8 +34,6 @@ from ledgerkit.localnet.chain._seeded_accounts import (
 from ledgerkit.localnet.chain._workload import Workload
 
 __all__ = [
-    "CLOCKS",
-    "IDLE_BLOCK_USEC",
     "OCTAS_PER_APT",
     "ZERO_HASH",
     "BlockBuilder",

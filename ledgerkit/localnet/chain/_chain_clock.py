@@ -17,8 +17,8 @@ from that timestamp stays valid however long the node was idle.
 
 A :class:`WallClock` reads the wall clock instead, as the validators of a public chain
 stamp their blocks with theirs; the node then makes an empty block whenever a second
-passes without one (:data:`IDLE_BLOCK_USEC`), so the chain's time follows the wall clock
-while it runs and clients may count expirations from their own clock.
+(``NodeConfig.idle_interval``) passes without one, so the chain's time follows the wall
+clock while it runs and clients may count expirations from their own clock.
 """
 
 from __future__ import annotations
@@ -26,13 +26,10 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from typing import Final
 
 from ledgerkit.localnet.store import Store
 
 __all__ = [
-    "CLOCKS",
-    "IDLE_BLOCK_USEC",
     "IDLE_LEAD_USEC",
     "ChainClock",
     "TimeSource",
@@ -42,11 +39,6 @@ __all__ = [
 
 #: How far the clock may read past the head block: an idle node's time waits there.
 IDLE_LEAD_USEC = 1_000_000
-#: The node's clocks: ``chain`` (the anchor's time at the node's pace, waiting while idle)
-#: and ``wall`` (the wall clock, with an empty block whenever the node is idle a second).
-CLOCKS: Final = ("chain", "wall")
-#: On the wall clock, a block is due once the chain's time is this far past the head block.
-IDLE_BLOCK_USEC: Final = 1_000_000
 
 #: A source of the wall clock's time: microseconds since the Unix epoch.
 TimeSource = Callable[[], int]

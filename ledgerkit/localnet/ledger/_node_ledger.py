@@ -31,7 +31,6 @@ from ledgerkit.bcs import Serializer, SignedTransaction, TransactionData
 from ledgerkit.localnet._node_config import NodeConfig
 from ledgerkit.localnet._node_errors import NodeError
 from ledgerkit.localnet.chain import (
-    IDLE_BLOCK_USEC,
     BlockBuilder,
     ChainClock,
     DevAccount,
@@ -472,7 +471,8 @@ class Ledger:
 
     def idle_tick(self) -> int | None:
         """On the wall clock, make an empty block (or one of what is ready) once the
-        chain's time is a second past the head block; its height, else None.
+        chain's time is ``config.idle_interval`` (a second) past the head block; its
+        height, else None.
 
         A public chain makes blocks continually, so its time follows the wall clock
         even when nobody submits: the node's block producer calls this while the node
@@ -481,7 +481,7 @@ class Ledger:
         if self.config.clock != "wall":
             return None
         now = self.now_usec()
-        if now - self._head.block.timestamp < IDLE_BLOCK_USEC:
+        if now - self._head.block.timestamp < round(self.config.idle_interval * 1_000_000):
             return None
         return self.produce_block(now, empty_ok=True)
 
