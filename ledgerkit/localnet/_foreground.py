@@ -89,7 +89,10 @@ def serve(
         stack.callback(node.stop)
         node.start()
         print(f"ledgerkit local node: {node.url}", flush=True)
-        print(f"  chain id {node.config.chain_id}, seed {node.config.seed}", flush=True)
+        clock = "wall (an empty block each idle second)" if node.config.clock == "wall" else "chain"
+        print(
+            f"  chain id {node.config.chain_id}, seed {node.config.seed}, clock {clock}", flush=True
+        )
         if node.public is not None and node.api_key is not None:
             window = node.public.prune_window
             lines = [

@@ -484,4 +484,5 @@ class LocalNode:
         else:
             state = f"stopped, was at {known.url}"
         profile = f", profile={self.profile!r}" if self.profile != "local" else ""
-        return f"LocalNode(seed={self.config.seed}{profile}, {state})"
+        clock = f", clock={self.config.clock!r}" if self.config.clock != "chain" else ""
+        return f"LocalNode(seed={self.config.seed}{profile}{clock}, {state})"

@@ -181,6 +181,7 @@ def test_a_ledger_on_the_chain_clock_makes_no_idle_blocks(ledger_file: Path) -> 
 def test_the_clock_is_the_chain_clock_unless_the_wall_clock_is_asked_for() -> None:
     assert NodeConfig().clock == "chain"
     assert LocalNode().config.clock == "chain"
+    assert repr(LocalNode(seed=7, clock="wall")) == "LocalNode(seed=7, clock='wall', not started)"
     with pytest.raises(NodeConfigError, match="clock must be 'chain' or 'wall'"):
         NodeConfig(clock="sundial")
     with pytest.raises(NodeConfigError, match=r"idle_interval must be from 0\.001 to 86400"):
