@@ -55,8 +55,9 @@ def node_process(db: Path, blocks: int, *, wait_s: float) -> Iterator[Served]:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     command = [sys.executable, "-m", "ledgerkit.cli", "node", "--db", str(db), "--port", str(port)]
-    # No faucet on a fixed port: a free one, so that two benches may run side by side.
-    command += ["--faucet-port", "0", "--seed", "1", "--blocks", str(blocks)]
+    # The faucet on a free port, so that two benches may run side by side; the chain's own
+    # clock, so that no idle block joins the chain while a bench measures it.
+    command += ["--faucet-port", "0", "--clock", "chain", "--seed", "1", "--blocks", str(blocks)]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}/v1"
     try:

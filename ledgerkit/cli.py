@@ -136,13 +136,7 @@ def _add_node(commands: Any) -> None:
     node.add_argument(
         "--blocks", type=int, default=360, help="blocks to generate on a new ledger (a day)"
     )
-    node.add_argument(
-        "--anchor",
-        default=None,
-        metavar="TIME",
-        help="where the generated history ends: 'now', an ISO 8601 time or Unix seconds "
-        "(default: fixed, so a seed gives the same chain everywhere)",
-    )
+    _add_time_options(node)
     node.add_argument("--chain-id", type=int, default=4, help="chain id (default: %(default)s)")
     node.add_argument("--dev-accounts", type=int, default=8, help="funded dev accounts to hand out")
     node.add_argument(
@@ -198,6 +192,24 @@ def _add_node(commands: Any) -> None:
         "--overload-rate", type=float, default=None, metavar="SHARE",
         help="share of fullnode requests answered 503 overloaded, seeded (default: 0)",
     )  # fmt: skip
+
+
+def _add_time_options(node: argparse.ArgumentParser) -> None:
+    """``ledgerkit node``'s ``--anchor`` (where the history ends) and ``--clock``."""
+    node.add_argument(
+        "--anchor",
+        default=None,
+        metavar="TIME",
+        help="where the generated history ends: 'now', an ISO 8601 time or Unix seconds "
+        "(default: fixed, so a seed gives the same chain everywhere)",
+    )
+    node.add_argument(
+        "--clock",
+        choices=("wall", "chain"),
+        default="wall",
+        help="wall (default): the chain's time follows the wall clock, an empty block each "
+        "idle second; chain: the anchor's time at the node's pace, waiting while idle",
+    )
 
 
 def _add_snapshot(commands: Any) -> None:
@@ -457,6 +469,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 seed=args.seed,
                 blocks=args.blocks,
                 anchor=args.anchor,
+                clock=args.clock,
                 chain_id=args.chain_id,
                 dev_accounts=args.dev_accounts,
                 block_interval=args.block_interval,

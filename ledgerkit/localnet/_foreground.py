@@ -114,7 +114,11 @@ def serve(
         stack.callback(node.stop)
         node.start()
         print(f"ledgerkit local node: {node.url}", flush=True)
-        print(f"  chain id {node.config.chain_id}, seed {node.config.seed}", flush=True)
+        idle = node.config.idle_interval
+        clock = f"wall (an empty block after {idle:g} s idle)" if node.config.clock == "wall" else "chain"
+        print(
+            f"  chain id {node.config.chain_id}, seed {node.config.seed}, clock {clock}", flush=True
+        )
         if node.public is not None:
             window = node.public.prune_window
             print(f"  profile     public: the fullnode keeps the newest {window} versions")

@@ -8,8 +8,11 @@ from typing import Final
 
 from ledgerkit.localnet._node_errors import NodeConfigError
 
-__all__ = ["DEFAULT_BLOCKS", "ENDPOINT_GROUPS", "NodeConfig", "anchor_usec"]
+__all__ = ["CLOCKS", "DEFAULT_BLOCKS", "ENDPOINT_GROUPS", "NodeConfig", "anchor_usec"]
 
+#: The chain's clocks (``NodeConfig.clock``): ``chain``, the anchor's time at the node's
+#: pace, waiting while the node is idle; ``wall``, the wall clock, with idle blocks.
+CLOCKS: Final = ("chain", "wall")
 #: Blocks of the default chain: a day sampled in runs of consecutive blocks.
 DEFAULT_BLOCKS: Final = 360
 #: An anchor must leave room for a day of history after the Unix epoch.
@@ -67,6 +70,16 @@ class NodeConfig:
         seed gives the same chain everywhere. ``"now"``: the wall clock, so the chain
         lines up with it (generated anew each time). Else an ISO 8601 time (UTC unless
         it says otherwise) or Unix seconds. The chain clock carries on from it.
+    clock : {"chain", "wall"}
+        The chain's time after the history. ``"chain"`` (the default, for notebooks and
+        tests): from the anchor (or the last block) at the node's pace, waiting while the
+        node is idle, so a chain and its hashes stay reproducible. ``"wall"`` (what
+        ``ledgerkit node`` runs): the wall clock, with an empty block whenever the node
+        is idle for a second, as a public chain keeps making blocks; clients may count
+        expirations from their own clock.
+    idle_interval : float
+        On the wall clock, the seconds an idle node waits before it makes an empty block
+        (1.0; each one adds some 6 KB to the ledger's file).
 
     Raises
     ------
@@ -84,6 +97,8 @@ class NodeConfig:
     max_body_bytes: int = 8 * 1024 * 1024
     mempool_capacity: int = 1000
     anchor: str | int | float | datetime.datetime | None = None
+    clock: str = "chain"
+    idle_interval: float = 1.0
 
     def __post_init__(self) -> None:
         unknown = set(self.disabled) - ENDPOINT_GROUPS
@@ -99,6 +114,10 @@ class NodeConfig:
             raise NodeConfigError("prune_window must be at least 1 version")
         if self.block_interval is not None and self.block_interval <= 0:
             raise NodeConfigError("block_interval must be positive")
+        if self.clock not in CLOCKS:
+            raise NodeConfigError(f"clock must be 'chain' or 'wall', got {str(self.clock)[:32]!r}")
+        if not 0.001 <= self.idle_interval <= 86_400:
+            raise NodeConfigError("idle_interval must be from 0.001 to 86400 seconds")
         if self.anchor is not None and self.anchor != "now":
             anchor_usec(self.anchor)  # refuse a bad anchor before anything starts
         object.__setattr__(self, "disabled", frozenset(self.disabled))

@@ -86,9 +86,15 @@ class LocalNode:
     public : PublicSettings, optional
         The public profile's settings (its default ones when omitted). A ``prune_window``
         option is then the fullnode's window, the archive keeping everything.
+    time_source : callable, optional
+        The wall clock a node with ``clock="wall"`` reads: a function of no arguments
+        answering microseconds since the Unix epoch (by default this machine's clock;
+        tests pass a fake one to move the chain's time without waiting).
     **options
         Any :class:`NodeConfig` field: ``seed``, ``blocks``, ``anchor``, ``chain_id``,
-        ``dev_accounts``, ``block_interval``, ``prune_window``, ``disabled`` ...
+        ``dev_accounts``, ``block_interval``, ``prune_window``, ``disabled``, ``clock``
+        (``"chain"`` by default; ``"wall"``: the chain's time follows the wall clock,
+        with an empty block whenever the node is idle a second) ...
         A new ledger is a copy of the cached chain of these options when there is one.
 
     Attributes
@@ -163,6 +169,7 @@ class LocalNode:
         faucet: FaucetSettings | None = None,
         profile: str = "local",
         public: PublicSettings | None = None,
+        time_source: Callable[[], int] | None = None,
         **options: Any,
     ) -> None:
         if profile not in PROFILES:
@@ -182,6 +189,7 @@ class LocalNode:
         #: The port asked for each server by name (the others take free ones).
         self._asked = {"node": port, "faucet": faucet_port}
         self._log_level = log_level
+        self._time_source = time_source
         #: What the node learnt when it started; the port of each server, for a restart.
         self._known: Known | None = None
         self._ports: dict[str, int] = {}
@@ -308,7 +316,7 @@ class LocalNode:
         path = self._ledger_path()
         ports: dict[str, int] = {}
         try:
-            ledger = self._ledger = Ledger.open(path, self.config)
+            ledger = self._ledger = Ledger.open(path, self.config, time_source=self._time_source)
             self._producer = BlockProducer(ledger, self.config.block_interval)
             plan, known = self._plan(ledger, ports)
         except BaseException:
@@ -496,4 +504,5 @@ class LocalNode:
         else:
             state = f"stopped, was at {known.url}"
         profile = f", profile={self.profile!r}" if self.profile != "local" else ""
-        return f"LocalNode(seed={self.config.seed}{profile}, {state})"
+        clock = f", clock={self.config.clock!r}" if self.config.clock != "chain" else ""
+        return f"LocalNode(seed={self.config.seed}{profile}{clock}, {state})"

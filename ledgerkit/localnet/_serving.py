@@ -4,8 +4,9 @@ and every server of a node in one thread's event loop. :class:`LocalNode` puts t
 together (``_server``).
 
 A block producer thread makes a block shortly after each submission, or every
-``block_interval`` seconds with a background workload in live mode, and drops expired
-transactions from the mempool every :data:`SWEEP_SECONDS` in any mode.
+``block_interval`` seconds with a background workload in live mode, or, on the wall
+clock, an empty one whenever the node is idle a second (:meth:`Ledger.idle_tick`); and
+drops expired transactions from the mempool every :data:`SWEEP_SECONDS` in any mode.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from ledgerkit.types import LedgerMeta
 
 __all__ = [
     "BATCH_SECONDS",
+    "IDLE_CHECK_SECONDS",
     "KEEP_ALIVE_SECONDS",
     "SWEEP_SECONDS",
     "BlockProducer",
@@ -47,6 +49,8 @@ _log = logging.getLogger("ledgerkit.localnet")
 BATCH_SECONDS: Final = 0.02
 #: How often the producer drops expired transactions from the mempool.
 SWEEP_SECONDS: Final = 1.0
+#: How often the producer of a node on the wall clock asks whether an idle block is due.
+IDLE_CHECK_SECONDS: Final = 0.1
 #: How long an idle keep-alive connection stays open (longer than any common client keeps one).
 KEEP_ALIVE_SECONDS: Final = 75
 
@@ -58,7 +62,8 @@ class _Positioned(Protocol):
 
 
 class BlockProducer:
-    """Makes blocks: promptly after submissions, and on a timer in live mode."""
+    """Makes blocks: promptly after submissions, on a timer in live mode, and while idle
+    on the wall clock."""
 
     def __init__(self, ledger: Ledger, interval: float | None) -> None:
         self._ledger = ledger
@@ -87,8 +92,9 @@ class BlockProducer:
     def _run(self) -> None:
         interval = self._interval
         tick = None if interval is None else time.monotonic() + interval
+        sweep = IDLE_CHECK_SECONDS if self._ledger.config.clock == "wall" else SWEEP_SECONDS
         while not self._stop.is_set():
-            wait = SWEEP_SECONDS if tick is None else min(SWEEP_SECONDS, tick - time.monotonic())
+            wait = sweep if tick is None else min(sweep, tick - time.monotonic())
             woke = self._wake.wait(timeout=max(0.0, wait))
             if self._stop.is_set():
                 return
@@ -101,6 +107,8 @@ class BlockProducer:
                 elif tick is not None and interval is not None and time.monotonic() >= tick:
                     tick = time.monotonic() + interval  # live mode tick
                     self._ledger.live_tick()
+                elif tick is None:
+                    self._ledger.idle_tick()  # on the wall clock: an empty block if due
                 self._ledger.expire_pending()
             except Exception:  # keep producing; a bad block must not stop the node
                 _log.exception("block production failed")

@@ -116,6 +116,7 @@ BLOCK_BOTH = "signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SI
 
 
 def test_node_command_serves_and_stops_cleanly_on_ctrl_c(start: Callable[..., Child]) -> None:
+    before_usec = time.time_ns() // 1000
     child = start()
     text = child.read_until("Press Ctrl-C")
     url = re.search(r"ledgerkit local node: (http://127\.0\.0\.1:\d+/v1)", text)
@@ -128,8 +129,11 @@ def test_node_command_serves_and_stops_cleanly_on_ctrl_c(start: Callable[..., Ch
     for address, secret in accounts:
         sdk_key = ed25519.PrivateKey.from_str(secret, strict=True)
         assert str(AccountAddress.from_key(sdk_key.public_key())) == address
-    info = httpx.get(url[1] + "/", timeout=10).json()
-    assert info["block_height"] == "3"
+    # The chain's time follows the wall clock (--clock wall, the default): the generated
+    # history ends at the fixed anchor, then the idle node makes a block at the wall time.
+    assert "clock wall (an empty block each idle second)" in text
+    info = _info_once(url[1], lambda info: info["block_height"] != "3")
+    assert int(info["ledger_timestamp"]) >= before_usec
     account = httpx.get(f"{url[1]}/accounts/{accounts[0][0]}", timeout=10).json()
     assert account["sequence_number"] == "0"
     child.process.send_signal(signal.SIGINT)
@@ -158,7 +162,7 @@ def test_node_command_stops_cleanly_on_a_signal_whatever_it_inherited(
     sent: signal.Signals,
 ) -> None:
     db = tmp_path / "ledger.sqlite3"
-    child = start("--db", str(db), prelude=prelude)
+    child = start("--db", str(db), "--clock", "chain", prelude=prelude)
     text = child.read_until("Press Ctrl-C")
     url = re.search(r"ledgerkit local node: (http://127\.0\.0\.1:\d+/v1)", text)
     assert url, text
@@ -174,6 +178,35 @@ def test_node_command_stops_cleanly_on_a_signal_whatever_it_inherited(
     # when the last connection closes (a killed process leaves it behind).
     assert db.exists()
     assert not (tmp_path / "ledger.sqlite3-wal").exists()
+
+
+def _info_once(url: str, holds: Callable[[dict[str, str]], bool]) -> dict[str, str]:
+    """The node's ``GET /`` once ``holds`` is true of it (the idle node's blocks come from
+    its own thread)."""
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        info: dict[str, str] = httpx.get(url + "/", timeout=10).json()
+        if holds(info):
+            return info
+        assert time.monotonic() < deadline, f"never so: {info}"
+        time.sleep(0.05)
+
+
+def test_node_command_on_the_chain_clock_makes_no_block_while_idle(
+    start: Callable[..., Child],
+) -> None:
+    child = start("--clock", "chain")
+    text = child.read_until("Press Ctrl-C")
+    url = re.search(r"ledgerkit local node: (http://127\.0\.0\.1:\d+/v1)", text)
+    assert url, text
+    # The chain of seed 5 and 3 blocks, its history ending at the fixed anchor
+    # (2025-06-02T00:00:00Z = 1748822400 s): the last block is before it.
+    info = httpx.get(url[1] + "/", timeout=10).json()
+    assert info["block_height"] == "3"
+    assert int(info["ledger_timestamp"]) <= 1_748_822_400_000_000
+    child.process.send_signal(signal.SIGINT)
+    code, _, err = child.finish()
+    assert code == 0, err
 
 
 def _catches(pid: int, signum: signal.Signals) -> bool:

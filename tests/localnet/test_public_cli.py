@@ -12,7 +12,10 @@ from test_node_cli import COMMAND, Child
 
 
 def test_the_public_profile_starts_both_nodes_and_prints_both_urls() -> None:
-    child = Child("--profile", "public", "--budget", "500", "--rate-window", "60")
+    # On the chain clock: an idle node on the wall clock makes blocks between the reads.
+    child = Child(
+        "--profile", "public", "--budget", "500", "--rate-window", "60", "--clock", "chain"
+    )
     try:
         text = child.read_until("Press Ctrl-C")
         fullnode = re.search(r"ledgerkit local node: (http://127\.0\.0\.1:\d+/v1)", text)

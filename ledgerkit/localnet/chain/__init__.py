@@ -18,7 +18,12 @@ from __future__ import annotations
 
 from ledgerkit.localnet.chain._block_builder import ZERO_HASH, BlockBuilder
 from ledgerkit.localnet.chain._chain_cache import copy_cached_chain
-from ledgerkit.localnet.chain._chain_clock import ChainClock
+from ledgerkit.localnet.chain._chain_clock import (
+    ChainClock,
+    TimeSource,
+    WallClock,
+    wall_time_usec,
+)
 from ledgerkit.localnet.chain._generator import generate
 from ledgerkit.localnet.chain._seeded_accounts import (
     OCTAS_PER_APT,
@@ -34,9 +39,12 @@ __all__ = [
     "BlockBuilder",
     "ChainClock",
     "DevAccount",
+    "TimeSource",
+    "WallClock",
     "Workload",
     "copy_cached_chain",
     "dev_accounts",
     "faucet_account",
     "generate",
+    "wall_time_usec",
 ]

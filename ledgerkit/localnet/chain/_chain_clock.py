@@ -1,4 +1,6 @@
-"""The chain's clock: the time where the generated history ends, then the node's own pace.
+"""The chain's clocks: the time where the generated history ends, then the node's own
+pace (:class:`ChainClock`, ``clock="chain"``), or the wall clock (:class:`WallClock`,
+``clock="wall"``).
 
 The clock starts at the chain's anchor (or the last block of a reopened ledger, if that
 is later) and runs at the pace of the monotonic clock, so the chain's time goes on
@@ -12,19 +14,39 @@ chain's now, and clients count expirations from it. This node, outside live mode
 blocks only after submissions: while it is idle its clock waits for the next block
 instead of running ahead of the timestamp its answers carry, and a transaction counted
 from that timestamp stays valid however long the node was idle.
+
+A :class:`WallClock` reads the wall clock instead, as the validators of a public chain
+stamp their blocks with theirs; the node then makes an empty block whenever a second
+(``NodeConfig.idle_interval``) passes without one, so the chain's time follows the wall
+clock while it runs and clients may count expirations from their own clock.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 
 from ledgerkit.localnet.store import Store
 
-__all__ = ["IDLE_LEAD_USEC", "ChainClock"]
+__all__ = [
+    "IDLE_LEAD_USEC",
+    "ChainClock",
+    "TimeSource",
+    "WallClock",
+    "wall_time_usec",
+]
 
 #: How far the clock may read past the head block: an idle node's time waits there.
 IDLE_LEAD_USEC = 1_000_000
+
+#: A source of the wall clock's time: microseconds since the Unix epoch.
+TimeSource = Callable[[], int]
+
+
+def wall_time_usec() -> int:
+    """This machine's wall clock, in microseconds since the Unix epoch."""
+    return time.time_ns() // 1000
 
 
 class ChainClock:
@@ -76,3 +98,28 @@ class ChainClock:
             self._waited += now - ceiling
             now = ceiling
         return max(now, floor_usec)
+
+
+class WallClock:
+    """The chain's time on the wall clock (``time_source``), never before the head block.
+
+    A ledger whose last block is later than the wall clock when it is opened (its chain
+    was anchored in the future, or this machine's clock went back) keeps that lead: its
+    clock runs at the wall clock's pace from the last block on, so the chain's time only
+    increases.
+
+    Parameters
+    ----------
+    last_usec : int
+        The timestamp of the ledger's last block.
+    time_source : callable
+        The wall clock, in microseconds since the Unix epoch (tests pass a fake one).
+    """
+
+    def __init__(self, last_usec: int, time_source: TimeSource = wall_time_usec) -> None:
+        self._source = time_source
+        self._lead = max(0, last_usec - time_source())
+
+    def now_usec(self, floor_usec: int) -> int:
+        """The chain's time now, never before ``floor_usec`` (the head block's time)."""
+        return max(self._source() + self._lead, floor_usec)

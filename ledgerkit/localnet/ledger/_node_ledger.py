@@ -6,7 +6,9 @@ the cached chain of its options (generated once, see
 existing one carries on from its last block.
 
 The chain has its own clock (:meth:`Ledger.now_usec`, see
-:mod:`ledgerkit.localnet.chain._chain_clock`). Blocks,
+:mod:`ledgerkit.localnet.chain._chain_clock`): the anchor's time at the node's pace, or
+the wall clock (``NodeConfig.clock``), on which :meth:`Ledger.idle_tick` makes an empty
+block whenever the node is idle a second. Blocks,
 expiration checks and the live workload read it. Simulation, view functions, JSON requests
 and the mempool's record in the file live in modules of their own. Methods are synchronous
 and thread-safe: any thread may read while one block producer writes. Every documented
@@ -32,17 +34,20 @@ from ledgerkit.localnet.chain import (
     BlockBuilder,
     ChainClock,
     DevAccount,
+    TimeSource,
+    WallClock,
     Workload,
     copy_cached_chain,
     dev_accounts,
     faucet_account,
     generate,
+    wall_time_usec,
 )
 from ledgerkit.localnet.ledger._file_identity import build_hash, check_identity
 from ledgerkit.localnet.ledger._ledger_reads import Head, LedgerReads
 from ledgerkit.localnet.ledger._ledger_views import LedgerViews
 from ledgerkit.localnet.ledger._node_simulation import simulate
-from ledgerkit.localnet.mempool import Mempool, admit, restore_mempool
+from ledgerkit.localnet.mempool import SYSTEM_TTL_SECS, Mempool, admit, restore_mempool
 from ledgerkit.localnet.store import BlockRecord, Store
 from ledgerkit.localnet.vm import AGGRESSIVE_BLOCK_HISTORY, BlockGas, estimate_gas_price
 from ledgerkit.localnet.vm.framework import ACCOUNT, resource_key
@@ -70,6 +75,10 @@ class Ledger:
     views : LedgerViews
         Move view functions, run at a version.
 
+    A ledger whose ``config.clock`` is ``"wall"`` reads the wall clock through
+    ``time_source`` (microseconds since the Unix epoch; by default this machine's clock,
+    tests pass a fake one).
+
     Examples
     --------
     >>> ledger = Ledger.open(None, NodeConfig(seed=1, blocks=3))  # doctest: +SKIP
@@ -77,11 +86,21 @@ class Ledger:
     '3'
     """
 
-    def __init__(self, store: Store, config: NodeConfig, *, temp_dir: str | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        config: NodeConfig,
+        *,
+        temp_dir: str | None = None,
+        time_source: TimeSource | None = None,
+    ) -> None:
         self.config = config
         self.store = store
         self._temp_dir = temp_dir
-        self.mempool = Mempool(config.mempool_capacity, public_updates=True)
+        # The system lifetime is counted on the wall clock only: the chain clock waits
+        # while the node is idle, and its blocks may be stamped by hand (tests, tools).
+        ttl = SYSTEM_TTL_SECS if config.clock == "wall" else None
+        self.mempool = Mempool(config.mempool_capacity, public_updates=True, system_ttl=ttl)
         self._builder = BlockBuilder(store, chain_id=config.chain_id, seed=config.seed)
         self._produce_lock = threading.Lock()
         # Held by an admission from its checks to its record, and by a block's commit: an
@@ -99,13 +118,22 @@ class Ledger:
         last = store.reads.last_block()
         assert last is not None
         self._head = self._make_head(last)
-        self._clock = ChainClock.of_store(store, last.timestamp, config.block_interval)
+        self._clock: ChainClock | WallClock
+        if config.clock == "wall":
+            self._clock = WallClock(last.timestamp, time_source or wall_time_usec)
+        else:
+            self._clock = ChainClock.of_store(store, last.timestamp, config.block_interval)
         self.reads = LedgerReads(store, lambda: self._head)
         self.views = LedgerViews(self.reads, chain_id=config.chain_id)
 
     @classmethod
-    def open(cls, path: str | Path | None, config: NodeConfig) -> Ledger:
+    def open(
+        cls, path: str | Path | None, config: NodeConfig, *, time_source: TimeSource | None = None
+    ) -> Ledger:
         """Open the ledger in ``path`` (None: a temporary file), generating a new chain.
+
+        ``time_source`` is the wall clock a ledger with ``config.clock == "wall"`` reads
+        (microseconds since the Unix epoch; by default this machine's).
 
         Raises
         ------
@@ -126,7 +154,7 @@ class Ledger:
             if store.reads.last_block() is not None:
                 check_identity(store, config)
             generate(store, config)  # a new chain, the rest of a half-made one, or nothing
-            ledger = cls(store, config, temp_dir=temp_dir)
+            ledger = cls(store, config, temp_dir=temp_dir, time_source=time_source)
             ledger._restore_mempool()
         except BaseException:
             store.close()
@@ -227,7 +255,8 @@ class Ledger:
     # -- submission ---------------------------------------------------------------------
 
     def now_usec(self) -> int:
-        """The chain's time now: anchor + time since the node started, never before the head."""
+        """The chain's time now, never before the head: anchor + time since the node
+        started (waiting while idle), or the wall clock."""
         return self._clock.now_usec(self._head.block.timestamp)
 
     def _now_secs(self) -> int:
@@ -432,10 +461,29 @@ class Ledger:
                     # the head.
                     self._head = self._make_head(built.write.block)
                     self.mempool.settle()
+                # As a public node's mempool does on each commit: what the block's time
+                # expired leaves (parked transactions too, which no block takes).
+                self.mempool.expire(timestamp // 1_000_000)
             except BaseException:
                 self.mempool.release()  # what the block took waits for the next one
                 raise
             return built.write.block.height
+
+    def idle_tick(self) -> int | None:
+        """On the wall clock, make an empty block (or one of what is ready) once the
+        chain's time is ``config.idle_interval`` (a second) past the head block; its
+        height, else None.
+
+        A public chain makes blocks continually, so its time follows the wall clock
+        even when nobody submits: the node's block producer calls this while the node
+        is idle. A ledger on the chain clock never makes one (its time waits instead).
+        """
+        if self.config.clock != "wall":
+            return None
+        now = self.now_usec()
+        if now - self._head.block.timestamp < round(self.config.idle_interval * 1_000_000):
+            return None
+        return self.produce_block(now, empty_ok=True)
 
     def live_workload_transactions(self, n: int | None = None) -> list[SignedTransaction]:
         """Signed workload transactions for the next block (``n``, or the load curve's count)."""

@@ -18,9 +18,20 @@ the ordered queues. The identical one again is the existing entry; another one w
 nonce of a held one is ``invalid_transaction_update``. They count towards the sender's
 place limit as the others do.
 
-Expired transactions leave as soon as they are looked at (lookup, admission) and on the
-node's periodic sweep; an entry taken into a block stays until that block is committed
-(it commits with it) or abandoned (it waits again).
+Expired transactions leave as soon as they are looked at (lookup, admission), after each
+block (by its timestamp) and on the node's periodic sweep; an entry taken into a block
+stays until that block is committed (it commits with it) or abandoned (it waits again).
+
+The node's mempool also gives each entry a system lifetime (``system_ttl``), as
+aptos-core's mempool does with ``system_transaction_timeout_secs`` (600 s by default):
+an entry still held that long after its admission leaves whatever its own expiration
+says, so transactions parked behind a sequence gap with an expiration far ahead do not
+hold their places for ever. aptos-core counts that lifetime on the node's system clock
+and collects every ``system_transaction_gc_interval_ms`` (60 s); this mempool counts it
+on the chain's time of a node on the wall clock (``NodeConfig.clock == "wall"``; on the
+chain clock, whose time waits while the node is idle, there is none), and collects at
+the same moments as expired entries. A transaction taken back from the ledger's file
+at a restart starts a new lifetime (aptos-core's mempool is not kept across restarts).
 
 The mempool itself does no I/O: a :class:`Journal` (the ledger's SQLite file) is told of
 every admission and removal while the change is made, so what waits survives a crash.
@@ -45,10 +56,21 @@ from ledgerkit.localnet.vm import PrologueError, entry_function_of, replay_nonce
 from ledgerkit.localnet.vm.framework import FRAMEWORK, Context
 from ledgerkit.localnet.wire import decode_arguments, pending_json
 
-__all__ = ["PER_ACCOUNT_CAPACITY", "Journal", "Mempool", "Pending", "admit", "pending_of"]
+__all__ = [
+    "PER_ACCOUNT_CAPACITY",
+    "SYSTEM_TTL_SECS",
+    "Journal",
+    "Mempool",
+    "Pending",
+    "admit",
+    "pending_of",
+]
 
 #: Transactions one sender may have waiting.
 PER_ACCOUNT_CAPACITY: Final = 100
+#: How long the node's mempool holds an entry at most, in seconds of the chain's time
+#: (aptos-core's ``system_transaction_timeout_secs`` default).
+SYSTEM_TTL_SECS: Final = 600
 _NEVER: Final = 2**64
 
 
@@ -71,6 +93,13 @@ class Pending:
     arrival: int = field(default=0)
     #: Taken into the block being made: it commits with that block.
     taken: bool = False
+    #: When it leaves whatever its expiration says: admission + the system lifetime.
+    system_expiry_secs: int = field(default=2**64)
+
+    @property
+    def deadline_secs(self) -> int:
+        """When it leaves the mempool: its expiration, or its system lifetime's end."""
+        return min(self.expiration_secs, self.system_expiry_secs)
 
 
 class Journal(Protocol):
@@ -100,6 +129,9 @@ class Mempool:
         Judge another transaction at a held sequence number as a public node does (the
         node's mempool). False: any transaction paying more replaces a waiting one, the
         rule the chain generator's users follow.
+    system_ttl : int, optional
+        Seconds an entry is held at most after its admission (admissions given the
+        chain's time); None: only its expiration counts (the chain generator's mempool).
     """
 
     def __init__(
@@ -109,8 +141,10 @@ class Mempool:
         *,
         journal: Journal | None = None,
         public_updates: bool = False,
+        system_ttl: int | None = None,
     ) -> None:
         self.capacity = capacity
+        self.system_ttl = system_ttl
         self.per_account = per_account
         self.journal = journal
         self.public_updates = public_updates
@@ -182,7 +216,9 @@ class Mempool:
             if replaced is not None:
                 self._remove(replaced)
             pending.arrival = next(self._arrivals)
-            self._soonest = min(self._soonest, pending.expiration_secs)
+            if self.system_ttl is not None and now_secs is not None:
+                pending.system_expiry_secs = now_secs + self.system_ttl
+            self._soonest = min(self._soonest, pending.deadline_secs)
             queues = self._by_sender if pending.nonce is None else self._orderless
             queues.setdefault(pending.sender, {})[_slot(pending)] = pending
             self._by_hash[pending.hash] = pending
@@ -229,7 +265,7 @@ class Mempool:
         with self._lock:
             for pending in self._taken.values():
                 pending.taken = False
-                self._soonest = min(self._soonest, pending.expiration_secs)
+                self._soonest = min(self._soonest, pending.deadline_secs)
             self._taken.clear()
 
     def next_sequence(self, sender: bytes, on_chain: int) -> int:
@@ -259,10 +295,10 @@ class Mempool:
                 for pending in sorted(self._by_sender[sender].values(), key=_by_sequence):
                     if pending.taken:
                         continue
-                    if pending.sequence_number < on_chain or pending.expiration_secs <= now_secs:
+                    if pending.sequence_number < on_chain or pending.deadline_secs <= now_secs:
                         gone.append(pending)
             for queue in self._orderless.values():
-                gone += [p for p in queue.values() if not p.taken and p.expiration_secs <= now_secs]
+                gone += [p for p in queue.values() if not p.taken and p.deadline_secs <= now_secs]
             self._drop(gone)
 
     def has_ready(self, sequence_of: Callable[[bytes], int]) -> bool:
@@ -311,7 +347,7 @@ class Mempool:
         gone = [p for p in self._by_hash.values() if _expired(p, now_secs)]
         self._drop(gone)
         self._soonest = min(
-            (p.expiration_secs for p in self._by_hash.values() if not p.taken), default=_NEVER
+            (p.deadline_secs for p in self._by_hash.values() if not p.taken), default=_NEVER
         )
         return len(gone)
 
@@ -398,7 +434,7 @@ def pending_of(signed: SignedTransaction) -> Pending:
 
 
 def _expired(pending: Pending, now_secs: int | None) -> bool:
-    return now_secs is not None and not pending.taken and pending.expiration_secs <= now_secs
+    return now_secs is not None and not pending.taken and pending.deadline_secs <= now_secs
 
 
 def _check_update(existing: Pending, pending: Pending, *, public: bool) -> None:
