@@ -114,8 +114,9 @@ def serve(
         stack.callback(node.stop)
         node.start()
         print(f"ledgerkit local node: {node.url}", flush=True)
-        idle = node.config.idle_interval
-        clock = f"wall (an empty block after {idle:g} s idle)" if node.config.clock == "wall" else "chain"
+        clock = "chain"
+        if node.config.clock == "wall":
+            clock = f"wall (an empty block after {node.config.idle_interval:g} s idle)"
         print(
             f"  chain id {node.config.chain_id}, seed {node.config.seed}, clock {clock}", flush=True
         )
