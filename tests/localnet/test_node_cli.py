@@ -131,7 +131,7 @@ def test_node_command_serves_and_stops_cleanly_on_ctrl_c(start: Callable[..., Ch
         assert str(AccountAddress.from_key(sdk_key.public_key())) == address
     # The chain's time follows the wall clock (--clock wall, the default): the generated
     # history ends at the fixed anchor, then the idle node makes a block at the wall time.
-    assert "clock wall (an empty block each idle second)" in text
+    assert "clock wall (an empty block after 1 s idle)" in text
     info = _info_once(url[1], lambda info: info["block_height"] != "3")
     assert int(info["ledger_timestamp"]) >= before_usec
     account = httpx.get(f"{url[1]}/accounts/{accounts[0][0]}", timeout=10).json()
