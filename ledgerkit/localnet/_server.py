@@ -34,7 +34,13 @@ from ledgerkit.keys import Account
 from ledgerkit.localnet._node_config import NodeConfig
 from ledgerkit.localnet._node_errors import NodeConfigError
 from ledgerkit.localnet._node_known import Known, Plan, fullnode_window, origin, socket_for
-from ledgerkit.localnet._node_services import SERVICES, service_apps
+from ledgerkit.localnet._node_services import (
+    SERVICES,
+    Indexer,
+    indexer_for,
+    indexer_path,
+    service_apps,
+)
 from ledgerkit.localnet._serving import (
     BlockProducer,
     protocol_for,
@@ -69,7 +75,10 @@ class LocalNode:
     log_level : str
         uvicorn's log level (``"warning"``).
     services : bool
-        Also run the faucet, the identity provider and the docs host (each on a free port).
+        Also run the faucet, the identity provider, the docs host and the indexer (each
+        on a free port).
+    indexer_port : int
+        The indexer's port (0, the default: a free one); with ``services=True``.
     faucet : FaucetSettings, optional
         The faucet's settings (its default ones when omitted).
     profile : {"local", "public"}
@@ -100,6 +109,10 @@ class LocalNode:
     faucet_url, docs_url : str or None
         Roots of the faucet and the docs host, ``http://127.0.0.1:<port>``; ``None``
         with ``services=False`` (known from the start).
+    indexer_url : str or None
+        The indexer's GraphQL API, ``http://127.0.0.1:<port>/v1/graphql`` (see
+        ``docs/localnet.md``, "The indexer API"); ``None`` with ``services=False``.
+        Its tables live in ``<db>.indexer`` beside a ``db`` file.
     issuers : dict of str to str
         The identity provider's issuer URLs, ``{"project": "<root>/project",
         "accounts": "<root>/accounts"}``; empty with ``services=False``.
@@ -153,6 +166,7 @@ class LocalNode:
         port: int = 0,
         log_level: str = "warning",
         services: bool = True,
+        indexer_port: int = 0,
         faucet: FaucetSettings | None = None,
         profile: str = "local",
         public: PublicSettings | None = None,
@@ -169,6 +183,8 @@ class LocalNode:
         self.public = public
         self._public_given = public
         self._services = services
+        self._indexer_port = indexer_port
+        self._indexer: Indexer | None = None
         self._faucet_settings = faucet or FaucetSettings()
         self._db = Path(db) if db is not None else None
         self._host = host
@@ -230,6 +246,12 @@ class LocalNode:
         """The docs host's root, ``http://127.0.0.1:<port>``, once started; ``None`` with
         ``services=False``."""
         return self._learnt("docs_url").docs_url if self._services else None
+
+    @property
+    def indexer_url(self) -> str | None:
+        """The indexer's GraphQL API, ``http://127.0.0.1:<port>/v1/graphql``, once
+        started; ``None`` with ``services=False``."""
+        return self._learnt("indexer_url").indexer_url if self._services else None
 
     @property
     def issuers(self) -> dict[str, str]:
@@ -296,6 +318,8 @@ class LocalNode:
         try:
             ledger = self._ledger = Ledger.open(path, self.config)
             self._producer = BlockProducer(ledger, self.config.block_interval)
+            if self._services:
+                self._indexer = indexer_for(ledger, indexer_path(path))
             plan, known = self._plan(ledger, ports)
         except BaseException:
             self.stop()  # the temporary ledger removed, the sockets made closed
@@ -315,6 +339,8 @@ class LocalNode:
                 raise LocalNodeError("the local node did not start; see the ledgerkit log")
             time.sleep(0.01)
         self._producer.start()
+        if self._indexer is not None:
+            self._indexer.thread.start()
         self._ports = ports
         self._known = replace(known, dev_accounts=tuple(ledger.dev_accounts))
         _log.info("local node at %s (ledger %s)", known.url, path)
@@ -352,15 +378,21 @@ class LocalNode:
                     ledger, self._public_given, sock, listen("archive")
                 )
             services: tuple[str | None, str | None, dict[str, str]] = (None, None, {})
+            indexer_url = None
             if self._services:
                 served, services = self._service_plan(ledger, [listen(name) for name in SERVICES])
                 plan += served
+                assert self._indexer is not None
+                indexer_sock = listen("indexer", self._indexer_port)
+                plan.append((self._uvicorn(self._indexer.app), indexer_sock))
+                indexer_url = f"{origin(self._host, indexer_sock.getsockname()[1])}/v1/graphql"
         except BaseException:
             for made in socks:
                 made.close()
             raise
         faucet_url, docs_url, issuers = services
-        return plan, Known(url, archive_url, faucet_url, docs_url, issuers, api_key, ())
+        known = Known(url, archive_url, faucet_url, docs_url, issuers, api_key, (), indexer_url)
+        return plan, known
 
     def _public_plan(
         self,
@@ -445,6 +477,9 @@ class LocalNode:
             if self._thread is not None:
                 self._thread.join(timeout=10)
             self._servers = []
+        if self._indexer is not None:
+            self._indexer.stop()
+            self._indexer = None
         if self._ledger is not None:
             self._ledger.close()
             self._ledger = None

@@ -122,7 +122,8 @@ class IndexerDb:
         with self._lock:
             self._conn.set_progress_handler(progress, 1000)
             try:
-                return self._conn.execute(sql, params).fetchall()
+                found: list[tuple[Any, ...]] = self._conn.execute(sql, params).fetchall()
+                return found
             finally:
                 self._conn.set_progress_handler(None, 0)
 
