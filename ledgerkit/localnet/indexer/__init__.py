@@ -12,6 +12,7 @@ SQLite file of their own as blocks commit, and a Hasura-style GraphQL API over t
 from __future__ import annotations
 
 from ledgerkit.localnet.indexer._graphql_app import create_indexer_app, run_query
+from ledgerkit.localnet.indexer._graphql_sql import QueryBudget, QueryRefusedError
 from ledgerkit.localnet.indexer._indexer_db import IndexerDb, IndexerThread
 from ledgerkit.localnet.indexer._processors import PROCESSORS
 from ledgerkit.localnet.indexer._tables import TABLES
@@ -21,6 +22,8 @@ __all__ = [
     "TABLES",
     "IndexerDb",
     "IndexerThread",
+    "QueryBudget",
+    "QueryRefusedError",
     "create_indexer_app",
     "run_query",
 ]

@@ -58,8 +58,9 @@ _log = logging.getLogger("ledgerkit.localnet")
 MAX_BODY_BYTES: Final = 256 * 1024
 MAX_QUERY_CHARS: Final = 32 * 1024
 MAX_TOKENS: Final = 4000
-#: Nesting of selections (a table's rows are depth 1, a relationship of them 2 ...).
-MAX_DEPTH: Final = 8
+#: Nesting of selections (a table's rows are depth 1, a relationship of them 2 ...): the
+#: tables go 5 deep at most, the standard introspection query 15.
+MAX_DEPTH: Final = 15
 #: SQLite work one request may spend, in thousands of VM steps.
 MAX_STEPS: Final = 200_000
 #: Rows one request may read in all.
