@@ -99,6 +99,12 @@ def _parser() -> argparse.ArgumentParser:
         "--port", type=int, default=8080, help="port (default: %(default)s; 0 picks one)"
     )
     node.add_argument(
+        "--indexer-port",
+        type=int,
+        default=8090,
+        help="port of the indexer's GraphQL API (default: %(default)s; 0 picks one)",
+    )
+    node.add_argument(
         "--db", default=None, help="SQLite file of the ledger (default: a temporary one)"
     )
     node.add_argument(
@@ -400,6 +406,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 db=args.db,
                 host=args.host,
                 port=args.port,
+                indexer_port=args.indexer_port,
                 seed=args.seed,
                 blocks=args.blocks,
                 anchor=args.anchor,

@@ -104,6 +104,7 @@ def serve(
             for name, url in node.issuers.items():
                 print(f"  issuer      {url}  ({name}; sign in: POST {url}/sign_in)", flush=True)
             print(f"  docs        {node.docs_url}", flush=True)
+            print(f"  indexer     {node.indexer_url}  (GraphQL)", flush=True)
         print("  dev accounts (funded; keep these keys to this machine):", flush=True)
         for account in node.dev_accounts:
             # AIP-80 text: what the SDKs, the CLI and wallets import without a warning.
