@@ -285,3 +285,53 @@ def test_get_answers_as_post(gql: httpx.Client) -> None:
     assert got.status_code == 200
     assert got.json() == gql.post(endpoint(gql), json={"query": query}).json()
     assert isinstance(got.json()["data"]["ledger_infos"][0]["chain_id"], int)
+
+
+def test_by_pk_aggregates_and_relationship_filters(
+    live: dict[str, Any], http: httpx.Client, gql: httpx.Client
+) -> None:
+    fresh = live["account"].address
+    _, first, second = live["transactions"]
+    by_pk = graphql(
+        gql,
+        "query ($v: bigint!) { user_transactions_by_pk(version: $v) { sender sequence_number } }",
+        {"v": int(first["version"])},
+    )
+    assert by_pk == {"user_transactions_by_pk": {"sender": fresh.long, "sequence_number": 0}}
+    missing = graphql(gql, "{ user_transactions_by_pk(version: 0) { sender } }")
+    assert missing == {"user_transactions_by_pk": None}
+    query = """query ($a: String) {
+      fungible_asset_activities_aggregate(
+          where: {owner_address: {_eq: $a}, is_gas_fee: {_eq: true}}) {
+        aggregate { count sum { amount } max { transaction_version } min { transaction_version } }
+        nodes { transaction_version }
+      }
+    }"""
+    found = graphql(gql, query, {"a": fresh.long})["fungible_asset_activities_aggregate"]
+    fees = [int(t["gas_used"]) * int(t["gas_unit_price"]) for t in (first, second)]
+    assert found["aggregate"] == {
+        "count": 2,
+        "sum": {"amount": sum(fees)},
+        "max": {"transaction_version": int(second["version"])},
+        "min": {"transaction_version": int(first["version"])},
+    }
+    assert sorted(n["transaction_version"] for n in found["nodes"]) == [
+        int(first["version"]),
+        int(second["version"]),
+    ]
+    # Balances whose metadata's symbol is APT: through the relationship.
+    where = {"owner_address": {"_eq": fresh.long}, "metadata": {"symbol": {"_eq": "APT"}}}
+    rows = graphql(gql, GET_ACCOUNT_COINS_DATA, {"where_condition": where})
+    assert [r["amount"] for r in rows["current_fungible_asset_balances"]] == [
+        apt_balance(http, fresh)
+    ]
+    where["metadata"] = {"symbol": {"_eq": "LDT"}}
+    rows = graphql(gql, GET_ACCOUNT_COINS_DATA, {"where_condition": where})
+    assert rows == {"current_fungible_asset_balances": []}
+
+
+def test_numbers_past_64_bits_are_json_numbers(gql: httpx.Client) -> None:
+    """APT's concurrent supply has no maximum but u128's largest value, and says so."""
+    where = {"asset_type": {"_eq": "0x" + "0" * 63 + "a"}}
+    rows = graphql(gql, GET_FUNGIBLE_ASSET_METADATA, {"where_condition": where})
+    assert rows["fungible_asset_metadata"][0]["maximum_v2"] == 2**128 - 1
