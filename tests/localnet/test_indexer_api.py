@@ -111,6 +111,26 @@ def test_processor_status_advances_with_live_transfers(
         assert wait_for_indexer(gql, last, processor) >= last
 
 
+def test_processor_status_moves_past_a_new_transfer(
+    indexed: LocalNode, http: httpx.Client, gql: httpx.Client
+) -> None:
+    before = wait_for_indexer(gql, ledger_version(http), "account_transactions_processor")
+    sender = indexed.dev_accounts[4]
+    signed = transfer(http, sender, indexed.dev_accounts[5].address, 1).sign(sender.private_key)
+    committed = int(wait(http, submit(http, signed)["hash"])["version"])
+    assert committed > before
+    after = wait_for_indexer(gql, committed, "account_transactions_processor")
+    assert after >= committed
+    where = {"account_address": {"_eq": sender.address.long}}
+    versions = graphql(
+        gql,
+        "query ($w: account_transactions_bool_exp) { account_transactions(where: $w, "
+        "order_by: {transaction_version: desc}, limit: 1) { transaction_version } }",
+        {"w": where},
+    )["account_transactions"]
+    assert versions == [{"transaction_version": committed}]
+
+
 def test_balances_of_every_dev_account_are_the_node_apis(
     indexed: LocalNode, http: httpx.Client, gql: httpx.Client
 ) -> None:
