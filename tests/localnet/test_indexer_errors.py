@@ -88,6 +88,11 @@ BAD: list[tuple[str, Any, str]] = [
         {"query": "{ events(limit: 100000) { type } }"},
         "validation-failed",
     ),
+    (
+        "distinct_on not leading order_by",
+        {"query": "{ events(distinct_on: type, order_by: {event_index: asc}) { type } }"},
+        "validation-failed",
+    ),
     ("negative offset", {"query": "{ events(offset: -1) { type } }"}, "validation-failed"),
     ("too deep", {"query": _nested(16)}, "validation-failed"),
     (
@@ -210,3 +215,24 @@ def test_a_read_past_its_budget_of_work_is_refused(node: LocalNode) -> None:
             QueryBudget(db, steps=10_000, rows=5).run("SELECT type FROM events", [])
     finally:
         db.close()
+
+
+def test_an_indexer_file_of_another_ledger_is_indexed_again(make_node: Any, tmp_path: Path) -> None:
+    """A file ahead of the ledger it is given (another ledger put in its place) is
+    emptied and indexed again: its answers are those of a fresh indexer."""
+    longer: LocalNode = make_node(seed=7, blocks=12, services=False)
+    shorter: LocalNode = make_node(seed=7, blocks=4, services=False)
+    query = {"query": "{ events_aggregate { aggregate { count } } ledger_infos { chain_id } }"}
+    db = IndexerDb(tmp_path / "indexer")
+    fresh = IndexerDb(":memory:")
+    try:
+        db.catch_up(longer.ledger)
+        before = run_query(db, query)["data"]
+        assert db.catch_up(shorter.ledger) == shorter.ledger.head_within(None).version
+        fresh.catch_up(shorter.ledger)
+        after = run_query(db, query)["data"]
+        assert after == run_query(fresh, query)["data"]
+        assert after != before
+    finally:
+        db.close()
+        fresh.close()

@@ -62,7 +62,7 @@ MAX_TOKENS: Final = 4000
 #: tables go 5 deep at most, the standard introspection query 15.
 MAX_DEPTH: Final = 15
 #: SQLite work one request may spend, in thousands of VM steps.
-MAX_STEPS: Final = 200_000
+MAX_STEPS: Final = 50_000
 #: Rows one request may read in all.
 MAX_TOTAL_ROWS: Final = 20 * MAX_ROWS
 

@@ -173,13 +173,18 @@ def rows_sql(table: Table, args: dict[str, Any]) -> tuple[str, list[Any]]:
     params: list[Any] = []
     condition = where_sql(table, args.get("where"), "r", params)
     order = []
+    ordered = []
     for item in _listed(args.get("order_by") or [], "order_by"):
         for name, direction in item.items():
             if direction is not None:
                 order.append(f'"{name}" {ORDER_BY[direction]}')
+                ordered.append(name)
+    distinct = args.get("distinct_on")
+    if distinct and ordered and set(ordered[: len(distinct)]) != set(distinct):
+        # Hasura's rule: the rows kept are the first of each group in the query's order.
+        raise QueryRefusedError('"distinct_on" columns must match initial "order_by" columns')
     columns = ", ".join(f'r."{c.name}"' for c in table.columns)
     sql = f'SELECT {columns} FROM "{table.name}" AS r WHERE {condition}'
-    distinct = args.get("distinct_on")
     if distinct:
         partition = ", ".join(f'"{name}"' for name in distinct)
         within = ", ".join(order) or partition

@@ -147,7 +147,8 @@ class IndexerDb:
         return head if head >= 0 else -1
 
     def _chain_id(self) -> int | None:
-        row = self._conn.execute("SELECT chain_id FROM ledger_infos").fetchone()
+        with self._lock:
+            row = self._conn.execute("SELECT chain_id FROM ledger_infos").fetchone()
         return None if row is None else int(row[0])
 
     def _empty(self) -> None:
