@@ -355,3 +355,33 @@ def test_numbers_past_64_bits_are_json_numbers(gql: httpx.Client) -> None:
     where = {"asset_type": {"_eq": "0x" + "0" * 63 + "a"}}
     rows = graphql(gql, GET_FUNGIBLE_ASSET_METADATA, {"where_condition": where})
     assert rows["fungible_asset_metadata"][0]["maximum_v2"] == 2**128 - 1
+
+
+def test_an_account_funded_by_the_faucet_reads_as_the_sdks_tests_expect(
+    indexed: LocalNode, http: httpx.Client, gql: httpx.Client
+) -> None:
+    """The TypeScript SDK's own checks after ``fundAccount`` (tests/e2e/api/account):
+    one transaction, one coin, the amount funded, under ``0x1::aptos_coin::AptosCoin``."""
+    fresh = Account.generate()
+    token = indexed.sign_in("indexer@example.com")
+    funded = httpx.post(
+        f"{indexed.faucet_url}/fund",
+        json={"address": str(fresh.address), "amount": 12_345_678},
+        headers={"Authorization": f"Bearer {token}", "x-is-jwt": "true"},
+        timeout=30,
+    )
+    assert funded.status_code == 200, funded.text
+    (txn_hash,) = funded.json()["txn_hashes"]
+    version = int(wait(http, "0x" + txn_hash.removeprefix("0x"))["version"])
+    wait_for_indexer(gql, version, "fungible_asset_processor")
+    address = fresh.address.long
+    counted = graphql(gql, GET_ACCOUNT_TRANSACTIONS_COUNT, {"address": address})
+    assert counted["account_transactions_aggregate"]["aggregate"]["count"] == 1
+    coins = graphql(gql, GET_ACCOUNT_COINS_COUNT, {"address": address})
+    assert coins["current_fungible_asset_balances_aggregate"]["aggregate"]["count"] == 1
+    where = {"owner_address": {"_eq": address}}
+    data = graphql(gql, GET_ACCOUNT_COINS_DATA, {"where_condition": where})
+    (coin,) = data["current_fungible_asset_balances"]
+    assert coin["amount"] == 12_345_678
+    assert coin["asset_type"] == APT
+    assert coin["amount"] == apt_balance(http, fresh.address)
