@@ -4,11 +4,13 @@ the ledger's, kept up by a thread, and its GraphQL API), each an app for its own
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ledgerkit._errors import LocalNodeError
 from ledgerkit.localnet.indexer import IndexerDb, IndexerThread, create_indexer_app
 from ledgerkit.localnet.ledger import Ledger
 from ledgerkit.localnet.services import (
@@ -94,8 +96,20 @@ def indexer_path(ledger_path: Path) -> Path:
 
 def indexer_for(ledger: Ledger, path: Path) -> Indexer:
     """The indexer of ``ledger`` in the file ``path``, caught up with the ledger (so its
-    first answers hold every committed block) and kept up by its thread once started."""
-    db = IndexerDb(path)
+    first answers hold every committed block) and kept up by its thread once started.
+
+    Raises
+    ------
+    LocalNodeError
+        ``path`` is a file the indexer cannot read (not SQLite).
+    """
+    try:
+        db = IndexerDb(path)
+    except sqlite3.DatabaseError as exc:
+        raise LocalNodeError(
+            f"the indexer's file {path} is not one it can read ({exc}); remove it and the "
+            "node indexes its ledger again"
+        ) from exc
     try:
         db.catch_up(ledger)
     except BaseException:

@@ -14,6 +14,7 @@ import pytest
 from graphql import get_introspection_query
 from indexer_helpers import GET_ACCOUNT_COINS_DATA, endpoint
 
+from ledgerkit import LocalNodeError
 from ledgerkit.localnet import LocalNode
 from ledgerkit.localnet.indexer import IndexerDb, QueryBudget, QueryRefusedError, run_query
 
@@ -236,3 +237,12 @@ def test_an_indexer_file_of_another_ledger_is_indexed_again(make_node: Any, tmp_
     finally:
         db.close()
         fresh.close()
+
+
+def test_an_indexer_file_that_is_not_sqlite_is_a_local_node_error(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    (tmp_path / "ledger.sqlite3.indexer").write_bytes(b"not a database at all" * 100)
+    node = LocalNode(seed=7, blocks=2, db=path)
+    with pytest.raises(LocalNodeError, match="indexer's file"):
+        node.start()
+    assert not node.running
