@@ -385,3 +385,21 @@ def test_an_account_funded_by_the_faucet_reads_as_the_sdks_tests_expect(
     assert coin["amount"] == 12_345_678
     assert coin["asset_type"] == APT
     assert coin["amount"] == apt_balance(http, fresh.address)
+
+
+def test_cross_origin_requests_are_granted(gql: httpx.Client) -> None:
+    origin = "http://localhost:5173"
+    preflight = gql.options(
+        endpoint(gql),
+        headers={
+            "Origin": origin,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "content-type",
+        },
+    )
+    assert preflight.status_code == 200
+    assert preflight.headers["access-control-allow-origin"] == origin
+    answer = gql.post(
+        endpoint(gql), json={"query": "{ ledger_infos { chain_id } }"}, headers={"Origin": origin}
+    )
+    assert answer.headers["access-control-allow-origin"] == origin

@@ -5,7 +5,8 @@ answered as Hasura answers: ``{"data": ...}``, or ``{"errors": [{"message",
 
 Every request is bounded before it runs: the body (:data:`MAX_BODY_BYTES`), the query
 text (:data:`MAX_QUERY_CHARS`, :data:`MAX_TOKENS`), its depth (:data:`MAX_DEPTH`, fragments
-followed), then the rows and SQLite work it may spend (``_graphql_sql``).
+followed), then the rows and SQLite work it may spend (``_graphql_sql``). Cross-origin
+requests are granted to any origin (echoed, with credentials).
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ from graphql import (
 )
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -199,7 +202,18 @@ def create_indexer_app(db: IndexerDb) -> Starlette:
             _log.error("indexer query failed: %r", exc)
             return _answer(_error("the indexer could not answer this query", "unexpected"))
 
-    return Starlette(routes=[Route("/v1/graphql", graphql, methods=["GET", "POST"])])
+    # Browsers' SDK apps ask from their own origin, as of the hosted API (which echoes it).
+    cors = Middleware(
+        CORSMiddleware,
+        allow_origin_regex=".*",
+        allow_methods=["GET", "POST"],
+        allow_headers=["*"],
+        allow_credentials=True,
+        max_age=86400,
+    )
+    return Starlette(
+        routes=[Route("/v1/graphql", graphql, methods=["GET", "POST"])], middleware=[cors]
+    )
 
 
 def _answer(body: dict[str, Any]) -> Response:
