@@ -403,3 +403,33 @@ def test_cross_origin_requests_are_granted(gql: httpx.Client) -> None:
         endpoint(gql), json={"query": "{ ledger_infos { chain_id } }"}, headers={"Origin": origin}
     )
     assert answer.headers["access-control-allow-origin"] == origin
+
+
+def test_aggregates_read_through_fragments_and_aliases(
+    live: dict[str, Any], gql: httpx.Client
+) -> None:
+    fresh = live["account"].address
+    _, first, second = live["transactions"]
+    query = """query ($a: String) {
+      gas: fungible_asset_activities_aggregate(
+          where: {owner_address: {_eq: $a}, is_gas_fee: {_eq: true}}) { ...Folded }
+    }
+    fragment Folded on fungible_asset_activities_aggregate {
+      aggregate {
+        n: count
+        total: sum { fee: amount }
+        ... on fungible_asset_activities_aggregate_fields { max { transaction_version } }
+      }
+      rows: nodes { ... on fungible_asset_activities { transaction_version } }
+    }"""
+    found = graphql(gql, query, {"a": fresh.long})["gas"]
+    fees = sum(int(t["gas_used"]) * int(t["gas_unit_price"]) for t in (first, second))
+    assert found["aggregate"] == {
+        "n": 2,
+        "total": {"fee": fees},
+        "max": {"transaction_version": int(second["version"])},
+    }
+    assert sorted(r["transaction_version"] for r in found["rows"]) == [
+        int(first["version"]),
+        int(second["version"]),
+    ]

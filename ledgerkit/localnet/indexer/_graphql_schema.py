@@ -140,6 +140,7 @@ class Resolvers:
         self,
         rows: Callable[..., Any],
         aggregate: Callable[..., Any],
+        nodes: Callable[..., Any],
         by_pk: Callable[..., Any],
         related: Callable[[str, str, str], Callable[..., Any]],
         count: Callable[..., Any],
@@ -147,6 +148,7 @@ class Resolvers:
     ) -> None:
         self.rows = rows
         self.aggregate = aggregate
+        self.nodes = nodes
         self.by_pk = by_pk
         self.related = related
         self.count = count
@@ -287,10 +289,14 @@ def _aggregate_type(
     return GraphQLObjectType(
         f"{table.name}_aggregate",
         {
-            "aggregate": GraphQLField(aggregate_fields),
-            "nodes": GraphQLField(rows_type),
+            "aggregate": GraphQLField(aggregate_fields, resolve=_same),
+            "nodes": GraphQLField(rows_type, resolve=resolvers.nodes),
         },
     )
+
+
+def _same(parent: Any, _info: Any) -> Any:
+    return parent
 
 
 def _fold_type(scalars: dict[str, Any], column: Column, fold: str) -> Any:

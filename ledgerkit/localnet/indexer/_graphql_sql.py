@@ -252,20 +252,15 @@ class _Aggregate:
     params: list[Any]
 
 
-def _aggregate(_root: Any, info: Info, **args: Any) -> dict[str, Any]:
+def _aggregate(_root: Any, info: Info, **args: Any) -> _Aggregate:
+    """The filtered rows, read only by what the selection asks (``aggregate``, ``nodes``)."""
     table = _table_of(info)
     sql, params = rows_sql(table, args)
-    made = _Aggregate(table, sql, params)
-    nodes: list[dict[str, Any]] | None = None
-    wants_nodes = any(
-        selection.name.value == "nodes"
-        for node in info.field_nodes
-        for selection in (node.selection_set.selections if node.selection_set else [])
-        if hasattr(selection, "name")
-    )
-    if wants_nodes:
-        nodes = [_row(table, values) for values in info.context.run(sql, params)]
-    return {"aggregate": made, "nodes": nodes}
+    return _Aggregate(table, sql, params)
+
+
+def _nodes(parent: _Aggregate, info: Info) -> list[dict[str, Any]]:
+    return [_row(parent.table, values) for values in info.context.run(parent.sql, parent.params)]
 
 
 def _count(
@@ -292,15 +287,9 @@ def _fold(name: str) -> Callable[..., dict[str, Any]]:
     function = name.upper()
 
     def fold(parent: _Aggregate, info: Info) -> dict[str, Any]:
-        asked = [
-            selection.name.value
-            for node in info.field_nodes
-            for selection in (node.selection_set.selections if node.selection_set else [])
-            if hasattr(selection, "name") and selection.name.value != "__typename"
-        ]
-        columns = [c for c in parent.table.columns if c.name in asked]
-        if not columns:
-            return {}
+        # Every column the fold's type has (fragments and aliases need no reading).
+        offered = getattr(info.return_type, "fields", {})
+        columns = [c for c in parent.table.columns if c.name in offered]
         folded = ", ".join(f'{function}("{c.name}")' for c in columns)
         values = info.context.run(f"SELECT {folded} FROM ({parent.sql})", parent.params)[0]
         if name == "avg":
@@ -330,6 +319,7 @@ def resolvers() -> Resolvers:
     return Resolvers(
         rows=_rows,
         aggregate=_aggregate,
+        nodes=_nodes,
         by_pk=_by_pk,
         related=_related,
         count=_count,
