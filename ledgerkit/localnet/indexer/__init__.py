@@ -11,7 +11,7 @@ SQLite file of their own as blocks commit, and a Hasura-style GraphQL API over t
 
 from __future__ import annotations
 
-from ledgerkit.localnet.indexer._graphql_app import create_indexer_app, run_query
+from ledgerkit.localnet.indexer._graphql_app import build_schema_sdl, create_indexer_app, run_query
 from ledgerkit.localnet.indexer._graphql_sql import QueryBudget, QueryRefusedError
 from ledgerkit.localnet.indexer._indexer_db import IndexerDb, IndexerThread
 from ledgerkit.localnet.indexer._processors import PROCESSORS
@@ -24,6 +24,7 @@ __all__ = [
     "IndexerThread",
     "QueryBudget",
     "QueryRefusedError",
+    "build_schema_sdl",
     "create_indexer_app",
     "run_query",
 ]

@@ -28,6 +28,7 @@ from graphql import (
     SelectionSetNode,
     execute,
     parse,
+    print_schema,
     validate,
 )
 from starlette.applications import Starlette
@@ -52,6 +53,7 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_QUERY_CHARS",
     "MAX_TOKENS",
+    "build_schema_sdl",
     "create_indexer_app",
     "run_query",
 ]
@@ -77,6 +79,11 @@ def _schema() -> GraphQLSchema:
     if _SCHEMA is None:
         _SCHEMA = build_schema(resolvers())
     return _SCHEMA
+
+
+def build_schema_sdl() -> str:
+    """The schema the API serves, as SDL (what introspection describes)."""
+    return print_schema(_schema())
 
 
 def _error(message: str, code: str, path: str = "$") -> dict[str, Any]:
