@@ -24,7 +24,7 @@ from ledgerkit.localnet.services import (
     create_faucet_app,
 )
 
-__all__ = ["SERVICES", "Indexer", "ServiceApps", "indexer_for", "indexer_path", "service_apps"]
+__all__ = ["SERVICES", "Indexer", "ServiceApps", "indexer_for", "service_apps"]
 
 #: The services, in the order of the origins :func:`service_apps` takes.
 SERVICES = ("faucet", "identity", "docs")
@@ -89,20 +89,17 @@ class Indexer:
         self.db.close()
 
 
-def indexer_path(ledger_path: Path) -> Path:
-    """The indexer's file beside the ledger's: ``<ledger file>.indexer``."""
-    return ledger_path.with_name(ledger_path.name + ".indexer")
-
-
-def indexer_for(ledger: Ledger, path: Path) -> Indexer:
-    """The indexer of ``ledger`` in the file ``path``, caught up with the ledger (so its
-    first answers hold every committed block) and kept up by its thread once started.
+def indexer_for(ledger: Ledger, ledger_path: Path) -> Indexer:
+    """The indexer of ``ledger`` in its file beside the ledger's (``<ledger file>.indexer``),
+    caught up with the ledger (so its first answers hold every committed block) and kept
+    up by its thread once started.
 
     Raises
     ------
     LocalNodeError
-        ``path`` is a file the indexer cannot read (not SQLite).
+        Its file is one the indexer cannot read (not SQLite).
     """
+    path = ledger_path.with_name(ledger_path.name + ".indexer")
     try:
         db = IndexerDb(path)
     except sqlite3.DatabaseError as exc:

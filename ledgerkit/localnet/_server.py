@@ -34,13 +34,7 @@ from ledgerkit.keys import Account
 from ledgerkit.localnet._node_config import NodeConfig
 from ledgerkit.localnet._node_errors import NodeConfigError
 from ledgerkit.localnet._node_known import Known, Plan, fullnode_window, origin, socket_for
-from ledgerkit.localnet._node_services import (
-    SERVICES,
-    Indexer,
-    indexer_for,
-    indexer_path,
-    service_apps,
-)
+from ledgerkit.localnet._node_services import SERVICES, Indexer, indexer_for, service_apps
 from ledgerkit.localnet._serving import (
     BlockProducer,
     protocol_for,
@@ -110,9 +104,8 @@ class LocalNode:
         Roots of the faucet and the docs host, ``http://127.0.0.1:<port>``; ``None``
         with ``services=False`` (known from the start).
     indexer_url : str or None
-        The indexer's GraphQL API, ``http://127.0.0.1:<port>/v1/graphql`` (see
-        ``docs/localnet.md``, "The indexer API"); ``None`` with ``services=False``.
-        Its tables live in ``<db>.indexer`` beside a ``db`` file.
+        The indexer's GraphQL API, ``http://127.0.0.1:<port>/v1/graphql`` (tables in
+        ``<db>.indexer``); ``None`` with ``services=False``.
     issuers : dict of str to str
         The identity provider's issuer URLs, ``{"project": "<root>/project",
         "accounts": "<root>/accounts"}``; empty with ``services=False``.
@@ -319,7 +312,7 @@ class LocalNode:
             ledger = self._ledger = Ledger.open(path, self.config)
             self._producer = BlockProducer(ledger, self.config.block_interval)
             if self._services:
-                self._indexer = indexer_for(ledger, indexer_path(path))
+                self._indexer = indexer_for(ledger, path)
             plan, known = self._plan(ledger, ports)
         except BaseException:
             self.stop()  # the temporary ledger removed, the sockets made closed
