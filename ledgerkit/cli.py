@@ -99,11 +99,9 @@ def _parser() -> argparse.ArgumentParser:
         "--port", type=int, default=8080, help="port (default: %(default)s; 0 picks one)"
     )
     node.add_argument(
-        "--indexer-port",
-        type=int,
-        default=8090,
+        "--indexer-port", type=int, default=8090,
         help="port of the indexer's GraphQL API (default: %(default)s; 0 picks one)",
-    )
+    )  # fmt: skip
     node.add_argument(
         "--db", default=None, help="SQLite file of the ledger (default: a temporary one)"
     )
@@ -144,6 +142,19 @@ def _parser() -> argparse.ArgumentParser:
         metavar="GROUP",
         help="switch an endpoint group off (403 api_disabled); repeatable",
     )
+    _add_public_profile(node)
+    commands.add_parser(
+        "extract",
+        help="extract a range of the ledger to a resumable Parquet dataset",
+        description="Fetch a range concurrently, check it is complete, write Parquet partitions.",
+        complete=_add_kinds,
+    )
+    _add_snapshot(commands)
+    return parser
+
+
+def _add_public_profile(node: Any) -> None:
+    """``ledgerkit node``'s options of the public profile (``--profile public``)."""
     public = node.add_argument_group(
         "public profile",
         "--profile public serves a pruned fullnode behind a public gateway (API key, rate "
@@ -175,14 +186,6 @@ def _parser() -> argparse.ArgumentParser:
         "--overload-rate", type=float, default=None, metavar="SHARE",
         help="share of fullnode requests answered 503 overloaded, seeded (default: 0)",
     )  # fmt: skip
-    commands.add_parser(
-        "extract",
-        help="extract a range of the ledger to a resumable Parquet dataset",
-        description="Fetch a range concurrently, check it is complete, write Parquet partitions.",
-        complete=_add_kinds,
-    )
-    _add_snapshot(commands)
-    return parser
 
 
 def _add_snapshot(commands: Any) -> None:
