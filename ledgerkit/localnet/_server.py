@@ -130,10 +130,11 @@ class LocalNode:
         each start; ``None`` in the local profile.
 
     Before the first :meth:`start`, reading ``url``, a public node's ``archive_url`` and
-    ``api_key``, a node with services' ``faucet_url``, ``docs_url``, ``issuers`` and
-    ``identity``, or ``dev_accounts`` raises :class:`~ledgerkit.NodeStoppedError`: the
-    node does not know them yet. Once started they keep their values after
-    :meth:`stop`. ``ledger`` needs the running node and raises it whenever stopped.
+    ``api_key``, a node with services' ``faucet_url``, ``docs_url``, ``indexer_url``,
+    ``issuers`` and ``identity``, or ``dev_accounts`` raises
+    :class:`~ledgerkit.NodeStoppedError`: the node does not know them yet. Once started
+    they keep their values after :meth:`stop`. ``ledger`` needs the running node and
+    raises it whenever stopped.
 
     ``start()`` on a running node and ``stop()`` on a stopped (or never started) one do
     nothing. ``start()`` after ``stop()`` serves again at the same URLs (the same ports),

@@ -26,6 +26,7 @@ from indexer_helpers import (
 )
 from node_http_helpers import apt_balance, ledger_version, ok, submit, transfer, wait
 
+from ledgerkit import NodeStoppedError
 from ledgerkit.keys import Account
 from ledgerkit.localnet import LocalNode
 
@@ -433,3 +434,10 @@ def test_aggregates_read_through_fragments_and_aliases(
         int(first["version"]),
         int(second["version"]),
     ]
+
+
+def test_indexer_url_is_known_once_started_and_none_without_services() -> None:
+    node = LocalNode(seed=7, blocks=2)
+    with pytest.raises(NodeStoppedError):
+        _ = node.indexer_url
+    assert LocalNode(seed=7, blocks=2, services=False).indexer_url is None
