@@ -147,7 +147,7 @@ def main() -> None:
         )  # fmt: skip
         node = subprocess.Popen(
             [sys.executable, "-m", "ledgerkit.cli", "node", "--port", str(node_port),
-             "--faucet-port", "0", "--db", str(hello_dir / "ledger.sqlite3"),
+             "--faucet-port", "0", "--indexer-port", "0", "--db", str(hello_dir / "ledger.sqlite3"),
              "--blocks", str(args.blocks)],
             env=env,
             stdout=subprocess.DEVNULL,

@@ -57,7 +57,18 @@ def node_process(db: Path, blocks: int, *, wait_s: float) -> Iterator[Served]:
     command = [sys.executable, "-m", "ledgerkit.cli", "node", "--db", str(db), "--port", str(port)]
     # The faucet on a free port, so that two benches may run side by side; the chain's own
     # clock, so that no idle block joins the chain while a bench measures it.
-    command += ["--faucet-port", "0", "--clock", "chain", "--seed", "1", "--blocks", str(blocks)]
+    command += [
+        "--faucet-port",
+        "0",
+        "--indexer-port",
+        "0",
+        "--clock",
+        "chain",
+        "--seed",
+        "1",
+        "--blocks",
+        str(blocks),
+    ]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}/v1"
     try:

@@ -128,6 +128,11 @@ def _add_node(commands: Any) -> None:
         "1,000 APT)",
     )  # fmt: skip
     node.add_argument(
+        "--indexer-port", type=_port, default=8090,
+        help="indexer GraphQL API port, as a local network's (default: %(default)s; 0 picks a "
+        "free one)",
+    )  # fmt: skip
+    node.add_argument(
         "--db", default=None, help="SQLite file of the ledger (default: a temporary one)"
     )
     node.add_argument(
@@ -161,6 +166,11 @@ def _add_node(commands: Any) -> None:
         metavar="GROUP",
         help="switch an endpoint group off (403 api_disabled); repeatable",
     )
+    _add_public_profile(node)
+
+
+def _add_public_profile(node: Any) -> None:
+    """``ledgerkit node``'s options of the public profile (``--profile public``)."""
     public = node.add_argument_group(
         "public profile",
         "--profile public serves a pruned fullnode behind a public gateway (API key, rate "
@@ -414,7 +424,7 @@ def _profile_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 #: ``ledgerkit node``'s port flag of each server that has one (for a port in use).
-_PORT_FLAGS = {"node": "--port", "faucet": "--faucet-port"}
+_PORT_FLAGS = {"node": "--port", "faucet": "--faucet-port", "indexer": "--indexer-port"}
 
 
 def _port(value: str) -> int:
@@ -466,6 +476,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 db=args.db,
                 host=args.host,
                 port=args.port,
+                indexer_port=args.indexer_port,
                 seed=args.seed,
                 blocks=args.blocks,
                 anchor=args.anchor,

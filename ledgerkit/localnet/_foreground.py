@@ -91,6 +91,8 @@ def served(node: LocalNode) -> list[tuple[str, str, str]]:
         ]
     if node.docs_url is not None:
         rows.append(("docs", node.docs_url, ""))
+    if node.indexer_url is not None:
+        rows.append(("indexer", node.indexer_url, "GraphQL"))
     return rows
 
 

@@ -41,6 +41,7 @@ class Known:
     issuers: dict[str, str]
     api_key: str | None = field(repr=False)  # a secret: never in a repr
     dev_accounts: tuple[Account, ...]
+    indexer_url: str | None = None
 
 
 def origin(host: str, port: int) -> str:

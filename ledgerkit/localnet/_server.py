@@ -35,7 +35,7 @@ from ledgerkit.keys import Account
 from ledgerkit.localnet._node_config import NodeConfig
 from ledgerkit.localnet._node_errors import NodeConfigError, PortInUseError
 from ledgerkit.localnet._node_known import Known, Plan, fullnode_window, origin, socket_for
-from ledgerkit.localnet._node_services import SERVICES, service_apps
+from ledgerkit.localnet._node_services import SERVICES, Indexer, indexer_for, service_apps
 from ledgerkit.localnet._serving import (
     BlockProducer,
     protocol_for,
@@ -73,8 +73,10 @@ class LocalNode:
     log_level : str
         uvicorn's log level (``"warning"``).
     services : bool
-        Also run the faucet, the identity provider and the docs host (each on a port of
-        its own).
+        Also run the faucet, the identity provider, the docs host and the indexer (each
+        on a port of its own).
+    indexer_port : int
+        The indexer's port (0, the default: a free one); with ``services=True``.
     faucet : FaucetSettings, optional
         The faucet's settings: the token-protected testnet faucet when omitted;
         ``FaucetSettings.local()`` for the open faucet of a local network.
@@ -112,6 +114,9 @@ class LocalNode:
     faucet_url, docs_url : str or None
         Roots of the faucet and the docs host, ``http://127.0.0.1:<port>``; ``None``
         with ``services=False`` (known from the start).
+    indexer_url : str or None
+        The indexer's GraphQL API, ``http://127.0.0.1:<port>/v1/graphql`` (tables in
+        ``<db>.indexer``); ``None`` with ``services=False``.
     issuers : dict of str to str
         The identity provider's issuer URLs, ``{"project": "<root>/project",
         "accounts": "<root>/accounts"}``; empty with ``services=False``.
@@ -136,10 +141,11 @@ class LocalNode:
         each start; ``None`` in the local profile.
 
     Before the first :meth:`start`, reading ``url``, a public node's ``archive_url`` and
-    ``api_key``, a node with services' ``faucet_url``, ``docs_url``, ``issuers`` and
-    ``identity``, or ``dev_accounts`` raises :class:`~ledgerkit.NodeStoppedError`: the
-    node does not know them yet. Once started they keep their values after
-    :meth:`stop`. ``ledger`` needs the running node and raises it whenever stopped.
+    ``api_key``, a node with services' ``faucet_url``, ``docs_url``, ``indexer_url``,
+    ``issuers`` and ``identity``, or ``dev_accounts`` raises
+    :class:`~ledgerkit.NodeStoppedError`: the node does not know them yet. Once started
+    they keep their values after :meth:`stop`. ``ledger`` needs the running node and
+    raises it whenever stopped.
 
     ``start()`` on a running node and ``stop()`` on a stopped (or never started) one do
     nothing. ``start()`` after ``stop()`` serves again at the same URLs (the same ports),
@@ -166,6 +172,7 @@ class LocalNode:
         faucet_port: int = 0,
         log_level: str = "warning",
         services: bool = True,
+        indexer_port: int = 0,
         faucet: FaucetSettings | None = None,
         profile: str = "local",
         public: PublicSettings | None = None,
@@ -183,11 +190,12 @@ class LocalNode:
         self.public = public
         self._public_given = public
         self._services = services
+        self._indexer: Indexer | None = None
         self._faucet_settings = faucet or FaucetSettings()
         self._db = Path(db) if db is not None else None
         self._host = host
         #: The port asked for each server by name (the others take free ones).
-        self._asked = {"node": port, "faucet": faucet_port}
+        self._asked = {"node": port, "faucet": faucet_port, "indexer": indexer_port}
         self._log_level = log_level
         self._time_source = time_source
         #: What the node learnt when it started; the port of each server, for a restart.
@@ -254,6 +262,12 @@ class LocalNode:
         return self._learnt("docs_url").docs_url if self._services else None
 
     @property
+    def indexer_url(self) -> str | None:
+        """The indexer's GraphQL API, ``http://127.0.0.1:<port>/v1/graphql``, once
+        started; ``None`` with ``services=False``."""
+        return self._learnt("indexer_url").indexer_url if self._services else None
+
+    @property
     def issuers(self) -> dict[str, str]:
         """The identity provider's issuer URLs: ``project`` and ``accounts`` (none with
         ``services=False``)."""
@@ -318,6 +332,8 @@ class LocalNode:
         try:
             ledger = self._ledger = Ledger.open(path, self.config, time_source=self._time_source)
             self._producer = BlockProducer(ledger, self.config.block_interval)
+            if self._services:
+                self._indexer = indexer_for(ledger, path)
             plan, known = self._plan(ledger, ports)
         except BaseException:
             self.stop()  # the temporary ledger removed, the sockets made closed
@@ -337,6 +353,8 @@ class LocalNode:
                 raise LocalNodeError("the local node did not start; see the ledgerkit log")
             time.sleep(0.01)
         self._producer.start()
+        if self._indexer is not None:
+            self._indexer.thread.start()
         self._ports = ports
         self._known = replace(known, dev_accounts=tuple(ledger.dev_accounts))
         _log.info("local node at %s (ledger %s)", known.url, path)
@@ -380,15 +398,21 @@ class LocalNode:
                     ledger, self._public_given, sock, listen("archive")
                 )
             services: tuple[str | None, str | None, dict[str, str]] = (None, None, {})
+            indexer_url = None
             if self._services:
                 served, services = self._service_plan(ledger, [listen(name) for name in SERVICES])
                 plan += served
+                assert self._indexer is not None
+                indexer_sock = listen("indexer")
+                plan.append((self._uvicorn(self._indexer.app), indexer_sock))
+                indexer_url = f"{origin(self._host, indexer_sock.getsockname()[1])}/v1/graphql"
         except BaseException:
             for made in socks:
                 made.close()
             raise
         faucet_url, docs_url, issuers = services
-        return plan, Known(url, archive_url, faucet_url, docs_url, issuers, api_key, ())
+        known = Known(url, archive_url, faucet_url, docs_url, issuers, api_key, (), indexer_url)
+        return plan, known
 
     def _public_plan(
         self,
@@ -473,6 +497,9 @@ class LocalNode:
             if self._thread is not None:
                 self._thread.join(timeout=10)
             self._servers = []
+        if self._indexer is not None:
+            self._indexer.stop()
+            self._indexer = None
         if self._ledger is not None:
             self._ledger.close()
             self._ledger = None

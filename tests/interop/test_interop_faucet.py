@@ -31,7 +31,8 @@ TS_SDK: Final = TS_DIR / "node_modules" / "@aptos-labs" / "ts-sdk" / "package.js
 #: Every wait on the command is bounded by this.
 TIMEOUT: Final = 60.0
 COMMAND: Final = [sys.executable, "-m", "ledgerkit.cli", "node", "--port", "0",
-                  "--faucet-port", "0", "--blocks", "2", "--dev-accounts", "1"]  # fmt: skip
+                  "--faucet-port", "0", "--indexer-port", "0", "--blocks", "2",
+                  "--dev-accounts", "1"]  # fmt: skip
 
 
 @pytest.fixture(scope="module")

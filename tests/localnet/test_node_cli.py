@@ -23,6 +23,7 @@ from aptos_sdk.account_address import AccountAddress
 #: Every wait on the child is bounded by this; a hang fails the test instead of stalling it.
 TIMEOUT = 60.0
 COMMAND = [sys.executable, "-m", "ledgerkit.cli", "node", "--port", "0", "--faucet-port", "0",
+           "--indexer-port", "0",
            "--blocks", "3", "--seed", "5", "--dev-accounts", "2"]  # fmt: skip
 
 
@@ -134,6 +135,12 @@ def test_node_command_serves_and_stops_cleanly_on_ctrl_c(start: Callable[..., Ch
     assert "clock wall (an empty block after 1 s idle)" in text
     info = _info_once(url[1], lambda info: info["block_height"] != "3")
     assert int(info["ledger_timestamp"]) >= before_usec
+    indexer = re.search(r"^  indexer +(http://127\.0\.0\.1:\d+/v1/graphql)", text, re.MULTILINE)
+    assert indexer, text
+    status = httpx.post(
+        indexer[1], json={"query": "{ processor_status { last_success_version } }"}, timeout=10
+    ).json()["data"]["processor_status"]
+    assert len(status) == 7
     account = httpx.get(f"{url[1]}/accounts/{accounts[0][0]}", timeout=10).json()
     assert account["sequence_number"] == "0"
     child.process.send_signal(signal.SIGINT)

@@ -60,7 +60,7 @@ def balance_after(node_url: str, txn_hash: str, address: str) -> int:
 
 def test_the_defaults_are_a_local_networks_ports_and_its_open_faucet() -> None:
     args = _parser().parse_args(["node"])
-    assert (args.port, args.faucet_port) == (8080, 8081)
+    assert (args.port, args.faucet_port, args.indexer_port) == (8080, 8081, 8090)
     assert _faucet_options(args) == {"faucet_port": 8081, "faucet": FaucetSettings.local()}
     assert FaucetSettings.local().max_amount == 100_000_000_000  # 1,000 APT
     public = _parser().parse_args(["node", "--profile", "public", "--faucet-port", "0"])
@@ -76,8 +76,15 @@ def test_the_command_prints_its_urls_and_its_faucet_funds_without_a_token(
     node_url = line(text, rf"^ledgerkit local node: ({ORIGIN}/v1)$")
     faucet_url = line(text, rf"^  faucet +({ORIGIN})  \(open: POST /mint, POST /fund\)$")
     docs_url = line(text, rf"^  docs +({ORIGIN})$")
+    indexer_url = line(text, rf"^  indexer +({ORIGIN}/v1/graphql)  \(GraphQL\)$")
     issuer = line(text, rf"^  issuer +({ORIGIN}/project)  \(project; sign in: POST .*\)$")
-    assert len({node_url.removesuffix("/v1"), faucet_url, docs_url}) == 3
+    origins = {
+        node_url.removesuffix("/v1"),
+        faucet_url,
+        docs_url,
+        indexer_url.removesuffix("/v1/graphql"),
+    }
+    assert len(origins) == 4
     assert httpx.get(f"{issuer}/.well-known/openid-configuration", timeout=10).status_code == 200
     assert httpx.get(faucet_url, timeout=10).text == "tap:ok"
 
@@ -114,13 +121,16 @@ def test_the_protected_faucet_on_request_refuses_without_a_token(
     assert (mint.status_code, mint.json()["error_code"]) == (400, "EndpointNotEnabled")
 
 
-@pytest.mark.parametrize(("service", "flag"), [("node", "--port"), ("faucet", "--faucet-port")])
+@pytest.mark.parametrize(
+    ("service", "flag"),
+    [("node", "--port"), ("faucet", "--faucet-port"), ("indexer", "--indexer-port")],
+)
 def test_a_port_in_use_is_named_with_its_flag(service: str, flag: str) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        ports = {"--port": "0", "--faucet-port": "0", flag: str(port)}
+        ports = {"--port": "0", "--faucet-port": "0", "--indexer-port": "0", flag: str(port)}
         command = [*COMMAND[:4], *(x for pair in ports.items() for x in pair), "--blocks", "1"]
         done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT)
     assert done.returncode == 1

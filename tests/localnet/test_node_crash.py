@@ -103,8 +103,8 @@ class Node:
     def __init__(self, db: Path, log: IO[str]) -> None:
         command = [
             sys.executable, "-m", "ledgerkit.cli", "node", "--db", str(db), "--port", "0",
-            "--faucet-port", "0", "--seed", str(SEED), "--blocks", "3", "--dev-accounts", "3",
-            "--block-interval", "0.3",
+            "--faucet-port", "0", "--indexer-port", "0", "--seed", str(SEED), "--blocks", "3",
+            "--dev-accounts", "3", "--block-interval", "0.3",
         ]  # fmt: skip
         self.process = subprocess.Popen(
             command,
