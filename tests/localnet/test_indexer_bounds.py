@@ -45,3 +45,25 @@ def test_a_numeric_of_a_u256_is_a_value(db: IndexerDb) -> None:
         where = f"{{amount: {{_gt: {value}}}}}"
         query = f"{{ current_fungible_asset_balances(where: {where}) {{ amount }} }}"
         assert run_query(db, {"query": query}) == {"data": {"current_fungible_asset_balances": []}}
+
+
+def _doubling(levels: int, last: str) -> str:
+    """Fragments each spreading the next twice: ``2**levels`` spreads of the last one."""
+    fragments = [
+        f"fragment F{i} on query_root {{ ...F{i + 1} ...F{i + 1} }}" for i in range(levels)
+    ]
+    fragments.append(f"fragment F{levels} on query_root {{ {last} }}")
+    return "{ ...F0 }\n" + "\n".join(fragments)
+
+
+def test_fragments_spread_twice_at_every_level_are_answered_once(db: IndexerDb) -> None:
+    """40 levels: 2**40 spreads if each were walked again; the answer is one table's."""
+    answer = run_query(db, {"query": _doubling(40, "ledger_infos { chain_id }")})
+    assert answer == {"data": {"ledger_infos": []}}
+
+
+def test_depth_through_fragments_spread_twice_is_still_bounded(db: IndexerDb) -> None:
+    deep = "__schema { types { fields { type { " + "ofType { " * 12 + "name" + " }" * 16
+    assert _code(run_query(db, {"query": _doubling(30, deep)})) == "validation-failed"
+    shallow = "__schema { types { name } }"
+    assert set(run_query(db, {"query": _doubling(30, shallow)})) == {"data"}

@@ -93,21 +93,25 @@ def _error(message: str, code: str, path: str = "$") -> dict[str, Any]:
 def _depth(
     selections: SelectionSetNode | None,
     fragments: dict[str, FragmentDefinitionNode],
-    seen: frozenset[str] = frozenset(),
+    memo: dict[str, int],
 ) -> int:
+    """How deep ``selections`` nest, fragments followed; each fragment's depth is worked
+    out once (``memo``), so a fragment spread many times costs one walk. ``validate``
+    has refused fragment cycles already."""
     if selections is None:
         return 0
     deepest = 0
     for selection in selections.selections:
         if isinstance(selection, FieldNode):
-            deepest = max(deepest, 1 + _depth(selection.selection_set, fragments, seen))
+            deepest = max(deepest, 1 + _depth(selection.selection_set, fragments, memo))
         elif isinstance(selection, InlineFragmentNode):
-            deepest = max(deepest, _depth(selection.selection_set, fragments, seen))
+            deepest = max(deepest, _depth(selection.selection_set, fragments, memo))
         elif isinstance(selection, FragmentSpreadNode):
             name = selection.name.value
-            if name in fragments and name not in seen:
-                inner = fragments[name].selection_set
-                deepest = max(deepest, _depth(inner, fragments, seen | {name}))
+            if name not in memo and name in fragments:
+                memo[name] = 0  # a cycle (refused by validate) ends here
+                memo[name] = _depth(fragments[name].selection_set, fragments, memo)
+            deepest = max(deepest, memo.get(name, 0))
     return deepest
 
 
@@ -150,10 +154,11 @@ def run_query(db: IndexerDb, body: Any) -> dict[str, Any]:
     fragments = {
         d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)
     }
+    memo: dict[str, int] = {}
     for definition in document.definitions:
         if (
             isinstance(definition, OperationDefinitionNode)
-            and _depth(definition.selection_set, fragments) > MAX_DEPTH
+            and _depth(definition.selection_set, fragments, memo) > MAX_DEPTH
         ):
             return _error(
                 f"the query is nested deeper than {MAX_DEPTH} levels", "validation-failed"
