@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from ledgerkit.localnet.indexer import IndexerDb, run_query
+from ledgerkit.localnet.indexer import IndexerDb, QueryBudget, QueryRefusedError, run_query
 
 
 @pytest.fixture
@@ -67,3 +67,21 @@ def test_depth_through_fragments_spread_twice_is_still_bounded(db: IndexerDb) ->
     assert _code(run_query(db, {"query": _doubling(30, deep)})) == "validation-failed"
     shallow = "__schema { types { name } }"
     assert set(run_query(db, {"query": _doubling(30, shallow)})) == {"data"}
+
+
+_COUNTING = (
+    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 200000) "
+    "SELECT COUNT(*) FROM c"
+)
+
+
+def test_the_budget_of_work_is_spent_across_the_statements_of_a_request(db: IndexerDb) -> None:
+    """A budget half as large again as one statement's work runs it once, not twice."""
+    cost = [0]
+    assert db.query(_COUNTING, [], steps=10**6, spent=cost) == [(200000,)]
+    assert cost[0] >= 100  # thousands of steps
+    budget = QueryBudget(db, steps=cost[0] * 3 // 2, rows=10)
+    assert budget.run(_COUNTING, []) == [(200000,)]
+    with pytest.raises(QueryRefusedError, match="more work"):
+        budget.run(_COUNTING, [])
+    assert budget.steps <= 0

@@ -61,15 +61,19 @@ class QueryBudget:
     def run(self, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
         if self.steps <= 0:
             raise QueryRefusedError("the query needs more work than the indexer allows")
+        used = [0]
         try:
-            found = self.db.query(sql, params, steps=self.steps)
+            found = self.db.query(sql, params, steps=self.steps, spent=used)
         except sqlite3.OperationalError as exc:
             if "interrupt" in str(exc):
                 raise QueryRefusedError(
                     "the query needs more work than the indexer allows"
                 ) from exc
             raise
-        self.steps -= max(1, len(found) // 100)
+        finally:
+            # What the statement ran comes off the request's budget, finished or not.
+            self.spent[0] += used[0]
+            self.steps -= max(1, used[0])
         self.rows -= len(found)
         if self.rows < 0:
             raise QueryRefusedError("the query's answer has more rows than the indexer sends")

@@ -110,10 +110,14 @@ class IndexerDb:
             ).fetchone()
         return None if row[1] < len(PROCESSORS) else int(row[0])
 
-    def query(self, sql: str, params: list[Any], *, steps: int) -> list[tuple[Any, ...]]:
+    def query(
+        self, sql: str, params: list[Any], *, steps: int, spent: list[int] | None = None
+    ) -> list[tuple[Any, ...]]:
         """Rows of a read, abandoned (``sqlite3.OperationalError``) past ``steps`` VM
-        steps (in thousands)."""
-        counted = [0]
+        steps (in thousands); the thousands it ran are added to ``spent[0]``, whether it
+        finished or not."""
+        counted = [0] if spent is None else spent
+        steps += counted[0]
 
         def progress() -> int:
             counted[0] += 1
