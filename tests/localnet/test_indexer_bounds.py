@@ -4,7 +4,9 @@ and counts past the rows one field answers. Each is run on a small table of its 
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +18,17 @@ from ledgerkit.localnet.indexer import IndexerDb, QueryBudget, QueryRefusedError
 def db() -> Iterator[IndexerDb]:
     made = IndexerDb(":memory:")
     yield made
+    made.close()
+
+
+@pytest.fixture
+def filed(tmp_path: Path) -> Iterator[tuple[IndexerDb, sqlite3.Connection]]:
+    """An indexer's file, and a connection of its own to write rows into its tables."""
+    path = tmp_path / "indexer"
+    made = IndexerDb(path)
+    writer = sqlite3.connect(path, isolation_level=None)
+    yield made, writer
+    writer.close()
     made.close()
 
 
@@ -85,3 +98,44 @@ def test_the_budget_of_work_is_spent_across_the_statements_of_a_request(db: Inde
     with pytest.raises(QueryRefusedError, match="more work"):
         budget.run(_COUNTING, [])
     assert budget.steps <= 0
+
+
+def test_an_aggregate_counts_every_matching_row_past_the_rows_a_field_answers(
+    filed: tuple[IndexerDb, sqlite3.Connection],
+) -> None:
+    db, writer = filed
+    rows = [(version, "0xa", "2026-01-01T00:00:00.000000") for version in range(1500)]
+    rows += [(version, "0xb", "2026-01-01T00:00:00.000000") for version in range(3)]
+    with writer:
+        writer.execute("BEGIN")
+        writer.executemany("INSERT INTO account_transactions VALUES (?, ?, ?)", rows)
+    where = '(where: {account_address: {_eq: "0xa"}})'
+    query = (
+        f"{{ account_transactions_aggregate{where} {{ aggregate {{ count "
+        "max { transaction_version } sum { transaction_version } } } }"
+    )
+    assert run_query(db, {"query": query}) == {
+        "data": {
+            "account_transactions_aggregate": {
+                "aggregate": {
+                    "count": 1500,
+                    "max": {"transaction_version": 1499},
+                    "sum": {"transaction_version": 1124250},
+                }
+            }
+        }
+    }
+    # limit and offset (given) bound the rows folded, as Hasura's do; nodes stay capped.
+    limited = (
+        '{ account_transactions_aggregate(where: {account_address: {_eq: "0xa"}}, '
+        "order_by: {transaction_version: asc}, limit: 10, offset: 1495) "
+        "{ aggregate { count } nodes { transaction_version } } "
+        'all: account_transactions_aggregate(where: {account_address: {_eq: "0xa"}}) '
+        "{ nodes { transaction_version } } }"
+    )
+    data = run_query(db, {"query": limited})["data"]
+    assert data["account_transactions_aggregate"] == {
+        "aggregate": {"count": 5},
+        "nodes": [{"transaction_version": v} for v in (1495, 1496, 1497, 1498, 1499)],
+    }
+    assert len(data["all"]["nodes"]) == 1000

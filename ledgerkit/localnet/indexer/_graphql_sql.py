@@ -171,9 +171,10 @@ def _compare(column: Column, name: str, ops: dict[str, Any], params: list[Any]) 
     return parts
 
 
-def rows_sql(table: Table, args: dict[str, Any]) -> tuple[str, list[Any]]:
+def rows_sql(table: Table, args: dict[str, Any], *, cap: bool = True) -> tuple[str, list[Any]]:
     """``SELECT`` of a table's rows under ``where``/``order_by``/``distinct_on``/
-    ``limit``/``offset``, every column in ``_tables`` order."""
+    ``limit``/``offset``, every column in ``_tables`` order; at most :data:`MAX_ROWS`
+    of them unless ``cap`` is false (what an aggregate folds: every row, or ``limit``)."""
     params: list[Any] = []
     condition = where_sql(table, args.get("where"), "r", params)
     order = []
@@ -205,8 +206,9 @@ def rows_sql(table: Table, args: dict[str, Any]) -> tuple[str, list[Any]]:
         raise QueryRefusedError(f"limit must be between 0 and {MAX_ROWS}, got {limit}")
     if offset < 0:
         raise QueryRefusedError(f"offset must not be negative, got {offset}")
-    sql += " LIMIT ? OFFSET ?"
-    params += [MAX_ROWS if limit is None else limit, offset]
+    if limit is not None or offset or cap:
+        sql += " LIMIT ? OFFSET ?"
+        params += [(MAX_ROWS if cap else -1) if limit is None else limit, offset]
     return sql, params
 
 
@@ -254,17 +256,20 @@ class _Aggregate:
     table: Table
     sql: str
     params: list[Any]
+    args: dict[str, Any]
 
 
 def _aggregate(_root: Any, info: Info, **args: Any) -> _Aggregate:
     """The filtered rows, read only by what the selection asks (``aggregate``, ``nodes``)."""
     table = _table_of(info)
-    sql, params = rows_sql(table, args)
-    return _Aggregate(table, sql, params)
+    sql, params = rows_sql(table, args, cap=False)
+    return _Aggregate(table, sql, params, args)
 
 
 def _nodes(parent: _Aggregate, info: Info) -> list[dict[str, Any]]:
-    return [_row(parent.table, values) for values in info.context.run(parent.sql, parent.params)]
+    # The aggregate folds every row (as Hasura's does); its nodes are at most MAX_ROWS.
+    sql, params = rows_sql(parent.table, parent.args)
+    return [_row(parent.table, values) for values in info.context.run(sql, params)]
 
 
 def _count(
