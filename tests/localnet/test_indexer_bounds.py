@@ -139,3 +139,20 @@ def test_an_aggregate_counts_every_matching_row_past_the_rows_a_field_answers(
         "nodes": [{"transaction_version": v} for v in (1495, 1496, 1497, 1498, 1499)],
     }
     assert len(data["all"]["nodes"]) == 1000
+
+
+def test_a_read_carrying_too_many_values_is_refused_and_not_logged_as_an_error(
+    db: IndexerDb, caplog: pytest.LogCaptureFixture
+) -> None:
+    """11 lists of 1,000 values each (each list within its own bound) in one read."""
+    where = {"_or": [{"sequence_number": {"_in": list(range(1000))}} for _ in range(11)]}
+    query = "query q($w: events_bool_exp) { events(where: $w) { type } }"
+    with caplog.at_level("WARNING", logger="ledgerkit.localnet"):
+        answer = run_query(db, {"query": query, "variables": {"w": where}})
+    assert _code(answer) == "validation-failed"
+    assert "10000 values" in answer["errors"][0]["message"]
+    assert [r for r in caplog.records if r.levelname == "ERROR"] == []
+    # Nine lists are within the bound: an answer, here of no rows.
+    where["_or"] = where["_or"][:9]
+    answer = run_query(db, {"query": query, "variables": {"w": where}})
+    assert answer == {"data": {"events": []}}

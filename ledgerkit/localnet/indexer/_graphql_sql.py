@@ -26,7 +26,7 @@ from ledgerkit.localnet.indexer._tables import TABLES, Column, Table
 #: The resolvers' ``info``: its context is the request's :class:`QueryBudget`.
 Info = _GraphQLResolveInfo["QueryBudget"]
 
-__all__ = ["MAX_ROWS", "QueryBudget", "QueryRefusedError", "resolvers"]
+__all__ = ["MAX_PARAMS", "MAX_ROWS", "QueryBudget", "QueryRefusedError", "resolvers"]
 
 #: Rows one field answers with at most (and what ``limit`` may ask for).
 MAX_ROWS: Final = 1000
@@ -38,6 +38,17 @@ _STRING_OPS: Final = {
     "_ilike": "LIKE",
     "_nilike": "NOT LIKE",
 }
+#: Values one SQL statement may carry (nested ``_in`` lists reach past SQLite's own cap).
+MAX_PARAMS: Final = 10_000
+#: SQLite's refusals of a statement too large for it: the query's doing, not the indexer's.
+_TOO_LARGE: Final = (
+    "too many SQL variables",
+    "too many terms",
+    "Expression tree is too large",
+    "parser stack overflow",
+    "too many columns",
+    "string or blob too big",
+)
 _COMPARE: Final = {"_eq": "=", "_neq": "<>", "_gt": ">", "_gte": ">=", "_lt": "<", "_lte": "<="}
 
 
@@ -61,6 +72,8 @@ class QueryBudget:
     def run(self, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
         if self.steps <= 0:
             raise QueryRefusedError("the query needs more work than the indexer allows")
+        if len(params) > MAX_PARAMS:
+            raise QueryRefusedError(f"the query carries more than {MAX_PARAMS} values in one read")
         used = [0]
         try:
             found = self.db.query(sql, params, steps=self.steps, spent=used)
@@ -69,6 +82,10 @@ class QueryBudget:
                 raise QueryRefusedError(
                     "the query needs more work than the indexer allows"
                 ) from exc
+            if any(reason in str(exc) for reason in _TOO_LARGE):
+                raise QueryRefusedError(f"the query is too large for the indexer: {exc}") from exc
+            if "integer overflow" in str(exc):
+                raise QueryRefusedError(f"the query's sum is past 64 bits: {exc}") from exc
             raise
         finally:
             # What the statement ran comes off the request's budget, finished or not.
