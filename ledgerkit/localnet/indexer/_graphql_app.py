@@ -15,7 +15,6 @@ import json
 import logging
 from typing import Any, Final
 
-import orjson
 from graphql import (
     ExecutionResult,
     FieldNode,
@@ -195,8 +194,8 @@ def create_indexer_app(db: IndexerDb) -> Starlette:
             body: Any = {"query": params.get("query"), "operationName": params.get("operationName")}
             if "variables" in params:
                 try:
-                    body["variables"] = orjson.loads(params["variables"])
-                except orjson.JSONDecodeError:
+                    body["variables"] = _decoded(params["variables"])
+                except ValueError:
                     return _answer(_error("'variables' is not JSON", "parse-failed"))
         else:
             raw = b""
@@ -205,8 +204,8 @@ def create_indexer_app(db: IndexerDb) -> Starlette:
                 if len(raw) > MAX_BODY_BYTES:
                     return _answer(_error("the request body is too large", "parse-failed"))
             try:
-                body = orjson.loads(raw)
-            except orjson.JSONDecodeError:
+                body = _decoded(raw)
+            except ValueError:
                 return _answer(_error("the request body is not JSON", "invalid-json"))
         try:
             return _answer(await run_in_threadpool(run_query, db, body))
@@ -226,6 +225,16 @@ def create_indexer_app(db: IndexerDb) -> Starlette:
     return Starlette(
         routes=[Route("/v1/graphql", graphql, methods=["GET", "POST"])], middleware=[cors]
     )
+
+
+def _decoded(raw: str | bytes) -> Any:
+    """JSON as the standard decoder reads it: integers stay exact past 64 bits (a u128
+    variable sent as a number), where orjson would make them floats; ``ValueError`` for
+    text that is not JSON, nested too deep, or a number of over 4300 digits."""
+    try:
+        return json.loads(raw)
+    except RecursionError as exc:
+        raise ValueError("JSON nested too deep") from exc
 
 
 def _answer(body: dict[str, Any]) -> Response:
