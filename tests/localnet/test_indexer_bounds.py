@@ -156,3 +156,109 @@ def test_a_read_carrying_too_many_values_is_refused_and_not_logged_as_an_error(
     where["_or"] = where["_or"][:9]
     answer = run_query(db, {"query": query, "variables": {"w": where}})
     assert answer == {"data": {"events": []}}
+
+
+def _balances(writer: sqlite3.Connection, amounts: list[int | str]) -> None:
+    """Balances of these amounts, stored as the indexer stores them (INTEGER up to 64
+    bits, decimal text past it)."""
+    rows = [
+        (f"0x{i + 1:x}", "0x1", 1, 0, amount, "2026-01-01", "0xa", "v2")
+        for i, amount in enumerate(amounts)
+    ]
+    with writer:
+        writer.execute("BEGIN")
+        writer.executemany(
+            "INSERT INTO current_fungible_asset_balances (storage_id, owner_address, "
+            "is_primary, is_frozen, amount, inserted_at, asset_type, token_standard) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+
+
+def test_amounts_past_64_bits_compare_sort_and_add_exactly(
+    filed: tuple[IndexerDb, sqlite3.Connection],
+) -> None:
+    db, writer = filed
+    # 9e18, 2**64 - 1, 2**63, 10**20: the last three past SQLite's integers.
+    _balances(
+        writer,
+        [
+            9000000000000000000,
+            "18446744073709551615",
+            "9223372036854775808",
+            "100000000000000000000",
+        ],
+    )
+    query = """{
+      ordered: current_fungible_asset_balances(order_by: {amount: desc}) { amount }
+      above: current_fungible_asset_balances(
+        where: {amount: {_gt: "10000000000000000000"}}, order_by: {amount: asc}) { amount }
+      current_fungible_asset_balances_aggregate {
+        aggregate { sum { amount } max { amount } min { amount } avg { amount } }
+      }
+    }"""
+    assert run_query(db, {"query": query}) == {
+        "data": {
+            "ordered": [
+                {"amount": 100000000000000000000},
+                {"amount": 18446744073709551615},
+                {"amount": 9223372036854775808},
+                {"amount": 9000000000000000000},
+            ],
+            "above": [{"amount": 18446744073709551615}, {"amount": 100000000000000000000}],
+            "current_fungible_asset_balances_aggregate": {
+                "aggregate": {
+                    "sum": {"amount": 136670116110564327423},
+                    "max": {"amount": 100000000000000000000},
+                    "min": {"amount": 9000000000000000000},
+                    "avg": {"amount": 34167529027641081855.75},
+                }
+            },
+        }
+    }
+
+
+def test_a_sum_past_64_bits_of_amounts_within_them_is_exact(
+    filed: tuple[IndexerDb, sqlite3.Connection], caplog: pytest.LogCaptureFixture
+) -> None:
+    db, writer = filed
+    _balances(writer, [5000000000000000000, 5000000000000000000])
+    query = "{ current_fungible_asset_balances_aggregate { aggregate { sum { amount } } } }"
+    with caplog.at_level("WARNING", logger="ledgerkit.localnet"):
+        answer = run_query(db, {"query": query})
+    assert answer == {
+        "data": {
+            "current_fungible_asset_balances_aggregate": {
+                "aggregate": {"sum": {"amount": 10000000000000000000}}
+            }
+        }
+    }
+    assert caplog.records == []
+
+
+def test_u128_amounts_add_and_match_to_the_last_digit(
+    filed: tuple[IndexerDb, sqlite3.Connection],
+) -> None:
+    db, writer = filed
+    _balances(writer, ["340282366920938463463374607431768211455", 1])
+    query = """{
+      current_fungible_asset_balances_aggregate {
+        aggregate { sum { amount } max { amount } }
+      }
+      above: current_fungible_asset_balances(
+        where: {amount: {_gte: "340282366920938463463374607431768211454"}}) { amount }
+      beyond: current_fungible_asset_balances(
+        where: {amount: {_gte: "340282366920938463463374607431768211456"}}) { amount }
+    }"""
+    assert run_query(db, {"query": query}) == {
+        "data": {
+            "current_fungible_asset_balances_aggregate": {
+                "aggregate": {
+                    "sum": {"amount": 340282366920938463463374607431768211456},
+                    "max": {"amount": 340282366920938463463374607431768211455},
+                }
+            },
+            "above": [{"amount": 340282366920938463463374607431768211455}],
+            "beyond": [],
+        }
+    }

@@ -21,6 +21,7 @@ from graphql import GraphQLResolveInfo as _GraphQLResolveInfo
 from ledgerkit._errors import InputError
 from ledgerkit.localnet.indexer._graphql_schema import ORDER_BY, Resolvers
 from ledgerkit.localnet.indexer._indexer_db import IndexerDb
+from ledgerkit.localnet.indexer._numeric import numeric_key
 from ledgerkit.localnet.indexer._tables import TABLES, Column, Table
 
 #: The resolvers' ``info``: its context is the request's :class:`QueryBudget`.
@@ -117,6 +118,8 @@ def _like_to_glob(pattern: str) -> str:
 
 
 def _stored(column: Column, value: Any) -> Any:
+    if column.scalar == "numeric":
+        return numeric_key(value)
     if column.scalar == "Boolean":
         return int(bool(value))
     if column.scalar == "jsonb":
@@ -163,6 +166,9 @@ def where_sql(table: Table, exp: dict[str, Any] | None, alias: str, params: list
 
 def _compare(column: Column, name: str, ops: dict[str, Any], params: list[Any]) -> list[str]:
     parts = []
+    raw = name
+    if column.scalar == "numeric":  # compared by exact value, past 64 bits too
+        name = f"lk_numkey({name})"
     for op, value in ops.items():
         if value is None:
             continue  # Hasura: a null comparison holds for every row
@@ -178,7 +184,7 @@ def _compare(column: Column, name: str, ops: dict[str, Any], params: list[Any]) 
             marks = ", ".join("?" for _ in values)
             parts.append(f"{name} {'IN' if op == '_in' else 'NOT IN'} ({marks})")
         elif op == "_is_null":
-            parts.append(f"{name} IS {'' if value else 'NOT '}NULL")
+            parts.append(f"{raw} IS {'' if value else 'NOT '}NULL")
         elif op in _STRING_OPS:
             params.append(_like_to_glob(value) if "GLOB" in _STRING_OPS[op] else value)
             parts.append(
@@ -199,7 +205,11 @@ def rows_sql(table: Table, args: dict[str, Any], *, cap: bool = True) -> tuple[s
     for item in _listed(args.get("order_by") or [], "order_by"):
         for name, direction in item.items():
             if direction is not None:
-                order.append(f'"{name}" {ORDER_BY[direction]}')
+                column = table.column(name)
+                key = (
+                    f'lk_numkey("{name}")' if column and column.scalar == "numeric" else f'"{name}"'
+                )
+                order.append(f"{key} {ORDER_BY[direction]}")
                 ordered.append(name)
     distinct = args.get("distinct_on")
     if distinct and ordered and set(ordered[: len(distinct)]) != set(distinct):
@@ -310,13 +320,18 @@ def _count(
 
 
 def _fold(name: str) -> Callable[..., dict[str, Any]]:
-    function = name.upper()
+    def function(column: Column) -> str:
+        # Exact over Python's integers: SQLite's SUM overflows past 64 bits, adds TEXT as
+        # REAL and orders TEXT by characters.
+        if name in ("sum", "avg") or column.scalar == "numeric":
+            return f"lk_{name}"
+        return name.upper()
 
     def fold(parent: _Aggregate, info: Info) -> dict[str, Any]:
         # Every column the fold's type has (fragments and aliases need no reading).
         offered = getattr(info.return_type, "fields", {})
         columns = [c for c in parent.table.columns if c.name in offered]
-        folded = ", ".join(f'{function}("{c.name}")' for c in columns)
+        folded = ", ".join(f'{function(c)}("{c.name}")' for c in columns)
         values = info.context.run(f"SELECT {folded} FROM ({parent.sql})", parent.params)[0]
         if name == "avg":
             return {c.name: v for c, v in zip(columns, values, strict=True)}

@@ -22,6 +22,7 @@ from typing import Any, Final, Protocol
 
 import orjson
 
+from ledgerkit.localnet.indexer._numeric import register
 from ledgerkit.localnet.indexer._processors import (
     PROCESSORS,
     Rows,
@@ -96,6 +97,7 @@ class IndexerDb:
     def __init__(self, path: str | Path) -> None:
         self._conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._lock = threading.Lock()
+        register(self._conn)
         with self._lock:
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=NORMAL")
