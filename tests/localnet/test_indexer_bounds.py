@@ -262,3 +262,21 @@ def test_u128_amounts_add_and_match_to_the_last_digit(
             "beyond": [],
         }
     }
+
+
+def _nested_list(depth: int) -> list[Any]:
+    value: list[Any] = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("value", [{"a": 2**70}, _nested_list(300)], ids=["u128", "deep"])
+def test_a_jsonb_value_past_what_is_stored_is_refused_not_unexpected(
+    db: IndexerDb, value: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    query = "query q($d: jsonb) { events(where: {data: {_eq: $d}}) { type } }"
+    with caplog.at_level("WARNING", logger="ledgerkit.localnet"):
+        answer = run_query(db, {"query": query, "variables": {"d": value}})
+    assert _code(answer) == "validation-failed"
+    assert caplog.records == []

@@ -123,7 +123,10 @@ def _stored(column: Column, value: Any) -> Any:
     if column.scalar == "Boolean":
         return int(bool(value))
     if column.scalar == "jsonb":
-        return orjson.dumps(value).decode()
+        try:
+            return orjson.dumps(value).decode()
+        except orjson.JSONEncodeError as exc:  # integers past 64 bits, nesting past 254
+            raise QueryRefusedError(f"a jsonb value the indexer does not compare: {exc}") from exc
     if isinstance(value, int) and not -(2**63) <= value < 2**63:
         return str(value)
     return value
