@@ -358,6 +358,25 @@ def test_numbers_past_64_bits_are_json_numbers(gql: httpx.Client) -> None:
     assert rows["fungible_asset_metadata"][0]["maximum_v2"] == 2**128 - 1
 
 
+def test_a_u128_variable_sent_as_a_json_number_matches_exactly(gql: httpx.Client) -> None:
+    """2**128 - 1 as a JSON number (not text) in the body, and in GET's variables."""
+    query = (
+        "query q($m: numeric) { fungible_asset_metadata(where: {maximum_v2: {_eq: $m}}) "
+        "{ asset_type } }"
+    )
+    body = '{"query": "%s", "variables": {"m": 340282366920938463463374607431768211455}}'
+    response = gql.post(
+        endpoint(gql), content=body % query, headers={"content-type": "application/json"}
+    )
+    apt = {"fungible_asset_metadata": [{"asset_type": "0x" + "0" * 63 + "a"}]}
+    assert response.json() == {"data": apt}
+    params = {"query": query, "variables": '{"m": 340282366920938463463374607431768211455}'}
+    assert gql.get(endpoint(gql), params=params).json() == {"data": apt}
+    # One more than u128's largest: a number no row has (not the float both round to).
+    params["variables"] = '{"m": 340282366920938463463374607431768211456}'
+    assert gql.get(endpoint(gql), params=params).json() == {"data": {"fungible_asset_metadata": []}}
+
+
 def test_an_account_funded_by_the_faucet_reads_as_the_sdks_tests_expect(
     indexed: LocalNode, http: httpx.Client, gql: httpx.Client
 ) -> None:

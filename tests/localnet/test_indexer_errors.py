@@ -246,3 +246,28 @@ def test_an_indexer_file_that_is_not_sqlite_is_a_local_node_error(tmp_path: Path
     with pytest.raises(LocalNodeError, match="indexer's file"):
         node.start()
     assert not node.running
+
+
+def test_an_indexer_file_of_another_ledger_of_the_same_chain_id_is_indexed_again(
+    make_node: Any, tmp_path: Path
+) -> None:
+    """Two ledgers of chain id 4 (seeds 1 and 2), the second longer: the file indexed
+    from the first is emptied and answers as a fresh indexer of the second."""
+    first: LocalNode = make_node(seed=1, blocks=3, services=False)
+    second: LocalNode = make_node(seed=2, blocks=6, services=False)
+    query = {
+        "query": "{ events_aggregate { aggregate { count } } ledger_infos { chain_id } "
+        "user_transactions(order_by: {version: asc}) { version sender } }"
+    }
+    db = IndexerDb(tmp_path / "indexer")
+    fresh = IndexerDb(":memory:")
+    try:
+        db.catch_up(first.ledger)
+        db.catch_up(second.ledger)
+        fresh.catch_up(second.ledger)
+        answer = run_query(db, query)["data"]
+        assert answer == run_query(fresh, query)["data"]
+        assert answer["ledger_infos"] == [{"chain_id": 4}]
+    finally:
+        db.close()
+        fresh.close()

@@ -15,7 +15,6 @@ import json
 import logging
 from typing import Any, Final
 
-import orjson
 from graphql import (
     ExecutionResult,
     FieldNode,
@@ -93,21 +92,25 @@ def _error(message: str, code: str, path: str = "$") -> dict[str, Any]:
 def _depth(
     selections: SelectionSetNode | None,
     fragments: dict[str, FragmentDefinitionNode],
-    seen: frozenset[str] = frozenset(),
+    memo: dict[str, int],
 ) -> int:
+    """How deep ``selections`` nest, fragments followed; each fragment's depth is worked
+    out once (``memo``), so a fragment spread many times costs one walk. ``validate``
+    has refused fragment cycles already."""
     if selections is None:
         return 0
     deepest = 0
     for selection in selections.selections:
         if isinstance(selection, FieldNode):
-            deepest = max(deepest, 1 + _depth(selection.selection_set, fragments, seen))
+            deepest = max(deepest, 1 + _depth(selection.selection_set, fragments, memo))
         elif isinstance(selection, InlineFragmentNode):
-            deepest = max(deepest, _depth(selection.selection_set, fragments, seen))
+            deepest = max(deepest, _depth(selection.selection_set, fragments, memo))
         elif isinstance(selection, FragmentSpreadNode):
             name = selection.name.value
-            if name in fragments and name not in seen:
-                inner = fragments[name].selection_set
-                deepest = max(deepest, _depth(inner, fragments, seen | {name}))
+            if name not in memo and name in fragments:
+                memo[name] = 0  # a cycle (refused by validate) ends here
+                memo[name] = _depth(fragments[name].selection_set, fragments, memo)
+            deepest = max(deepest, memo.get(name, 0))
     return deepest
 
 
@@ -150,10 +153,11 @@ def run_query(db: IndexerDb, body: Any) -> dict[str, Any]:
     fragments = {
         d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)
     }
+    memo: dict[str, int] = {}
     for definition in document.definitions:
         if (
             isinstance(definition, OperationDefinitionNode)
-            and _depth(definition.selection_set, fragments) > MAX_DEPTH
+            and _depth(definition.selection_set, fragments, memo) > MAX_DEPTH
         ):
             return _error(
                 f"the query is nested deeper than {MAX_DEPTH} levels", "validation-failed"
@@ -190,8 +194,8 @@ def create_indexer_app(db: IndexerDb) -> Starlette:
             body: Any = {"query": params.get("query"), "operationName": params.get("operationName")}
             if "variables" in params:
                 try:
-                    body["variables"] = orjson.loads(params["variables"])
-                except orjson.JSONDecodeError:
+                    body["variables"] = _decoded(params["variables"])
+                except ValueError:
                     return _answer(_error("'variables' is not JSON", "parse-failed"))
         else:
             raw = b""
@@ -200,8 +204,8 @@ def create_indexer_app(db: IndexerDb) -> Starlette:
                 if len(raw) > MAX_BODY_BYTES:
                     return _answer(_error("the request body is too large", "parse-failed"))
             try:
-                body = orjson.loads(raw)
-            except orjson.JSONDecodeError:
+                body = _decoded(raw)
+            except ValueError:
                 return _answer(_error("the request body is not JSON", "invalid-json"))
         try:
             return _answer(await run_in_threadpool(run_query, db, body))
@@ -221,6 +225,16 @@ def create_indexer_app(db: IndexerDb) -> Starlette:
     return Starlette(
         routes=[Route("/v1/graphql", graphql, methods=["GET", "POST"])], middleware=[cors]
     )
+
+
+def _decoded(raw: str | bytes) -> Any:
+    """JSON as the standard decoder reads it: integers stay exact past 64 bits (a u128
+    variable sent as a number), where orjson would make them floats; ``ValueError`` for
+    text that is not JSON, nested too deep, or a number of over 4300 digits."""
+    try:
+        return json.loads(raw)
+    except RecursionError as exc:
+        raise ValueError("JSON nested too deep") from exc
 
 
 def _answer(body: dict[str, Any]) -> Response:

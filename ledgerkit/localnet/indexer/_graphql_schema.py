@@ -42,9 +42,12 @@ from graphql.language import FloatValueNode, IntValueNode, StringValueNode
 
 from ledgerkit.localnet.indexer._tables import TABLES, Column, Table
 
-__all__ = ["ORDER_BY", "Resolvers", "build_schema"]
+__all__ = ["MAX_NUMERIC_DIGITS", "ORDER_BY", "Resolvers", "build_schema"]
 
 _INTEGER: Final = re.compile(r"-?[0-9]{1,80}")
+#: Integer digits a ``numeric`` value may have: a u256 has 78.
+MAX_NUMERIC_DIGITS: Final = 80
+_NUMERIC_BOUND: Final = 10**MAX_NUMERIC_DIGITS
 #: Hasura's ``order_by`` enum: direction and where nulls go (``asc``: last, ``desc``: first).
 ORDER_BY: Final = {
     "asc": "ASC NULLS LAST",
@@ -71,7 +74,11 @@ def _integer(value: Any) -> int:
 def _number(value: Any) -> int | float:
     if isinstance(value, bool):
         raise ValueError("a numeric is a number or its decimal text")
-    if isinstance(value, int | float):
+    if isinstance(value, int):
+        if abs(value) >= _NUMERIC_BOUND:
+            raise ValueError(f"a numeric has at most {MAX_NUMERIC_DIGITS} integer digits")
+        return value
+    if isinstance(value, float):
         return value
     if isinstance(value, str) and len(value) <= 100:
         try:
@@ -79,6 +86,9 @@ def _number(value: Any) -> int | float:
         except InvalidOperation:
             pass
         else:
+            # Checked before any conversion: int(Decimal("1e1000000")) runs for minutes.
+            if parsed.is_finite() and parsed.adjusted() >= MAX_NUMERIC_DIGITS:
+                raise ValueError(f"a numeric has at most {MAX_NUMERIC_DIGITS} integer digits")
             if parsed.is_finite():
                 return int(parsed) if parsed == parsed.to_integral_value() else float(parsed)
     raise ValueError("a numeric is a number or its decimal text")

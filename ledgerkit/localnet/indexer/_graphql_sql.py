@@ -21,12 +21,13 @@ from graphql import GraphQLResolveInfo as _GraphQLResolveInfo
 from ledgerkit._errors import InputError
 from ledgerkit.localnet.indexer._graphql_schema import ORDER_BY, Resolvers
 from ledgerkit.localnet.indexer._indexer_db import IndexerDb
+from ledgerkit.localnet.indexer._numeric import numeric_key
 from ledgerkit.localnet.indexer._tables import TABLES, Column, Table
 
 #: The resolvers' ``info``: its context is the request's :class:`QueryBudget`.
 Info = _GraphQLResolveInfo["QueryBudget"]
 
-__all__ = ["MAX_ROWS", "QueryBudget", "QueryRefusedError", "resolvers"]
+__all__ = ["MAX_PARAMS", "MAX_ROWS", "QueryBudget", "QueryRefusedError", "resolvers"]
 
 #: Rows one field answers with at most (and what ``limit`` may ask for).
 MAX_ROWS: Final = 1000
@@ -38,6 +39,17 @@ _STRING_OPS: Final = {
     "_ilike": "LIKE",
     "_nilike": "NOT LIKE",
 }
+#: Values one SQL statement may carry (nested ``_in`` lists reach past SQLite's own cap).
+MAX_PARAMS: Final = 10_000
+#: SQLite's refusals of a statement too large for it: the query's doing, not the indexer's.
+_TOO_LARGE: Final = (
+    "too many SQL variables",
+    "too many terms",
+    "Expression tree is too large",
+    "parser stack overflow",
+    "too many columns",
+    "string or blob too big",
+)
 _COMPARE: Final = {"_eq": "=", "_neq": "<>", "_gt": ">", "_gte": ">=", "_lt": "<", "_lte": "<="}
 
 
@@ -61,15 +73,25 @@ class QueryBudget:
     def run(self, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
         if self.steps <= 0:
             raise QueryRefusedError("the query needs more work than the indexer allows")
+        if len(params) > MAX_PARAMS:
+            raise QueryRefusedError(f"the query carries more than {MAX_PARAMS} values in one read")
+        used = [0]
         try:
-            found = self.db.query(sql, params, steps=self.steps)
+            found = self.db.query(sql, params, steps=self.steps, spent=used)
         except sqlite3.OperationalError as exc:
             if "interrupt" in str(exc):
                 raise QueryRefusedError(
                     "the query needs more work than the indexer allows"
                 ) from exc
+            if any(reason in str(exc) for reason in _TOO_LARGE):
+                raise QueryRefusedError(f"the query is too large for the indexer: {exc}") from exc
+            if "integer overflow" in str(exc):
+                raise QueryRefusedError(f"the query's sum is past 64 bits: {exc}") from exc
             raise
-        self.steps -= max(1, len(found) // 100)
+        finally:
+            # What the statement ran comes off the request's budget, finished or not.
+            self.spent[0] += used[0]
+            self.steps -= max(1, used[0])
         self.rows -= len(found)
         if self.rows < 0:
             raise QueryRefusedError("the query's answer has more rows than the indexer sends")
@@ -96,10 +118,15 @@ def _like_to_glob(pattern: str) -> str:
 
 
 def _stored(column: Column, value: Any) -> Any:
+    if column.scalar == "numeric":
+        return numeric_key(value)
     if column.scalar == "Boolean":
         return int(bool(value))
     if column.scalar == "jsonb":
-        return orjson.dumps(value).decode()
+        try:
+            return orjson.dumps(value).decode()
+        except orjson.JSONEncodeError as exc:  # integers past 64 bits, nesting past 254
+            raise QueryRefusedError(f"a jsonb value the indexer does not compare: {exc}") from exc
     if isinstance(value, int) and not -(2**63) <= value < 2**63:
         return str(value)
     return value
@@ -142,6 +169,9 @@ def where_sql(table: Table, exp: dict[str, Any] | None, alias: str, params: list
 
 def _compare(column: Column, name: str, ops: dict[str, Any], params: list[Any]) -> list[str]:
     parts = []
+    raw = name
+    if column.scalar == "numeric":  # compared by exact value, past 64 bits too
+        name = f"lk_numkey({name})"
     for op, value in ops.items():
         if value is None:
             continue  # Hasura: a null comparison holds for every row
@@ -157,7 +187,7 @@ def _compare(column: Column, name: str, ops: dict[str, Any], params: list[Any]) 
             marks = ", ".join("?" for _ in values)
             parts.append(f"{name} {'IN' if op == '_in' else 'NOT IN'} ({marks})")
         elif op == "_is_null":
-            parts.append(f"{name} IS {'' if value else 'NOT '}NULL")
+            parts.append(f"{raw} IS {'' if value else 'NOT '}NULL")
         elif op in _STRING_OPS:
             params.append(_like_to_glob(value) if "GLOB" in _STRING_OPS[op] else value)
             parts.append(
@@ -167,9 +197,10 @@ def _compare(column: Column, name: str, ops: dict[str, Any], params: list[Any]) 
     return parts
 
 
-def rows_sql(table: Table, args: dict[str, Any]) -> tuple[str, list[Any]]:
+def rows_sql(table: Table, args: dict[str, Any], *, cap: bool = True) -> tuple[str, list[Any]]:
     """``SELECT`` of a table's rows under ``where``/``order_by``/``distinct_on``/
-    ``limit``/``offset``, every column in ``_tables`` order."""
+    ``limit``/``offset``, every column in ``_tables`` order; at most :data:`MAX_ROWS`
+    of them unless ``cap`` is false (what an aggregate folds: every row, or ``limit``)."""
     params: list[Any] = []
     condition = where_sql(table, args.get("where"), "r", params)
     order = []
@@ -177,7 +208,11 @@ def rows_sql(table: Table, args: dict[str, Any]) -> tuple[str, list[Any]]:
     for item in _listed(args.get("order_by") or [], "order_by"):
         for name, direction in item.items():
             if direction is not None:
-                order.append(f'"{name}" {ORDER_BY[direction]}')
+                column = table.column(name)
+                key = (
+                    f'lk_numkey("{name}")' if column and column.scalar == "numeric" else f'"{name}"'
+                )
+                order.append(f"{key} {ORDER_BY[direction]}")
                 ordered.append(name)
     distinct = args.get("distinct_on")
     if distinct and ordered and set(ordered[: len(distinct)]) != set(distinct):
@@ -201,8 +236,9 @@ def rows_sql(table: Table, args: dict[str, Any]) -> tuple[str, list[Any]]:
         raise QueryRefusedError(f"limit must be between 0 and {MAX_ROWS}, got {limit}")
     if offset < 0:
         raise QueryRefusedError(f"offset must not be negative, got {offset}")
-    sql += " LIMIT ? OFFSET ?"
-    params += [MAX_ROWS if limit is None else limit, offset]
+    if limit is not None or offset or cap:
+        sql += " LIMIT ? OFFSET ?"
+        params += [(MAX_ROWS if cap else -1) if limit is None else limit, offset]
     return sql, params
 
 
@@ -250,17 +286,20 @@ class _Aggregate:
     table: Table
     sql: str
     params: list[Any]
+    args: dict[str, Any]
 
 
 def _aggregate(_root: Any, info: Info, **args: Any) -> _Aggregate:
     """The filtered rows, read only by what the selection asks (``aggregate``, ``nodes``)."""
     table = _table_of(info)
-    sql, params = rows_sql(table, args)
-    return _Aggregate(table, sql, params)
+    sql, params = rows_sql(table, args, cap=False)
+    return _Aggregate(table, sql, params, args)
 
 
 def _nodes(parent: _Aggregate, info: Info) -> list[dict[str, Any]]:
-    return [_row(parent.table, values) for values in info.context.run(parent.sql, parent.params)]
+    # The aggregate folds every row (as Hasura's does); its nodes are at most MAX_ROWS.
+    sql, params = rows_sql(parent.table, parent.args)
+    return [_row(parent.table, values) for values in info.context.run(sql, params)]
 
 
 def _count(
@@ -284,13 +323,18 @@ def _count(
 
 
 def _fold(name: str) -> Callable[..., dict[str, Any]]:
-    function = name.upper()
+    def function(column: Column) -> str:
+        # Exact over Python's integers: SQLite's SUM overflows past 64 bits, adds TEXT as
+        # REAL and orders TEXT by characters.
+        if name in ("sum", "avg") or column.scalar == "numeric":
+            return f"lk_{name}"
+        return name.upper()
 
     def fold(parent: _Aggregate, info: Info) -> dict[str, Any]:
         # Every column the fold's type has (fragments and aliases need no reading).
         offered = getattr(info.return_type, "fields", {})
         columns = [c for c in parent.table.columns if c.name in offered]
-        folded = ", ".join(f'{function}("{c.name}")' for c in columns)
+        folded = ", ".join(f'{function(c)}("{c.name}")' for c in columns)
         values = info.context.run(f"SELECT {folded} FROM ({parent.sql})", parent.params)[0]
         if name == "avg":
             return {c.name: v for c, v in zip(columns, values, strict=True)}

@@ -6,8 +6,9 @@ Each pass reads the transactions after the last indexed version (at most
 with every processor's new ``last_success_version`` in one SQLite transaction: a node
 stopped at any moment carries on from the last pass that committed, and rows are keyed
 by each table's primary key (written again, they replace themselves). A file whose
-chain or position does not match the ledger's (a ledger replaced under it) is emptied
-and indexed again from version 0.
+chain id, position or accumulator root (that of the last version it indexed, which
+commits to every transaction before it) does not match the ledger's (a ledger replaced
+under it, even one of the same chain id) is emptied and indexed again from version 0.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any, Final, Protocol
 
 import orjson
 
+from ledgerkit.localnet.indexer._numeric import register
 from ledgerkit.localnet.indexer._processors import (
     PROCESSORS,
     Rows,
@@ -41,6 +43,9 @@ POLL_SECONDS: Final = 0.05
 _HIDDEN: Final = (
     'CREATE TABLE IF NOT EXISTS "_paired" (metadata TEXT PRIMARY KEY, coin TEXT NOT NULL)',
     'CREATE TABLE IF NOT EXISTS "_supplies" (asset_type TEXT PRIMARY KEY, supply, maximum)',
+    # The ledger indexed: the accumulator root of the last version indexed (it commits
+    # to every transaction up to it, so another ledger with the same chain id differs).
+    'CREATE TABLE IF NOT EXISTS "_ledger" (one INTEGER PRIMARY KEY, version INTEGER, root TEXT)',
 )
 _LOOKUPS: Final = {
     "owner": "SELECT owner_address FROM current_objects WHERE object_address=?",
@@ -78,12 +83,21 @@ def _stored(value: Any) -> Any:
     return value
 
 
+def _root_at(ledger: Indexed, version: int) -> str | None:
+    """The ledger's accumulator root at ``version`` (None past its head)."""
+    for raw in ledger.store.reads.transactions(version, version + 1):
+        root = orjson.loads(raw).get("accumulator_root_hash")
+        return None if root is None else str(root)
+    return None
+
+
 class IndexerDb:
     """The indexer's tables in their SQLite file (``path``; ``":memory:"`` for none)."""
 
     def __init__(self, path: str | Path) -> None:
         self._conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._lock = threading.Lock()
+        register(self._conn)
         with self._lock:
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=NORMAL")
@@ -110,10 +124,14 @@ class IndexerDb:
             ).fetchone()
         return None if row[1] < len(PROCESSORS) else int(row[0])
 
-    def query(self, sql: str, params: list[Any], *, steps: int) -> list[tuple[Any, ...]]:
+    def query(
+        self, sql: str, params: list[Any], *, steps: int, spent: list[int] | None = None
+    ) -> list[tuple[Any, ...]]:
         """Rows of a read, abandoned (``sqlite3.OperationalError``) past ``steps`` VM
-        steps (in thousands)."""
-        counted = [0]
+        steps (in thousands); the thousands it ran are added to ``spent[0]``, whether it
+        finished or not."""
+        counted = [0] if spent is None else spent
+        steps += counted[0]
 
         def progress() -> int:
             counted[0] += 1
@@ -135,7 +153,11 @@ class IndexerDb:
         head = int(ledger.head_within(None).version)
         chain_id = int(ledger.config.chain_id)
         last = self.last_version()
-        if last is not None and (last > head or self._chain_id() not in (None, chain_id)):
+        if last is not None and (
+            last > head
+            or self._chain_id() not in (None, chain_id)
+            or self._root() != _root_at(ledger, last)
+        ):
             _log.warning("the indexer's file is not of this ledger; indexing it again")
             self._empty()
             last = None
@@ -146,6 +168,11 @@ class IndexerDb:
             start = end
         return head if head >= 0 else -1
 
+    def _root(self) -> str | None:
+        with self._lock:
+            row = self._conn.execute("SELECT root FROM _ledger").fetchone()
+        return None if row is None else str(row[0])
+
     def _chain_id(self) -> int | None:
         with self._lock:
             row = self._conn.execute("SELECT chain_id FROM ledger_infos").fetchone()
@@ -153,7 +180,7 @@ class IndexerDb:
 
     def _empty(self) -> None:
         with self._lock:
-            for name in (*TABLES, "_paired", "_supplies"):
+            for name in (*TABLES, "_paired", "_supplies", "_ledger"):
                 self._conn.execute(f'DROP TABLE IF EXISTS "{name}"')
             self._create()
         self._indexer = TransactionIndexer(self._lookup)
@@ -164,6 +191,7 @@ class IndexerDb:
         rows = Rows()
         block = None
         stamp = None
+        root = None
         indexer = self._indexer
         with self._lock:
             self._conn.execute("BEGIN IMMEDIATE")
@@ -175,11 +203,15 @@ class IndexerDb:
                         block = reads.block_containing(version)
                     indexer.index(txn, (block.height, block.epoch), now, rows)
                     stamp = int(txn.get("timestamp", block.timestamp))
+                    root = txn.get("accumulator_root_hash")
                     if len(rows.tables.get("events", ())) > 5000:
                         self._write(rows)
                         rows = Rows()
                 self._write(rows)
                 self._status(end - 1, now, stamp, chain_id)
+                self._conn.execute(
+                    "INSERT OR REPLACE INTO _ledger VALUES (0, ?, ?)", (end - 1, root)
+                )
                 self._conn.execute("COMMIT")
             except BaseException:
                 self._conn.execute("ROLLBACK")
