@@ -49,7 +49,7 @@ from ledgerkit.keys import Account, Ed25519PublicKey
 from ledgerkit.localnet._node_errors import NodeConfigError
 from ledgerkit.localnet.chain import OCTAS_PER_APT
 from ledgerkit.localnet.services._token_checks import TokenRejected, TokenVerifier, bearer_token
-from ledgerkit.types import Address, StructTag
+from ledgerkit.types import U64_MAX, Address, StructTag
 
 __all__ = [
     "LOCAL_MAX_AMOUNT",
@@ -73,7 +73,6 @@ _APT: Final = StructTag.parse("0x1::aptos_coin::AptosCoin")
 LOCAL_MAX_AMOUNT: Final = 1_000 * OCTAS_PER_APT
 #: What the open faucet gives when a request names no amount: 1 APT.
 LOCAL_DEFAULT_AMOUNT: Final = OCTAS_PER_APT
-_U64_MAX: Final = 2**64 - 1
 
 
 @dataclass(frozen=True)
@@ -109,7 +108,7 @@ class FaucetSettings:
 
     def __post_init__(self) -> None:
         amount = self.max_amount
-        if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < amount <= _U64_MAX:
+        if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < amount <= U64_MAX:
             raise NodeConfigError(
                 f"max_amount must be octas from 1 to 2^64 - 1 (a u64), got {str(amount)[:40]}"
             )
@@ -302,7 +301,7 @@ def _amount(raw: object, maximum: int, *, refuse_over: bool = False) -> int:
         return min(LOCAL_DEFAULT_AMOUNT, maximum) if refuse_over else maximum
     if isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) <= 40:
         raw = int(raw)
-    if not isinstance(raw, int) or isinstance(raw, bool) or not 0 < raw <= _U64_MAX:
+    if not isinstance(raw, int) or isinstance(raw, bool) or not 0 < raw <= U64_MAX:
         raise _invalid("`amount` must be a positive integer of octas (a u64)")
     if raw > maximum and refuse_over:
         raise _invalid(f"`amount` {raw} is over this faucet's limit of {maximum} octas a request")
