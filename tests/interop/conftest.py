@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
+from cli_node import DEFAULT_PORTS, CliNode, busy_ports, cli_node, in_ci
 
 from ledgerkit.localnet import LocalNode
 
@@ -62,3 +63,25 @@ def busy_sender(http: httpx.Client) -> str:
             break
         start += len(items)
     pytest.fail("no sender with two transactions in the generated chain")
+
+
+@pytest.fixture(scope="session")
+def default_node(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CliNode]:
+    """``ledgerkit node`` started with no flags, as a user starts it for the SDKs'
+    tutorials: the node API on 127.0.0.1:8080, the faucet on :8081, the indexer on :8090.
+
+    Skips (fails in CI) when something else already listens on one of those ports.
+    """
+    busy = busy_ports()
+    if busy:
+        message = f"ports {busy} are taken: `ledgerkit node` with no flags needs {DEFAULT_PORTS}"
+        if in_ci():
+            pytest.fail(message)
+        pytest.skip(message)
+    with cli_node(cwd=tmp_path_factory.mktemp("default-node")) as started:
+        assert (started.node_url, started.faucet_url, started.indexer_url) == (
+            "http://127.0.0.1:8080/v1",
+            "http://127.0.0.1:8081",
+            "http://127.0.0.1:8090/v1/graphql",
+        ), started.banner
+        yield started

@@ -9,67 +9,31 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import queue
-import re
 import shutil
 import subprocess
-import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
+import httpx
 import pytest
 from aptos_sdk.account import Account
 from aptos_sdk.async_client import FaucetClient, RestClient
+from cli_node import CliNode, cli_node, not_installed
 
 pytestmark = [pytest.mark.interop, pytest.mark.timeout(300)]
 
 TS_DIR: Final = Path(__file__).parent / "ts"
 TS_SDK: Final = TS_DIR / "node_modules" / "@aptos-labs" / "ts-sdk" / "package.json"
-#: Every wait on the command is bounded by this.
-TIMEOUT: Final = 60.0
-COMMAND: Final = [sys.executable, "-m", "ledgerkit.cli", "node", "--port", "0",
-                  "--faucet-port", "0", "--indexer-port", "0", "--blocks", "2",
-                  "--dev-accounts", "1"]  # fmt: skip
+FREE_PORTS: Final = ("--port", "0", "--faucet-port", "0", "--indexer-port", "0")
 
 
 @pytest.fixture(scope="module")
-def urls() -> Iterator[tuple[str, str]]:
+def urls(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
     """``(node API, faucet)`` of a ``ledgerkit node`` started for this module."""
-    process = subprocess.Popen(
-        COMMAND, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
-    )
-    lines: queue.Queue[str | None] = queue.Queue()
-
-    def read() -> None:
-        assert process.stdout is not None
-        for line in process.stdout:
-            lines.put(line)
-        lines.put(None)
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    seen: list[str] = []
-    try:
-        while not seen or not seen[-1].startswith("Press Ctrl-C"):
-            line = lines.get(timeout=TIMEOUT)
-            if line is None:
-                pytest.fail(f"ledgerkit node exited: {seen}")
-            seen.append(line)
-        text = "".join(seen)
-        node = re.search(r"^ledgerkit local node: (\S+)$", text, re.MULTILINE)
-        faucet = re.search(r"^  faucet +(\S+)", text, re.MULTILINE)
-        assert node, text
-        assert faucet, text
-        yield node[1], faucet[1]
-    finally:
-        process.terminate()
-        process.wait(timeout=TIMEOUT)
-        reader.join(timeout=TIMEOUT)
-        assert process.stdout is not None
-        process.stdout.close()
+    cwd = tmp_path_factory.mktemp("faucet-node")
+    with cli_node(*FREE_PORTS, "--blocks", "2", "--dev-accounts", "1", cwd=cwd) as started:
+        yield started.node_url, started.faucet_url
 
 
 def test_fund_account_of_the_python_sdk_creates_and_funds(urls: tuple[str, str]) -> None:
@@ -97,10 +61,7 @@ def test_fund_account_of_the_typescript_sdk_creates_and_funds(urls: tuple[str, s
     node_url, faucet_url = urls
     node = shutil.which("node")
     if node is None or not TS_SDK.is_file():
-        missing = "`node`" if node is None else "the TypeScript SDK in tests/interop/ts"
-        if os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}:
-            pytest.fail(f"CI=true but {missing} is not installed (`make test` installs it)")
-        pytest.skip(f"{missing} is not installed")
+        not_installed("`node`" if node is None else "the TypeScript SDK in tests/interop/ts")
     recipient = str(Account.generate().address())  # no account yet: the funding creates it
     command = [node, "scenarios.mjs", "fund", node_url, faucet_url, recipient, "250000000"]
     done = subprocess.run(
@@ -110,3 +71,22 @@ def test_fund_account_of_the_typescript_sdk_creates_and_funds(urls: tuple[str, s
     assert results["fund"]["ok"], done.stdout + done.stderr[-2000:]
     assert results["fund"]["value"]["success"] is True
     assert results["balance"] == {"ok": True, "value": "250000000"}
+
+
+def test_ledgerkit_node_with_no_flags_answers_on_the_local_network_ports(
+    default_node: CliNode,
+) -> None:
+    """What the SDKs' ``Network.LOCAL`` settings reach: the node API on 8080, the faucet's
+    ``tap:ok`` on 8081 and the indexer's ``processor_status`` on 8090."""
+    with httpx.Client(timeout=30.0) as http:
+        ledger = http.get("http://127.0.0.1:8080/v1")
+        tap = http.get("http://127.0.0.1:8081/")
+        status = http.post(
+            "http://127.0.0.1:8090/v1/graphql",
+            json={"query": "{ processor_status(limit: 1) { last_success_version } }"},
+        )
+    assert ledger.status_code == 200
+    assert ledger.json()["chain_id"] == 4
+    assert (tap.status_code, tap.text) == (200, "tap:ok")
+    assert status.status_code == 200
+    assert int(status.json()["data"]["processor_status"][0]["last_success_version"]) >= 0

@@ -19,6 +19,7 @@ from typing import Any, Final
 
 import httpx
 import pytest
+from cli_node import not_installed
 
 from ledgerkit.localnet import LocalNode
 
@@ -35,19 +36,13 @@ CHAIN_ID: Final = 4
 MIN_NODE_MAJOR: Final = 20
 
 
-def _in_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
-
-
 @pytest.fixture(scope="session", autouse=True)
 def node_binary() -> str:
     """The ``node`` to run, checked before the ledger node starts; skips (fails in CI) when
     ``node`` is missing, fails when the SDK is not installed or ``node`` is too old."""
     node = shutil.which("node")
     if node is None:
-        if _in_ci():
-            pytest.fail("CI=true but `node` is not on PATH: install Node.js 20+ to run these tests")
-        pytest.skip("`node` is not installed: the TypeScript SDK interop tests need Node.js 20+")
+        not_installed("`node` (Node.js 20+)", "the TypeScript SDK interop tests need it")
     version = subprocess.run(
         [node, "--version"], capture_output=True, text=True, timeout=30, check=False
     ).stdout.strip()
