@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import pytest
 from cli_node import DEFAULT_PORTS, CliNode, busy_ports, cli_node, in_ci
+from ts_sdks import SDKS, TsRunner, TsSdk, node_for
 
 from ledgerkit.localnet import LocalNode
 
@@ -85,3 +86,11 @@ def default_node(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CliNode]:
             "http://127.0.0.1:8090/v1/graphql",
         ), started.banner
         yield started
+
+
+@pytest.fixture(scope="session", params=SDKS, ids=[sdk.line for sdk in SDKS])
+def ts(request: pytest.FixtureRequest) -> TsRunner:
+    """Each release of the TypeScript SDK in turn (6.3, 7.3), with the ``node`` it runs
+    under; skips (fails in CI) without one new enough, fails when the SDK is not installed."""
+    sdk: TsSdk = request.param
+    return TsRunner(sdk, node_for(sdk))

@@ -1,30 +1,25 @@
 """The official SDKs' faucet clients against the faucet of ``ledgerkit node``, started as a
 user starts it (here on free ports): the Python SDK's ``FaucetClient.fund_account``
 (``POST /mint``) and the TypeScript SDK's ``fundAccount`` (``POST /fund``, through
-``ts/scenarios.mjs``) work unchanged, as against the faucet of a local network, and the
+``ts/scenarios.mjs``, 6.3 and 7.3) work unchanged, as against the faucet of a local network, and the
 balance is the amount asked (written out).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-import shutil
-import subprocess
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Final
 
 import httpx
 import pytest
 from aptos_sdk.account import Account
 from aptos_sdk.async_client import FaucetClient, RestClient
-from cli_node import CliNode, cli_node, not_installed
+from cli_node import CliNode, cli_node
+from ts_sdks import TsRunner
 
 pytestmark = [pytest.mark.interop, pytest.mark.timeout(300)]
 
-TS_DIR: Final = Path(__file__).parent / "ts"
-TS_SDK: Final = TS_DIR / "node_modules" / "@aptos-labs" / "ts-sdk" / "package.json"
 FREE_PORTS: Final = ("--port", "0", "--faucet-port", "0", "--indexer-port", "0")
 
 
@@ -57,18 +52,15 @@ def test_fund_account_of_the_python_sdk_creates_and_funds(urls: tuple[str, str])
     assert (first, then, healthy) == (100_000_000, 2_100_000_000, True)
 
 
-def test_fund_account_of_the_typescript_sdk_creates_and_funds(urls: tuple[str, str]) -> None:
+def test_fund_account_of_the_typescript_sdk_creates_and_funds(
+    ts: TsRunner, urls: tuple[str, str]
+) -> None:
     node_url, faucet_url = urls
-    node = shutil.which("node")
-    if node is None or not TS_SDK.is_file():
-        not_installed("`node`" if node is None else "the TypeScript SDK in tests/interop/ts")
     recipient = str(Account.generate().address())  # no account yet: the funding creates it
-    command = [node, "scenarios.mjs", "fund", node_url, faucet_url, recipient, "250000000"]
-    done = subprocess.run(
-        command, cwd=TS_DIR, capture_output=True, text=True, timeout=150, check=False
+    results = ts.run(
+        "scenarios.mjs", "fund", node_url, faucet_url, recipient, "250000000", timeout=150
     )
-    results = json.loads(done.stdout or "{}")
-    assert results["fund"]["ok"], done.stdout + done.stderr[-2000:]
+    assert results["fund"]["ok"], results["fund"]
     assert results["fund"]["value"]["success"] is True
     assert results["balance"] == {"ok": True, "value": "250000000"}
 

@@ -1,100 +1,39 @@
-"""The official TypeScript SDK (@aptos-labs/ts-sdk, pinned in ts/package-lock.json) against
-the embedded node: it reads, pages, simulates, submits and waits as against a public node.
+"""The official TypeScript SDK (@aptos-labs/ts-sdk 6.3 and 7.3, pinned in
+ts/package-lock.json) against the embedded node: it reads, pages, simulates, submits and waits
+as against a public node.
 
 ``ts/scenarios.mjs`` runs one scenario group per ``node`` process and prints a JSON object of
-step results: the read group runs once for the module, each transfer test runs its own. The
-tests skip where ``node`` is not installed, except in CI (``CI=true``), where a missing
-``node``, ``npm`` or ``ts/node_modules`` fails them: ``make test`` installs the SDK with
+step results: the read group runs once for the module and release, each transfer test runs
+its own. Every test runs under both releases (the ``ts`` fixture), 7.3 under Node.js 22+.
+The tests skip where no ``node`` new enough is found, except in CI (``CI=true``), where that
+or a missing ``ts/node_modules`` fails them: ``make test`` installs both releases with
 ``npm ci``.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
-from pathlib import Path
 from typing import Any, Final
 
 import httpx
 import pytest
-from cli_node import not_installed
+from ts_sdks import TsRunner, value
 
 from ledgerkit.localnet import LocalNode
 
 pytestmark = [pytest.mark.interop, pytest.mark.timeout(900)]
 
-TS_DIR: Final = Path(__file__).parent / "ts"
-SCRIPT: Final = TS_DIR / "scenarios.mjs"
-SDK: Final = TS_DIR / "node_modules" / "@aptos-labs" / "ts-sdk" / "package.json"
 #: Bound on one scenario group (the script stops itself after 90 s).
 RUN_TIMEOUT_SECONDS: Final = 150
 APT: Final = "0x1::aptos_coin::AptosCoin"
 GENESIS_BALANCE: Final = 100_000_000_000_000
 CHAIN_ID: Final = 4
-MIN_NODE_MAJOR: Final = 20
-
-
-@pytest.fixture(scope="session", autouse=True)
-def node_binary() -> str:
-    """The ``node`` to run, checked before the ledger node starts; skips (fails in CI) when
-    ``node`` is missing, fails when the SDK is not installed or ``node`` is too old."""
-    node = shutil.which("node")
-    if node is None:
-        not_installed("`node` (Node.js 20+)", "the TypeScript SDK interop tests need it")
-    version = subprocess.run(
-        [node, "--version"], capture_output=True, text=True, timeout=30, check=False
-    ).stdout.strip()
-    major = version.removeprefix("v").split(".")[0]
-    if not major.isdigit() or int(major) < MIN_NODE_MAJOR:
-        pytest.fail(f"`node --version` says {version!r}; the pinned SDK needs Node.js 20+")
-    if not SDK.is_file():
-        npm = "" if shutil.which("npm") else " (and `npm` is not on PATH)"
-        pytest.fail(
-            f"the TypeScript SDK is not installed in tests/interop/ts/node_modules{npm}: "
-            "run `make test`, or `npm ci --no-audit --no-fund` in tests/interop/ts"
-        )
-    return node
 
 
 def run_group(
-    node_binary: str, node: LocalNode, group: str, *args: str, key: str | None = None
+    ts: TsRunner, node: LocalNode, group: str, *args: str, key: str | None = None
 ) -> dict[str, Any]:
     """Run one scenario group of ``scenarios.mjs``; returns its step results by name."""
-    env = dict(os.environ)
-    env.pop("LEDGERKIT_INTEROP_KEY", None)
-    if key is not None:
-        env["LEDGERKIT_INTEROP_KEY"] = key  # not on the command line, where `ps` shows it
-    process = subprocess.run(
-        [node_binary, str(SCRIPT), group, node.url, *args],
-        cwd=TS_DIR,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=RUN_TIMEOUT_SECONDS,
-        check=False,
-    )
-    try:
-        results: dict[str, Any] = json.loads(process.stdout)
-    except json.JSONDecodeError:
-        pytest.fail(
-            f"scenarios.mjs {group} exited {process.returncode} without its JSON answer;\n"
-            f"stdout: {process.stdout[-2000:]}\nstderr: {process.stderr[-2000:]}"
-        )
-    for name in ("crash", "deadline", "usage"):
-        if name in results:
-            pytest.fail(f"scenarios.mjs {group}: {name}: {results[name]['error']}")
-    return results
-
-
-def value(results: dict[str, Any], name: str) -> Any:
-    """The value of a step, or a failure saying what the SDK raised."""
-    assert name in results, f"step {name} did not run; steps: {sorted(results)}"
-    outcome = results[name]
-    if not outcome["ok"]:
-        pytest.fail(f"the TypeScript SDK failed at {name}: {json.dumps(outcome['error'])[:3000]}")
-    return outcome["value"]
+    return ts.run("scenarios.mjs", group, node.url, *args, timeout=RUN_TIMEOUT_SECONDS, key=key)
 
 
 def raw(http: httpx.Client, path: str, **params: Any) -> Any:
@@ -111,8 +50,8 @@ def raw_balance(http: httpx.Client, address: object) -> int:
 
 
 @pytest.fixture(scope="module")
-def reads(node_binary: str, node: LocalNode, dev: list[Any], busy_sender: str) -> dict[str, Any]:
-    return run_group(node_binary, node, "read", str(dev[7].address), busy_sender)
+def reads(ts: TsRunner, node: LocalNode, dev: list[Any], busy_sender: str) -> dict[str, Any]:
+    return run_group(ts, node, "read", str(dev[7].address), busy_sender)
 
 
 def test_ledger_info_and_chain_id(reads: dict[str, Any], http: httpx.Client) -> None:
@@ -305,36 +244,36 @@ def before_transfer(http: httpx.Client, sender: object, recipient: object) -> tu
 
 
 def test_build_simulate_sign_submit_wait_with_a_hex_key(
-    node_binary: str, node: LocalNode, http: httpx.Client, dev: list[Any]
+    ts: TsRunner, node: LocalNode, http: httpx.Client, dev: list[Any]
 ) -> None:
     sender, recipient = str(dev[2].address), str(dev[3].address)
     before = before_transfer(http, sender, recipient)
     key = dev[2].private_key.secret_hex()
-    results = run_group(node_binary, node, "submit", recipient, "12345", key=key)
+    results = run_group(ts, node, "submit", recipient, "12345", key=key)
     assert value(results, "signer") == {"address": sender}
     check_transfer(results, http, sender=sender, recipient=recipient, amount=12345, before=before)
     assert raw_balance(http, recipient) == before[1] + 12345
 
 
 def test_build_simulate_sign_submit_wait_with_an_aip80_key(
-    node_binary: str, node: LocalNode, http: httpx.Client, dev: list[Any]
+    ts: TsRunner, node: LocalNode, http: httpx.Client, dev: list[Any]
 ) -> None:
     """AIP-80 (``ed25519-priv-0x...``) is the form the SDK prints and expects keys in."""
     sender, recipient = str(dev[4].address), str(dev[3].address)
     before = before_transfer(http, sender, recipient)
     aip80 = f"ed25519-priv-{dev[4].private_key.secret_hex()}"
-    results = run_group(node_binary, node, "submit", recipient, "777", key=aip80)
+    results = run_group(ts, node, "submit", recipient, "777", key=aip80)
     assert value(results, "signer") == {"address": sender}
     check_transfer(results, http, sender=sender, recipient=recipient, amount=777, before=before)
     assert raw_balance(http, recipient) == before[1] + 777
 
 
 @pytest.fixture(scope="module")
-def single_key(node_binary: str, node: LocalNode, dev: list[Any]) -> dict[str, Any]:
+def single_key(ts: TsRunner, node: LocalNode, dev: list[Any]) -> dict[str, Any]:
     """Fresh SingleKey accounts (Ed25519, secp256k1 ECDSA) funded by dev account 3, each
     sending 1,000 octas to dev account 2."""
     key = dev[3].private_key.secret_hex()
-    return run_group(node_binary, node, "single_key", str(dev[2].address), "1000", key=key)
+    return run_group(ts, node, "single_key", str(dev[2].address), "1000", key=key)
 
 
 @pytest.mark.parametrize("scheme", ["ed25519", "secp256k1"])

@@ -4,21 +4,17 @@
 //   node scenarios.mjs submit     <node-url> <recipient> <amount>
 //   node scenarios.mjs single_key <node-url> <recipient> <amount>
 //   node scenarios.mjs fund       <node-url> <faucet-url> <recipient> <amount>
-// (the sending or funding dev account's key in LEDGERKIT_INTEROP_KEY, raw hex or AIP-80)
+// (the sending or funding dev account's key in LEDGERKIT_INTEROP_KEY, raw hex or AIP-80;
+// the SDK release in LEDGERKIT_TS_SDK, see steps.mjs)
 //
 // Prints one JSON object on stdout: for each step, {"ok": true, "value": ...} or
 // {"ok": false, "error": {...}} so that one failing step does not hide the others.
 // The pytest side (test_interop_ts_sdk.py) asserts on it. Every wait is bounded.
 
-import {
-  Account,
-  Aptos,
-  AptosConfig,
-  Ed25519PrivateKey,
-  Network,
-  SigningSchemeInput,
-  getAptosFullNode,
-} from "@aptos-labs/ts-sdk";
+import { SDK_PACKAGE, bound, results, run, step } from "./steps.mjs";
+
+const { Account, Aptos, AptosConfig, Ed25519PrivateKey, Network, SigningSchemeInput, getAptosFullNode } =
+  await import(SDK_PACKAGE);
 
 const DEADLINE_MS = 90_000;
 const MAX_PAGES = 50;
@@ -27,45 +23,7 @@ const APT = "0x1::aptos_coin::AptosCoin";
 const FUNDING = 1_000_000_000n;
 
 const [group, url, ...rest] = process.argv.slice(2);
-
-// stdout carries the JSON answer alone: the SDK's own notes go to stderr.
-console.log = console.error;
-console.info = console.error;
-console.debug = console.error;
-const results = {};
-
-function print() {
-  const text = JSON.stringify(results, (_key, value) =>
-    typeof value === "bigint" ? value.toString() : value,
-  );
-  process.stdout.write(`${text}\n`);
-}
-
-// The whole run is bounded: past the deadline, print what was done and stop.
-setTimeout(() => {
-  results.deadline = { ok: false, error: { message: `no answer within ${DEADLINE_MS} ms` } };
-  print();
-  process.exit(3);
-}, DEADLINE_MS).unref();
-
-function describe(error) {
-  return {
-    name: error?.name,
-    message: String(error?.message ?? error).slice(0, 2000),
-    status: error?.status,
-    url: error?.url,
-    data: error?.data,
-  };
-}
-
-async function step(name, run) {
-  try {
-    results[name] = { ok: true, value: await run() };
-  } catch (error) {
-    results[name] = { ok: false, error: describe(error) };
-  }
-  return results[name].value;
-}
+bound(DEADLINE_MS);
 
 // Follows the SDK's own page cursor (the x-aptos-cursor header) until it says there is no more.
 async function allPages(fetchPage) {
@@ -365,14 +323,6 @@ async function main() {
   } else {
     results.usage = { ok: false, error: { message: `unknown scenario group ${group}` } };
   }
-  print();
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    results.crash = { ok: false, error: describe(error) };
-    print();
-    process.exit(2);
-  },
-);
+run(main);
