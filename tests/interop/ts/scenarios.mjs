@@ -13,8 +13,15 @@
 
 import { SDK_PACKAGE, bound, results, run, step } from "./steps.mjs";
 
-const { Account, Aptos, AptosConfig, Ed25519PrivateKey, Network, SigningSchemeInput, getAptosFullNode } =
-  await import(SDK_PACKAGE);
+const {
+  Account,
+  Aptos,
+  AptosConfig,
+  Ed25519PrivateKey,
+  Network,
+  SigningSchemeInput,
+  getAptosFullNode,
+} = await import(SDK_PACKAGE);
 
 const DEADLINE_MS = 90_000;
 const MAX_PAGES = 50;
