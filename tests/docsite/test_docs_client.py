@@ -713,6 +713,7 @@ LOCAL_TITLES = [
     "Charts",
     "Bulk extraction",
     "The embedded local node",
+    "Teaching with the official tutorials",
     "The docs client",
     "Contributing",
 ]
@@ -726,6 +727,7 @@ LOCAL_PATHS = [
     "/charts",
     "/extract",
     "/localnet",
+    "/teaching",
     "/docsite",
     "/contributing",
 ]
