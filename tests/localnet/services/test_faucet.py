@@ -343,6 +343,30 @@ def test_cors_is_answered_as_the_real_faucet_answers(faucet_http: httpx.Client) 
     assert simple.headers["access-control-allow-origin"] == origin
 
 
+def test_a_preflight_with_the_typescript_sdks_headers_is_allowed(
+    faucet_http: httpx.Client,
+) -> None:
+    """The TypeScript SDK sends ``x-aptos-client`` and ``x-aptos-typescript-sdk-origin-method``
+    on every request, ``fundAccount`` included: a browser page funding an account preflights
+    them, and the real faucet (any header allowed) lets them through."""
+    origin = "http://localhost:5173"
+    asked = "content-type,x-aptos-client,x-aptos-typescript-sdk-origin-method"
+    preflight = faucet_http.options(
+        "/fund",
+        headers={
+            "Origin": origin,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": asked,
+        },
+    )
+    assert preflight.status_code == 200
+    assert preflight.headers["access-control-allow-origin"] == origin
+    allowed = {h.strip() for h in preflight.headers["access-control-allow-headers"].split(",")}
+    assert {"content-type", "x-aptos-client", "x-aptos-typescript-sdk-origin-method"} <= {
+        h.lower() for h in allowed
+    }
+
+
 def test_a_devnet_faucet_mints_without_a_token_and_says_when_it_cannot_pay() -> None:
     settings = FaucetSettings(devnet=True, max_amount=10**19)
     with LocalNode(seed=12, blocks=2, faucet=settings) as devnet, Client(devnet.url) as client:
