@@ -331,6 +331,7 @@ class LocalNode:
         ports: dict[str, int] = {}
         try:
             ledger = self._ledger = Ledger.open(path, self.config, time_source=self._time_source)
+            ledger.idle_tick()  # on the wall clock, the chain's time is now's from the start
             self._producer = BlockProducer(ledger, self.config.block_interval)
             if self._services:
                 self._indexer = indexer_for(ledger, path)

@@ -240,6 +240,16 @@ def post(http: httpx.Client, signed: SignedTransaction) -> httpx.Response:
     )
 
 
+def test_a_node_on_the_wall_clock_answers_with_now_from_its_first_request(
+    clock: FakeClock,
+) -> None:
+    """Its generated history ends at the fixed anchor (mid-2025): the first answer after
+    start already carries the wall clock's time, not the anchor's."""
+    node = LocalNode(seed=7, blocks=40, services=False, clock="wall", time_source=clock)
+    with node, httpx.Client(base_url=node.url, timeout=30.0) as http:
+        assert ok(http.get("/"))["ledger_timestamp"] == str(T0)
+
+
 def test_an_idle_node_unwedges_once_its_1000_parked_transactions_expire(
     clock: FakeClock,
 ) -> None:
