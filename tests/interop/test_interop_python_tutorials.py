@@ -237,6 +237,34 @@ def test_transfer_coin_shows_in_the_indexer(http: httpx.Client) -> None:
     }
 
 
+def test_funding_0_creates_an_empty_account_as_the_older_examples_ask(
+    http: httpx.Client,
+) -> None:
+    """Before 0.11 the examples created Bob with ``fund_account(bob.address(), 0)``: the
+    faucet creates the account, empty, and refuses a second 0 for an account that exists."""
+    bob = Account.generate()
+
+    async def scenario(rest: RestClient, faucet: FaucetClient) -> dict[str, Any]:
+        created = await faucet.fund_account(bob.address(), 0)
+        with pytest.raises(ApiError) as again:
+            await faucet.fund_account(bob.address(), 0)
+        return {
+            "hash": created,
+            "balance": await rest.account_balance(bob.address()),
+            "again": again.value,
+        }
+
+    got = run(scenario)
+
+    txn = committed(http, got["hash"])
+    assert txn["payload"]["arguments"] == [str(bob.address()), "0"]
+    assert got["balance"] == 0
+    assert sequence_number(http, bob.address()) == 0
+    assert balance(http, bob.address()) == 0
+    assert got["again"].status_code == 400
+    assert str(got["again"]) == f"Account {bob.address()} already exists and amount asked for is 0"
+
+
 # -- fee_payer_transfer_coin.py ---------------------------------------------------------------
 
 
