@@ -61,7 +61,8 @@ FAUCET_URL: Final = "http://127.0.0.1:8081"
 INDEXER_URL: Final = "http://127.0.0.1:8090/v1/graphql"
 
 APT: Final = "0x1::aptos_coin::AptosCoin"
-#: The examples' client settings: at most 100,000 gas units at 100 octas a unit.
+#: The examples' client settings (``CLIENT_CONFIG`` of ``common.py``): at most 100,000 gas
+#: units, at the SDK's default price of 100 octas a unit.
 MAX_GAS: Final = 100_000
 GAS_PRICE: Final = 100
 
@@ -78,12 +79,12 @@ def http(default_node: CliNode) -> Iterator[httpx.Client]:
         yield client
 
 
-def run(scenario: Callable[[RestClient, FaucetClient], Awaitable[T]], **config: Any) -> T:
+def run(scenario: Callable[[RestClient, FaucetClient], Awaitable[T]]) -> T:
     """Run ``scenario`` with the clients an example makes: ``RestClient(NODE_URL,
-    client_config=...)`` and ``FaucetClient(FAUCET_URL, rest_client)``."""
+    client_config=CLIENT_CONFIG)`` and ``FaucetClient(FAUCET_URL, rest_client)``."""
 
     async def main() -> T:
-        rest = RestClient(NODE_URL, client_config=ClientConfig(**config))
+        rest = RestClient(NODE_URL, client_config=ClientConfig(max_gas_amount=MAX_GAS))
         faucet = FaucetClient(FAUCET_URL, rest)
         try:
             return await asyncio.wait_for(scenario(rest, faucet), timeout=240)
@@ -491,7 +492,9 @@ def test_simulate_transfer_coin(http: httpx.Client) -> None:
     assert estimated["gas_used"] == plain["gas_used"]
     assert too_much_sim["success"] is False
     assert too_much_sim["vm_status"].startswith("Move abort"), too_much_sim["vm_status"]
-    # Nothing simulated was committed.
+    # Nothing simulated was committed. The simulation before Bob had an account is not
+    # judged by its outcome: since 0.11 the example no longer looks at it, as frameworks
+    # that credit APT to an address without an account made it succeed.
     assert got["state"] == {"alice": (0, 1_000_000_000), "bob": 1}
     for simulation in (before_bob, plain, estimated, too_much_sim):
         assert http.get(f"/transactions/by_hash/{simulation['hash']}").status_code == 404
@@ -500,7 +503,6 @@ def test_simulate_transfer_coin(http: httpx.Client) -> None:
     assert txn["gas_used"] == plain["gas_used"]
     assert balance(http, alice.address()) == 1_000_000_000 - 100_000 - fee(txn)
     assert balance(http, bob.address()) == 1 + 100_000
-    assert before_bob["vm_status"] is not None
 
 
 # -- secp256k1_ecdsa_transfer_coin.py ---------------------------------------------------------
@@ -549,8 +551,12 @@ def test_secp256k1_ecdsa_transfer_coin(http: httpx.Client) -> None:
 def test_transaction_batching(http: httpx.Client) -> None:
     """The example's flow, scaled down: fund a source from the faucet in parallel, spread
     it over senders and receivers with transactions in flight under
-    ``AccountSequenceNumber``, then let one ``TransactionWorker`` per sender submit
-    transfers of 0 octas to its receiver."""
+    ``AccountSequenceNumber``, then let one ``TransactionWorker`` per sender, each with a
+    client of its own set as the example's workers are (at most 100 gas units, 60 s of
+    waiting), submit transfers of 0 octas to its receiver.
+
+    The spreading uses the examples' common settings: 100 gas units pay a transfer to an
+    account that exists, not one that creates the recipient's account."""
     senders = [Account.generate() for _ in range(3)]
     receivers = [Account.generate() for _ in range(3)]
     source = Account.generate()
@@ -578,6 +584,10 @@ def test_transaction_batching(http: httpx.Client) -> None:
         await numbers.synchronize()
 
         async def worker_run(sender: Account, receiver: Account) -> list[Any]:
+            own = RestClient(
+                NODE_URL,
+                client_config=ClientConfig(max_gas_amount=100, transaction_wait_in_seconds=60),
+            )
             made = 0
 
             async def generate(account: Account, number: int) -> SignedTransaction:
@@ -587,25 +597,25 @@ def test_transaction_batching(http: httpx.Client) -> None:
                 if made == per_worker:
                     await asyncio.Event().wait()
                 made += 1
-                return await rest.create_bcs_signed_transaction(
+                return await own.create_bcs_signed_transaction(
                     account, transfer(receiver.address(), 0), number
                 )
 
-            worker = TransactionWorker(sender, rest, generate)
+            worker = TransactionWorker(sender, own, generate)
             worker.start()
             try:
                 processed = [await worker.next_processed_transaction() for _ in range(per_worker)]
+                for _, txn_hash, error in processed:
+                    assert error is None, error
+                    await own.wait_for_transaction(txn_hash)
             finally:
                 worker.stop()
+                await own.close()
             return processed
 
         processed = await asyncio.gather(
             *(worker_run(s, r) for s, r in zip(senders, receivers, strict=True))
         )
-        for results in processed:
-            for _, txn_hash, error in results:
-                assert error is None, error
-                await rest.wait_for_transaction(txn_hash)
         return {"funded": funded, "distributed": distributed, "processed": processed}
 
     got = run(scenario)
@@ -622,6 +632,7 @@ def test_transaction_batching(http: httpx.Client) -> None:
         assert [t["sequence_number"] for t in txns] == [str(n) for n in range(per_worker)]
         assert all(t["success"] for t in txns)
         assert all(t["payload"]["arguments"] == [str(receiver.address()), "0"] for t in txns)
+        assert {t["max_gas_amount"] for t in txns} == {"100"}
         assert sequence_number(http, sender.address()) == per_worker
         assert balance(http, sender.address()) == per_sender - sum(fee(t) for t in txns)
         assert balance(http, receiver.address()) == 0
