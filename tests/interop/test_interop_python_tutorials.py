@@ -69,7 +69,8 @@ GAS_PRICE: Final = 100
 
 @pytest.fixture(scope="module")
 def http(default_node: CliNode) -> Iterator[httpx.Client]:
-    """Plain HTTP reads of the node the examples talk to."""
+    """Plain HTTP reads of the node the examples talk to (this module's own ``http``: the
+    node of ``default_node``, not the in-process one of ``conftest.py``)."""
     assert (default_node.node_url, default_node.faucet_url, default_node.indexer_url) == (
         NODE_URL,
         FAUCET_URL,
