@@ -14,6 +14,9 @@ of hashes, or with ``return_txns=true`` the hex BCS of the list of signed transa
 plain text; its errors are plain text) for any amount up to its limit (a larger one is
 refused, not cut: a local faucet gives what it is asked or says why not).
 
+An amount of 0 creates an account that has none, with nothing in it, and is refused (400
+``InvalidRequest``) for an account that exists, as the real faucet answers it.
+
 Failures are the faucet's own record (``message``, ``error_code``,
 ``rejection_reasons``, ``txn_hashes``) with the real statuses: 403 ``AuthTokenInvalid``,
 400 ``InvalidRequest``, 429 with ``Retry-After`` when the user's daily quota is spent
@@ -43,10 +46,10 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from ledgerkit._endpoints import operations_of
-from ledgerkit._errors import InputError
+from ledgerkit._errors import ErrorCode, InputError
 from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
 from ledgerkit.keys import Account, Ed25519PublicKey
-from ledgerkit.localnet._node_errors import NodeConfigError
+from ledgerkit.localnet._node_errors import NodeConfigError, NodeError
 from ledgerkit.localnet.chain import OCTAS_PER_APT
 from ledgerkit.localnet.services._token_checks import TokenRejected, TokenVerifier, bearer_token
 from ledgerkit.types import U64_MAX, Address, StructTag
@@ -134,6 +137,10 @@ class Funder(Protocol):
         """Whether a funding of ``amount`` octas (and its gas) can be paid now."""
         ...
 
+    def has_account(self, address: Address) -> bool:
+        """Whether ``address`` has an account on the ledger now."""
+        ...
+
     def fund(self, address: Address, amount: int) -> SignedTransaction:
         """Submit a transfer of ``amount`` octas to ``address``; the accepted transaction.
 
@@ -165,6 +172,15 @@ class LedgerFunder:
     def can_pay(self, amount: int) -> bool:
         balance = self._ledger.reads.balance(self._account.address, _APT, None)
         return bool(balance >= amount + FUND_MAX_GAS * self._price())
+
+    def has_account(self, address: Address) -> bool:
+        try:
+            self._ledger.reads.account(address, None)
+        except NodeError as exc:
+            if exc.code is not ErrorCode.ACCOUNT_NOT_FOUND:
+                raise
+            return False
+        return True
 
     def fund(self, address: Address, amount: int) -> SignedTransaction:
         function = "0x1::aptos_account::transfer"
@@ -296,16 +312,25 @@ def _account_of(fields: Mapping[str, Any]) -> Address:
 
 def _amount(raw: object, maximum: int, *, refuse_over: bool = False) -> int:
     """The octas a request asks: ``maximum`` when it names none; more than ``maximum`` is
-    cut to it, or refused with ``refuse_over`` (the open faucet)."""
+    cut to it, or refused with ``refuse_over`` (the open faucet). 0 asks for an account
+    with nothing in it (see :func:`_check_zero`)."""
     if raw is None:
         return min(LOCAL_DEFAULT_AMOUNT, maximum) if refuse_over else maximum
     if isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) <= 40:
         raw = int(raw)
+    if raw == 0 and not isinstance(raw, bool):
+        return 0
     if not isinstance(raw, int) or isinstance(raw, bool) or not 0 < raw <= U64_MAX:
         raise _invalid("`amount` must be a positive integer of octas (a u64)")
     if raw > maximum and refuse_over:
         raise _invalid(f"`amount` {raw} is over this faucet's limit of {maximum} octas a request")
     return min(raw, maximum)
+
+
+async def _check_zero(funder: Funder, address: Address, amount: int) -> None:
+    """An amount of 0 only creates an account: refused when there is one already."""
+    if amount == 0 and await asyncio.to_thread(funder.has_account, address):
+        raise _invalid(f"Account {address} already exists and amount asked for is 0")
 
 
 async def _fund_body(request: Request) -> dict[str, Any]:
@@ -361,6 +386,7 @@ class _Faucet:
         fields = await _fund_body(request)
         address = _account_of(fields)
         amount = self.amount(fields.get("amount"))
+        await _check_zero(self.funder, address, amount)
         if not self.settings.open:
             self.quota.check(user)
         if not await asyncio.to_thread(self.funder.can_pay, amount):
@@ -400,6 +426,7 @@ class _Faucet:
         try:
             address = _account_of(query)
             amount = self.amount(query.get("amount"))
+            await _check_zero(self.funder, address, amount)
         except RefusalError as exc:
             return PlainTextResponse(exc.message, 400)
         if not await asyncio.to_thread(self.funder.can_pay, amount):

@@ -88,6 +88,36 @@ def test_mint_creates_the_account_and_gives_the_amount_asked(
     assert client.account(target).value.sequence_number == 0
 
 
+def test_an_amount_of_0_creates_an_account_that_has_none_and_only_that(
+    faucet: httpx.Client, client: Client
+) -> None:
+    """As the real faucet: 0 octas creates the account, empty; for an account that exists
+    it is refused (400), on ``/mint`` in plain text and on ``/fund`` with the record."""
+    minted, funded = str(Account.generate().address), str(Account.generate().address)
+    answer = faucet.post("/mint", params={"amount": "0", "address": minted})
+    assert answer.status_code == 200, answer.text
+    (txn_hash,) = answer.json()
+    assert committed_balance(client, txn_hash, minted) == 0
+    assert client.account(minted).value.sequence_number == 0
+    answer = faucet.post("/fund", json={"amount": 0, "address": funded})
+    assert answer.status_code == 200, answer.text
+    (txn_hash,) = answer.json()["txn_hashes"]
+    assert committed_balance(client, txn_hash, funded) == 0
+    again = faucet.post("/mint", params={"amount": "0", "address": minted})
+    assert (again.status_code, again.text) == (
+        400,
+        f"Account {minted} already exists and amount asked for is 0",
+    )
+    assert_invalid(
+        faucet.post("/fund", json={"amount": 0, "address": funded}),
+        f"Account {funded} already exists and amount asked for is 0",
+    )
+    assert_invalid(
+        faucet.post("/is_eligible", json={"amount": 0, "address": funded}),
+        f"Account {funded} already exists and amount asked for is 0",
+    )
+
+
 def test_fund_answers_the_hashes_and_adds_to_the_balance(
     faucet: httpx.Client, client: Client
 ) -> None:
@@ -120,8 +150,10 @@ def test_fund_refuses_bad_input_with_its_record(faucet: httpx.Client) -> None:
                          "octas a request")  # fmt: skip
     not_u64 = faucet.post("/fund", json={"address": "0x1", "amount": 2**64})
     assert_invalid(not_u64, "`amount` must be a positive integer of octas (a u64)")
+    negative = faucet.post("/fund", json={"address": "0x1", "amount": -1})
+    assert_invalid(negative, "`amount` must be a positive integer of octas (a u64)")
     zero = faucet.post("/fund", json={"address": "0x1", "amount": 0})
-    assert_invalid(zero, "`amount` must be a positive integer of octas (a u64)")
+    assert_invalid(zero, "Account 0x1 already exists and amount asked for is 0")
     nobody = faucet.post("/fund", json={"amount": 5})
     assert_invalid(nobody, "name the account to fund: `address`, `auth_key` or `pub_key`")
     not_json = faucet.post("/fund", content=b"address=0x1")
