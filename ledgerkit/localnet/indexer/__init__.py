@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ledgerkit.localnet.indexer._graphql_app import build_schema_sdl, create_indexer_app, run_query
 from ledgerkit.localnet.indexer._graphql_sql import QueryBudget, QueryRefusedError
-from ledgerkit.localnet.indexer._indexer_db import IndexerDb, IndexerThread
+from ledgerkit.localnet.indexer._indexer_db import IndexerDb, IndexerThread, Snapshot
 from ledgerkit.localnet.indexer._processors import PROCESSORS
 from ledgerkit.localnet.indexer._tables import TABLES
 
@@ -24,6 +24,7 @@ __all__ = [
     "IndexerThread",
     "QueryBudget",
     "QueryRefusedError",
+    "Snapshot",
     "build_schema_sdl",
     "create_indexer_app",
     "run_query",

@@ -20,7 +20,7 @@ from graphql import GraphQLResolveInfo as _GraphQLResolveInfo
 
 from ledgerkit._errors import InputError
 from ledgerkit.localnet.indexer._graphql_schema import ORDER_BY, Resolvers
-from ledgerkit.localnet.indexer._indexer_db import IndexerDb
+from ledgerkit.localnet.indexer._indexer_db import Reads
 from ledgerkit.localnet.indexer._numeric import numeric_key
 from ledgerkit.localnet.indexer._tables import TABLES, Column, Table
 
@@ -63,9 +63,11 @@ class QueryRefusedError(InputError):
 
 @dataclass
 class QueryBudget:
-    """What one GraphQL request may still spend: SQLite steps (thousands) and rows."""
+    """What one GraphQL request may still spend: SQLite steps (thousands) and rows;
+    ``db`` runs its reads (an :class:`~ledgerkit.localnet.indexer.IndexerDb`, or the
+    request's :class:`~ledgerkit.localnet.indexer.Snapshot`)."""
 
-    db: IndexerDb
+    db: Reads
     steps: int
     rows: int
     spent: list[int] = field(default_factory=lambda: [0])
