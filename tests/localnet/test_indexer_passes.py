@@ -252,3 +252,26 @@ def test_a_read_does_not_wait_for_a_pass_writing(db: IndexerDb, ledger: Ledger) 
         release.set()
         writing.join(WAIT_SECONDS)
     assert _statuses(db) == {HEAD}
+
+
+def test_ledgerkit_node_shows_a_long_catch_up_on_standard_error(
+    db: IndexerDb,
+    ledger: Ledger,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from ledgerkit.localnet._foreground import indexer_progress_shown
+
+    monkeypatch.setattr(logging.getLogger(), "handlers", [])  # logging as a shell leaves it
+    with indexer_progress_shown():
+        assert db.catch_up(ledger, batch=8, progress_seconds=0.0) == HEAD
+    said = capsys.readouterr().err.splitlines()
+    assert said[:2] == [
+        "ledgerkit: indexer: indexed up to version 7 of 16",
+        "ledgerkit: indexer: indexed up to version 15 of 16",
+    ]
+    assert len(said) == 3
+    assert said[2].startswith("ledgerkit: indexer: caught up with version 16 in ")
+    # Once the node has stopped, its lines are no longer shown.
+    logging.getLogger("ledgerkit.localnet.indexer").info("indexer: a line after")
+    assert capsys.readouterr().err == ""

@@ -51,7 +51,7 @@ __all__ = [
     "Snapshot",
 ]
 
-_log = logging.getLogger("ledgerkit.localnet")
+_log = logging.getLogger("ledgerkit.localnet.indexer")
 
 #: Transactions indexed per SQLite transaction.
 BATCH_VERSIONS: Final = 2000
