@@ -50,8 +50,9 @@ def add_node(commands: Any) -> None:
     )  # fmt: skip
     node.add_argument(
         "--faucet-limit", type=int, default=None, metavar="OCTAS",
-        help="the open faucet's largest funding per request (default: 100000000000, "
-        "1,000 APT)",
+        help="a cap on the open faucet's funding per request, a larger one refused "
+        "(default: none, as a local network's faucet; without an amount a request gets "
+        "100000000000, 1,000 APT, or the cap if less)",
     )  # fmt: skip
     node.add_argument(
         "--indexer-port", type=port_number, default=8090,

@@ -63,7 +63,7 @@ def test_the_defaults_are_a_local_networks_ports_and_its_open_faucet() -> None:
     args = _parser().parse_args(["node"])
     assert (args.port, args.faucet_port, args.indexer_port) == (8080, 8081, 8090)
     assert _faucet_options(args) == {"faucet_port": 8081, "faucet": FaucetSettings.local()}
-    assert FaucetSettings.local().max_amount == 100_000_000_000  # 1,000 APT
+    assert FaucetSettings.local().max_amount == 18_446_744_073_709_551_615  # no limit but a u64
     public = _parser().parse_args(["node", "--profile", "public", "--faucet-port", "0"])
     assert _faucet_options(public) == {"faucet_port": 0}  # the testnet faucet, as before
     limited = _parser().parse_args(["node", "--faucet-limit", "7"])
