@@ -4,6 +4,7 @@ Opens a ledger with ``clock="wall"`` on a fake wall clock, makes ``--blocks`` id
 (default 2,000) one fake second apart, indexes them as the node's indexer does, and prints
 the bytes each adds to the ledger's SQLite file and to the indexer's, what a day of them
 at one a second (``idle_interval`` 1.0) comes to, and the CPU time one takes in each.
+The ledger is generated anew (an empty chain cache of its own), as a new user's is.
 Run with ``make bench`` or
 ``.venv/bin/python bench/bench_idle_blocks.py [--blocks N]``.
 """
@@ -11,6 +12,7 @@ Run with ``make bench`` or
 from __future__ import annotations
 
 import argparse
+import os
 import tempfile
 import time
 from pathlib import Path
@@ -45,6 +47,7 @@ def main() -> int:
     config = NodeConfig(seed=7, blocks=40, clock="wall")
     clock = FakeClock()
     with tempfile.TemporaryDirectory() as directory:
+        os.environ["LEDGERKIT_CHAIN_CACHE"] = str(Path(directory) / "chains")
         path = Path(directory) / "ledger.sqlite3"
         indexed = Path(directory) / "ledger.sqlite3.indexer"
         ledger = Ledger.open(path, config, time_source=clock)
