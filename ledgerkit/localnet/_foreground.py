@@ -7,15 +7,18 @@ dev accounts, and stops it cleanly at Ctrl-C or SIGTERM (:class:`_SignalStop`).
 from __future__ import annotations
 
 import contextlib
+import logging
 import signal
+import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType, TracebackType
 from typing import Any
 
 from ledgerkit.localnet._server import LocalNode
 
-__all__ = ["serve", "served"]
+__all__ = ["indexer_progress_shown", "serve", "served"]
 
 
 class _SignalStop:
@@ -96,6 +99,28 @@ def served(node: LocalNode) -> list[tuple[str, str, str]]:
     return rows
 
 
+@contextlib.contextmanager
+def indexer_progress_shown() -> Iterator[None]:
+    """The indexer's INFO lines (how far a long catch-up is) on standard error, as
+    ``ledgerkit: indexer: ...``, while the block runs; nothing is added when logging is
+    configured already (the root logger has handlers), as a program calling
+    :func:`serve` may have done."""
+    shown = logging.getLogger("ledgerkit.localnet.indexer")
+    if logging.getLogger().handlers or shown.handlers:
+        yield
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("ledgerkit: %(message)s"))
+    level = shown.level
+    shown.addHandler(handler)
+    shown.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        shown.removeHandler(handler)
+        shown.setLevel(level)
+
+
 def serve(
     *, db: str | Path | None, host: str, port: int, log_level: str = "info", **options: Any
 ) -> None:
@@ -113,6 +138,7 @@ def serve(
     """
     node = LocalNode(db=db, host=host, port=port, log_level=log_level, **options)
     with _SignalStop() as stop, contextlib.ExitStack() as stack:
+        stack.enter_context(indexer_progress_shown())  # a long first indexing says so
         stack.callback(node.stop)
         node.start()
         print(f"ledgerkit local node: {node.url}", flush=True)
@@ -124,12 +150,17 @@ def serve(
         )
         if node.public is not None:
             window = node.public.prune_window
-            print(f"  profile     public: the fullnode keeps the newest {window} versions")
+            print(
+                f"  profile     public: the fullnode keeps the newest {window} versions",
+                flush=True,
+            )
         for label, url, note in served(node):
             print(f"  {label:<11} {url}" + (f"  ({note})" if note else ""), flush=True)
         if node.api_key is not None:
             # Like the dev keys below: printed for the user, never logged.
-            print(f"  api key     {node.api_key}  (Authorization: Bearer; keep it here)")
+            print(
+                f"  api key     {node.api_key}  (Authorization: Bearer; keep it here)", flush=True
+            )
         print("  dev accounts (funded; keep these keys to this machine):", flush=True)
         for account in node.dev_accounts:
             # AIP-80 text: what the SDKs, the CLI and wallets import without a warning.

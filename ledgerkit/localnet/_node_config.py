@@ -79,7 +79,7 @@ class NodeConfig:
         expirations from their own clock.
     idle_interval : float
         On the wall clock, the seconds an idle node waits before it makes an empty block
-        (1.0; each one adds some 6 KB to the ledger's file).
+        (1.0; each one adds some 4.4 KB to the ledger's file).
 
     Raises
     ------

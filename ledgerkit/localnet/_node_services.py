@@ -85,7 +85,7 @@ class Indexer:
     thread: IndexerThread
 
     def stop(self) -> None:
-        self.thread.stop()
+        self.thread.stop()  # returns once the thread has ended: its file may close
         self.db.close()
 
 

@@ -10,15 +10,14 @@ in ``_serving``.
 
 A node keeps what it learnt at its first start (its URLs, the public profile's key, its
 dev accounts) once stopped, and a restart serves again at the same URLs: that record, and
-the URLs and sockets it is made of, are in ``_node_known``.
+the URLs and sockets it is made of, and the servers a start runs, each on its socket, are
+in ``_node_plan``.
 """
 
 from __future__ import annotations
 
-import errno
 import logging
 import shutil
-import socket
 import tempfile
 import threading
 import time
@@ -33,18 +32,12 @@ import uvicorn
 from ledgerkit._errors import LocalNodeError, NodeStoppedError
 from ledgerkit.keys import Account
 from ledgerkit.localnet._node_config import NodeConfig
-from ledgerkit.localnet._node_errors import NodeConfigError, PortInUseError
-from ledgerkit.localnet._node_known import Known, Plan, fullnode_window, origin, socket_for
-from ledgerkit.localnet._node_services import SERVICES, Indexer, indexer_for, service_apps
-from ledgerkit.localnet._serving import (
-    BlockProducer,
-    protocol_for,
-    serve_together,
-    uvicorn_server,
-)
-from ledgerkit.localnet.app import create_app
+from ledgerkit.localnet._node_errors import NodeConfigError
+from ledgerkit.localnet._node_plan import Known, Wanted, fullnode_window, plan_servers
+from ledgerkit.localnet._node_services import Indexer, indexer_for
+from ledgerkit.localnet._serving import BlockProducer, serve_together
 from ledgerkit.localnet.ledger import Ledger
-from ledgerkit.localnet.public import PublicApps, PublicSettings, RequestLog, public_apps
+from ledgerkit.localnet.public import PublicSettings, RequestLog
 from ledgerkit.localnet.services import FaucetSettings, IdentityProvider
 
 __all__ = ["PROFILES", "LocalNode"]
@@ -328,17 +321,36 @@ class LocalNode:
         if self._servers:
             return self
         path = self._ledger_path()
-        ports: dict[str, int] = {}
         try:
             ledger = self._ledger = Ledger.open(path, self.config, time_source=self._time_source)
             ledger.idle_tick()  # on the wall clock, the chain's time is now's from the start
-            self._producer = BlockProducer(ledger, self.config.block_interval)
+            producer = self._producer = BlockProducer(ledger, self.config.block_interval)
+            identity = None
             if self._services:
                 self._indexer = indexer_for(ledger, path)
-            plan, known = self._plan(ledger, ports)
+                identity = self._identity or IdentityProvider()  # its keys outlive a restart
+            planned = plan_servers(
+                ledger,
+                Wanted(
+                    host=self._host,
+                    asked=self._asked,
+                    had=self._ports,
+                    log_level=self._log_level,
+                    on_submit=producer.nudge,
+                    public=self._public_given,
+                    api_key=self._known.api_key if self._known is not None else None,
+                    identity=identity,
+                    indexer_app=None if self._indexer is None else self._indexer.app,
+                    faucet=self._faucet_settings,
+                ),
+            )
         except BaseException:
             self.stop()  # the temporary ledger removed, the sockets made closed
             raise
+        known, plan = planned.known, planned.plan
+        self._identity, self._closers = identity or self._identity, planned.closers
+        if planned.public is not None:
+            self.public, self._archive_log = planned.public, planned.archive_log
         self._servers = [server for server, _ in plan]
         self._thread = threading.Thread(
             target=serve_together,
@@ -353,10 +365,10 @@ class LocalNode:
                 self.stop()
                 raise LocalNodeError("the local node did not start; see the ledgerkit log")
             time.sleep(0.01)
-        self._producer.start()
+        producer.start()
         if self._indexer is not None:
             self._indexer.thread.start()
-        self._ports = ports
+        self._ports = planned.ports
         self._known = replace(known, dev_accounts=tuple(ledger.dev_accounts))
         _log.info("local node at %s (ledger %s)", known.url, path)
         if known.archive_url:
@@ -369,95 +381,6 @@ class LocalNode:
             return Path(self._tmpdir) / "ledger.sqlite3"
         self._db.parent.mkdir(parents=True, exist_ok=True)
         return self._db
-
-    def _plan(self, ledger: Ledger, ports: dict[str, int]) -> tuple[Plan, Known]:
-        """Every server of the node on its socket, and the URLs they answer at."""
-        socks: list[socket.socket] = []
-
-        def listen(name: str) -> socket.socket:
-            port = self._asked.get(name, 0)
-            try:
-                sock = socket_for(self._host, name, port, self._ports.get(name))
-            except OSError as exc:
-                if exc.errno != errno.EADDRINUSE:
-                    raise
-                raise PortInUseError(name, self._host, port, exc.strerror or "") from None
-            socks.append(sock)
-            ports[name] = sock.getsockname()[1]
-            return sock
-
-        try:
-            sock = listen("node")
-            url = f"{origin(self._host, sock.getsockname()[1])}/v1"
-            archive_url = api_key = None
-            if self._public_given is None:
-                assert self._producer is not None
-                app = create_app(ledger, on_submit=self._producer.nudge)
-                plan = [(self._uvicorn(app, protocol_for(ledger)), sock)]
-            else:  # the default window is taken anew from the chain at each start
-                plan, archive_url, api_key = self._public_plan(
-                    ledger, self._public_given, sock, listen("archive")
-                )
-            services: tuple[str | None, str | None, dict[str, str]] = (None, None, {})
-            indexer_url = None
-            if self._services:
-                served, services = self._service_plan(ledger, [listen(name) for name in SERVICES])
-                plan += served
-                assert self._indexer is not None
-                indexer_sock = listen("indexer")
-                plan.append((self._uvicorn(self._indexer.app), indexer_sock))
-                indexer_url = f"{origin(self._host, indexer_sock.getsockname()[1])}/v1/graphql"
-        except BaseException:
-            for made in socks:
-                made.close()
-            raise
-        faucet_url, docs_url, issuers = services
-        known = Known(url, archive_url, faucet_url, docs_url, issuers, api_key, (), indexer_url)
-        return plan, known
-
-    def _public_plan(
-        self,
-        ledger: Ledger,
-        settings: PublicSettings,
-        sock: socket.socket,
-        archive_sock: socket.socket,
-    ) -> tuple[Plan, str, str]:
-        """The pruned fullnode on ``sock`` and the archive on ``archive_sock``."""
-        archive_url = f"{origin(self._host, archive_sock.getsockname()[1])}/v1"
-        assert self._producer is not None
-        apps: PublicApps = public_apps(
-            ledger,
-            settings,
-            archive_url=archive_url,
-            on_submit=self._producer.nudge,
-            api_key=self._known.api_key if self._known is not None else None,
-        )
-        self.public, self._archive_log = apps.settings, apps.archive_received
-        plan = [
-            (self._uvicorn(apps.fullnode, protocol_for(apps.fullnode_ledger)), sock),
-            (self._uvicorn(apps.archive, protocol_for(ledger)), archive_sock),
-        ]
-        return plan, archive_url, apps.api_key
-
-    def _uvicorn(self, app: Any, protocol: Any = "auto") -> uvicorn.Server:
-        return uvicorn_server(app, log_level=self._log_level, protocol=protocol)
-
-    def _service_plan(
-        self, ledger: Ledger, socks: list[socket.socket]
-    ) -> tuple[Plan, tuple[str, str, dict[str, str]]]:
-        """The faucet, the identity provider and the docs host on ``socks``; their URLs."""
-        assert self._producer is not None
-        identity = self._identity or IdentityProvider()  # its keys outlive a restart
-        made = service_apps(
-            ledger,
-            [origin(self._host, sock.getsockname()[1]) for sock in socks],
-            identity,
-            on_submit=self._producer.nudge,
-            faucet=self._faucet_settings,
-        )
-        self._identity, self._closers = identity, made.closers
-        plan = [(self._uvicorn(app), sock) for app, sock in zip(made.apps, socks, strict=True)]
-        return plan, (made.faucet_url, made.docs_url, made.issuers)
 
     def sign_in(
         self,

@@ -280,3 +280,71 @@ def test_a_jsonb_value_past_what_is_stored_is_refused_not_unexpected(
         answer = run_query(db, {"query": query, "variables": {"d": value}})
     assert _code(answer) == "validation-failed"
     assert caplog.records == []
+
+
+def _event(writer: sqlite3.Connection, type_: str) -> None:
+    writer.execute(
+        "INSERT INTO events (sequence_number, creation_number, account_address, "
+        "transaction_version, transaction_block_height, type, data, inserted_at, event_index, "
+        "indexed_type) VALUES (0, 0, '0x1', 1, 1, ?, '{}', '2026-01-01T00:00:00', 0, ?)",
+        (type_, type_),
+    )
+
+
+@pytest.mark.parametrize("op", ["_like", "_nlike", "_ilike", "_nilike"])
+def test_a_pattern_past_10000_bytes_is_refused_and_not_logged_as_an_error(
+    filed: tuple[IndexerDb, sqlite3.Connection], op: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """SQLite fails a pattern past 50,000 bytes ("too complex") once it meets a row."""
+    db, writer = filed
+    _event(writer, "0x1::coin::CoinDeposit")
+    query = "query q($p: String) { events(where: {type: {" + op + ": $p}}) { type } }"
+    with caplog.at_level("WARNING", logger="ledgerkit.localnet"):
+        for pattern in ("%" * 60_000, "a" * 10_001, "\u20ac" * 3_334):  # 3 bytes each
+            answer = run_query(db, {"query": query, "variables": {"p": pattern}})
+            assert _code(answer) == "validation-failed"
+            assert answer["errors"][0]["message"] == (f"a {op} pattern is longer than 10000 bytes")
+    assert [r for r in caplog.records if r.levelname == "ERROR"] == []
+    # 10,000 bytes are within the bound: an answer.
+    kept = "%" * 9_999 + "t"
+    matched = {"_like": 1, "_nlike": 0, "_ilike": 1, "_nilike": 0}[op]
+    answer = run_query(db, {"query": query, "variables": {"p": kept}})
+    assert answer == {"data": {"events": [{"type": "0x1::coin::CoinDeposit"}] * matched}}
+
+
+def _nots(where: dict[str, Any], times: int) -> dict[str, Any]:
+    for _ in range(times):
+        where = {"_not": where}
+    return where
+
+
+@pytest.mark.parametrize(
+    ("where", "said"),
+    [
+        # 1,000 terms under one _or: SQLite's expression tree is at most 1,000 deep.
+        (
+            {"_or": [{"sequence_number": {"_eq": n}} for n in range(1000)]},
+            "the query is too large for the indexer: Expression tree is too large "
+            "(maximum depth 1000)",
+        ),
+        (
+            _nots({"type": {"_eq": "x"}}, 50),
+            "the query is too large for the indexer: parser stack overflow",
+        ),
+    ],
+    ids=["1000 terms", "50 nots"],
+)
+def test_a_where_too_large_for_sqlite_is_refused_and_not_logged_as_an_error(
+    filed: tuple[IndexerDb, sqlite3.Connection],
+    where: dict[str, Any],
+    said: str,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    db, writer = filed
+    _event(writer, "0x1::coin::CoinDeposit")
+    query = "query q($w: events_bool_exp) { events(where: $w) { type } }"
+    with caplog.at_level("WARNING", logger="ledgerkit.localnet"):
+        answer = run_query(db, {"query": query, "variables": {"w": where}})
+    assert _code(answer) == "validation-failed"
+    assert answer["errors"][0]["message"] == said
+    assert caplog.records == []

@@ -19,7 +19,8 @@ import pytest
 from test_node_cli import COMMAND, TIMEOUT, Child
 
 from ledgerkit import Account
-from ledgerkit.cli import _faucet_options, _parser, main
+from ledgerkit._cli_node import faucet_options as _faucet_options
+from ledgerkit.cli import _parser, main
 from ledgerkit.localnet import FaucetSettings, LocalNode, PortInUseError
 
 APT = "0x1::aptos_coin::AptosCoin"
@@ -62,7 +63,7 @@ def test_the_defaults_are_a_local_networks_ports_and_its_open_faucet() -> None:
     args = _parser().parse_args(["node"])
     assert (args.port, args.faucet_port, args.indexer_port) == (8080, 8081, 8090)
     assert _faucet_options(args) == {"faucet_port": 8081, "faucet": FaucetSettings.local()}
-    assert FaucetSettings.local().max_amount == 100_000_000_000  # 1,000 APT
+    assert FaucetSettings.local().max_amount == 18_446_744_073_709_551_615  # no limit but a u64
     public = _parser().parse_args(["node", "--profile", "public", "--faucet-port", "0"])
     assert _faucet_options(public) == {"faucet_port": 0}  # the testnet faucet, as before
     limited = _parser().parse_args(["node", "--faucet-limit", "7"])
@@ -179,3 +180,42 @@ def test_a_limit_is_for_the_open_faucet(capsys: pytest.CaptureFixture[str]) -> N
     assert capsys.readouterr().err.startswith(
         "ledgerkit: NodeConfigError: max_amount must be octas from 1 to 2^64 - 1 (a u64), got 0"
     )
+
+
+def test_idle_interval_reaches_the_node_and_is_the_wall_clocks(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import ledgerkit.localnet
+
+    served: list[dict[str, object]] = []
+    monkeypatch.setattr(ledgerkit.localnet, "serve", lambda **options: served.append(options))
+    assert main(["node", "--idle-interval", "2.5"]) == 0
+    assert main(["node"]) == 0
+    assert served[0]["idle_interval"] == 2.5
+    assert served[0]["clock"] == "wall"
+    assert "idle_interval" not in served[1]  # NodeConfig's own 1 s
+    assert main(["node", "--clock", "chain", "--idle-interval", "5"]) == 1
+    assert capsys.readouterr().err == (
+        "ledgerkit: InputError: --idle-interval: an option of the wall clock (--clock wall)\n"
+    )
+    assert len(served) == 2
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        ("0", "seconds from 0.001 to 86400, got 0"),
+        ("-1", "seconds from 0.001 to 86400, got -1"),
+        ("86401", "seconds from 0.001 to 86400, got 86401"),
+        ("nan", "seconds from 0.001 to 86400, got nan"),
+        ("inf", "seconds from 0.001 to 86400, got inf"),
+        ("soon", "not a number of seconds: 'soon'"),
+    ],
+)
+def test_an_idle_interval_out_of_bounds_is_a_usage_error(
+    value: str, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["node", "--idle-interval", value])
+    assert exited.value.code == 2
+    assert f"argument --idle-interval: {said}" in capsys.readouterr().err

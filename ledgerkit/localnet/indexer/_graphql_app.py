@@ -162,10 +162,17 @@ def run_query(db: IndexerDb, body: Any) -> dict[str, Any]:
             return _error(
                 f"the query is nested deeper than {MAX_DEPTH} levels", "validation-failed"
             )
-    budget = QueryBudget(db, steps=MAX_STEPS, rows=MAX_TOTAL_ROWS)
-    result = execute(
-        schema, document, variable_values=variables, operation_name=operation, context_value=budget
-    )
+    # The request's reads are one snapshot: an aggregate's count and nodes agree even
+    # while blocks are being indexed.
+    with db.snapshot() as snapshot:
+        budget = QueryBudget(snapshot, steps=MAX_STEPS, rows=MAX_TOTAL_ROWS)
+        result = execute(
+            schema,
+            document,
+            variable_values=variables,
+            operation_name=operation,
+            context_value=budget,
+        )
     assert isinstance(result, ExecutionResult)  # the resolvers are synchronous
     if result.errors:
         return {"errors": [_execution_error(error) for error in result.errors[:10]]}

@@ -20,14 +20,21 @@ from graphql import GraphQLResolveInfo as _GraphQLResolveInfo
 
 from ledgerkit._errors import InputError
 from ledgerkit.localnet.indexer._graphql_schema import ORDER_BY, Resolvers
-from ledgerkit.localnet.indexer._indexer_db import IndexerDb
+from ledgerkit.localnet.indexer._indexer_db import Reads
 from ledgerkit.localnet.indexer._numeric import numeric_key
 from ledgerkit.localnet.indexer._tables import TABLES, Column, Table
 
 #: The resolvers' ``info``: its context is the request's :class:`QueryBudget`.
 Info = _GraphQLResolveInfo["QueryBudget"]
 
-__all__ = ["MAX_PARAMS", "MAX_ROWS", "QueryBudget", "QueryRefusedError", "resolvers"]
+__all__ = [
+    "MAX_PARAMS",
+    "MAX_PATTERN_BYTES",
+    "MAX_ROWS",
+    "QueryBudget",
+    "QueryRefusedError",
+    "resolvers",
+]
 
 #: Rows one field answers with at most (and what ``limit`` may ask for).
 MAX_ROWS: Final = 1000
@@ -41,6 +48,9 @@ _STRING_OPS: Final = {
 }
 #: Values one SQL statement may carry (nested ``_in`` lists reach past SQLite's own cap).
 MAX_PARAMS: Final = 10_000
+#: Bytes of a ``_like``/``_ilike`` pattern (as SQLite gets it), well within SQLite's own
+#: cap (50,000), past which it fails the statement as "too complex".
+MAX_PATTERN_BYTES: Final = 10_000
 #: SQLite's refusals of a statement too large for it: the query's doing, not the indexer's.
 _TOO_LARGE: Final = (
     "too many SQL variables",
@@ -49,6 +59,7 @@ _TOO_LARGE: Final = (
     "parser stack overflow",
     "too many columns",
     "string or blob too big",
+    "pattern too complex",
 )
 _COMPARE: Final = {"_eq": "=", "_neq": "<>", "_gt": ">", "_gte": ">=", "_lt": "<", "_lte": "<="}
 
@@ -63,9 +74,11 @@ class QueryRefusedError(InputError):
 
 @dataclass
 class QueryBudget:
-    """What one GraphQL request may still spend: SQLite steps (thousands) and rows."""
+    """What one GraphQL request may still spend: SQLite steps (thousands) and rows;
+    ``db`` runs its reads (an :class:`~ledgerkit.localnet.indexer.IndexerDb`, or the
+    request's :class:`~ledgerkit.localnet.indexer.Snapshot`)."""
 
-    db: IndexerDb
+    db: Reads
     steps: int
     rows: int
     spent: list[int] = field(default_factory=lambda: [0])
@@ -189,7 +202,10 @@ def _compare(column: Column, name: str, ops: dict[str, Any], params: list[Any]) 
         elif op == "_is_null":
             parts.append(f"{raw} IS {'' if value else 'NOT '}NULL")
         elif op in _STRING_OPS:
-            params.append(_like_to_glob(value) if "GLOB" in _STRING_OPS[op] else value)
+            pattern = _like_to_glob(value) if "GLOB" in _STRING_OPS[op] else value
+            if len(pattern.encode("utf-8", "surrogatepass")) > MAX_PATTERN_BYTES:
+                raise QueryRefusedError(f"a {op} pattern is longer than {MAX_PATTERN_BYTES} bytes")
+            params.append(pattern)
             parts.append(
                 f"{name} {_STRING_OPS[op]} ?"
                 + (" ESCAPE '\\'" if "LIKE" in _STRING_OPS[op] else "")

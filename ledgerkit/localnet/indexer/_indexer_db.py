@@ -1,6 +1,11 @@
 """The indexer's own SQLite file beside the ledger's, and the thread that keeps it up
 with the ledger as blocks commit.
 
+Passes write through one connection; requests read through connections of their own,
+opened read-only, each request's statements in one read transaction: a request sees one
+state of the tables (a pass committing meanwhile is not half seen), and reads never wait
+for a pass (SQLite's write-ahead log lets them run beside it).
+
 Each pass reads the transactions after the last indexed version (at most
 :data:`BATCH_VERSIONS` at a time), makes their rows (``_processors``) and writes them
 with every processor's new ``last_success_version`` in one SQLite transaction: a node
@@ -16,6 +21,9 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final, Protocol
@@ -31,14 +39,30 @@ from ledgerkit.localnet.indexer._processors import (
 )
 from ledgerkit.localnet.indexer._tables import TABLES, create_statements
 
-__all__ = ["BATCH_VERSIONS", "POLL_SECONDS", "Indexed", "IndexerDb", "IndexerThread"]
+__all__ = [
+    "BATCH_VERSIONS",
+    "POLL_SECONDS",
+    "PROGRESS_SECONDS",
+    "RETRY_SECONDS",
+    "Indexed",
+    "IndexerDb",
+    "IndexerThread",
+    "Reads",
+    "Snapshot",
+]
 
-_log = logging.getLogger("ledgerkit.localnet")
+_log = logging.getLogger("ledgerkit.localnet.indexer")
 
 #: Transactions indexed per SQLite transaction.
 BATCH_VERSIONS: Final = 2000
 #: How often the indexer looks for new blocks.
 POLL_SECONDS: Final = 0.05
+#: A pass running longer than this says how far it is (INFO), then again at this pace.
+PROGRESS_SECONDS: Final = 2.0
+#: The wait after a failed pass: the first, doubling after each failure up to the last.
+RETRY_SECONDS: Final = (1.0, 60.0)
+#: Read-only connections kept open between requests.
+_IDLE_READERS: Final = 4
 
 _HIDDEN: Final = (
     'CREATE TABLE IF NOT EXISTS "_paired" (metadata TEXT PRIMARY KEY, coin TEXT NOT NULL)',
@@ -72,6 +96,46 @@ class Indexed(Protocol):
     def config(self) -> Any: ...
 
 
+class Reads(Protocol):
+    """What runs a request's reads (:meth:`IndexerDb.query` and a :class:`Snapshot`)."""
+
+    def query(
+        self, sql: str, params: list[Any], *, steps: int, spent: list[int] | None = None
+    ) -> list[tuple[Any, ...]]: ...
+
+
+def _read(
+    conn: sqlite3.Connection, sql: str, params: list[Any], steps: int, spent: list[int] | None
+) -> list[tuple[Any, ...]]:
+    counted = [0] if spent is None else spent
+    steps += counted[0]
+
+    def progress() -> int:
+        counted[0] += 1
+        return 1 if counted[0] > steps else 0
+
+    conn.set_progress_handler(progress, 1000)
+    try:
+        found: list[tuple[Any, ...]] = conn.execute(sql, params).fetchall()
+        return found
+    finally:
+        conn.set_progress_handler(None, 0)
+
+
+class Snapshot:
+    """The reads of one request, all of one state of the tables (see
+    :meth:`IndexerDb.snapshot`)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def query(
+        self, sql: str, params: list[Any], *, steps: int, spent: list[int] | None = None
+    ) -> list[tuple[Any, ...]]:
+        """As :meth:`IndexerDb.query`, in the snapshot's read transaction."""
+        return _read(self._conn, sql, params, steps, spent)
+
+
 def _stored(value: Any) -> Any:
     """A row value as SQLite keeps it (big numbers as text, JSON as text)."""
     if isinstance(value, bool):
@@ -103,14 +167,64 @@ class IndexerDb:
             self._conn.execute("PRAGMA synchronous=NORMAL")
             self._create()
         self._indexer = TransactionIndexer(self._lookup)
+        # A file is read through read-only connections of its own; a database in memory
+        # has one connection, reads and passes taking turns on it.
+        self._reader_uri = None if str(path) == ":memory:" else Path(path).resolve().as_uri()
+        self._readers: list[sqlite3.Connection] = []
+        self._readers_lock = threading.Lock()
 
     def _create(self) -> None:
         for statement in (*create_statements(), *_HIDDEN):
             self._conn.execute(statement)
 
     def close(self) -> None:
+        with self._readers_lock:
+            for reader in self._readers:
+                reader.close()
+            self._readers.clear()
         with self._lock:
             self._conn.close()
+
+    def _take_reader(self) -> sqlite3.Connection:
+        with self._readers_lock:
+            if self._readers:
+                return self._readers.pop()
+        conn = sqlite3.connect(
+            f"{self._reader_uri}?mode=ro", uri=True, check_same_thread=False, isolation_level=None
+        )
+        register(conn)
+        return conn
+
+    def _give_reader(self, conn: sqlite3.Connection) -> None:
+        with self._readers_lock:
+            if len(self._readers) < _IDLE_READERS:
+                self._readers.append(conn)
+                return
+        conn.close()
+
+    @contextmanager
+    def snapshot(self) -> Iterator[Snapshot]:
+        """A :class:`Snapshot` whose reads all see the tables as one state: what passes
+        commit while it is open is not seen by it, and it does not wait for them."""
+        if self._reader_uri is None:
+            with self._lock:
+                yield Snapshot(self._conn)
+            return
+        conn = self._take_reader()
+        ended = False
+        try:
+            conn.execute("BEGIN")
+            yield Snapshot(conn)
+        finally:
+            try:
+                if conn.in_transaction:
+                    conn.execute("COMMIT")
+                ended = True
+            finally:
+                if ended:
+                    self._give_reader(conn)
+                else:
+                    conn.close()
 
     def _lookup(self, kind: str, key: str) -> str | None:
         row = self._conn.execute(_LOOKUPS[kind], (key,)).fetchone()
@@ -130,26 +244,32 @@ class IndexerDb:
         """Rows of a read, abandoned (``sqlite3.OperationalError``) past ``steps`` VM
         steps (in thousands); the thousands it ran are added to ``spent[0]``, whether it
         finished or not."""
-        counted = [0] if spent is None else spent
-        steps += counted[0]
-
-        def progress() -> int:
-            counted[0] += 1
-            return 1 if counted[0] > steps else 0
-
-        with self._lock:
-            self._conn.set_progress_handler(progress, 1000)
-            try:
-                found: list[tuple[Any, ...]] = self._conn.execute(sql, params).fetchall()
-                return found
-            finally:
-                self._conn.set_progress_handler(None, 0)
+        with self.snapshot() as snapshot:
+            return snapshot.query(sql, params, steps=steps, spent=spent)
 
     # -- indexing -------------------------------------------------------------------------
 
-    def catch_up(self, ledger: Indexed, *, batch: int = BATCH_VERSIONS) -> int:
+    def catch_up(
+        self,
+        ledger: Indexed,
+        *,
+        batch: int = BATCH_VERSIONS,
+        stop: threading.Event | None = None,
+        progress_seconds: float = PROGRESS_SECONDS,
+    ) -> int:
         """Index what the ledger committed since the last pass; the last version indexed
-        (-1 when nothing is)."""
+        (-1 when nothing is).
+
+        Parameters
+        ----------
+        batch
+            Versions written per SQLite transaction.
+        stop
+            Once set, the pass ends after the batch it is writing (what it wrote stays).
+        progress_seconds
+            A pass running longer says how far it is (an INFO line), then again each
+            time as long again has passed, and says when it is done.
+        """
         head = int(ledger.head_within(None).version)
         chain_id = int(ledger.config.chain_id)
         last = self.last_version()
@@ -162,10 +282,20 @@ class IndexerDb:
             self._empty()
             last = None
         start = 0 if last is None else last + 1
+        began = time.monotonic()
+        said = began
         while start <= head:
+            if stop is not None and stop.is_set():
+                return start - 1
             end = min(start + batch, head + 1)
             self._index(ledger, start, end, chain_id)
             start = end
+            now = time.monotonic()
+            if start <= head and now - said >= progress_seconds:
+                said = now
+                _log.info("indexer: indexed up to version %d of %d", start - 1, head)
+        if said != began:
+            _log.info("indexer: caught up with version %d in %.1f s", head, now - began)
         return head if head >= 0 else -1
 
     def _root(self) -> str | None:
@@ -240,11 +370,24 @@ class IndexerDb:
 
 
 class IndexerThread:
-    """Keeps an :class:`IndexerDb` up with a ledger: a pass every :data:`POLL_SECONDS`."""
+    """Keeps an :class:`IndexerDb` up with a ledger: a pass every :data:`POLL_SECONDS`.
 
-    def __init__(self, db: IndexerDb, ledger: Indexed) -> None:
+    A failed pass is tried again after a wait that doubles with each failure in a row
+    (``retry_seconds``: the first and the longest, :data:`RETRY_SECONDS` by default); the
+    first failure of a run is logged with its traceback, the next ones are not, and the
+    pass that succeeds again says how many failed before it.
+    """
+
+    def __init__(
+        self,
+        db: IndexerDb,
+        ledger: Indexed,
+        *,
+        retry_seconds: tuple[float, float] = RETRY_SECONDS,
+    ) -> None:
         self._db = db
         self._ledger = ledger
+        self._retry = retry_seconds
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="ledgerkit-indexer", daemon=True)
 
@@ -252,15 +395,29 @@ class IndexerThread:
         self._thread.start()
 
     def stop(self) -> None:
+        """Stop, once the batch being written (if any) is committed; returns when the
+        thread has ended, so the file may then be closed."""
         self._stop.set()
-        if self._thread.ident is not None:
-            self._thread.join(timeout=10)
+        if self._thread.ident is None:
+            return
+        self._thread.join(timeout=10)
+        if self._thread.is_alive():
+            _log.info("indexer: waiting for the batch being written to commit")
+            self._thread.join()
 
     def _run(self) -> None:
+        failures = 0
         while not self._stop.is_set():
             try:
-                self._db.catch_up(self._ledger)
+                self._db.catch_up(self._ledger, stop=self._stop)
             except Exception:  # keep indexing; a bad pass is tried again
-                _log.exception("indexing failed")
-                self._stop.wait(1.0)
+                failures += 1
+                if failures == 1:
+                    _log.exception("indexing failed; trying again (further failures unlogged)")
+                first, longest = self._retry
+                self._stop.wait(min(longest, first * 2 ** min(failures - 1, 32)))
+                continue
+            if failures:
+                _log.warning("indexing works again, after %d failed passes", failures)
+                failures = 0
             self._stop.wait(POLL_SECONDS)

@@ -11,8 +11,10 @@ A faucet configured as a devnet faucet also takes the tokenless ``POST /mint?add
 An open faucet (:meth:`FaucetSettings.local`) is the one a local network runs beside its
 node: no token, no daily quota, ``POST /fund`` and the legacy ``POST /mint`` (a JSON list
 of hashes, or with ``return_txns=true`` the hex BCS of the list of signed transactions as
-plain text; its errors are plain text) for any amount up to its limit (a larger one is
-refused, not cut: a local faucet gives what it is asked or says why not).
+plain text; its errors are plain text) for any amount of octas in a u64, as aptos-core's
+local faucet sets no maximum, and 1,000 APT when a request names none (its
+``amount_to_fund``). A limit may be set; a larger amount is then refused, not cut: a
+local faucet gives what it is asked or says why not.
 
 An amount of 0 creates an account that has none, with nothing in it, and is refused (400
 ``InvalidRequest``) for an account that exists, as the real faucet answers it.
@@ -55,6 +57,7 @@ from ledgerkit.localnet.services._token_checks import TokenRejected, TokenVerifi
 from ledgerkit.types import U64_MAX, Address, StructTag
 
 __all__ = [
+    "LOCAL_DEFAULT_AMOUNT",
     "LOCAL_MAX_AMOUNT",
     "FaucetSettings",
     "Funder",
@@ -72,10 +75,12 @@ FUND_MAX_GAS: Final = 10_000
 #: How long a funding transaction stays valid.
 FUND_EXPIRY_SECONDS: Final = 60
 _APT: Final = StructTag.parse("0x1::aptos_coin::AptosCoin")
-#: The open local faucet's limit per request by default: 1,000 APT in octas.
-LOCAL_MAX_AMOUNT: Final = 1_000 * OCTAS_PER_APT
-#: What the open faucet gives when a request names no amount: 1 APT.
-LOCAL_DEFAULT_AMOUNT: Final = OCTAS_PER_APT
+#: The open local faucet's limit per request by default: none but a u64's (aptos-core's
+#: faucet of a local network, ``RunConfig::build_for_cli``, sets no ``maximum_amount``).
+LOCAL_MAX_AMOUNT: Final = U64_MAX
+#: What the open faucet gives when a request names no amount: 1,000 APT, aptos-core's
+#: ``amount_to_fund`` of a local network's faucet (100,000,000,000 octas).
+LOCAL_DEFAULT_AMOUNT: Final = 1_000 * OCTAS_PER_APT
 
 
 @dataclass(frozen=True)
@@ -86,8 +91,8 @@ class FaucetSettings:
     ----------
     max_amount : int
         Octas per request: a missing or larger ``amount`` becomes this (1 APT, as the
-        testnet faucet gives). An open faucet refuses a larger one (400) and gives 1 APT
-        when none is named.
+        testnet faucet gives). An open faucet refuses a larger one (400) and gives 1,000
+        APT (or this, if less) when none is named.
     requests_per_day : int
         Fundings per user (the token's ``sub``) per UTC day; the next one is a 429.
         An open faucet counts none.
@@ -122,7 +127,9 @@ class FaucetSettings:
     def local(cls, max_amount: int = LOCAL_MAX_AMOUNT) -> FaucetSettings:
         """The open faucet of a local network (``ledgerkit node``'s default): no token, no
         quota, ``POST /fund`` and ``POST /mint``, up to ``max_amount`` octas a request
-        (1,000 APT unless told)."""
+        (by default any u64, as aptos-core's local faucet has no maximum; what the chain's
+        faucet account cannot pay is a 503). A request naming no amount gets 1,000 APT, or
+        ``max_amount`` if less."""
         return cls(max_amount=max_amount, devnet=True, open=True)
 
 

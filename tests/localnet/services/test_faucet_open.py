@@ -62,9 +62,12 @@ def assert_invalid(response: httpx.Response, message: str) -> None:
     }
 
 
-def test_the_local_settings_are_open_with_a_limit_of_1000_apt() -> None:
+def test_the_local_settings_are_open_with_no_limit_but_a_u64s() -> None:
+    """aptos-core's faucet of a local network (``RunConfig::build_for_cli``) sets no
+    ``maximum_amount``."""
     settings = FaucetSettings.local()
-    assert (settings.open, settings.devnet, settings.max_amount) == (True, True, 100_000_000_000)
+    assert (settings.open, settings.devnet) == (True, True)
+    assert settings.max_amount == 18_446_744_073_709_551_615
     assert FaucetSettings().open is False  # LocalNode's default faucet stays the testnet's
 
 
@@ -128,11 +131,11 @@ def test_fund_answers_the_hashes_and_adds_to_the_balance(
     (txn_hash,) = first.json()["txn_hashes"]
     assert HASH.match(txn_hash)
     assert committed_balance(client, txn_hash, str(target.address)) == 250_000_000
-    # By public key, without an amount: 1 APT more.
+    # By public key, without an amount: 1,000 APT more (aptos-core's amount_to_fund).
     public_key = str(target.public_key)
     second = faucet.post("/fund", json={"pub_key": public_key})
     (txn_hash,) = second.json()["txn_hashes"]
-    assert committed_balance(client, txn_hash, str(target.address)) == 350_000_000
+    assert committed_balance(client, txn_hash, str(target.address)) == 100_250_000_000
 
 
 def test_no_token_no_quota_and_eligibility_without_one(faucet: httpx.Client) -> None:
@@ -204,3 +207,44 @@ def test_an_open_faucet_serves_mint_even_when_not_called_a_devnet_one() -> None:
         )
         assert answer.status_code == 200, answer.text
         assert HASH.match(answer.json()[0])
+
+
+def test_the_default_local_faucet_gives_any_amount_it_can_pay_and_1000_apt_unasked() -> None:
+    """The chain's faucet account holds 1,000,000,000 APT (10^17 octas): 10,000,000 APT
+    are given; 2^64 - 1 octas are a u64 it cannot pay (503, as the real faucet's funder
+    when it cannot)."""
+    with (
+        LocalNode(seed=13, blocks=1, faucet=FaucetSettings.local()) as node,
+        Client(node.url) as client,
+    ):
+        faucet_url = node.faucet_url or ""
+        target = str(Account.generate().address)
+        big = httpx.post(
+            f"{faucet_url}/fund",
+            json={"address": target, "amount": 1_000_000_000_000_000},
+            timeout=30,
+        )
+        assert big.status_code == 200, big.text
+        (txn_hash,) = big.json()["txn_hashes"]
+        assert committed_balance(client, txn_hash, target) == 1_000_000_000_000_000
+        other = str(Account.generate().address)
+        (txn_hash,) = httpx.post(f"{faucet_url}/mint", params={"address": other}, timeout=30).json()
+        assert committed_balance(client, txn_hash, other) == 100_000_000_000
+        too_much = httpx.post(
+            f"{faucet_url}/fund",
+            json={"address": other, "amount": 18_446_744_073_709_551_615},
+            timeout=30,
+        )
+        assert too_much.status_code == 503
+        assert too_much.json()["error_code"] == "FunderAccountProblem"
+
+
+def test_a_limit_under_1000_apt_is_what_a_request_without_an_amount_gets() -> None:
+    with (
+        LocalNode(seed=13, blocks=1, faucet=FaucetSettings.local(max_amount=7)) as node,
+        Client(node.url) as client,
+    ):
+        target = str(Account.generate().address)
+        answer = httpx.post(f"{node.faucet_url}/mint", params={"address": target}, timeout=30)
+        assert answer.status_code == 200, answer.text
+        assert committed_balance(client, answer.json()[0], target) == 7
