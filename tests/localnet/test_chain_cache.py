@@ -141,3 +141,20 @@ def test_the_cache_keeps_the_recently_used_chains_and_sweeps_dead_creators_files
     assert first in left  # seed 41, used after seed 42 was made
     assert not dead.exists()
     assert fresh.exists()
+
+
+def test_the_cache_key_covers_the_code_that_generates_the_chain() -> None:
+    """A chain cached by older code is not taken for the chain of newer code: the key's
+    digest reads the generator, the executor, the encodings and the types."""
+    files = {path.as_posix() for path in _chain_cache._code_files()}
+    assert {
+        "localnet/chain/_generator.py",
+        "localnet/vm/__init__.py",
+        "bcs/__init__.py",
+        "tx/__init__.py",
+        "types/__init__.py",
+        "_errors.py",
+    } <= files
+    assert "widgets/__init__.py" not in files
+    # The SHA-256 of nothing, which a digest of no file at all would be.
+    assert _chain_cache._code_digest() != "e3b0c44298fc1c14"

@@ -34,8 +34,9 @@ __all__ = ["CHAIN_CACHE_ENV", "chain_cache_dir", "chain_key", "copy_cached_chain
 #: Environment variable naming the chain cache directory (``off``: no cache).
 CHAIN_CACHE_ENV: Final = "LEDGERKIT_CHAIN_CACHE"
 _OFF: Final = frozenset({"", "0", "off", "no", "none", "false"})
-#: Packages whose code decides a generated chain's bytes.
-_CODE_PACKAGES: Final = ("localnet", "bcs", "tx", "types")
+#: Packages of ledgerkit whose code decides a generated chain's bytes (with the modules at
+#: the package's root, which they import).
+_CODE_PACKAGES: Final = ("localnet", "bcs", "keys", "models", "tx", "types")
 #: Chains kept; past it the least recently used go (each is a few to tens of MB).
 MAX_CACHED_CHAINS: Final = 16
 #: A creator's file this old was left by a process that died mid-generation.
@@ -60,13 +61,23 @@ def chain_cache_dir() -> Path | None:
 
 
 @functools.cache
-def _code_digest() -> str:
-    root = Path(__file__).resolve().parent.parent
-    digest = hashlib.sha256()
+def _code_files() -> list[Path]:
+    """The sources a chain's bytes depend on, relative to the ``ledgerkit`` package."""
+    root = Path(__file__).resolve().parents[2]
+    found = list(root.glob("*.py"))
     for package in _CODE_PACKAGES:
-        for source in sorted((root / package).rglob("*.py")):
-            digest.update(source.relative_to(root).as_posix().encode() + b"\0")
-            digest.update(source.read_bytes() + b"\0")
+        found.extend((root / package).rglob("*.py"))
+    return sorted(path.relative_to(root) for path in found)
+
+
+@functools.cache
+def _code_digest() -> str:
+    """A digest of :func:`_code_files`: changed code generates (and caches) chains anew."""
+    root = Path(__file__).resolve().parents[2]
+    digest = hashlib.sha256()
+    for source in _code_files():
+        digest.update(source.as_posix().encode() + b"\0")
+        digest.update((root / source).read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
 
