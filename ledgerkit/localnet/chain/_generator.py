@@ -165,8 +165,8 @@ def _put_framework(ctx: Context, config: NodeConfig, start: int) -> None:
     """The framework's modules and its ``0x1`` resources: its account, the chain id, the
     clock (at the history's ``start``), the block resource, burned fees, the originating
     address table and APT's ``CoinInfo``."""
-    for name, (body, _, bytecode) in FRAMEWORK.module_payloads.items():
-        ctx.put_module(name, body, bytecode)
+    for (address, name), (body, _, bytecode) in FRAMEWORK.module_payloads.items():
+        ctx.put_module(address, name, body, bytecode)
     framework_account = account_data(_FRAMEWORK, bytes(_FRAMEWORK))
     framework_account["guid_creation_num"] = "4"
     ctx.put(_FRAMEWORK, ACCOUNT, framework_account)

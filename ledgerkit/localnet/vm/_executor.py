@@ -500,7 +500,7 @@ def finalize(ctx: Context) -> list[StateChange]:
                 "data": w.value,
                 "type": "write_module",
             }
-            json_bytes = FRAMEWORK.module_payloads[w.path][1]
+            json_bytes = FRAMEWORK.module_payloads[(w.address, w.path)][1]
             out.append(StateChange(w.skey, json_bytes, w.bcs, change))
         else:
             handle, key_hex = w.address.standard, "0x" + w.bcs.hex()

@@ -88,7 +88,7 @@ from ledgerkit.localnet.vm.framework._system_modules import (
     CURRENT_TIME,
     block_prologue,
 )
-from ledgerkit.types import EntryFunctionId, MoveType
+from ledgerkit.types import Address, EntryFunctionId, MoveType
 
 __all__ = [
     "ACCOUNT",
@@ -146,31 +146,33 @@ class Framework:
     """Modules by name, functions by id, struct layouts and the codec that uses them."""
 
     def __init__(self, modules: tuple[ModuleSpec, ...]) -> None:
-        self.modules = {module.name: module for module in modules}
+        #: By ``(address, name)``, in the order genesis writes them.
+        self.modules = {module.key: module for module in modules}
         self.layouts = FrameworkLayouts(modules)
         self.codec: MoveValueCodec = make_codec(self.layouts)
 
-    def module(self, name: str) -> ModuleSpec | None:
-        return self.modules.get(name)
+    def module(self, name: str, address: Address = FRAMEWORK_ADDRESS) -> ModuleSpec | None:
+        return self.modules.get((address, name))
 
     def function(self, fid: EntryFunctionId) -> tuple[ModuleSpec | None, FunctionSpec | None]:
         """The module and function of ``fid`` (either None when it does not exist)."""
-        if fid.address != FRAMEWORK_ADDRESS:
-            return None, None
-        module = self.modules.get(fid.module.name)
+        module = self.modules.get((fid.address, fid.module.name))
         return module, None if module is None else module.function(fid.name)
 
     @staticmethod
     def body(fid: EntryFunctionId) -> Native | None:
-        return NATIVES.get((fid.module.name, fid.name))
+        return NATIVES.get((fid.address, fid.module.name, fid.name))
 
     @cached_property
-    def module_payloads(self) -> dict[str, tuple[dict[str, object], bytes, bytes]]:
-        """Each module's ``{bytecode, abi}``, that as JSON bytes, and the bytecode."""
-        out: dict[str, tuple[dict[str, object], bytes, bytes]] = {}
-        for name, module in self.modules.items():
+    def module_payloads(
+        self,
+    ) -> dict[tuple[Address, str], tuple[dict[str, object], bytes, bytes]]:
+        """Each module's ``{bytecode, abi}``, that as JSON bytes, and the bytecode, by
+        ``(address, name)``."""
+        out: dict[tuple[Address, str], tuple[dict[str, object], bytes, bytes]] = {}
+        for key, module in self.modules.items():
             body = module.json()
-            out[name] = (body, orjson.dumps(body), module.bytecode())
+            out[key] = (body, orjson.dumps(body), module.bytecode())
         return out
 
     def standardize(self, t: MoveType, value: object) -> object:

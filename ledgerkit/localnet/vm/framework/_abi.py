@@ -130,12 +130,14 @@ class FunctionSpec:
 
 @dataclass(frozen=True, slots=True)
 class ModuleSpec:
-    """One module at ``0x1``: its structs and functions."""
+    """One module: its structs and functions, at ``address`` (``0x1``, or ``0x3`` and
+    ``0x4`` for the token packages)."""
 
     name: str
     structs: tuple[StructSpec, ...] = ()
     functions: tuple[FunctionSpec, ...] = ()
     friends: tuple[str, ...] = ()
+    address: Address = FRAMEWORK_ADDRESS
     _functions: dict[str, FunctionSpec] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -143,7 +145,12 @@ class ModuleSpec:
 
     @property
     def module_id(self) -> ModuleId:
-        return ModuleId(FRAMEWORK_ADDRESS, self.name)
+        return ModuleId(self.address, self.name)
+
+    @property
+    def key(self) -> tuple[Address, str]:
+        """``(address, name)``: how the framework finds the module."""
+        return self.address, self.name
 
     def function(self, name: str) -> FunctionSpec | None:
         return self._functions.get(name)
@@ -151,7 +158,7 @@ class ModuleSpec:
     def abi(self) -> dict[str, Any]:
         """The module ABI in the API's JSON shape."""
         return {
-            "address": FRAMEWORK_ADDRESS.standard,
+            "address": self.address.standard,
             "name": self.name,
             "friends": list(self.friends),
             "exposed_functions": [f.abi() for f in self.functions],
@@ -163,7 +170,7 @@ class ModuleSpec:
         s = Serializer()
         s.fixed_bytes(MOVE_MAGIC)
         s.u32(BYTECODE_VERSION)
-        s.address(FRAMEWORK_ADDRESS)
+        s.address(self.address)
         s.string(self.name)
         s.uleb128(len(self.friends))
         for friend in self.friends:

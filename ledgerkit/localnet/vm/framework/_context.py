@@ -40,24 +40,29 @@ __all__ = [
 #: Store key -> ``(json, bcs)`` of the current value, or None when there is none.
 ReadFn = Callable[[bytes], tuple[bytes, bytes] | None]
 Native = Callable[["Context", tuple[MoveType, ...], list[Any]], list[Any] | None]
-NATIVES: dict[tuple[str, str], Native] = {}
+#: Bodies by ``(address, module, function)``.
+NATIVES: dict[tuple[Address, str, str], Native] = {}
 
 ACCOUNT: Final = "0x1::account::Account"
 _ZERO_GUID: Final = {"creation_number": "0", "account_address": "0x0"}
 
 
-def native(module: str, name: str) -> Callable[[Native], Native]:
-    """Register the Python body of ``0x1::module::name``."""
+def native(module: str, name: str, *, address: int = 1) -> Callable[[Native], Native]:
+    """Register the Python body of ``0x1::module::name`` (or of another ``address``'s
+    module: ``0x3`` and ``0x4`` hold the token packages)."""
+    key = (Address.from_int(address), module, name)
 
     def register(function: Native) -> Native:
-        NATIVES[(module, name)] = function
+        NATIVES[key] = function
         return function
 
     return register
 
 
 class MoveAbortError(Exception):
-    """A Move ``abort`` of ``0x1::module`` with ``code``, named from the module's error map.
+    """A Move ``abort`` of a framework module with ``code``, named from its error map.
+
+    ``module`` is a name at ``0x1`` (``"coin"``) or ``address::name`` (``"0x4::aptos_token"``).
 
     The name and description are the constant the module declares for the code (looked
     up as a node looks up a module's error map, by the code's low 12 bits, then the whole
@@ -69,18 +74,22 @@ class MoveAbortError(Exception):
 
     def __init__(self, module: str, code: int, expected: str | None = None) -> None:
         self.module = module
+        #: ``address::name``, short address: ``module`` is a name at ``0x1`` or that.
+        self.location = module if "::" in module else f"0x1::{module}"
         self.code = code
-        declared = declared_error(f"0x1::{module}", code)
+        declared = declared_error(self.location, code)
         self.name: str | None = None if declared is None else declared[0]
         self.description: str | None = None if declared is None else declared[1]
         if expected is not None and expected != self.name:
-            raise AssertionError(f"0x1::{module} declares {code:#x} as {self.name}, not {expected}")
+            raise AssertionError(
+                f"{self.location} declares {code:#x} as {self.name}, not {expected}"
+            )
         super().__init__(self.vm_status)
 
     @property
     def vm_status(self) -> str:
         """The ``vm_status`` text of a transaction that aborted so."""
-        where = f"Move abort in 0x1::{self.module}"
+        where = f"Move abort in {self.location}"
         if self.name:
             return f"{where}: {self.name}({self.code:#x}): {self.description or ''}".rstrip(": ")
         return f"{where}: {self.code:#x}"
@@ -201,9 +210,10 @@ class Context:
             skey, TABLE_ITEM, handle, key_type, value, existed, key, value_type, key_bcs
         )
 
-    def put_module(self, name: str, module: dict[str, Any], bytecode: bytes) -> None:
-        """Publish a module at ``0x1`` (genesis only)."""
-        address = Address.from_int(1)
+    def put_module(
+        self, address: Address, name: str, module: dict[str, Any], bytecode: bytes
+    ) -> None:
+        """Publish a framework module at ``address`` (genesis only)."""
         skey = _module_key(address, name)
         self.writes[skey] = Write(
             skey, MODULE, address, name, module, self._existed_before(skey), bcs=bytecode
@@ -253,7 +263,8 @@ class Context:
     @staticmethod
     def abort(module: str, code: int, expected: str | None = None) -> MoveAbortError:
         """The abort to raise: ``raise ctx.abort("coin", 0x60005, "ECOIN_STORE_NOT_PUBLISHED")``
-        (named and described from the module's error map; ``expected`` is checked)."""
+        (``module`` a name at ``0x1`` or ``address::name``; named and described from the
+        module's error map; ``expected`` is checked)."""
         return MoveAbortError(module, code, expected)
 
     @property

@@ -55,14 +55,14 @@ class FrameworkLayouts:
     generation = 0
 
     def __init__(self, modules: Sequence[ModuleSpec]) -> None:
-        self._structs: dict[tuple[str, str], StructSpec] = {
-            (module.name, struct.name): struct for module in modules for struct in module.structs
+        self._structs: dict[tuple[Address, str, str], StructSpec] = {
+            (module.address, module.name, struct.name): struct
+            for module in modules
+            for struct in module.structs
         }
 
     def struct(self, tag: StructTag) -> StructSpec | None:
-        if tag.address != FRAMEWORK_ADDRESS:
-            return None
-        return self._structs.get((tag.module, tag.name))
+        return self._structs.get((tag.address, tag.module, tag.name))
 
     def struct_fields(self, tag: StructTag) -> Sequence[tuple[str, MoveType]] | None:
         spec = self.struct(tag)
