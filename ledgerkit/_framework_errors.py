@@ -195,6 +195,77 @@ _LEDGER_DEMO: Final = {
     2: ("ESCORE_OVERFLOW", "The score would overflow a u64"),
 }
 
+# The token standard v1 at 0x3 (aptos-token), and the simple map its property maps use.
+_TOKEN_V1: Final = {
+    0: ("EALREADY_HAS_BALANCE", "The account already holds a balance of this token"),
+    1: ("ECOLLECTIONS_NOT_PUBLISHED", "The creator has no Collections resource"),
+    2: ("ECOLLECTION_NOT_PUBLISHED", "The creator has no collection of that name"),
+    3: ("ECOLLECTION_ALREADY_EXISTS", "The creator has a collection of that name already"),
+    4: (
+        "ECREATE_WOULD_EXCEED_COLLECTION_MAXIMUM",
+        "One more token data would pass the collection's maximum",
+    ),
+    5: ("EINSUFFICIENT_BALANCE", "The token balance is smaller than the amount asked"),
+    6: ("EINVALID_TOKEN_MERGE", "Only tokens of the same id can be merged"),
+    7: ("EMINT_WOULD_EXCEED_TOKEN_MAXIMUM", "Minting that amount would pass the token's maximum"),
+    8: ("ENO_BURN_CAPABILITY", "The signer cannot burn this token"),
+    9: ("ETOKEN_DATA_ALREADY_EXISTS", "The collection has a token data of that name already"),
+    10: ("ETOKEN_DATA_NOT_PUBLISHED", "No token data of that id exists"),
+    11: ("ETOKEN_STORE_NOT_PUBLISHED", "The account has no TokenStore"),
+    12: (
+        "ETOKEN_SPLIT_AMOUNT_LARGER_OR_EQUAL_TO_TOKEN_AMOUNT",
+        "A split must leave some of the token behind",
+    ),
+    13: ("EFIELD_NOT_MUTABLE", "That field was created immutable"),
+    14: ("ENO_MUTATE_CAPABILITY", "Only the creator can change this token"),
+    15: ("ENO_TOKEN_IN_TOKEN_STORE", "The TokenStore holds no token of that id"),
+    16: ("EUSER_NOT_OPT_IN_DIRECT_TRANSFER", "The receiver has not opted in to direct transfers"),
+    17: ("EWITHDRAW_ZERO", "A withdrawal of zero tokens is refused"),
+    18: ("ENFT_NOT_SPLITABLE", "A token with a property version above 0 cannot be split"),
+    19: ("ENO_MINT_CAPABILITY", "Only the creator can mint this token"),
+    25: ("ECOLLECTION_NAME_TOO_LONG", "The collection name is longer than 128 bytes"),
+    26: ("ENFT_NAME_TOO_LONG", "The token name is longer than 128 bytes"),
+    27: ("EURI_TOO_LONG", "The URI is longer than 512 bytes"),
+    28: ("ENO_DEPOSIT_TOKEN_WITH_ZERO_AMOUNT", "A deposit of zero tokens is refused"),
+    29: ("ENO_BURN_TOKEN_WITH_ZERO_AMOUNT", "Burning zero tokens is refused"),
+    30: ("EOWNER_CANNOT_BURN_TOKEN", "The token's properties do not let its owner burn it"),
+    31: ("ECREATOR_CANNOT_BURN_TOKEN", "The token's properties do not let its creator burn it"),
+    32: ("ECANNOT_UPDATE_RESERVED_PROPERTY", "A reserved property cannot be changed"),
+    33: ("ETOKEN_CANNOT_HAVE_ZERO_AMOUNT", "A token must have an amount above zero"),
+    34: (
+        "EINVALID_ROYALTY_NUMERATOR_DENOMINATOR",
+        "The royalty's numerator is larger than its denominator",
+    ),
+    35: ("EROYALTY_PAYEE_ACCOUNT_DOES_NOT_EXIST", "The royalty payee account does not exist"),
+    36: ("EINVALID_MAXIMUM", "The new maximum is invalid for this supply"),
+    37: ("ETOKEN_PROPERTIES_COUNT_NOT_MATCH", "Keys, values and types differ in number"),
+    38: (
+        "EINSUFFICIENT_WITHDRAW_CAPABILITY_AMOUNT",
+        "The withdraw capability is for a smaller amount",
+    ),
+    39: ("EWITHDRAW_PROOF_EXPIRES", "The withdraw capability has expired"),
+    40: ("EPROPERTY_RESERVED_BY_STANDARD", "Property keys starting TOKEN_ are the standard's"),
+}
+
+_TOKEN_TRANSFERS: Final = {
+    1: ("ETOKEN_OFFER_NOT_EXIST", "No such token offer exists"),
+}
+
+_PROPERTY_MAP_V1: Final = {
+    1: ("EKEY_AREADY_EXIST_IN_PROPERTY_MAP", "The property map has that key already"),
+    2: ("EPROPERTY_NUMBER_EXCEED_LIMIT", "A property map holds at most 1000 properties"),
+    3: ("EPROPERTY_NOT_EXIST", "The property map has no such key"),
+    4: ("EKEY_COUNT_NOT_MATCH_VALUE_COUNT", "There are not as many values as keys"),
+    5: ("EKEY_COUNT_NOT_MATCH_TYPE_COUNT", "There are not as many types as keys"),
+    6: ("ETYPE_NOT_MATCH", "The property is of another type"),
+    7: ("EPROPERTY_MAP_NAME_TOO_LONG", "A property key is longer than 128 bytes"),
+}
+
+_SIMPLE_MAP: Final = {
+    1: ("EKEY_ALREADY_EXISTS", "The map has that key already"),
+    2: ("EKEY_NOT_FOUND", "The map has no such key"),
+}
+
 #: ``(module, reason) -> (name, description)``.
 FRAMEWORK_ERRORS: Final[Mapping[tuple[str, int], tuple[str, str]]] = MappingProxyType(
     {
@@ -207,6 +278,10 @@ FRAMEWORK_ERRORS: Final[Mapping[tuple[str, int], tuple[str, str]]] = MappingProx
             ("0x1::object", _OBJECT),
             ("0x1::transaction_validation", _TRANSACTION_VALIDATION),
             ("0x1::ledger_demo", _LEDGER_DEMO),
+            ("0x1::simple_map", _SIMPLE_MAP),
+            ("0x3::token", _TOKEN_V1),
+            ("0x3::token_transfers", _TOKEN_TRANSFERS),
+            ("0x3::property_map", _PROPERTY_MAP_V1),
         )
         for reason, entry in table.items()
     }

@@ -25,7 +25,13 @@ from typing import Final
 import orjson
 
 from ledgerkit.bcs import MoveValueCodec
-from ledgerkit.localnet.vm.framework import _asset_modules, _demo_module, _system_modules  # noqa: F401 - registers bodies
+from ledgerkit.localnet.vm.framework import (  # noqa: F401 - registers bodies
+    _asset_modules,
+    _demo_module,
+    _system_modules,
+    _token_v1_changes,
+    _token_v1_offers,
+)
 from ledgerkit.localnet.vm.framework._abi import (
     FRAMEWORK_ADDRESS,
     FunctionSpec,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Final
 
 from ledgerkit.localnet.vm.framework._abi import FunctionSpec, ModuleSpec, StructSpec
+from ledgerkit.localnet.vm.framework._token_v1_specs import TOKEN_V1_MODULES
 
 __all__ = ["MODULES"]
 
@@ -480,4 +481,5 @@ MODULES: Final = (
     TIMESTAMP,
     TRANSACTION_FEE,
     TYPE_INFO,
+    *TOKEN_V1_MODULES,
 )
