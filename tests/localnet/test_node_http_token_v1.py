@@ -627,6 +627,30 @@ def test_the_collection_maximum_counts_token_data(story: Story) -> None:
     assert status.startswith(
         "Move abort in 0x3::token: ECREATE_WOULD_EXCEED_COLLECTION_MAXIMUM(0x10004)"
     )
+    # Burning every token of the only token data removes it, and the collection with it.
+    alice = story.alice.address
+    burned = run(
+        story.http,
+        story.alice,
+        "0x3::token::burn",
+        [("address", alice), (S, "Small"), (S, "One"), ("u64", 0), ("u64", 3)],
+    )
+    assert burned["success"], burned["vm_status"]
+    one = {"creator": alice.long, "collection": "Small", "name": "One"}
+    kinds = {
+        (c["type"], c["handle"], str(c["data"]["key"]))
+        for c in burned["changes"]
+        if c["type"].endswith("table_item")
+    }
+    assert kinds == {
+        (
+            "delete_table_item",
+            handle("token", "tokens", alice),
+            str({"token_data_id": one, "property_version": "0"}),
+        ),
+        ("delete_table_item", handle("token", "token_data", alice), str(one)),
+        ("delete_table_item", handle("token", "collection_data", alice), "Small"),
+    }
 
 
 def test_offer_and_claim_aborts(story: Story) -> None:
@@ -706,3 +730,113 @@ def test_mutate_and_burn_aborts(story: Story) -> None:
     assert not_opted.startswith(
         "Move abort in 0x3::token: EUSER_NOT_OPT_IN_DIRECT_TRANSFER(0x50010)"
     )
+
+
+def test_mint_transfer_with_opt_in_and_cancel_offer(story: Story) -> None:
+    alice, bob = story.alice, story.bob
+    http = story.http
+    # A collection and a token without maximums: no supply is counted.
+    made = [
+        run(
+            http,
+            alice,
+            "0x3::token::create_collection_script",
+            collection_args("Unlimited", 0, [False] * 3),
+        ),
+        run(
+            http,
+            alice,
+            "0x3::token::create_token_script",
+            [
+                (S, "Unlimited"),
+                (S, "Coin"),
+                (S, ""),
+                ("u64", 1),
+                ("u64", 0),
+                (S, ""),
+                ("address", alice.address),
+                ("u64", 0),
+                ("u64", 0),
+                ("vector<bool>", [False] * 5),
+                (STRINGS, []),
+                ("vector<vector<u8>>", []),
+                (STRINGS, []),
+            ],
+        ),
+    ]
+    assert [t["vm_status"] for t in made] == ["Executed successfully"] * 2
+    coin = [("address", alice.address), (S, "Unlimited"), (S, "Coin")]
+    coin_id = {
+        "token_data_id": {"creator": alice.address.long, "collection": "Unlimited", "name": "Coin"},
+        "property_version": "0",
+    }
+    minted = run(http, alice, "0x3::token::mint_script", [*coin, ("u64", 4)])
+    assert module_events(minted) == [
+        (
+            "0x3::token::Mint",
+            {"creator": alice.address.long, "id": coin_id["token_data_id"], "amount": "4"},
+        ),
+        ("0x3::token::TokenDeposit", {"account": alice.address.long, "id": coin_id, "amount": "4"}),
+    ]
+    data = ok(
+        item(
+            http,
+            handle("token", "token_data", alice.address),
+            "0x3::token::TokenDataId",
+            "0x3::token::TokenData",
+            coin_id["token_data_id"],
+        )
+    )
+    assert (data["supply"], data["maximum"]) == ("0", "0")
+    not_creator = failed(story, bob, "0x3::token::mint_script", [*coin, ("u64", 1)])
+    assert not_creator.startswith("Move abort in 0x3::token: ENO_MINT_CAPABILITY(0x50013)")
+    # Bob opted in during the story: a transfer needs no signature of his.
+    sent = run(
+        http,
+        alice,
+        "0x3::token::transfer_with_opt_in",
+        [*coin, ("u64", 0), ("address", bob.address), ("u64", 2)],
+    )
+    assert [t for t, _ in module_events(sent)] == [
+        "0x3::token::TokenWithdraw",
+        "0x3::token::TokenDeposit",
+    ]
+    tokens = handle("token", "tokens", bob.address)
+    held = ok(item(http, tokens, "0x3::token::TokenId", "0x3::token::Token", coin_id))
+    assert held["amount"] == "2"
+    # An offer cancelled comes back to the offering account.
+    offered = run(
+        http,
+        alice,
+        "0x3::token_transfers::offer_script",
+        [("address", "0xc0ffee"), *coin, ("u64", 0), ("u64", 3)],
+    )
+    assert offered["success"], offered["vm_status"]
+    cancelled = run(
+        http,
+        alice,
+        "0x3::token_transfers::cancel_offer_script",
+        [("address", "0xc0ffee"), *coin, ("u64", 0)],
+    )
+    assert module_events(cancelled) == [
+        ("0x3::token::TokenDeposit", {"account": alice.address.long, "id": coin_id, "amount": "3"}),
+        (
+            "0x3::token_transfers::CancelOffer",
+            {
+                "account": alice.address.long,
+                "to_address": "0x" + "0" * 58 + "c0ffee",
+                "token_id": coin_id,
+                "amount": "3",
+            },
+        ),
+    ]
+    mine = ok(
+        item(
+            http,
+            handle("token", "tokens", alice.address),
+            "0x3::token::TokenId",
+            "0x3::token::Token",
+            coin_id,
+        )
+    )
+    assert mine["amount"] == "3"
