@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Final
 
 from ledgerkit.localnet.vm.framework._abi import FunctionSpec, ModuleSpec, StructSpec
+from ledgerkit.localnet.vm.framework._account_specs import ACCOUNT
 
 __all__ = ["MODULES"]
 
@@ -51,49 +52,6 @@ def view(
 ) -> FunctionSpec:
     return F(name, params, (returns,), generics=generics, view=True)
 
-
-ACCOUNT = ModuleSpec(
-    "account",
-    structs=(
-        S(
-            "Account",
-            ("key", "store"),
-            (
-                ("authentication_key", "vector<u8>"),
-                ("sequence_number", "u64"),
-                ("guid_creation_num", "u64"),
-                ("coin_register_events", handle("0x1::account::CoinRegisterEvent")),
-                ("key_rotation_events", handle("0x1::account::KeyRotationEvent")),
-                (
-                    "rotation_capability_offer",
-                    "0x1::account::CapabilityOffer<0x1::account::RotationCapability>",
-                ),
-                (
-                    "signer_capability_offer",
-                    "0x1::account::CapabilityOffer<0x1::account::SignerCapability>",
-                ),
-            ),
-        ),
-        S("CapabilityOffer", STORE, (("for", "0x1::option::Option<address>"),), ANY),
-        S("CoinRegisterEvent", DROP_STORE, (("type_info", "0x1::type_info::TypeInfo"),)),
-        S(
-            "KeyRotationEvent",
-            DROP_STORE,
-            (("old_authentication_key", "vector<u8>"), ("new_authentication_key", "vector<u8>")),
-        ),
-        S("OriginatingAddress", KEY, (("address_map", "0x1::table::Table<address, address>"),)),
-        S("RotationCapability", DROP_STORE, (("account", "address"),)),
-        S("SignerCapability", DROP_STORE, (("account", "address"),)),
-    ),
-    functions=(
-        view("exists_at", ("address",), "bool"),
-        view("get_authentication_key", ("address",), "vector<u8>"),
-        view("get_guid_next_creation_num", ("address",), "u64"),
-        view("get_sequence_number", ("address",), "u64"),
-        entry("rotate_authentication_key_call", "&signer", "vector<u8>"),
-    ),
-    friends=("0x1::aptos_account", "0x1::coin", "0x1::object"),
-)
 
 APTOS_ACCOUNT = ModuleSpec(
     "aptos_account",
