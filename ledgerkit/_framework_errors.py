@@ -231,6 +231,11 @@ _OPTION: Final = {
     0x40002: ("EOPTION_VEC_TOO_LONG", "An option cannot be made of two or more values"),
 }
 
+_STRING: Final = {
+    1: ("EINVALID_UTF8", "The bytes are not valid UTF-8"),
+    2: ("EINVALID_INDEX", "The index is out of range or not at a character boundary"),
+}
+
 _MANAGED_COIN: Final = {
     1: ("ENO_CAPABILITIES", "The account holds no mint and burn capabilities of the coin"),
 }
@@ -247,6 +252,7 @@ FRAMEWORK_ERRORS: Final[Mapping[tuple[str, int], tuple[str, str]]] = MappingProx
             ("0x1::multi_ed25519", _MULTI_ED25519),
             ("0x1::option", _OPTION),
             ("0x1::managed_coin", _MANAGED_COIN),
+            ("0x1::string", _STRING),
             ("0x1::aptos_account", _APTOS_ACCOUNT),
             ("0x1::object", _OBJECT),
             ("0x1::transaction_validation", _TRANSACTION_VALIDATION),

@@ -282,11 +282,6 @@ def _coin_balance(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> li
     return [str(store_balance(ctx, Address.parse(args[0]), APT_METADATA))]
 
 
-@native("coin", "is_account_registered")
-def _coin_registered(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
-    return [render_type(ty[0]) == APT_TYPE and ctx.exists(Address.parse(args[0]), ACCOUNT)]
-
-
 @native("coin", "name")
 def _coin_name(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
     return [_coin_info(ctx, ty[0])["name"]]

@@ -13,6 +13,11 @@ from typing import Final
 
 from ledgerkit.localnet.vm.framework._abi import FunctionSpec, ModuleSpec, StructSpec
 from ledgerkit.localnet.vm.framework._account_specs import ACCOUNT
+from ledgerkit.localnet.vm.framework._coin_specs import (
+    AGGREGATOR,
+    MANAGED_COIN,
+    OPTIONAL_AGGREGATOR,
+)
 
 __all__ = ["MODULES"]
 
@@ -66,6 +71,7 @@ APTOS_ACCOUNT = ModuleSpec(
 COIN = ModuleSpec(
     "coin",
     structs=(
+        S("BurnCapability", ("copy", "store"), (("dummy_field", "bool"),), ANY),
         S("Coin", STORE, (("value", "u64"),), ANY),
         S(
             "CoinInfo",
@@ -74,7 +80,7 @@ COIN = ModuleSpec(
                 ("name", "0x1::string::String"),
                 ("symbol", "0x1::string::String"),
                 ("decimals", "u8"),
-                ("supply", "0x1::option::Option<u128>"),
+                ("supply", "0x1::option::Option<0x1::optional_aggregator::OptionalAggregator>"),
             ),
             ANY,
         ),
@@ -90,11 +96,14 @@ COIN = ModuleSpec(
             ANY,
         ),
         S("DepositEvent", DROP_STORE, (("amount", "u64"),)),
+        S("FreezeCapability", ("copy", "store"), (("dummy_field", "bool"),), ANY),
+        S("MintCapability", ("copy", "store"), (("dummy_field", "bool"),), ANY),
         S("PairedCoinType", KEY, (("type", "0x1::type_info::TypeInfo"),)),
         S("WithdrawEvent", DROP_STORE, (("amount", "u64"),)),
     ),
     functions=(
         view("balance", ("address",), "u64", ANY),
+        view("coin_supply", (), "0x1::option::Option<u128>", ANY),
         view("decimals", (), "u8", ANY),
         view("is_account_registered", ("address",), "bool", ANY),
         view("name", (), "0x1::string::String", ANY),
@@ -419,6 +428,7 @@ NONCE_VALIDATION = ModuleSpec(
 #: Every framework module, in the order genesis writes them.
 MODULES: Final = (
     ACCOUNT,
+    AGGREGATOR,
     AGGREGATOR_V2,
     APTOS_ACCOUNT,
     APTOS_COIN,
@@ -429,9 +439,11 @@ MODULES: Final = (
     FUNGIBLE_ASSET,
     GUID,
     LEDGER_DEMO,
+    MANAGED_COIN,
     NONCE_VALIDATION,
     OBJECT,
     OPTION,
+    OPTIONAL_AGGREGATOR,
     PRIMARY_FUNGIBLE_STORE,
     STRING,
     TABLE,
