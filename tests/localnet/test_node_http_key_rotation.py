@@ -347,3 +347,42 @@ def test_rotate_authentication_key_call_sets_the_key_and_nothing_else(
     assert account["authentication_key"] == "0x" + new_key.hex()
     assert account["key_rotation_events"]["counter"] == "0"
     assert _table_lookup(http, new_key).status_code == 404
+
+
+def test_rotate_from_a_public_key_sets_an_unverified_single_key(
+    http: httpx.Client, node: LocalNode
+) -> None:
+    """A single-key Ed25519 public key: BCS of ``AnyPublicKey::Ed25519`` (variant 0, then
+    the key as a byte vector); its authentication key is SHA3-256 of that and 0x02."""
+    owner, new = Key(0xA5), Key(0xB5)
+    address = _fund(http, node, owner)
+    any_key = b"\x00\x20" + new.pk
+    txn = _run(
+        http,
+        Sender(address, owner),
+        "0x1::account::rotate_authentication_key_from_public_key",
+        [("u8", 2), ("vector<u8>", any_key)],
+    )
+    assert txn["success"], txn["vm_status"]
+    new_key = "0x" + hashlib.sha3_256(any_key + b"\x02").hexdigest()
+    assert _account(http, address)["authentication_key"] == new_key
+    (event,) = [e for e in txn["events"] if e["type"].startswith("0x1::account::")]
+    assert event["type"] == "0x1::account::KeyRotationToPublicKey"
+    assert event["data"] == {
+        "account": str(address),
+        "verified_public_key_bit_map": "0x00000000",
+        "public_key_scheme": 2,
+        "public_key": "0x" + any_key.hex(),
+        "old_auth_key": str(address),
+        "new_auth_key": new_key,
+    }
+    assert _table_lookup(http, bytes.fromhex(new_key[2:])).status_code == 404
+    other = Key(0xA6)
+    other_address = _fund(http, node, other)
+    bad = _run(
+        http,
+        Sender(other_address, other),
+        "0x1::account::rotate_authentication_key_from_public_key",
+        [("u8", 9), ("vector<u8>", new.pk)],
+    )
+    assert "EUNRECOGNIZED_SCHEME(0x10018)" in bad["vm_status"]

@@ -18,7 +18,7 @@ import hashlib
 from typing import Any, Final
 
 from ledgerkit._errors import LedgerError
-from ledgerkit.bcs import Serializer
+from ledgerkit.bcs import AnyPublicKey, Deserializer, Serializer
 from ledgerkit.keys import Ed25519PublicKey
 from ledgerkit.localnet.vm.framework._context import ACCOUNT, Context, native
 from ledgerkit.types import Address, MoveType
@@ -38,6 +38,8 @@ ORIGINATING_ADDRESS_TABLE: Final = Address(
 )
 ED25519_SCHEME: Final = 0
 MULTI_ED25519_SCHEME: Final = 1
+SINGLE_KEY_SCHEME: Final = 2
+MULTI_KEY_SCHEME: Final = 3
 _FRAMEWORK: Final = Address.from_int(1)
 _MAX_MULTI_KEYS: Final = 32
 #: The bitmap a single Ed25519 key verifies with (the first key's bit).
@@ -295,6 +297,53 @@ def _rotate_unchecked(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -
     account = ctx.resource(ctx.signer, ACCOUNT)
     account["authentication_key"] = new_key
     ctx.put(ctx.signer, ACCOUNT, account)
+
+
+def _unverified_auth_key(ctx: Context, scheme: int, key: bytes) -> bytes:
+    """The authentication key of ``key`` under any of the four schemes, unverified."""
+    if scheme in (ED25519_SCHEME, MULTI_ED25519_SCHEME):
+        return _public_key(ctx, scheme, key)
+    if scheme == SINGLE_KEY_SCHEME:
+        try:
+            AnyPublicKey.from_bcs(key)
+        except LedgerError:
+            raise ctx.abort("single_key", 0x10001) from None
+        return hashlib.sha3_256(key + b"\x02").digest()
+    if scheme == MULTI_KEY_SCHEME:
+        try:
+            d = Deserializer(key)
+            keys = [AnyPublicKey.deserialize(d) for _ in range(d.uleb128())]
+            threshold = d.u8()
+            d.finish()
+        except LedgerError:
+            raise ctx.abort("multi_key", 0x10001) from None
+        if not 1 <= threshold <= len(keys):
+            raise ctx.abort("multi_key", 0x10001)
+        return hashlib.sha3_256(key + b"\x03").digest()
+    raise ctx.abort("account", 0x10018, "EUNRECOGNIZED_SCHEME")
+
+
+@native("account", "rotate_authentication_key_from_public_key")
+def _rotate_from_public_key(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
+    """Set the key a public key gives, with no proof: no table entry, and an event saying
+    no key was verified (an all-zero bitmap)."""
+    scheme, key = args[0], _bytes(args[1])
+    account = ctx.resource(ctx.signer, ACCOUNT)
+    old_key = account["authentication_key"]
+    new_key = "0x" + _unverified_auth_key(ctx, scheme, key).hex()
+    account["authentication_key"] = new_key
+    ctx.put(ctx.signer, ACCOUNT, account)
+    ctx.emit_module(
+        "0x1::account::KeyRotationToPublicKey",
+        {
+            "account": ctx.signer.standard,
+            "verified_public_key_bit_map": "0x00000000",
+            "public_key_scheme": scheme,
+            "public_key": args[1],
+            "old_auth_key": old_key,
+            "new_auth_key": new_key,
+        },
+    )
 
 
 @native("account", "originating_address")

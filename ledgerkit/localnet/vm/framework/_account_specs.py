@@ -129,6 +129,13 @@ _FUNCTIONS: Final = (
     ),
     _entry("rotate_authentication_key_call", "&signer", "vector<u8>", visibility="private"),
     _entry(
+        "rotate_authentication_key_from_public_key",
+        "&signer",
+        "u8",
+        "vector<u8>",
+        visibility="private",
+    ),
+    _entry(
         "rotate_authentication_key_with_rotation_capability",
         "&signer",
         "address",
