@@ -18,7 +18,13 @@ import nacl.signing
 import pytest
 from node_http_helpers import ok, raw_transaction, submit, wait
 
-from ledgerkit.bcs import MultiEd25519Authenticator, SignedTransaction
+from ledgerkit.bcs import (
+    EntryFunction,
+    MultiEd25519Authenticator,
+    RawTransaction,
+    SignedTransaction,
+    TransactionPayloadV1,
+)
 from ledgerkit.keys import Ed25519PrivateKey
 from ledgerkit.localnet import LocalNode
 from ledgerkit.types import Address
@@ -386,3 +392,28 @@ def test_rotate_from_a_public_key_sets_an_unverified_single_key(
         [("u8", 9), ("vector<u8>", new.pk)],
     )
     assert "EUNRECOGNIZED_SCHEME(0x10018)" in bad["vm_status"]
+
+
+def test_an_orderless_rotation_is_refused(http: httpx.Client, node: LocalNode) -> None:
+    """A proof over a sequence number could be replayed where the sequence number does not
+    move: invalid_state(ESEQ_NUM_PROOF_REPLAYABLE_CONTEXT = 31) = 0x3001F."""
+    owner, new = Key(0xA7), Key(0xB7)
+    address = _fund(http, node, owner)
+    challenge = rotation_challenge(0, bytes(address), bytes(address), new.pk)
+    args = _rotation_args(0, owner.pk, 0, new.pk, owner.sign(challenge), new.sign(challenge))
+    call = EntryFunction.build("0x1::account::rotate_authentication_key", [], args)
+    ledger = node.ledger
+    assert ledger is not None
+    raw = RawTransaction(
+        address,
+        2**64 - 1,
+        TransactionPayloadV1(call, replay_protection_nonce=0x5EED),
+        200_000,
+        100,
+        ledger.now_usec() // 1_000_000 + 60,
+        int(ok(http.get("/"))["chain_id"]),
+    )
+    txn = wait(http, submit(http, raw.sign(Ed25519PrivateKey(owner.seed)))["hash"])
+    assert not txn["success"]
+    assert "ESEQ_NUM_PROOF_REPLAYABLE_CONTEXT(0x3001f)" in txn["vm_status"]
+    assert _account(http, address)["authentication_key"] == str(address)
