@@ -5,8 +5,9 @@
   1-of-2 multi-Ed25519 key (``MultiSignature.from_key_map``).
 * The Python SDK's ``read_aggregator.py`` flow: ``CoinInfo<AptosCoin>.supply`` read as an
   ``OptionalAggregator``.
-* The TypeScript SDK's ``rotateAuthKey`` (signed, submitted, waited for) and
-  ``lookupOriginalAccountAddress``, under 6.3 and 7.3 (``ts/key_rotation.mjs``).
+* The TypeScript SDK's ``rotateAuthKey`` to an Ed25519 key and on to a multi-Ed25519
+  account (signed, submitted, waited for), ``lookupOriginalAccountAddress`` and
+  ``rotateAuthKeyUnverified``, under 6.3 and 7.3 (``ts/key_rotation.mjs``).
 
 Expected authentication keys are SHA3-256 of the key bytes and the scheme byte, computed
 here with hashlib; what the node holds is read over plain HTTP.
@@ -229,10 +230,32 @@ def test_the_ts_sdk_rotates_and_looks_up(ts: TsRunner, node: LocalNode, http: ht
     committed = raw(http, f"/transactions/by_hash/{rotate['hash']}")
     assert committed["payload"]["function"] == "0x1::account::rotate_authentication_key"
     assert value(results, "auth_key") == bob_auth
-    assert raw(http, f"/accounts/{alice}")["authentication_key"] == bob_auth
-    assert value(results, "lookup_new_key") == alice
-    assert originating(http, bytes.fromhex(bob_auth[2:])).json() == alice
+    assert value(results, "lookup_new_key") == alice  # read before the next rotation
     transfer = value(results, "transfer_with_new_key")
     assert transfer["success"], transfer["vm_status"]
     assert raw(http, f"/transactions/by_hash/{transfer['hash']}")["sender"] == alice
     assert value(results, "lookup_unrotated_key") == str(funder.address)
+    # On to a 1-of-2 multi-Ed25519 key, the SDK proving it with one of the two keys.
+    multi = value(results, "multi")
+    rotate_to_multi = value(results, "rotate_to_multi")
+    assert rotate_to_multi["success"], rotate_to_multi["vm_status"]
+    multi_pk = (
+        bytes.fromhex(multi["carol_public_key"][2:])
+        + bytes.fromhex(multi["dave_public_key"][2:])
+        + b"\x01"
+    )
+    multi_auth = "0x" + hashlib.sha3_256(multi_pk + b"\x01").hexdigest()
+    assert value(results, "multi_auth_key") == multi_auth
+    assert raw(http, f"/accounts/{alice}")["authentication_key"] == multi_auth
+    assert originating(http, bytes.fromhex(multi_auth[2:])).json() == alice
+    assert originating(http, bytes.fromhex(bob_auth[2:])).status_code == 404
+    # Without a proof (rotate_authentication_key_from_public_key): no table entry.
+    unverified = value(results, "unverified")
+    assert value(results, "rotate_unverified")["success"]
+    committed = raw(http, f"/transactions/by_hash/{value(results, 'rotate_unverified')['hash']}")
+    assert committed["payload"]["function"] == (
+        "0x1::account::rotate_authentication_key_from_public_key"
+    )
+    erin = raw(http, f"/accounts/{unverified['erin']}")
+    assert erin["authentication_key"] == unverified["frank"]
+    assert originating(http, bytes.fromhex(unverified["frank"][2:])).status_code == 404

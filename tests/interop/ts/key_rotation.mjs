@@ -6,13 +6,23 @@
 // LEDGERKIT_TS_SDK, see steps.mjs). Alice is generated and funded by the dev account; she
 // rotates her key to Bob's private key with `rotateAuthKey` (both proofs), signs, submits
 // and waits; `lookupOriginalAccountAddress` finds her address from the new key; she then
-// transfers with the new key. Prints one JSON object of step results (addresses, hashes,
+// transfers with the new key, then rotates on to a 1-of-2 multi-Ed25519 account
+// (`rotateAuthKey` with `toAccount`). Erin rotates to Frank's public key without a proof
+// (`rotateAuthKeyUnverified`). Prints one JSON object of step results (addresses, hashes,
 // what the SDK answered, never a key); test_interop_key_rotation.py checks them against
 // the node's own REST answers.
 
 import { SDK_PACKAGE, bound, results, run, step } from "./steps.mjs";
 
-const { Account, Aptos, AptosConfig, Ed25519PrivateKey, Network } = await import(SDK_PACKAGE);
+const {
+  Account,
+  Aptos,
+  AptosConfig,
+  Ed25519PrivateKey,
+  MultiEd25519Account,
+  MultiEd25519PublicKey,
+  Network,
+} = await import(SDK_PACKAGE);
 
 const DEADLINE_MS = 90_000;
 const FUNDING = 1_000_000_000;
@@ -101,6 +111,58 @@ async function main() {
     (
       await aptos.lookupOriginalAccountAddress({ authenticationKey: funder.accountAddress })
     ).toString(),
+  );
+  // On to a 1-of-2 multi-Ed25519 account of Carol's and Dave's keys, Carol signing.
+  const carol = Account.generate();
+  const dave = Account.generate();
+  const multi = new MultiEd25519Account({
+    publicKey: new MultiEd25519PublicKey({
+      publicKeys: [carol.publicKey, dave.publicKey],
+      threshold: 1,
+    }),
+    signers: [carol.privateKey],
+  });
+  results.multi = {
+    ok: true,
+    value: {
+      carol_public_key: carol.publicKey.toString(),
+      dave_public_key: dave.publicKey.toString(),
+    },
+  };
+  await step("rotate_to_multi", async () =>
+    submitAndWait(
+      aptos,
+      rotated,
+      await aptos.rotateAuthKey({ fromAccount: rotated, toAccount: multi }),
+    ),
+  );
+  await step("multi_auth_key", async () =>
+    (await aptos.getAccountInfo({ accountAddress: alice.accountAddress })).authentication_key,
+  );
+  // Without a proof: Erin's address, Frank's public key.
+  const erin = Account.generate();
+  const frank = Account.generate();
+  results.unverified = {
+    ok: true,
+    value: { erin: erin.accountAddress.toString(), frank: frank.accountAddress.toString() },
+  };
+  await step("fund_erin", async () =>
+    submitAndWait(
+      aptos,
+      funder,
+      await aptos.transferCoinTransaction({
+        sender: funder.accountAddress,
+        recipient: erin.accountAddress,
+        amount: FUNDING,
+      }),
+    ),
+  );
+  await step("rotate_unverified", async () =>
+    submitAndWait(
+      aptos,
+      erin,
+      await aptos.rotateAuthKeyUnverified({ fromAccount: erin, toNewPublicKey: frank.publicKey }),
+    ),
   );
 }
 
