@@ -136,6 +136,15 @@ def _originating(http: httpx.Client, key: bytes) -> Any:
     return ok(http.post("/view", json=body))
 
 
+def _call_view(http: httpx.Client, name: str, address: Address) -> Any:
+    body = {
+        "function": f"0x1::account::{name}",
+        "type_arguments": [],
+        "arguments": [str(address)],
+    }
+    return ok(http.post("/view", json=body))
+
+
 def _rotation_args(
     from_scheme: int, from_pk: bytes, to_scheme: int, to_pk: bytes, sig_from: bytes, sig_to: bytes
 ) -> list[tuple[str, Any]]:
@@ -307,6 +316,10 @@ def test_a_delegate_rotates_with_the_offered_capability(
     assert txn["success"], txn["vm_status"]
     offered = _account(http, owner_address)["rotation_capability_offer"]
     assert offered == {"for": {"vec": [str(delegate_address)]}}
+    assert _call_view(http, "is_rotation_capability_offered", owner_address) == [True]
+    assert _call_view(http, "get_rotation_capability_offer_for", owner_address) == [
+        str(delegate_address)
+    ]
     # The challenge carries the delegate's sequence number and the offerer's address.
     delegate_seq = int(_account(http, delegate_address)["sequence_number"])
     challenge = rotation_challenge(delegate_seq, bytes(owner_address), bytes(owner_address), new.pk)
@@ -330,6 +343,17 @@ def test_a_delegate_rotates_with_the_offered_capability(
     txn = _run(http, Sender(owner_address, new), "0x1::account::revoke_rotation_capability", revoke)
     assert txn["success"], txn["vm_status"]
     assert _account(http, owner_address)["rotation_capability_offer"] == {"for": {"vec": []}}
+    assert _call_view(http, "is_rotation_capability_offered", owner_address) == [False]
+    none = http.post(
+        "/view",
+        json={
+            "function": "0x1::account::get_rotation_capability_offer_for",
+            "type_arguments": [],
+            "arguments": [str(owner_address)],
+        },
+    )
+    assert none.status_code == 400
+    assert "ENO_SIGNER_CAPABILITY_OFFERED(0x60013)" in none.json()["message"]
     txn = _run(http, Sender(owner_address, new), "0x1::account::revoke_rotation_capability", revoke)
     assert "ENO_SUCH_ROTATION_CAPABILITY_OFFER(0x60012)" in txn["vm_status"]
 
