@@ -299,8 +299,13 @@ def _coin_decimals(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> l
 
 @native("coin", "supply")
 def _coin_supply(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
-    _coin_info(ctx, ty[0])
-    return _fa_supply(ctx, (), [APT_METADATA.standard]) or []
+    """Coins held as ``Coin`` values (``CoinInfo``'s count) and the paired asset's supply."""
+    supply = _coin_info(ctx, ty[0])["supply"]["vec"]
+    if not supply:
+        return [{"vec": []}]
+    coins = int(supply[0]["integer"]["vec"][0]["value"])
+    paired = _fa_supply(ctx, (), [APT_METADATA.standard]) or [{"vec": ["0"]}]
+    return [{"vec": [str(coins + int(paired[0]["vec"][0]))]}]
 
 
 @native("coin", "paired_metadata")
