@@ -148,11 +148,19 @@ _ACCOUNT: Final = {
         "The new authentication key is mapped to an address already",
     ),
     22: ("ENEW_AUTH_KEY_SAME_AS_CURRENT", "The new authentication key is the current one"),
-    23: ("ENO_ACCOUNT_PERMISSION", "The permissioned signer may not do this"),
-    24: ("ENOT_A_KEYLESS_PUBLIC_KEY", "The current public key is not a keyless one"),
-    25: (
+    24: ("EUNRECOGNIZED_SCHEME", "The key scheme is not one the framework knows"),
+    25: ("ENOT_A_KEYLESS_PUBLIC_KEY", "The public key is not a keyless one"),
+    26: (
         "ENOT_THE_ORIGINAL_PUBLIC_KEY",
-        "The current public key is not the account's original one",
+        "The public key is not the account's original one",
+    ),
+    27: ("ESET_ORIGINATING_ADDRESS_DISABLED", "Setting the originating address is disabled"),
+    28: ("EENCRYPTED_DK_TOO_LONG", "The encrypted decryption key is too long"),
+    29: ("EENCRYPTED_DK_NOT_FOUND", "No encrypted decryption key at that address"),
+    30: ("EPERMISSIONED_SIGNER_REMOVED", "Permissioned signers are no longer supported"),
+    31: (
+        "ESEQ_NUM_PROOF_REPLAYABLE_CONTEXT",
+        "A proof over a sequence number cannot be used in an orderless or multisig transaction",
     ),
 }
 
@@ -266,6 +274,43 @@ _SIMPLE_MAP: Final = {
     2: ("EKEY_NOT_FOUND", "The map has no such key"),
 }
 
+_ED25519: Final = {
+    1: ("E_WRONG_PUBKEY_SIZE", "An Ed25519 public key is 32 bytes"),
+    2: ("E_WRONG_SIGNATURE_SIZE", "An Ed25519 signature is 64 bytes"),
+}
+
+_MULTI_ED25519: Final = {
+    1: (
+        "E_WRONG_PUBKEY_SIZE",
+        "A multi-Ed25519 public key is 1 to 32 keys of 32 bytes and a threshold",
+    ),
+    2: (
+        "E_WRONG_SIGNATURE_SIZE",
+        "A multi-Ed25519 signature is 64-byte signatures and a 4-byte bitmap",
+    ),
+    3: (
+        "E_INVALID_THRESHOLD_OR_NUMBER_OF_SIGNERS",
+        "The threshold is not between 1 and the number of keys",
+    ),
+    4: ("E_NATIVE_FUN_NOT_AVAILABLE", "The native function is not available yet"),
+}
+
+#: ``0x1::option`` declares whole codes, category included.
+_OPTION: Final = {
+    0x40000: ("EOPTION_IS_SET", "The option holds a value where it should hold none"),
+    0x40001: ("EOPTION_NOT_SET", "The option holds no value where it should hold one"),
+    0x40002: ("EOPTION_VEC_TOO_LONG", "An option cannot be made of two or more values"),
+}
+
+_STRING: Final = {
+    1: ("EINVALID_UTF8", "The bytes are not valid UTF-8"),
+    2: ("EINVALID_INDEX", "The index is out of range or not at a character boundary"),
+}
+
+_MANAGED_COIN: Final = {
+    1: ("ENO_CAPABILITIES", "The account holds no mint and burn capabilities of the coin"),
+}
+
 #: ``(module, reason) -> (name, description)``.
 FRAMEWORK_ERRORS: Final[Mapping[tuple[str, int], tuple[str, str]]] = MappingProxyType(
     {
@@ -274,6 +319,11 @@ FRAMEWORK_ERRORS: Final[Mapping[tuple[str, int], tuple[str, str]]] = MappingProx
             ("0x1::coin", _COIN),
             ("0x1::fungible_asset", _FUNGIBLE_ASSET),
             ("0x1::account", _ACCOUNT),
+            ("0x1::ed25519", _ED25519),
+            ("0x1::multi_ed25519", _MULTI_ED25519),
+            ("0x1::option", _OPTION),
+            ("0x1::managed_coin", _MANAGED_COIN),
+            ("0x1::string", _STRING),
             ("0x1::aptos_account", _APTOS_ACCOUNT),
             ("0x1::object", _OBJECT),
             ("0x1::transaction_validation", _TRANSACTION_VALIDATION),

@@ -79,6 +79,7 @@ from ledgerkit.localnet.vm.framework import (
     Context,
     account_data,
     deposit,
+    monitored_supply,
     object_core,
     type_info,
 )
@@ -191,7 +192,7 @@ def _put_framework(ctx: Context, config: NodeConfig, start: int) -> None:
     ctx.put(
         _FRAMEWORK,
         f"0x1::coin::CoinInfo<{APT_TYPE}>",
-        {"name": "Aptos Coin", "symbol": "APT", "decimals": 8, "supply": {"vec": ["0"]}},
+        {"name": "Aptos Coin", "symbol": "APT", "decimals": 8, "supply": monitored_supply()},
     )
 
 

@@ -437,6 +437,7 @@ def execute(
     ctx = Context(
         read, FRAMEWORK.codec, timestamp_usec=timestamp_usec, chain_id=chain_id, signers=signers
     )
+    ctx.orderless = replay_nonce(signed) is not None
     ef = entry_function_of(signed)
     status = SUCCESS
     try:

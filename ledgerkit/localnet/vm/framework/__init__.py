@@ -6,7 +6,8 @@
 * ``_state_keys``: state keys, their hashes and the pagination cursor;
 * ``_context``: what a function body sees (state, tables, events, gas, aborts);
 * ``_nonces``: the orderless transactions' nonces an account has used;
-* ``_asset_modules``, ``_system_modules``, ``_demo_module``: the bodies.
+* ``_asset_modules``, ``_account_rotation``, ``_coin_modules``, ``_system_modules``,
+  ``_demo_module``: the bodies.
 
 :data:`FRAMEWORK` gathers them: look up a module or a function, its body, the codec.
 Exported beside it for the executor, the chain and the ledger: the :class:`Context` and
@@ -38,6 +39,10 @@ from ledgerkit.localnet.vm.framework._abi import (
     ModuleSpec,
     StructSpec,
 )
+from ledgerkit.localnet.vm.framework._account_rotation import (
+    ORIGINATING_ADDRESS,
+    ORIGINATING_ADDRESS_TABLE,
+)
 from ledgerkit.localnet.vm.framework._asset_modules import (
     APT_METADATA,
     APT_TYPE,
@@ -47,8 +52,6 @@ from ledgerkit.localnet.vm.framework._asset_modules import (
     FUNGIBLE_STORE,
     METADATA,
     OBJECT_CORE,
-    ORIGINATING_ADDRESS,
-    ORIGINATING_ADDRESS_TABLE,
     PAIRED_COIN_TYPE,
     account_data,
     charge_fee,
@@ -59,6 +62,7 @@ from ledgerkit.localnet.vm.framework._asset_modules import (
     store_balance,
     type_info,
 )
+from ledgerkit.localnet.vm.framework._coin_modules import monitored_supply
 from ledgerkit.localnet.vm.framework._context import (
     ACCOUNT,
     NATIVES,
@@ -134,6 +138,7 @@ __all__ = [
     "deposit",
     "encode_cursor",
     "module_key",
+    "monitored_supply",
     "nonce_used",
     "object_core",
     "primary_store_address",

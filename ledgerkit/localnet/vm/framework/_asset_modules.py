@@ -26,8 +26,6 @@ __all__ = [
     "FUNGIBLE_STORE",
     "METADATA",
     "OBJECT_CORE",
-    "ORIGINATING_ADDRESS",
-    "ORIGINATING_ADDRESS_TABLE",
     "PAIRED_COIN_TYPE",
     "account_data",
     "charge_fee",
@@ -51,13 +49,6 @@ SUPPLY: Final = "0x1::fungible_asset::Supply"
 OBJECT_CORE: Final = "0x1::object::ObjectCore"
 #: At a fungible asset's metadata object: the coin type it is paired with.
 PAIRED_COIN_TYPE: Final = "0x1::coin::PairedCoinType"
-#: Authentication key -> originating address, for accounts that rotated their key with a
-#: proof of the new key. ``rotate_authentication_key_call`` brings no such proof and does
-#: not write it, so on this node the table stays empty; clients still read it.
-ORIGINATING_ADDRESS: Final = "0x1::account::OriginatingAddress"
-ORIGINATING_ADDRESS_TABLE: Final = Address(
-    hashlib.sha3_256(b"ledgerkit::account::OriginatingAddress::address_map").digest()
-)
 BURNED_FEES: Final = "0x1::transaction_fee::BurnedFees"
 #: First GUID creation number of an object (objects and accounts never share GUIDs).
 OBJECT_GUID_START: Final = 0x4000000000000
@@ -226,24 +217,6 @@ def _get_guid_next(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> l
     return [_account_or_abort(ctx, Address.parse(args[0]))["guid_creation_num"]]
 
 
-@native("account", "rotate_authentication_key_call")
-def _rotate(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
-    new_key = args[0]
-    if len(new_key) != 66:  # "0x" and 32 bytes
-        raise ctx.abort("account", 0x10004, "EMALFORMED_AUTHENTICATION_KEY")
-    account = ctx.resource(ctx.signer, ACCOUNT)
-    ctx.emit(
-        account["key_rotation_events"],
-        "0x1::account::KeyRotationEvent",
-        {
-            "old_authentication_key": account["authentication_key"],
-            "new_authentication_key": new_key,
-        },
-    )
-    account["authentication_key"] = new_key
-    ctx.put(ctx.signer, ACCOUNT, account)
-
-
 # -- aptos_account ----------------------------------------------------------------------------
 
 
@@ -309,11 +282,6 @@ def _coin_balance(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> li
     return [str(store_balance(ctx, Address.parse(args[0]), APT_METADATA))]
 
 
-@native("coin", "is_account_registered")
-def _coin_registered(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
-    return [render_type(ty[0]) == APT_TYPE and ctx.exists(Address.parse(args[0]), ACCOUNT)]
-
-
 @native("coin", "name")
 def _coin_name(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
     return [_coin_info(ctx, ty[0])["name"]]
@@ -331,8 +299,13 @@ def _coin_decimals(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> l
 
 @native("coin", "supply")
 def _coin_supply(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
-    _coin_info(ctx, ty[0])
-    return _fa_supply(ctx, (), [APT_METADATA.standard]) or []
+    """Coins held as ``Coin`` values (``CoinInfo``'s count) and the paired asset's supply."""
+    supply = _coin_info(ctx, ty[0])["supply"]["vec"]
+    if not supply:
+        return [{"vec": []}]
+    coins = int(supply[0]["integer"]["vec"][0]["value"])
+    paired = _fa_supply(ctx, (), [APT_METADATA.standard]) or [{"vec": ["0"]}]
+    return [{"vec": [str(coins + int(paired[0]["vec"][0]))]}]
 
 
 @native("coin", "paired_metadata")

@@ -146,6 +146,8 @@ class Context:
         self.handle_events: list[tuple[bytes, int, int, dict[str, Any]]] = []
         self.reads = 0
         self.extra_gas = 0
+        #: An orderless transaction (a nonce, no sequence number) is running.
+        self.orderless = False
         self._cache: dict[bytes, Any] = {}
         self._existed: dict[bytes, bool] = {}
 
@@ -208,6 +210,15 @@ class Context:
         existed = self._existed_before(skey)
         self.writes[skey] = Write(
             skey, TABLE_ITEM, handle, key_type, value, existed, key, value_type, key_bcs
+        )
+
+    def table_delete(self, handle: Address, key_type: str, key: Any) -> None:
+        """Remove ``key`` from the table ``handle``."""
+        key_bcs = self.codec.encode(key_type, key)
+        skey = _table_key(handle, key_bcs)
+        existed = self._existed_before(skey)
+        self.writes[skey] = Write(
+            skey, TABLE_ITEM, handle, key_type, None, existed, key, "", key_bcs
         )
 
     def put_module(

@@ -12,6 +12,12 @@ from __future__ import annotations
 from typing import Final
 
 from ledgerkit.localnet.vm.framework._abi import FunctionSpec, ModuleSpec, StructSpec
+from ledgerkit.localnet.vm.framework._account_specs import ACCOUNT
+from ledgerkit.localnet.vm.framework._coin_specs import (
+    AGGREGATOR,
+    MANAGED_COIN,
+    OPTIONAL_AGGREGATOR,
+)
 from ledgerkit.localnet.vm.framework._token_v1_specs import TOKEN_V1_MODULES
 
 __all__ = ["MODULES"]
@@ -53,49 +59,6 @@ def view(
     return F(name, params, (returns,), generics=generics, view=True)
 
 
-ACCOUNT = ModuleSpec(
-    "account",
-    structs=(
-        S(
-            "Account",
-            ("key", "store"),
-            (
-                ("authentication_key", "vector<u8>"),
-                ("sequence_number", "u64"),
-                ("guid_creation_num", "u64"),
-                ("coin_register_events", handle("0x1::account::CoinRegisterEvent")),
-                ("key_rotation_events", handle("0x1::account::KeyRotationEvent")),
-                (
-                    "rotation_capability_offer",
-                    "0x1::account::CapabilityOffer<0x1::account::RotationCapability>",
-                ),
-                (
-                    "signer_capability_offer",
-                    "0x1::account::CapabilityOffer<0x1::account::SignerCapability>",
-                ),
-            ),
-        ),
-        S("CapabilityOffer", STORE, (("for", "0x1::option::Option<address>"),), ANY),
-        S("CoinRegisterEvent", DROP_STORE, (("type_info", "0x1::type_info::TypeInfo"),)),
-        S(
-            "KeyRotationEvent",
-            DROP_STORE,
-            (("old_authentication_key", "vector<u8>"), ("new_authentication_key", "vector<u8>")),
-        ),
-        S("OriginatingAddress", KEY, (("address_map", "0x1::table::Table<address, address>"),)),
-        S("RotationCapability", DROP_STORE, (("account", "address"),)),
-        S("SignerCapability", DROP_STORE, (("account", "address"),)),
-    ),
-    functions=(
-        view("exists_at", ("address",), "bool"),
-        view("get_authentication_key", ("address",), "vector<u8>"),
-        view("get_guid_next_creation_num", ("address",), "u64"),
-        view("get_sequence_number", ("address",), "u64"),
-        entry("rotate_authentication_key_call", "&signer", "vector<u8>"),
-    ),
-    friends=("0x1::aptos_account", "0x1::coin", "0x1::object"),
-)
-
 APTOS_ACCOUNT = ModuleSpec(
     "aptos_account",
     functions=(
@@ -109,6 +72,7 @@ APTOS_ACCOUNT = ModuleSpec(
 COIN = ModuleSpec(
     "coin",
     structs=(
+        S("BurnCapability", ("copy", "store"), (("dummy_field", "bool"),), ANY),
         S("Coin", STORE, (("value", "u64"),), ANY),
         S(
             "CoinInfo",
@@ -117,7 +81,7 @@ COIN = ModuleSpec(
                 ("name", "0x1::string::String"),
                 ("symbol", "0x1::string::String"),
                 ("decimals", "u8"),
-                ("supply", "0x1::option::Option<u128>"),
+                ("supply", "0x1::option::Option<0x1::optional_aggregator::OptionalAggregator>"),
             ),
             ANY,
         ),
@@ -133,11 +97,14 @@ COIN = ModuleSpec(
             ANY,
         ),
         S("DepositEvent", DROP_STORE, (("amount", "u64"),)),
+        S("FreezeCapability", ("copy", "store"), (("dummy_field", "bool"),), ANY),
+        S("MintCapability", ("copy", "store"), (("dummy_field", "bool"),), ANY),
         S("PairedCoinType", KEY, (("type", "0x1::type_info::TypeInfo"),)),
         S("WithdrawEvent", DROP_STORE, (("amount", "u64"),)),
     ),
     functions=(
         view("balance", ("address",), "u64", ANY),
+        view("coin_supply", (), "0x1::option::Option<u128>", ANY),
         view("decimals", (), "u8", ANY),
         view("is_account_registered", ("address",), "bool", ANY),
         view("name", (), "0x1::string::String", ANY),
@@ -462,6 +429,7 @@ NONCE_VALIDATION = ModuleSpec(
 #: Every framework module, in the order genesis writes them.
 MODULES: Final = (
     ACCOUNT,
+    AGGREGATOR,
     AGGREGATOR_V2,
     APTOS_ACCOUNT,
     APTOS_COIN,
@@ -472,9 +440,11 @@ MODULES: Final = (
     FUNGIBLE_ASSET,
     GUID,
     LEDGER_DEMO,
+    MANAGED_COIN,
     NONCE_VALIDATION,
     OBJECT,
     OPTION,
+    OPTIONAL_AGGREGATOR,
     PRIMARY_FUNGIBLE_STORE,
     STRING,
     TABLE,
