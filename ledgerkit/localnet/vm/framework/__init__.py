@@ -25,7 +25,13 @@ from typing import Final
 import orjson
 
 from ledgerkit.bcs import MoveValueCodec
-from ledgerkit.localnet.vm.framework import _asset_modules, _demo_module, _system_modules  # noqa: F401 - registers bodies
+from ledgerkit.localnet.vm.framework import (  # noqa: F401 - registers bodies  # noqa: F401 - registers bodies
+    _asset_modules,
+    _demo_module,
+    _multisig_account,
+    _multisig_views,
+    _system_modules,
+)
 from ledgerkit.localnet.vm.framework._abi import (
     FRAMEWORK_ADDRESS,
     FunctionSpec,
@@ -69,6 +75,11 @@ from ledgerkit.localnet.vm.framework._move_values import (
     make_codec,
     render_type,
     standardizer,
+)
+from ledgerkit.localnet.vm.framework._multisig_views import (
+    execution_cleanup,
+    next_payload,
+    validate_multisig_transaction,
 )
 from ledgerkit.localnet.vm.framework._nonces import nonce_used, record_nonce
 from ledgerkit.localnet.vm.framework._state_keys import (
@@ -127,7 +138,9 @@ __all__ = [
     "decode_cursor",
     "deposit",
     "encode_cursor",
+    "execution_cleanup",
     "module_key",
+    "next_payload",
     "nonce_used",
     "object_core",
     "primary_store_address",
@@ -139,6 +152,7 @@ __all__ = [
     "store_balance",
     "table_key",
     "type_info",
+    "validate_multisig_transaction",
 ]
 
 

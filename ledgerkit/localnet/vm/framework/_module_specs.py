@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Final
 
 from ledgerkit.localnet.vm.framework._abi import FunctionSpec, ModuleSpec, StructSpec
+from ledgerkit.localnet.vm.framework._multisig_specs import MULTISIG_ACCOUNT, SIMPLE_MAP
 
 __all__ = ["MODULES"]
 
@@ -471,10 +472,12 @@ MODULES: Final = (
     FUNGIBLE_ASSET,
     GUID,
     LEDGER_DEMO,
+    MULTISIG_ACCOUNT,
     NONCE_VALIDATION,
     OBJECT,
     OPTION,
     PRIMARY_FUNGIBLE_STORE,
+    SIMPLE_MAP,
     STRING,
     TABLE,
     TIMESTAMP,
