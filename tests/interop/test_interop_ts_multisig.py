@@ -13,6 +13,7 @@ creator's first transaction, computed here with hashlib.
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Iterator
 from typing import Any, Final
 
@@ -24,6 +25,8 @@ from ts_sdks import TsRunner, value
 pytestmark = [pytest.mark.interop, pytest.mark.timeout(600)]
 
 FLOW_TIMEOUT: Final = 180
+#: Half-second rounds of waiting for the indexer to reach a version.
+INDEX_ROUNDS: Final = 60
 MS: Final = "0x1::multisig_account::"
 
 
@@ -42,11 +45,32 @@ def committed(http: httpx.Client, done: dict[str, Any]) -> dict[str, Any]:
     return txn
 
 
+def indexed_function(default_node: CliNode, version: int) -> Any:
+    """``entry_function_id_str`` of ``user_transactions`` at ``version``, once indexed."""
+    query = (
+        "query($v: bigint) { user_transactions(where: {version: {_eq: $v}}) "
+        "{ entry_function_id_str } }"
+    )
+    rows: list[Any] = []
+    for _ in range(INDEX_ROUNDS):
+        answer = httpx.post(
+            default_node.indexer_url,
+            json={"query": query, "variables": {"v": version}},
+            timeout=30.0,
+        )
+        assert answer.status_code == 200, answer.text
+        rows = answer.json()["data"]["user_transactions"]
+        if rows:
+            return rows[0]["entry_function_id_str"]
+        time.sleep(0.5)
+    pytest.fail(f"version {version} was not indexed")
+
+
 def kinds(txn: dict[str, Any]) -> list[str]:
     return [e["type"] for e in txn["events"]]
 
 
-def test_the_multisig_v2_flow(ts: TsRunner, http: httpx.Client) -> None:
+def test_the_multisig_v2_flow(ts: TsRunner, http: httpx.Client, default_node: CliNode) -> None:
     results = ts.run("multisig.mjs", timeout=FLOW_TIMEOUT)
     accounts = value(results, "accounts")
     o1, o2, o3, o4 = (accounts[n] for n in ("owner1", "owner2", "owner3", "owner4"))
@@ -79,6 +103,9 @@ def test_the_multisig_v2_flow(ts: TsRunner, http: httpx.Client) -> None:
     assert succeeded["num_approvals"] == "2"
     assert succeeded["transaction_payload"] == stored
     assert value(results, "recipient_balance_1") == 1_000_000
+    # the indexer files it under the call it carries, as aptos' processors do
+    version = int(executed["version"])
+    assert indexed_function(default_node, version) == "0x1::aptos_account::transfer"
 
     by_hash = committed(http, value(results, "create_transfer_hash"))
     digest = by_hash["events"][0]["data"]["transaction"]["payload_hash"]["vec"][0]
@@ -87,6 +114,8 @@ def test_the_multisig_v2_flow(ts: TsRunner, http: httpx.Client) -> None:
     assert value(results, "recipient_balance_2") == 2_000_000
 
     added = committed(http, value(results, "execute_add_owner"))
+    assert added["payload"] == {"multisig_address": address, "type": "multisig_payload"}
+    assert indexed_function(default_node, int(added["version"])) == ""  # stored on chain
     assert kinds(added) == [MS + "AddOwners", MS + "TransactionExecutionSucceeded"]
     assert value(results, "after_add_owner")["owners"] == [o2, o3, o1, o4]
     committed(http, value(results, "execute_remove_owner"))
