@@ -19,7 +19,13 @@ import httpx
 import pytest
 from node_http_helpers import SIGNED_TXN_BCS, apt_balance, ok, run, submit, wait
 
-from ledgerkit.bcs import EntryFunction, Multisig, RawTransaction
+from ledgerkit.bcs import (
+    Ed25519Authenticator,
+    EntryFunction,
+    Multisig,
+    RawTransaction,
+    SignedTransaction,
+)
 from ledgerkit.keys import Account
 from ledgerkit.localnet import LocalNode
 from ledgerkit.types import Address
@@ -375,3 +381,213 @@ def test_a_rejected_call_and_refusals(
         ),
     ]
     assert view(http, "owners", account) == [[str(b.address), str(c.address), str(a.address)]]
+
+
+def abort_of(txn: dict[str, Any]) -> str:
+    assert txn["success"] is False
+    status: str = txn["vm_status"]
+    return status
+
+
+def test_creation_refuses_what_the_framework_refuses(
+    http: httpx.Client, owners: list[Account]
+) -> None:
+    a, b, _ = owners
+    strings = "vector<0x1::string::String>"
+    cases = [
+        ([b.address], 0, [], [], "EINVALID_SIGNATURES_REQUIRED(0x1000b)"),
+        ([b.address], 3, [], [], "EINVALID_SIGNATURES_REQUIRED(0x1000b)"),
+        ([b.address, b.address], 1, [], [], "EDUPLICATE_OWNER(0x10001)"),
+        ([a.address], 1, [], [], "EDUPLICATE_OWNER(0x10001)"),  # the creator is added
+        ([b.address], 1, ["k"], [], "ENUMBER_OF_METADATA_KEYS_AND_VALUES_DONT_MATCH(0x1000f)"),
+        ([b.address], 1, ["k", "k"], [b"", b""], "EDUPLICATE_METADATA_KEY(0x10010)"),
+    ]
+    for others, required, keys, values, name in cases:
+        done = call(
+            http,
+            a,
+            "create_with_owners",
+            ("vector<address>", others),
+            ("u64", required),
+            (strings, keys),
+            ("vector<vector<u8>>", values),
+        )
+        assert abort_of(done).startswith(f"Move abort in 0x1::multisig_account: {name}"), name
+
+
+def test_owner_changes_are_the_account_s_own(
+    http: httpx.Client, owners: list[Account], account: str
+) -> None:
+    a, b, c = owners
+    # called by an owner directly, the signer is the owner: no MultisigAccount there
+    direct = call(http, a, "add_owner", ("address", Account.generate().address))
+    assert "EACCOUNT_NOT_MULTISIG(0x307d2)" in abort_of(direct)
+    d, e = Account.generate().address, Account.generate().address
+    steps = [
+        (
+            inner_payload(MS + "add_owners", ("vector<address>", [d, e])),
+            [str(b.address), str(c.address), str(a.address), str(d), str(e)],
+            [(MS + "AddOwners", {"owners_added": [str(d), str(e)]})],
+        ),
+        (
+            # swap_remove: the last owner takes the removed one's place
+            inner_payload(MS + "remove_owner", ("address", b.address)),
+            [str(e), str(c.address), str(a.address), str(d)],
+            [(MS + "RemoveOwners", {"owners_removed": [str(b.address)]})],
+        ),
+        (
+            inner_payload(MS + "swap_owner", ("address", b.address), ("address", e)),
+            [str(b.address), str(c.address), str(a.address), str(d)],
+            [
+                (MS + "AddOwners", {"owners_added": [str(b.address)]}),
+                (MS + "RemoveOwners", {"owners_removed": [str(e)]}),
+            ],
+        ),
+        (
+            inner_payload(
+                MS + "add_owners_and_update_signatures_required",
+                ("vector<address>", [e]),
+                ("u64", 3),
+            ),
+            [str(b.address), str(c.address), str(a.address), str(d), str(e)],
+            [
+                (MS + "AddOwners", {"owners_added": [str(e)]}),
+                (
+                    MS + "UpdateSignaturesRequired",
+                    {"old_num_signatures_required": "2", "new_num_signatures_required": "3"},
+                ),
+            ],
+        ),
+    ]
+    for payload, expected_owners, expected_events in steps:
+        created = call(
+            http,
+            a,
+            "create_transaction",
+            ("address", Address.parse(account)),
+            ("vector<u8>", payload),
+        )
+        sequence = int(events(created)[0][1]["sequence_number"])
+        call(http, c, "approve_transaction", ("address", Address.parse(account)), ("u64", sequence))
+        done = wait(http, submit(http, execute(http, a, account, None))["hash"])
+        assert done["success"], done["vm_status"]
+        got = events(done)[:-1]
+        assert got == [(k, {"multisig_account": account, **v}) for k, v in expected_events]
+        assert view(http, "owners", account) == [expected_owners]
+    assert view(http, "num_signatures_required", account) == ["3"]
+    assert view(http, "is_owner", str(e), account) == [True]
+    assert view(http, "is_owner", str(Account.generate().address), account) == [False]
+    # the multisig account's own sequence number never moves
+    assert ok(http.get(f"/accounts/{account}"))["sequence_number"] == "0"
+
+
+def test_remove_bootstrapper(http: httpx.Client, owners: list[Account]) -> None:
+    a, b, c = owners
+    sequence = int(ok(http.get(f"/accounts/{a.address}"))["sequence_number"])
+    address = expected_address(a.address, sequence)
+    done = call(
+        http,
+        a,
+        "create_with_owners_then_remove_bootstrapper",
+        ("vector<address>", [b.address, c.address]),
+        ("u64", 2),
+        ("vector<0x1::string::String>", []),
+        ("vector<vector<u8>>", []),
+    )
+    assert done["success"], done["vm_status"]
+    assert events(done) == [
+        (MS + "RemoveOwners", {"multisig_account": address, "owners_removed": [str(a.address)]})
+    ]
+    # b, c then a; a's removal leaves b, c
+    assert view(http, "owners", address) == [[str(b.address), str(c.address)]]
+
+
+def test_views_of_pending_calls(
+    http: httpx.Client, owners: list[Account], account: str, msig_node: LocalNode
+) -> None:
+    a, b, _ = owners
+    assert view(http, "available_transaction_queue_capacity", account) == ["20"]
+    payloads = [inner_payload(MS + "update_signatures_required", ("u64", n)) for n in (1, 3)]
+    for payload in payloads:
+        call(
+            http,
+            b,
+            "create_transaction",
+            ("address", Address.parse(account)),
+            ("vector<u8>", payload),
+        )
+    pending = view(http, "get_pending_transactions", account)[0]
+    assert [t["payload"] for t in pending] == [{"vec": ["0x" + p.hex()]} for p in payloads]
+    assert [t["creator"] for t in pending] == [str(b.address)] * 2
+    assert view(http, "get_transaction", account, "2") == [pending[1]]
+    assert view(http, "available_transaction_queue_capacity", account) == ["18"]
+    assert view(http, "get_next_transaction_payload", account, "0x") == ["0x" + payloads[0].hex()]
+    assert view(http, "metadata", account) == [
+        {"data": [{"key": "Example", "value": "0x0353444b"}]}
+    ]
+    assert view(http, "vote", account, "1", str(a.address)) == [False, False]
+    for function, args, name in [
+        ("get_transaction", [account, "3"], "EINVALID_SEQUENCE_NUMBER(0x10011)"),
+        ("get_transaction", [account, "0"], "EINVALID_SEQUENCE_NUMBER(0x10011)"),
+        ("owners", [str(a.address)], "MISSING_DATA"),
+    ]:
+        body = {"function": MS + function, "type_arguments": [], "arguments": args}
+        answer = http.post("/view", json=body)
+        assert answer.status_code == 400
+        assert name in answer.json()["message"]
+    # a call of a sender that is no owner is refused at submission
+    stranger = Account.generate()
+    assert call(
+        http,
+        msig_node.dev_accounts[0],
+        "0x1::aptos_account::transfer",
+        ("address", stranger.address),
+        ("u64", 100_000_000),
+    )["success"]
+    refused = http.post(
+        "/transactions",
+        content=execute(http, stranger, account, None).to_bcs(),
+        headers={"Content-Type": SIGNED_TXN_BCS},
+    )
+    assert refused.json()["vm_error_code"] == 32
+    not_owner = call(
+        http, stranger, "approve_transaction", ("address", Address.parse(account)), ("u64", 1)
+    )
+    assert "ENOT_OWNER(0x507d3)" in abort_of(not_owner)
+    missing = call(http, a, "approve_transaction", ("address", Address.parse(account)), ("u64", 9))
+    assert "ETRANSACTION_NOT_FOUND(0x607d6)" in abort_of(missing)
+    empty = call(
+        http, a, "create_transaction", ("address", Address.parse(account)), ("vector<u8>", b"")
+    )
+    assert "EPAYLOAD_CANNOT_BE_EMPTY(0x10004)" in abort_of(empty)
+
+
+def test_a_multisig_payload_is_simulated(
+    http: httpx.Client, owners: list[Account], account: str
+) -> None:
+    a, b, _ = owners
+    inner = EntryFunction.build(MS + "update_signatures_required", [], [("u64", 1)])
+    call(
+        http,
+        b,
+        "create_transaction",
+        ("address", Address.parse(account)),
+        ("vector<u8>", b"\x00" + inner.to_bcs()),
+    )
+    raw = execute(http, a, account, None).raw
+    zeros = SignedTransaction(raw, Ed25519Authenticator(a.private_key.public_key_bytes, bytes(64)))
+    answer = ok(
+        http.post(
+            "/transactions/simulate",
+            content=zeros.to_bcs(),
+            headers={"Content-Type": SIGNED_TXN_BCS},
+        )
+    )
+    (simulated,) = answer
+    assert (simulated["success"], simulated["vm_status"]) == (True, "Executed successfully")
+    assert [e["type"] for e in simulated["events"]] == [
+        MS + "UpdateSignaturesRequired",
+        MS + "Vote",
+        MS + "TransactionExecutionSucceeded",
+    ]
+    assert view(http, "num_signatures_required", account) == ["2"]  # nothing committed
