@@ -28,6 +28,7 @@ from ledgerkit.bcs import (
 )
 from ledgerkit.keys import Account
 from ledgerkit.localnet import LocalNode
+from ledgerkit.tx import submission_request
 from ledgerkit.types import Address
 
 MS: Final = "0x1::multisig_account::"
@@ -591,3 +592,94 @@ def test_a_multisig_payload_is_simulated(
         MS + "TransactionExecutionSucceeded",
     ]
     assert view(http, "num_signatures_required", account) == ["2"]  # nothing committed
+
+
+def test_a_multisig_payload_submitted_as_json(
+    http: httpx.Client, owners: list[Account], account: str, msig_node: LocalNode
+) -> None:
+    """ledgerkit's JSON request of a multisig payload carrying its call, signed over the
+    node's ``encode_submission`` bytes, runs as the BCS one does."""
+    a, b, _ = owners
+    to = Account.generate().address
+    call(
+        http,
+        msig_node.dev_accounts[0],
+        "0x1::aptos_account::transfer",
+        ("address", Address.parse(account)),
+        ("u64", 1_000_000),
+    )
+    inner = EntryFunction.build("0x1::aptos_account::transfer", [], [("address", to), ("u64", 7)])
+    call(
+        http,
+        b,
+        "create_transaction",
+        ("address", Address.parse(account)),
+        ("vector<u8>", b"\x00" + inner.to_bcs()),
+    )
+    signed = execute(http, a, account, inner)
+    body = submission_request(signed.raw, param_types=["address", "u64"])
+    message = ok(http.post("/transactions/encode_submission", json=body))
+    assert bytes.fromhex(message[2:]) == signed.raw.signing_message()
+    auth = signed.authenticator
+    assert isinstance(auth, Ed25519Authenticator)
+    body["signature"] = {
+        "type": "ed25519_signature",
+        "public_key": "0x" + auth.public_key.hex(),
+        "signature": "0x" + auth.signature.hex(),
+    }
+    pending = ok(http.post("/transactions", json=body), 202)
+    assert pending["hash"] == "0x" + bytes(signed.hash()).hex()
+    assert pending["payload"] == {
+        "multisig_address": account,
+        "transaction_payload": {
+            "function": "0x1::aptos_account::transfer",
+            "type_arguments": [],
+            "arguments": [str(to), "7"],
+            "type": "entry_function_payload",
+        },
+        "type": "multisig_payload",
+    }
+    done = wait(http, pending["hash"])
+    assert done["success"], done["vm_status"]
+    assert apt_balance(http, to) == 7
+    kinds = [k for k, _ in events(done)]
+    # b approved when it stored the call; a's approval is implied by running it
+    assert kinds[-2:] == [MS + "Vote", MS + "TransactionExecutionSucceeded"]
+
+
+def test_the_module_s_abi(http: httpx.Client) -> None:
+    """Entry, view and visibility flags and parameters as ``multisig_account.move`` declares
+    them (the owner and threshold changes are private entry functions)."""
+    abi = ok(http.get("/accounts/0x1/module/multisig_account"))["abi"]
+    functions = {f["name"]: f for f in abi["exposed_functions"]}
+    shape = {
+        name: (f["visibility"], f["is_entry"], f["is_view"], f["params"], f["return"])
+        for name, f in functions.items()
+    }
+    strings, bytes_list = "vector<0x1::string::String>", "vector<vector<u8>>"
+    assert shape["create_with_owners"] == (
+        "public",
+        True,
+        False,
+        ["&signer", "vector<address>", "u64", strings, bytes_list],
+        [],
+    )
+    assert shape["add_owner"] == ("private", True, False, ["&signer", "address"], [])
+    assert shape["update_signatures_required"] == ("private", True, False, ["&signer", "u64"], [])
+    assert shape["vote"] == ("public", False, True, ["address", "u64", "address"], ["bool", "bool"])
+    assert shape["get_transaction"][4] == ["0x1::multisig_account::MultisigTransaction"]
+    structs = {s["name"]: s for s in abi["structs"]}
+    assert [f["name"] for f in structs["MultisigTransaction"]["fields"]] == [
+        "payload",
+        "payload_hash",
+        "votes",
+        "creator",
+        "creation_time_secs",
+    ]
+    assert structs["TransactionExecutionFailed"]["is_event"] is True
+    assert structs["TransactionExecutionFailedEvent"]["is_event"] is False
+    assert [f["name"] for f in structs["ExecutionError"]["fields"]] == [
+        "abort_location",
+        "error_type",
+        "error_code",
+    ]
