@@ -1,43 +1,44 @@
-"""Multisig accounts (``0x1::multisig_account``) on the node, over HTTP.
+"""Multisig accounts (``0x1::multisig_account``) on the node, over HTTP: creation, owner
+and threshold changes, views and the module's ABI.
 
-Expected values are written out from the framework's Move source: the account address
-is ``SHA3-256(creator ‖ "aptos_framework::multisig_account" ‖ u64_le(seq) ‖ 0xFF)``
-(computed here with hashlib), abort codes are ``category << 16 | reason``
-(``EACCOUNT_NOT_MULTISIG`` 2002 -> ``0x307D2`` ...), and a multisig payload refused by
-the prologue is a ``vm_error`` with the ``StatusCode`` values 31 (ACCOUNT_NOT_MULTISIG),
-32 (NOT_MULTISIG_OWNER), 34 (MULTISIG_TRANSACTION_INSUFFICIENT_APPROVALS), 35
-(MULTISIG_TRANSACTION_PAYLOAD_DOES_NOT_MATCH_HASH).
+Expected values are written out from the framework's Move source: the account address is
+derived by hand with hashlib (``multisig_helpers.expected_address``), abort codes are
+``category << 16 | reason`` (``EACCOUNT_NOT_MULTISIG`` 2002 -> ``0x307D2`` ...), owners
+removed with ``vector::swap_remove`` (the last one takes the removed one's place).
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
 from typing import Any, Final
 
 import httpx
 import pytest
-from node_http_helpers import SIGNED_TXN_BCS, apt_balance, ok, run, submit, wait
-
-from ledgerkit.bcs import (
-    Ed25519Authenticator,
-    EntryFunction,
-    Multisig,
-    RawTransaction,
-    SignedTransaction,
+from multisig_helpers import (
+    MS,
+    abort_of,
+    call,
+    events,
+    execute,
+    expected_address,
+    fund,
+    inner_payload,
+    new_multisig,
+    view,
 )
+from node_http_helpers import SIGNED_TXN_BCS, ok, submit, wait
+
 from ledgerkit.keys import Account
 from ledgerkit.localnet import LocalNode
-from ledgerkit.tx import submission_request
 from ledgerkit.types import Address
 
-MS: Final = "0x1::multisig_account::"
+SEED: Final = 29
 ZERO_KEY: Final = "0x" + "00" * 32
 
 
 @pytest.fixture(scope="module")
 def msig_node(make_node: Any) -> LocalNode:
-    node: LocalNode = make_node(seed=29, blocks=3, services=False)
+    node: LocalNode = make_node(seed=SEED, blocks=3, services=False)
     return node
 
 
@@ -50,78 +51,16 @@ def http(msig_node: LocalNode) -> Iterator[httpx.Client]:
 @pytest.fixture(scope="module")
 def owners(http: httpx.Client, msig_node: LocalNode) -> list[Account]:
     """Three new accounts with 1 APT each."""
-    bank = msig_node.dev_accounts[0]
     made = [Account.generate() for _ in range(3)]
     for account in made:
-        done = run(
-            http,
-            bank,
-            "0x1::aptos_account::transfer",
-            [("address", account.address), ("u64", 100_000_000)],
-        )
-        assert done["success"], done["vm_status"]
+        fund(http, msig_node.dev_accounts[0], account.address, 100_000_000)
     return made
-
-
-def expected_address(creator: Address, sequence: int) -> str:
-    seed = b"aptos_framework::multisig_account" + sequence.to_bytes(8, "little")
-    return "0x" + hashlib.sha3_256(bytes(creator) + seed + b"\xff").hexdigest()
-
-
-def view(http: httpx.Client, function: str, *args: Any) -> list[Any]:
-    body = {"function": MS + function, "type_arguments": [], "arguments": list(args)}
-    result: list[Any] = ok(http.post("/view", json=body))
-    return result
-
-
-def call(http: httpx.Client, who: Account, function: str, *args: tuple[str, Any]) -> Any:
-    name = function if "::" in function else MS + function
-    return run(http, who, name, list(args))
-
-
-def inner_payload(function: str, *args: tuple[str, Any]) -> bytes:
-    """``MultisigTransactionPayload::EntryFunction`` as BCS: variant 0, then the call."""
-    return b"\x00" + EntryFunction.build(function, [], list(args)).to_bcs()
-
-
-def execute(http: httpx.Client, who: Account, account: str, ef: EntryFunction | None) -> Any:
-    chain_id = int(ok(http.get("/"))["chain_id"])
-    sequence = int(ok(http.get(f"/accounts/{who.address}"))["sequence_number"])
-    raw = RawTransaction(
-        who.address,
-        sequence,
-        Multisig(Address.parse(account), ef),
-        200_000,
-        100,
-        int(ok(http.get("/"))["ledger_timestamp"]) // 1_000_000 + 600,
-        chain_id,
-    )
-    return raw.sign(who.private_key)
-
-
-def events(txn: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    return [(e["type"], e["data"]) for e in txn["events"]]
 
 
 @pytest.fixture
 def account(http: httpx.Client, owners: list[Account]) -> str:
     """A new 2-of-3 multisig account created by owner 0 with owners 1 and 2."""
-    a, b, c = owners
-    sequence = int(ok(http.get(f"/accounts/{a.address}"))["sequence_number"])
-    address = expected_address(a.address, sequence)
-    assert view(http, "get_next_multisig_account_address", str(a.address)) == [address]
-    done = call(
-        http,
-        a,
-        "create_with_owners",
-        ("vector<address>", [b.address, c.address]),
-        ("u64", 2),
-        ("vector<0x1::string::String>", ["Example"]),
-        ("vector<vector<u8>>", [b"\x03SDK"]),
-    )
-    assert done["success"], done["vm_status"]
-    assert done["events"] == []  # no event at creation
-    return address
+    return new_multisig(http, owners)
 
 
 def test_the_account_is_a_resource_account_with_its_owners(
@@ -156,238 +95,6 @@ def test_the_account_is_a_resource_account_with_its_owners(
     }
     assert view(http, "owners", account) == [[str(b.address), str(c.address), str(a.address)]]
     assert view(http, "num_signatures_required", account) == ["2"]
-
-
-def test_a_transfer_voted_and_executed(
-    http: httpx.Client, owners: list[Account], account: str, msig_node: LocalNode
-) -> None:
-    a, b, c = owners
-    to = Account.generate().address
-    ok_fund = call(
-        http,
-        msig_node.dev_accounts[0],
-        "0x1::aptos_account::transfer",
-        ("address", Address.parse(account)),
-        ("u64", 10_000_000),
-    )
-    assert ok_fund["success"]
-    payload = inner_payload("0x1::aptos_account::transfer", ("address", to), ("u64", 1_000))
-    sequence = int(view(http, "next_sequence_number", account)[0])
-    created = call(
-        http, b, "create_transaction", ("address", Address.parse(account)), ("vector<u8>", payload)
-    )
-    assert created["success"], created["vm_status"]
-    ((kind, data),) = events(created)
-    assert kind == MS + "CreateTransaction"
-    assert data["creator"] == str(b.address)
-    assert data["sequence_number"] == str(sequence)
-    assert data["transaction"]["payload"] == {"vec": ["0x" + payload.hex()]}
-    assert data["transaction"]["votes"] == {"data": [{"key": str(b.address), "value": True}]}
-    # one approval of two: executing is refused at submission
-    early = execute(http, b, account, None)
-    answer = http.post(
-        "/transactions", content=early.to_bcs(), headers={"Content-Type": SIGNED_TXN_BCS}
-    )
-    assert answer.status_code == 400
-    assert answer.json()["vm_error_code"] == 34
-    assert view(http, "can_be_executed", account, str(sequence)) == [False]
-    assert view(http, "can_execute", str(c.address), account, str(sequence)) == [True]
-
-    rejected = call(
-        http, a, "reject_transaction", ("address", Address.parse(account)), ("u64", sequence)
-    )
-    assert events(rejected)[0] == (
-        MS + "Vote",
-        {
-            "multisig_account": account,
-            "owner": str(a.address),
-            "sequence_number": str(sequence),
-            "approved": False,
-        },
-    )
-    call(http, c, "approve_transaction", ("address", Address.parse(account)), ("u64", sequence))
-    assert view(http, "can_be_executed", account, str(sequence)) == [True]
-    assert view(http, "vote", account, str(sequence), str(a.address)) == [True, False]
-
-    done = wait(http, submit(http, execute(http, b, account, None))["hash"])
-    assert done["success"], done["vm_status"]
-    assert done["payload"] == {"multisig_address": account, "type": "multisig_payload"}
-    assert apt_balance(http, to) == 1_000
-    assert [k for k, _ in events(done)] == [
-        "0x1::fungible_asset::Withdraw",  # the call's own, run as the multisig account
-        "0x1::fungible_asset::Deposit",
-        MS + "TransactionExecutionSucceeded",  # b approved already: no implicit Vote
-    ]
-    assert events(done)[-1][1] == {
-        "multisig_account": account,
-        "executor": str(b.address),
-        "sequence_number": str(sequence),
-        "transaction_payload": "0x" + payload.hex(),
-        "num_approvals": "2",
-    }
-    assert view(http, "last_resolved_sequence_number", account) == [str(sequence)]
-    answer = http.post(
-        "/view",
-        json={
-            "function": MS + "get_transaction",
-            "type_arguments": [],
-            "arguments": [account, str(sequence)],
-        },
-    )
-    assert answer.status_code == 400
-    assert "0x1::table" in answer.json()["message"]
-    assert "0x6507" in answer.json()["message"]
-
-
-def test_a_call_stored_by_hash_needs_its_payload(
-    http: httpx.Client, owners: list[Account], account: str
-) -> None:
-    a, _b, c = owners
-    inner = EntryFunction.build(
-        "0x1::multisig_account::update_signatures_required", [], [("u64", 3)]
-    )
-    payload = b"\x00" + inner.to_bcs()
-    digest = hashlib.sha3_256(payload).digest()
-    short = call(
-        http,
-        a,
-        "create_transaction_with_hash",
-        ("address", Address.parse(account)),
-        ("vector<u8>", digest[:31]),
-    )
-    assert short["vm_status"].startswith(
-        "Move abort in 0x1::multisig_account: EINVALID_PAYLOAD_HASH(0x1000c)"
-    )
-    created = call(
-        http,
-        a,
-        "create_transaction_with_hash",
-        ("address", Address.parse(account)),
-        ("vector<u8>", digest),
-    )
-    ((_, data),) = events(created)
-    assert data["transaction"]["payload"] == {"vec": []}
-    assert data["transaction"]["payload_hash"] == {"vec": ["0x" + digest.hex()]}
-    # c's implicit approval makes two; without the payload the hash cannot match
-    refused = http.post(
-        "/transactions",
-        content=execute(http, c, account, None).to_bcs(),
-        headers={"Content-Type": SIGNED_TXN_BCS},
-    )
-    assert refused.status_code == 400
-    assert refused.json()["vm_error_code"] == 35
-    done = wait(http, submit(http, execute(http, c, account, inner))["hash"])
-    assert done["success"], done["vm_status"]
-    assert [k for k, _ in events(done)] == [
-        MS + "UpdateSignaturesRequired",
-        MS + "Vote",  # c's implicit approval
-        MS + "TransactionExecutionSucceeded",
-    ]
-    assert events(done)[0][1] == {
-        "multisig_account": account,
-        "old_num_signatures_required": "2",
-        "new_num_signatures_required": "3",
-    }
-    assert events(done)[2][1]["num_approvals"] == "2"
-    assert view(http, "num_signatures_required", account) == ["3"]
-
-
-def test_a_failing_call_is_resolved_and_the_transaction_succeeds(
-    http: httpx.Client, owners: list[Account], account: str
-) -> None:
-    a, b, c = owners
-    k = int(view(http, "num_signatures_required", account)[0])
-    # removing two of three owners leaves fewer owners than signatures required
-    payload = inner_payload(
-        "0x1::multisig_account::remove_owners", ("vector<address>", [a.address, b.address])
-    )
-    created = call(
-        http, a, "create_transaction", ("address", Address.parse(account)), ("vector<u8>", payload)
-    )
-    sequence = int(events(created)[0][1]["sequence_number"])
-    for voter in (b, c)[: k - 1]:
-        call(
-            http,
-            voter,
-            "approve_transaction",
-            ("address", Address.parse(account)),
-            ("u64", sequence),
-        )
-    before = view(http, "owners", account)
-    done = wait(http, submit(http, execute(http, a, account, None))["hash"])
-    assert (done["success"], done["vm_status"]) == (True, "Executed successfully")
-    ((kind, data),) = events(done)
-    assert kind == MS + "TransactionExecutionFailed"
-    assert data["execution_error"] == {
-        "abort_location": "00" * 31 + "01::multisig_account",
-        "error_type": "MoveAbort",
-        "error_code": str(0x30005),  # ENOT_ENOUGH_OWNERS
-    }
-    assert data["num_approvals"] == str(k)
-    assert view(http, "owners", account) == before
-    assert view(http, "last_resolved_sequence_number", account) == [str(sequence)]
-
-
-def test_a_rejected_call_and_refusals(
-    http: httpx.Client, owners: list[Account], account: str
-) -> None:
-    a, b, c = owners
-    stranger = Account.generate()
-    payload = inner_payload("0x1::multisig_account::add_owner", ("address", stranger.address))
-    created = call(
-        http, a, "create_transaction", ("address", Address.parse(account)), ("vector<u8>", payload)
-    )
-    sequence = int(events(created)[0][1]["sequence_number"])
-    early = call(http, b, "execute_rejected_transaction", ("address", Address.parse(account)))
-    assert early["vm_status"].startswith(
-        "Move abort in 0x1::multisig_account: ENOT_ENOUGH_REJECTIONS(0x3000a)"
-    )
-    not_owner = call(http, a, "approve_transaction", ("address", a.address), ("u64", 1))
-    assert "EACCOUNT_NOT_MULTISIG(0x307d2)" in not_owner["vm_status"]
-    refused = http.post(
-        "/transactions",
-        content=execute(http, a, str(a.address), None).to_bcs(),
-        headers={"Content-Type": SIGNED_TXN_BCS},
-    )
-    assert refused.json()["vm_error_code"] == 31
-    for voter in (b, c):
-        call(
-            http,
-            voter,
-            "reject_transaction",
-            ("address", Address.parse(account)),
-            ("u64", sequence),
-        )
-    assert view(http, "can_be_rejected", account, str(sequence)) == [True]
-    done = call(http, a, "execute_rejected_transaction", ("address", Address.parse(account)))
-    assert done["success"], done["vm_status"]
-    assert events(done) == [
-        (
-            MS + "Vote",
-            {
-                "multisig_account": account,
-                "owner": str(a.address),
-                "sequence_number": str(sequence),
-                "approved": False,
-            },
-        ),
-        (
-            MS + "ExecuteRejectedTransaction",
-            {
-                "multisig_account": account,
-                "sequence_number": str(sequence),
-                "num_rejections": "3",
-                "executor": str(a.address),
-            },
-        ),
-    ]
-    assert view(http, "owners", account) == [[str(b.address), str(c.address), str(a.address)]]
-
-
-def abort_of(txn: dict[str, Any]) -> str:
-    assert txn["success"] is False
-    status: str = txn["vm_status"]
-    return status
 
 
 def test_creation_refuses_what_the_framework_refuses(
@@ -561,90 +268,6 @@ def test_views_of_pending_calls(
         http, a, "create_transaction", ("address", Address.parse(account)), ("vector<u8>", b"")
     )
     assert "EPAYLOAD_CANNOT_BE_EMPTY(0x10004)" in abort_of(empty)
-
-
-def test_a_multisig_payload_is_simulated(
-    http: httpx.Client, owners: list[Account], account: str
-) -> None:
-    a, b, _ = owners
-    inner = EntryFunction.build(MS + "update_signatures_required", [], [("u64", 1)])
-    call(
-        http,
-        b,
-        "create_transaction",
-        ("address", Address.parse(account)),
-        ("vector<u8>", b"\x00" + inner.to_bcs()),
-    )
-    raw = execute(http, a, account, None).raw
-    zeros = SignedTransaction(raw, Ed25519Authenticator(a.private_key.public_key_bytes, bytes(64)))
-    answer = ok(
-        http.post(
-            "/transactions/simulate",
-            content=zeros.to_bcs(),
-            headers={"Content-Type": SIGNED_TXN_BCS},
-        )
-    )
-    (simulated,) = answer
-    assert (simulated["success"], simulated["vm_status"]) == (True, "Executed successfully")
-    assert [e["type"] for e in simulated["events"]] == [
-        MS + "UpdateSignaturesRequired",
-        MS + "Vote",
-        MS + "TransactionExecutionSucceeded",
-    ]
-    assert view(http, "num_signatures_required", account) == ["2"]  # nothing committed
-
-
-def test_a_multisig_payload_submitted_as_json(
-    http: httpx.Client, owners: list[Account], account: str, msig_node: LocalNode
-) -> None:
-    """ledgerkit's JSON request of a multisig payload carrying its call, signed over the
-    node's ``encode_submission`` bytes, runs as the BCS one does."""
-    a, b, _ = owners
-    to = Account.generate().address
-    call(
-        http,
-        msig_node.dev_accounts[0],
-        "0x1::aptos_account::transfer",
-        ("address", Address.parse(account)),
-        ("u64", 1_000_000),
-    )
-    inner = EntryFunction.build("0x1::aptos_account::transfer", [], [("address", to), ("u64", 7)])
-    call(
-        http,
-        b,
-        "create_transaction",
-        ("address", Address.parse(account)),
-        ("vector<u8>", b"\x00" + inner.to_bcs()),
-    )
-    signed = execute(http, a, account, inner)
-    body = submission_request(signed.raw, param_types=["address", "u64"])
-    message = ok(http.post("/transactions/encode_submission", json=body))
-    assert bytes.fromhex(message[2:]) == signed.raw.signing_message()
-    auth = signed.authenticator
-    assert isinstance(auth, Ed25519Authenticator)
-    body["signature"] = {
-        "type": "ed25519_signature",
-        "public_key": "0x" + auth.public_key.hex(),
-        "signature": "0x" + auth.signature.hex(),
-    }
-    pending = ok(http.post("/transactions", json=body), 202)
-    assert pending["hash"] == "0x" + bytes(signed.hash()).hex()
-    assert pending["payload"] == {
-        "multisig_address": account,
-        "transaction_payload": {
-            "function": "0x1::aptos_account::transfer",
-            "type_arguments": [],
-            "arguments": [str(to), "7"],
-            "type": "entry_function_payload",
-        },
-        "type": "multisig_payload",
-    }
-    done = wait(http, pending["hash"])
-    assert done["success"], done["vm_status"]
-    assert apt_balance(http, to) == 7
-    kinds = [k for k, _ in events(done)]
-    # b approved when it stored the call; a's approval is implied by running it
-    assert kinds[-2:] == [MS + "Vote", MS + "TransactionExecutionSucceeded"]
 
 
 def test_the_module_s_abi(http: httpx.Client) -> None:
