@@ -16,6 +16,7 @@ import httpx
 import pytest
 from multisig_helpers import (
     MS,
+    STRINGS,
     abort_of,
     call,
     events,
@@ -306,3 +307,51 @@ def test_the_module_s_abi(http: httpx.Client) -> None:
         "error_type",
         "error_code",
     ]
+
+
+def test_metadata_batches_and_the_queue_limit(
+    http: httpx.Client, owners: list[Account], account: str
+) -> None:
+    a, b, c = owners
+    where = ("address", Address.parse(account))
+    # update_metadata replaces the whole map and says what it was
+    payload = inner_payload(
+        MS + "update_metadata", (STRINGS, ["a", "b"]), ("vector<vector<u8>>", [b"\x01", b""])
+    )
+    call(http, b, "create_transaction", where, ("vector<u8>", payload))
+    done = wait(http, submit(http, execute(http, a, account, None))["hash"])
+    assert events(done)[0] == (
+        MS + "MetadataUpdated",
+        {
+            "multisig_account": account,
+            "old_metadata": {"data": [{"key": "Example", "value": "0x0353444b"}]},
+            "new_metadata": {"data": [{"key": "a", "value": "0x01"}, {"key": "b", "value": "0x"}]},
+        },
+    )
+    # twenty pending calls at most (sequence numbers 2 to 21)
+    for n in range(20):
+        made = call(http, a, "create_transaction", where, ("vector<u8>", b"\x01" + bytes([n])))
+        assert made["success"], made["vm_status"]
+    assert view(http, "available_transaction_queue_capacity", account) == ["0"]
+    full = call(http, a, "create_transaction", where, ("vector<u8>", b"\x02"))
+    assert "EMAX_PENDING_TRANSACTIONS_EXCEEDED(0x30013)" in abort_of(full)
+    # b and c reject 2..4 in one transaction each; a resolves them in one
+    for voter in (b, c):
+        voted = call(
+            http, voter, "vote_transactions", where, ("u64", 2), ("u64", 4), ("bool", False)
+        )
+        assert [d["sequence_number"] for _, d in events(voted)] == ["2", "3", "4"]
+    too_far = call(http, a, "execute_rejected_transactions", where, ("u64", 22))
+    assert "EINVALID_SEQUENCE_NUMBER(0x10011)" in abort_of(too_far)
+    resolved = call(http, a, "execute_rejected_transactions", where, ("u64", 4))
+    assert resolved["success"], resolved["vm_status"]
+    assert [(k, d["sequence_number"]) for k, d in events(resolved)] == [
+        (MS + "Vote", "2"),
+        (MS + "ExecuteRejectedTransaction", "2"),
+        (MS + "Vote", "3"),
+        (MS + "ExecuteRejectedTransaction", "3"),
+        (MS + "Vote", "4"),
+        (MS + "ExecuteRejectedTransaction", "4"),
+    ]
+    assert view(http, "last_resolved_sequence_number", account) == ["4"]
+    assert view(http, "available_transaction_queue_capacity", account) == ["3"]
