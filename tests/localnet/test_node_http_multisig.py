@@ -27,7 +27,7 @@ from multisig_helpers import (
     new_multisig,
     view,
 )
-from node_http_helpers import SIGNED_TXN_BCS, ok, submit, wait
+from node_http_helpers import SIGNED_TXN_BCS, apt_balance, ok, submit, wait
 
 from ledgerkit.keys import Account
 from ledgerkit.localnet import LocalNode
@@ -355,3 +355,37 @@ def test_metadata_batches_and_the_queue_limit(
     ]
     assert view(http, "last_resolved_sequence_number", account) == ["4"]
     assert view(http, "available_transaction_queue_capacity", account) == ["3"]
+
+
+def test_the_next_address_of_an_address_without_an_account(http: httpx.Client) -> None:
+    """``account::get_sequence_number`` reads 0 there, so the address of sequence 0."""
+    nobody = Account.generate().address
+    assert view(http, "get_next_multisig_account_address", str(nobody)) == [
+        expected_address(nobody, 0)
+    ]
+
+
+def test_an_account_already_at_the_next_address(
+    http: httpx.Client, owners: list[Account], msig_node: LocalNode
+) -> None:
+    """A plain account funded at the next address before the creation: it has not sent a
+    transaction, so it becomes the multisig account (``create_resource_account``)."""
+    a, b, _ = owners
+    sequence = int(ok(http.get(f"/accounts/{a.address}"))["sequence_number"])
+    # the funding below is sent by the bank, so a's sequence number does not move
+    address = expected_address(a.address, sequence)
+    fund(http, msig_node.dev_accounts[0], Address.parse(address), 5_000)
+    done = call(
+        http,
+        a,
+        "create_with_owners",
+        ("vector<address>", [b.address]),
+        ("u64", 1),
+        (STRINGS, []),
+        ("vector<vector<u8>>", []),
+    )
+    assert done["success"], done["vm_status"]
+    assert view(http, "owners", address) == [[str(b.address), str(a.address)]]
+    account = ok(http.get(f"/accounts/{address}"))
+    assert account["authentication_key"] == ZERO_KEY
+    assert apt_balance(http, Address.parse(address)) == 5_000

@@ -128,7 +128,7 @@ def _create_resource_account(ctx: Context, creator: Address) -> Address:
     elif account["signer_capability_offer"]["for"]["vec"]:
         raise ctx.abort("account", 0x8000F, "ERESOURCE_ACCCOUNT_EXISTS")
     elif int(account["sequence_number"]) != 0:
-        raise ctx.abort("account", 0x10010, "EACCOUNT_ALREADY_USED")
+        raise ctx.abort("account", 0x30010, "EACCOUNT_ALREADY_USED")
     account["authentication_key"] = "0x" + bytes(32).hex()
     account["signer_capability_offer"] = {"for": {"vec": [address.standard]}}
     ctx.put(address, ACCOUNT, account)

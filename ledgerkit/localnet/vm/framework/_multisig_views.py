@@ -87,9 +87,9 @@ def _is_owner(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[A
 def _next_address(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
     creator = Address.parse(args[0])
     account = ctx.resource(creator, ACCOUNT)
-    if account is None:
-        raise VMStatusError("MISSING_DATA")
-    return [multisig_address(creator, int(account["sequence_number"])).standard]
+    # as account::get_sequence_number: 0 for an address without an account
+    sequence = 0 if account is None else int(account["sequence_number"])
+    return [multisig_address(creator, sequence).standard]
 
 
 @native(MODULE, "get_transaction")
