@@ -239,6 +239,8 @@ def test_views_of_pending_calls(
         ("get_transaction", [account, "3"], "EINVALID_SEQUENCE_NUMBER(0x10011)"),
         ("get_transaction", [account, "0"], "EINVALID_SEQUENCE_NUMBER(0x10011)"),
         ("owners", [str(a.address)], "MISSING_DATA"),
+        ("get_next_transaction_payload", [str(a.address), "0x"], "MISSING_DATA"),
+        ("can_be_executed", [str(a.address), "1"], "MISSING_DATA"),
     ]:
         body = {"function": MS + function, "type_arguments": [], "arguments": args}
         answer = http.post("/view", json=body)

@@ -168,6 +168,7 @@ def _can_reject(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list
 
 @native(MODULE, "get_next_transaction_payload")
 def _next_payload_view(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
+    _data(ctx, args[0])  # borrow_global: MISSING_DATA without a MultisigAccount
     payload = next_payload(ctx, Address.parse(args[0]), bytes.fromhex(args[1][2:]))
     return ["0x" + payload.hex()]
 
