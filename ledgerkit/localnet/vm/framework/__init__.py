@@ -6,7 +6,9 @@
 * ``_state_keys``: state keys, their hashes and the pagination cursor;
 * ``_context``: what a function body sees (state, tables, events, gas, aborts);
 * ``_nonces``: the orderless transactions' nonces an account has used;
-* ``_asset_modules``, ``_system_modules``, ``_demo_module``: the bodies.
+* ``_asset_modules``, ``_system_modules``, ``_demo_module``, ``_multisig_account`` and
+  ``_multisig_views``: the bodies (``_multisig_specs`` declares the multisig modules;
+  importing ``_multisig_views`` for the executor's steps registers both multisig bodies).
 
 :data:`FRAMEWORK` gathers them: look up a module or a function, its body, the codec.
 Exported beside it for the executor, the chain and the ledger: the :class:`Context` and
@@ -25,13 +27,7 @@ from typing import Final
 import orjson
 
 from ledgerkit.bcs import MoveValueCodec
-from ledgerkit.localnet.vm.framework import (  # noqa: F401 - registers bodies  # noqa: F401 - registers bodies
-    _asset_modules,
-    _demo_module,
-    _multisig_account,
-    _multisig_views,
-    _system_modules,
-)
+from ledgerkit.localnet.vm.framework import _asset_modules, _demo_module, _system_modules  # noqa: F401 - registers bodies
 from ledgerkit.localnet.vm.framework._abi import (
     FRAMEWORK_ADDRESS,
     FunctionSpec,
