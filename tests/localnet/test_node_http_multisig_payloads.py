@@ -373,3 +373,35 @@ def test_a_multisig_payload_submitted_as_json(
     kinds = [k for k, _ in events(done)]
     # b approved when it stored the call; a's approval is implied by running it
     assert kinds[-2:] == [MS + "Vote", MS + "TransactionExecutionSucceeded"]
+
+
+def test_a_call_that_cannot_run_is_resolved_as_failed(
+    http: httpx.Client, owners: list[Account], account: str
+) -> None:
+    """No such module, and too few arguments: the VM errors LINKER_ERROR (1081) and
+    NUMBER_OF_ARGUMENTS_MISMATCH (1098), recorded as ``VMError`` without a location."""
+    a, b, _ = owners
+    where = ("address", Address.parse(account))
+    calls = [
+        (EntryFunction.build("0x1::no_such_module::run", [], []), "1081"),
+        (
+            EntryFunction.build(
+                "0x1::aptos_account::transfer", [], [("address", Account.generate().address)]
+            ),
+            "1098",
+        ),
+    ]
+    for inner, code in calls:
+        created = call(
+            http, b, "create_transaction", where, ("vector<u8>", b"\x00" + inner.to_bcs())
+        )
+        assert created["success"], created["vm_status"]
+        done = wait(http, submit(http, execute(http, a, account, None))["hash"])
+        assert (done["success"], done["vm_status"]) == (True, "Executed successfully")
+        kinds = [k for k, _ in events(done)]
+        assert kinds == [MS + "Vote", MS + "TransactionExecutionFailed"]
+        assert events(done)[1][1]["execution_error"] == {
+            "abort_location": "",
+            "error_type": "VMError",
+            "error_code": code,
+        }

@@ -24,6 +24,8 @@ account as its signer. Then the call is resolved: the sender's implicit approval
 call aborts, what it did is dropped and ``TransactionExecutionFailed`` records the abort
 (``ExecutionError``: its module as ``<64 hex digits>::name``, ``MoveAbort``, the code);
 the transaction itself still succeeds, its sender pays and the call counts as resolved.
+A call that cannot run at all (no such module or function, wrong arguments) is recorded so
+too, as a ``VMError`` with its ``StatusCode`` number and no location.
 """
 
 from __future__ import annotations
@@ -60,6 +62,17 @@ MULTISIG_STATUS_CODES: Final = {
     "MULTISIG_TRANSACTION_INSUFFICIENT_APPROVALS": 34,
     "MULTISIG_TRANSACTION_PAYLOAD_DOES_NOT_MATCH_HASH": 35,
     "MULTISIG_TRANSACTION_PAYLOAD_DOES_NOT_MATCH": 40,
+}
+#: The ``StatusCode`` numbers of the VM errors a call can fail with before it runs, which
+#: ``TransactionExecutionFailed`` records as ``VMError``.
+VM_ERROR_CODES: Final = {
+    "NUMBER_OF_TYPE_ARGUMENTS_MISMATCH": 1076,
+    "LINKER_ERROR": 1081,
+    "FUNCTION_RESOLUTION_FAILURE": 1091,
+    "NUMBER_OF_ARGUMENTS_MISMATCH": 1098,
+    "FAILED_TO_DESERIALIZE_ARGUMENT": 1100,
+    "NUMBER_OF_SIGNER_ARGUMENTS_MISMATCH": 1101,
+    "EXECUTE_ENTRY_FUNCTION_CALLED_ON_NON_ENTRY_FUNCTION": 1103,
 }
 _BY_ABORT: Final = {
     0x307D2: "ACCOUNT_NOT_MULTISIG",
@@ -113,12 +126,15 @@ def _decode(payload: bytes) -> EntryFunction:
     return ef
 
 
-def _execution_error(abort: MoveAbortError) -> dict[str, Any]:
-    address, module = abort.location.split("::")
+def _execution_error(failure: MoveAbortError | VMStatusError) -> dict[str, Any]:
+    if isinstance(failure, VMStatusError):
+        code = VM_ERROR_CODES[failure.status]
+        return {"abort_location": "", "error_type": "VMError", "error_code": str(code)}
+    address, module = failure.location.split("::")
     return {
         "abort_location": f"{Address.parse(address).long[2:]}::{module}",
         "error_type": "MoveAbort",
-        "error_code": str(abort.code),
+        "error_code": str(failure.code),
     }
 
 
@@ -129,7 +145,7 @@ def run_multisig(
     fresh: Callable[[], Context],
 ) -> Context:
     """Run the multisig payload's call in ``ctx`` and resolve it; the context to go on
-    with: ``ctx``, or when the call aborted a ``fresh`` one with only its resolution.
+    with: ``ctx``, or when the call failed a ``fresh`` one with only its resolution.
 
     Raises
     ------
@@ -146,10 +162,12 @@ def run_multisig(
     signers, ctx.signers = ctx.signers, (address,)
     try:
         run_entry(ctx, call)
-    except MoveAbortError as abort:
+    except (MoveAbortError, VMStatusError) as failure:
+        if isinstance(failure, VMStatusError) and failure.status not in VM_ERROR_CODES:
+            raise
         kept = fresh()
         kept.reads, kept.extra_gas = ctx.reads, ctx.extra_gas
-        execution_cleanup(kept, owner, address, payload, _execution_error(abort))
+        execution_cleanup(kept, owner, address, payload, _execution_error(failure))
         return kept
     finally:
         ctx.signers = signers
