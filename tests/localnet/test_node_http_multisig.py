@@ -391,3 +391,47 @@ def test_an_account_already_at_the_next_address(
     account = ok(http.get(f"/accounts/{address}"))
     assert account["authentication_key"] == ZERO_KEY
     assert apt_balance(http, Address.parse(address)) == 5_000
+
+
+def test_an_existing_account_makes_itself_a_multisig_account(
+    http: httpx.Client, owners: list[Account], msig_node: LocalNode
+) -> None:
+    """``create_with_existing_account_call``: the owners as given (the account itself is
+    none of them), no signer capability, its own key kept; the ``..._revoke_auth_key_call``
+    variant zeroes the key."""
+    _, b, c = owners
+    kept, revoked = Account.generate(), Account.generate()
+    for account in (kept, revoked):
+        fund(http, msig_node.dev_accounts[0], account.address, 100_000_000)
+    args = (
+        ("vector<address>", [b.address, c.address]),
+        ("u64", 1),
+        (STRINGS, []),
+        ("vector<vector<u8>>", []),
+    )
+    done = call(http, kept, "create_with_existing_account_call", *args)
+    assert done["success"], done["vm_status"]
+    data = ok(
+        http.get(f"/accounts/{kept.address}/resource/0x1::multisig_account::MultisigAccount")
+    )["data"]
+    assert data["owners"] == [str(b.address), str(c.address)]
+    assert data["signer_cap"] == {"vec": []}
+    # the handles are the account's next GUIDs: 2 to 10 on an account that made none
+    assert data["add_owners_events"]["guid"]["id"]["creation_num"] == "2"
+    again = call(http, kept, "create_with_existing_account_call", *args)
+    assert abort_of(again) == "RESOURCE_ALREADY_EXISTS"
+    # one owner's approval is enough to run a call as the account
+    to = Account.generate().address
+    payload = inner_payload("0x1::aptos_account::transfer", ("address", to), ("u64", 9))
+    call(http, b, "create_transaction", ("address", kept.address), ("vector<u8>", payload))
+    ran = wait(http, submit(http, execute(http, b, str(kept.address), None))["hash"])
+    assert ran["success"], ran["vm_status"]
+    assert apt_balance(http, to) == 9
+    key = ok(http.get(f"/accounts/{kept.address}"))["authentication_key"]
+    assert key != ZERO_KEY
+
+    done = call(http, revoked, "create_with_existing_account_and_revoke_auth_key_call", *args)
+    assert done["success"], done["vm_status"]
+    account = ok(http.get(f"/accounts/{revoked.address}"))
+    assert account["authentication_key"] == ZERO_KEY
+    assert account["sequence_number"] == "1"

@@ -3,7 +3,9 @@
 A multisig account is a resource account derived from its creator's address and the
 sequence number of the creating transaction:
 ``SHA3-256(creator ‖ "aptos_framework::multisig_account" ‖ u64_le(seq) ‖ 0xFF)``; its
-authentication key is 32 zero bytes, so only the multisig flow moves it. Its
+authentication key is 32 zero bytes, so only the multisig flow moves it. An existing
+account can also make itself one (``create_with_existing_account_call``, keeping its key,
+or ``..._and_revoke_auth_key_call``, zeroing it). Its
 ``MultisigAccount`` holds the owners, the number of approvals a call needs, the metadata
 and a table of the pending calls by sequence number (from 1). Owners create calls (the
 payload's BCS, or only its SHA3-256), vote for or against them; an owner then runs the
@@ -23,7 +25,7 @@ import hashlib
 from typing import Any, Final
 
 from ledgerkit.localnet.vm.framework._asset_modules import account_data
-from ledgerkit.localnet.vm.framework._context import ACCOUNT, Context, native
+from ledgerkit.localnet.vm.framework._context import ACCOUNT, Context, VMStatusError, native
 from ledgerkit.localnet.vm.framework._multisig_specs import HANDLE_FIELDS
 from ledgerkit.types import Address, MoveType
 
@@ -153,26 +155,58 @@ def _metadata(ctx: Context, keys: list[str], values: list[str]) -> dict[str, Any
     return {"data": [{"key": k, "value": v} for k, v in zip(keys, values, strict=True)]}
 
 
-def _create(ctx: Context, others: list[Any], required: Any, keys: Any, values: Any) -> Address:
-    account = _create_resource_account(ctx, ctx.signer)
-    owners = [Address.parse(o) for o in others] + [ctx.signer]
+def _install(
+    ctx: Context,
+    account: Address,
+    owners: list[Address],
+    required: Any,
+    metadata: tuple[Any, Any],
+    *,
+    signer_cap: bool,
+) -> None:
+    """Publish the ``MultisigAccount`` at ``account`` (create_with_owners_internal)."""
     k = int(required)
     if not 0 < k <= len(owners):
         raise ctx.abort(MODULE, 0x1000B, "EINVALID_SIGNATURES_REQUIRED")
     _validate_owners(ctx, owners, account)
+    if ctx.exists(account, MULTISIG_ACCOUNT_TYPE):
+        raise VMStatusError("RESOURCE_ALREADY_EXISTS")  # move_to over an existing one
     data: dict[str, Any] = {
         "owners": [o.standard for o in owners],
         "num_signatures_required": str(k),
         "transactions": {"handle": _table_handle(account).standard},
         "last_executed_sequence_number": "0",
         "next_sequence_number": "1",
-        "signer_cap": {"vec": [{"account": account.standard}]},
+        "signer_cap": {"vec": [{"account": account.standard}] if signer_cap else []},
         "metadata": {"data": []},
     }
     data.update({name: ctx.new_handle(account) for name in HANDLE_FIELDS})
-    data["metadata"] = _metadata(ctx, list(keys), list(values))
+    data["metadata"] = _metadata(ctx, list(metadata[0]), list(metadata[1]))
     ctx.put(account, MULTISIG_ACCOUNT_TYPE, data)
+
+
+def _create(ctx: Context, others: list[Any], required: Any, keys: Any, values: Any) -> Address:
+    account = _create_resource_account(ctx, ctx.signer)
+    owners = [Address.parse(o) for o in others] + [ctx.signer]
+    _install(ctx, account, owners, required, (keys, values), signer_cap=True)
     return account
+
+
+@native(MODULE, "create_with_existing_account_call")
+def _adopt(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
+    owners, required, keys, values = args
+    _install(ctx, ctx.signer, _addresses(owners), required, (keys, values), signer_cap=False)
+
+
+@native(MODULE, "create_with_existing_account_and_revoke_auth_key_call")
+def _adopt_and_revoke(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
+    _adopt(ctx, ty, args)
+    # only the multisig flow moves the account from now on: no key, no capability offered
+    account = ctx.resource(ctx.signer, ACCOUNT)
+    account["authentication_key"] = "0x" + bytes(32).hex()
+    account["signer_capability_offer"] = {"for": {"vec": []}}
+    account["rotation_capability_offer"] = {"for": {"vec": []}}
+    ctx.put(ctx.signer, ACCOUNT, account)
 
 
 @native(MODULE, "create")

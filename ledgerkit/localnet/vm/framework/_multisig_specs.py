@@ -2,7 +2,8 @@
 
 Names, fields (in their order), abilities, parameters and the entry / view flags follow
 the Aptos framework's modules; ``multisig_account`` is trimmed to what the embedded node
-runs (no time locks and no adoption of an existing account).
+runs (no time locks, and an existing account is adopted by its own call only, not with
+a signed proof).
 """
 
 from __future__ import annotations
@@ -178,6 +179,17 @@ MULTISIG_ACCOUNT = ModuleSpec(
             "u64",
             _STRINGS,
             _BYTES_LIST,
+        ),
+        _private_entry(
+            "create_with_existing_account_and_revoke_auth_key_call",
+            "&signer",
+            _ADDRESSES,
+            "u64",
+            _STRINGS,
+            _BYTES_LIST,
+        ),
+        _private_entry(
+            "create_with_existing_account_call", "&signer", _ADDRESSES, "u64", _STRINGS, _BYTES_LIST
         ),
         _entry("execute_rejected_transaction", "&signer", "address"),
         _entry("execute_rejected_transactions", "&signer", "address", "u64"),
