@@ -5,9 +5,9 @@ sequence number of the creating transaction:
 ``SHA3-256(creator ‖ "aptos_framework::multisig_account" ‖ u64_le(seq) ‖ 0xFF)``; its
 authentication key is 32 zero bytes, so only the multisig flow moves it. An existing
 account can also make itself one (``create_with_existing_account_call``, keeping its key,
-or ``..._and_revoke_auth_key_call``, zeroing it). Its
-``MultisigAccount`` holds the owners, the number of approvals a call needs, the metadata
-and a table of the pending calls by sequence number (from 1). Owners create calls (the
+or ``..._and_revoke_auth_key_call``, zeroing it). Its ``MultisigAccount`` holds the
+owners, the number of approvals a call needs, the metadata and a table of the pending
+calls by sequence number (from 1). Owners create calls (the
 payload's BCS, or only its SHA3-256), vote for or against them; an owner then runs the
 next one with a multisig payload (see :mod:`ledgerkit.localnet.vm._multisig`), or
 resolves it as rejected once enough owners rejected it.
@@ -30,6 +30,8 @@ from ledgerkit.localnet.vm.framework._multisig_specs import HANDLE_FIELDS
 from ledgerkit.types import Address, MoveType
 
 __all__ = [
+    "MAX_PENDING_TRANSACTIONS",
+    "MODULE",
     "MULTISIG_ACCOUNT_TYPE",
     "TXN_TYPE",
     "count_votes",
