@@ -29,7 +29,13 @@ from multisig_helpers import (
 )
 from node_http_helpers import SIGNED_TXN_BCS, apt_balance, ok, submit, wait
 
-from ledgerkit.bcs import Ed25519Authenticator, EntryFunction, SignedTransaction
+from ledgerkit.bcs import (
+    Ed25519Authenticator,
+    EntryFunction,
+    RawTransaction,
+    SignedTransaction,
+    TransactionPayloadV1,
+)
 from ledgerkit.keys import Account
 from ledgerkit.localnet import LocalNode
 from ledgerkit.tx import submission_request
@@ -405,3 +411,42 @@ def test_a_call_that_cannot_run_is_resolved_as_failed(
             "error_type": "VMError",
             "error_code": code,
         }
+
+
+def test_an_orderless_multisig_payload(
+    http: httpx.Client, owners: list[Account], account: str, msig_node: LocalNode
+) -> None:
+    """The versioned payload naming a multisig address and a nonce: it runs as the
+    account, and the sender's sequence number does not move."""
+    a, b, _ = owners
+    to = Account.generate().address
+    fund(http, msig_node.dev_accounts[0], Address.parse(account), 1_000_000)
+    inner = EntryFunction.build("0x1::aptos_account::transfer", [], [("address", to), ("u64", 3)])
+    call(
+        http,
+        b,
+        "create_transaction",
+        ("address", Address.parse(account)),
+        ("vector<u8>", b"\x00" + inner.to_bcs()),
+    )
+    before = ok(http.get(f"/accounts/{a.address}"))["sequence_number"]
+    ledger = msig_node.ledger
+    assert ledger is not None
+    now = ledger.now_usec() // 1_000_000
+    raw = RawTransaction(
+        a.address,
+        2**64 - 1,
+        TransactionPayloadV1(inner, Address.parse(account), replay_protection_nonce=77),
+        200_000,
+        100,
+        now + 60,
+        int(ok(http.get("/"))["chain_id"]),
+    )
+    done = wait(http, submit(http, raw.sign(a.private_key))["hash"])
+    assert done["success"], done["vm_status"]
+    assert done["replay_protection_nonce"] == "77"
+    assert done["payload"]["type"] == "multisig_payload"
+    assert done["payload"]["multisig_address"] == account
+    assert [k for k, _ in events(done)][-2:] == [MS + "Vote", MS + "TransactionExecutionSucceeded"]
+    assert apt_balance(http, to) == 3
+    assert ok(http.get(f"/accounts/{a.address}"))["sequence_number"] == before
