@@ -197,6 +197,41 @@ _TRANSACTION_VALIDATION: Final = {
     1005: ("PROLOGUE_ECANT_PAY_GAS_DEPOSIT", "The gas payer's balance cannot cover the gas fee"),
 }
 
+_MULTISIG_ACCOUNT: Final = {
+    1: ("EDUPLICATE_OWNER", "An owner is listed twice"),
+    2002: ("EACCOUNT_NOT_MULTISIG", "The account is not a multisig account"),
+    2003: ("ENOT_OWNER", "The signer is not an owner of the multisig account"),
+    4: ("EPAYLOAD_CANNOT_BE_EMPTY", "A call's payload cannot be empty"),
+    5: ("ENOT_ENOUGH_OWNERS", "There are fewer owners than the signatures required"),
+    2006: ("ETRANSACTION_NOT_FOUND", "No pending call has that sequence number"),
+    2008: ("EPAYLOAD_DOES_NOT_MATCH_HASH", "The payload's hash is not the one stored"),
+    2009: ("ENOT_ENOUGH_APPROVALS", "The call has fewer approvals than required"),
+    2010: ("EPAYLOAD_DOES_NOT_MATCH", "The payload is not the one stored"),
+    10: ("ENOT_ENOUGH_REJECTIONS", "The call has fewer rejections than required"),
+    11: (
+        "EINVALID_SIGNATURES_REQUIRED",
+        "The signatures required must be above zero and at most the number of owners",
+    ),
+    12: ("EINVALID_PAYLOAD_HASH", "A payload hash is 32 bytes"),
+    13: (
+        "EOWNER_CANNOT_BE_MULTISIG_ACCOUNT_ITSELF",
+        "The multisig account cannot own itself",
+    ),
+    14: ("EMULTISIG_ACCOUNTS_NOT_ENABLED_YET", "Multisig accounts are not enabled yet"),
+    15: (
+        "ENUMBER_OF_METADATA_KEYS_AND_VALUES_DONT_MATCH",
+        "There are not as many metadata values as keys",
+    ),
+    16: ("EDUPLICATE_METADATA_KEY", "A metadata key is listed twice"),
+    17: ("EINVALID_SEQUENCE_NUMBER", "No call has that sequence number"),
+    18: (
+        "EOWNERS_TO_REMOVE_NEW_OWNERS_OVERLAP",
+        "An owner cannot be added and removed at once",
+    ),
+    19: ("EMAX_PENDING_TRANSACTIONS_EXCEEDED", "The account has as many pending calls as it may"),
+    20: ("EMULTISIG_V2_ENHANCEMENT_NOT_ENABLED", "Multisig v2 enhancements are not enabled yet"),
+}
+
 # The demo application of the embedded node.
 _LEDGER_DEMO: Final = {
     1: ("ELEVEL_TOO_HIGH", "A profile's level is above the highest allowed"),
@@ -332,6 +367,7 @@ FRAMEWORK_ERRORS: Final[Mapping[tuple[str, int], tuple[str, str]]] = MappingProx
             ("0x3::token", _TOKEN_V1),
             ("0x3::token_transfers", _TOKEN_TRANSFERS),
             ("0x3::property_map", _PROPERTY_MAP_V1),
+            ("0x1::multisig_account", _MULTISIG_ACCOUNT),
         )
         for reason, entry in table.items()
     }

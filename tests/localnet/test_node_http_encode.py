@@ -269,11 +269,8 @@ def test_a_malformed_payload_is_invalid_input_naming_the_field(
     assert says in body["message"]
 
 
-@pytest.mark.parametrize("kind", ["script", "multisig with its call"])
-def test_submitting_what_the_node_does_not_run_is_refused_cleanly(
-    http: httpx.Client, kind: str
-) -> None:
-    json_payload, _, _ = KINDS[kind]()
+def test_submitting_what_the_node_does_not_run_is_refused_cleanly(http: httpx.Client) -> None:
+    json_payload, _, _ = KINDS["script"]()
     signature = {"type": "ed25519_signature", "public_key": "0x" + "11" * 32,
                  "signature": "0x" + "00" * 64}  # fmt: skip
     body = {**request(json_payload), "signature": signature}
@@ -281,6 +278,20 @@ def test_submitting_what_the_node_does_not_run_is_refused_cleanly(
         answer = http.post(path, json=body)
         assert answer.status_code == 400, (path, answer.text)
         assert answer.json()["error_code"] in ("invalid_input", "vm_error")
+
+
+def test_a_multisig_payload_for_an_account_that_is_not_one_is_refused(
+    http: httpx.Client,
+) -> None:
+    """The node runs multisig payloads; its multisig address here is no multisig account,
+    so the prologue refuses it: ``ACCOUNT_NOT_MULTISIG`` (StatusCode 31)."""
+    json_payload, _, _ = KINDS["multisig with its call"]()
+    signature = {"type": "ed25519_signature", "public_key": "0x" + "11" * 32,
+                 "signature": "0x" + "00" * 64}  # fmt: skip
+    body = {**request(json_payload), "signature": signature}
+    answer = http.post("/transactions", json=body)
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["error_code"] in ("invalid_input", "vm_error")
 
 
 @pytest.mark.parametrize(

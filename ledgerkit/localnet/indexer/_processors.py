@@ -129,7 +129,9 @@ class TransactionIndexer:
         for index, event in enumerate(events):
             rows.add("events", _event_row(event, version, index, height, now))
         payload = txn.get("payload") or {}
-        function = payload.get("function") if kind == "user_transaction" else None
+        # a multisig payload is indexed under the call it carries (none when stored on chain)
+        called = payload.get("transaction_payload") or payload
+        function = called.get("function") if kind == "user_transaction" else None
         if kind in ("user_transaction", "genesis_transaction", "block_metadata_transaction"):
             for account in sorted(self._accounts(txn, changes, events)):
                 rows.add(

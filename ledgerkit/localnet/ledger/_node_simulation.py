@@ -23,6 +23,7 @@ from ledgerkit.localnet.vm import (
     entry_function_of,
     execute,
     intrinsic_gas,
+    multisig_of,
     validate,
 )
 from ledgerkit.localnet.vm.framework import (
@@ -76,8 +77,10 @@ def simulate(
         raise NodeError(
             ErrorCode.INVALID_INPUT, "Simulated transactions must not have a valid signature"
         )
-    if entry_function_of(signed) is None:
-        raise NodeError(ErrorCode.INVALID_INPUT, "this node simulates entry functions only")
+    if entry_function_of(signed) is None and multisig_of(signed) is None:
+        raise NodeError(
+            ErrorCode.INVALID_INPUT, "this node simulates entry function and multisig payloads only"
+        )
     raw = signed.raw
     price = raw.gas_unit_price if gas_unit_price is None else gas_unit_price
     max_gas = raw.max_gas_amount

@@ -52,7 +52,13 @@ from typing import Any, Final, Protocol
 from ledgerkit._errors import ErrorCode
 from ledgerkit.bcs import SignedTransaction
 from ledgerkit.localnet._node_errors import NodeError
-from ledgerkit.localnet.vm import PrologueError, entry_function_of, replay_nonce, validate
+from ledgerkit.localnet.vm import (
+    PrologueError,
+    entry_function_of,
+    multisig_of,
+    replay_nonce,
+    validate,
+)
 from ledgerkit.localnet.vm.framework import FRAMEWORK, Context
 from ledgerkit.localnet.wire import decode_arguments, pending_json
 
@@ -411,12 +417,14 @@ def pending_of(signed: SignedTransaction) -> Pending:
     """
     body = signed.to_bcs()
     ef = entry_function_of(signed)
-    if ef is None:
+    multisig = multisig_of(signed)
+    if ef is None and multisig is None:
         raise NodeError(
             ErrorCode.INVALID_INPUT,
-            "this node runs entry function payloads only (no scripts or multisig)",
+            "this node runs entry function and multisig payloads only (no scripts)",
         )
-    arguments = decode_arguments(ef)
+    # a multisig payload's arguments are read by the call it runs, when it runs
+    arguments = None if ef is None else decode_arguments(ef)
     raw = signed.raw
     txn_hash = bytes(signed.hash())
     return Pending(

@@ -4,6 +4,7 @@
   Python bodies run in a :class:`~.framework.Context`);
 * ``_executor``: the prologue checks (:func:`validate`), execution (:func:`execute`),
   the epilogue (:func:`finalize`) and view functions (:func:`run_view`);
+* ``_multisig``: multisig payloads, checked, run as the multisig account and resolved;
 * ``_gas_schedule``: the fixed gas schedule, block limits and the gas price estimate.
 
 Exports what the rest of the node runs transactions with: the executor's functions and
@@ -38,6 +39,7 @@ from ledgerkit.localnet.vm._gas_schedule import (
     estimate_gas_price,
     intrinsic_gas,
 )
+from ledgerkit.localnet.vm._multisig import multisig_of
 
 __all__ = [
     "AGGRESSIVE_BLOCK_HISTORY",
@@ -59,6 +61,7 @@ __all__ = [
     "execute",
     "finalize",
     "intrinsic_gas",
+    "multisig_of",
     "replay_nonce",
     "run_view",
     "validate",

@@ -86,6 +86,11 @@ from ledgerkit.localnet.vm._gas_schedule import (
     GasCharge,
     intrinsic_gas,
 )
+from ledgerkit.localnet.vm._multisig import (
+    MULTISIG_STATUS_CODES,
+    multisig_prologue,
+    run_multisig,
+)
 from ledgerkit.localnet.vm.framework import (
     ACCOUNT,
     APT_METADATA,
@@ -135,6 +140,7 @@ STATUS_CODES: Final = {
     "BAD_CHAIN_ID": 23,
     "NONCE_ALREADY_USED": 42,
     "TRANSACTION_EXPIRATION_TOO_FAR_IN_FUTURE": 44,
+    **MULTISIG_STATUS_CODES,
 }
 #: How far ahead of the ledger's time an orderless transaction may expire, in seconds.
 ORDERLESS_EXPIRY_WINDOW: Final = 100
@@ -342,10 +348,13 @@ def validate(
             raise PrologueError("SEQUENCE_NUMBER_TOO_OLD")
         if raw.sequence_number > on_chain and mode != "mempool":
             raise PrologueError("SEQUENCE_NUMBER_TOO_NEW")
-    if unknown_payer:
-        return
-    if store_balance(ctx, payer, APT_METADATA) < raw.max_gas_amount * raw.gas_unit_price:
+    if not unknown_payer and (
+        store_balance(ctx, payer, APT_METADATA) < raw.max_gas_amount * raw.gas_unit_price
+    ):
         raise PrologueError("INSUFFICIENT_BALANCE_FOR_TRANSACTION_FEE")
+    refused = multisig_prologue(signed, ctx)
+    if refused is not None:
+        raise PrologueError(refused)
 
 
 # -- execution --------------------------------------------------------------------------------
@@ -441,9 +450,17 @@ def execute(
     ef = entry_function_of(signed)
     status = SUCCESS
     try:
-        if ef is None:
-            raise VMStatusError("FEATURE_UNDER_GATING")
-        _run_entry(ctx, ef, arguments)
+        if ef is None:  # a multisig payload, or one this node does not run
+            ctx = run_multisig(
+                ctx,
+                signed,
+                lambda inner, call: _run_entry(inner, call, None),
+                lambda: Context(
+                    read, FRAMEWORK.codec, timestamp_usec=timestamp_usec, chain_id=chain_id
+                ),
+            )
+        else:
+            _run_entry(ctx, ef, arguments)
         gas = _charge(ctx, intrinsic, completed=True).total
         if gas > raw.max_gas_amount:
             status, gas = "Out of gas", raw.max_gas_amount
@@ -584,6 +601,8 @@ def run_view(
         results = body(ctx, types, values) or []
     except MoveAbortError as abort:
         raise _invalid(f"Failed to execute view function {fid}: {abort.vm_status}") from None
+    except VMStatusError as failure:
+        raise _invalid(f"Failed to execute view function {fid}: {failure.status}") from None
     returns = [r.substitute(types) for r in function.return_types]
     out = Serializer()
     out.uleb128(len(results))

@@ -7,7 +7,9 @@
 * ``_context``: what a function body sees (state, tables, events, gas, aborts);
 * ``_nonces``: the orderless transactions' nonces an account has used;
 * ``_asset_modules``, ``_account_rotation``, ``_coin_modules``, ``_system_modules``,
-  ``_demo_module``: the bodies.
+  ``_demo_module``, ``_multisig_account`` and ``_multisig_views``: the bodies
+  (``_multisig_specs`` declares the multisig module; importing ``_multisig_views``
+  for the executor's steps registers both multisig bodies).
 
 :data:`FRAMEWORK` gathers them: look up a module or a function, its body, the codec.
 Exported beside it for the executor, the chain and the ledger: the :class:`Context` and
@@ -80,6 +82,11 @@ from ledgerkit.localnet.vm.framework._move_values import (
     render_type,
     standardizer,
 )
+from ledgerkit.localnet.vm.framework._multisig_views import (
+    execution_cleanup,
+    next_payload,
+    validate_multisig_transaction,
+)
 from ledgerkit.localnet.vm.framework._nonces import nonce_used, record_nonce
 from ledgerkit.localnet.vm.framework._state_keys import (
     MODULE,
@@ -137,8 +144,10 @@ __all__ = [
     "decode_cursor",
     "deposit",
     "encode_cursor",
+    "execution_cleanup",
     "module_key",
     "monitored_supply",
+    "next_payload",
     "nonce_used",
     "object_core",
     "primary_store_address",
@@ -150,6 +159,7 @@ __all__ = [
     "store_balance",
     "table_key",
     "type_info",
+    "validate_multisig_transaction",
 ]
 
 

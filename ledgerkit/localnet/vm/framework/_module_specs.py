@@ -18,6 +18,7 @@ from ledgerkit.localnet.vm.framework._coin_specs import (
     MANAGED_COIN,
     OPTIONAL_AGGREGATOR,
 )
+from ledgerkit.localnet.vm.framework._multisig_specs import MULTISIG_ACCOUNT
 from ledgerkit.localnet.vm.framework._token_v1_specs import TOKEN_V1_MODULES
 
 __all__ = ["MODULES"]
@@ -426,6 +427,20 @@ NONCE_VALIDATION = ModuleSpec(
     ),
 )
 
+#: The map token v1's property maps and multisig accounts' metadata are built on.
+SIMPLE_MAP: Final = ModuleSpec(
+    "simple_map",
+    structs=(
+        S("Element", COPY_DROP_STORE, (("key", "T0"), ("value", "T1")), ((), ())),
+        S(
+            "SimpleMap",
+            COPY_DROP_STORE,
+            (("data", "vector<0x1::simple_map::Element<T0, T1>>"),),
+            ((), ()),
+        ),
+    ),
+)
+
 #: Every framework module, in the order genesis writes them.
 MODULES: Final = (
     ACCOUNT,
@@ -441,11 +456,13 @@ MODULES: Final = (
     GUID,
     LEDGER_DEMO,
     MANAGED_COIN,
+    MULTISIG_ACCOUNT,
     NONCE_VALIDATION,
     OBJECT,
     OPTION,
     OPTIONAL_AGGREGATOR,
     PRIMARY_FUNGIBLE_STORE,
+    SIMPLE_MAP,
     STRING,
     TABLE,
     TIMESTAMP,

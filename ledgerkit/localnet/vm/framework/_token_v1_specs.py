@@ -1,4 +1,4 @@
-"""The token standard v1 at ``0x3`` (``aptos-token``), declared, and ``0x1::simple_map``.
+"""The token standard v1 at ``0x3`` (``aptos-token``), declared.
 
 Modules ``token``, ``token_transfers``, ``property_map`` and ``token_event_store`` with
 their structs in the framework's shapes and field order (``TokenStore``, ``Collections``,
@@ -7,7 +7,7 @@ map of ``0x3``, the event structs) and the functions the embedded node runs: the
 functions, the one view, and the public functions a caller may want to see. The event
 structs the framework emits today as module events carry ``is_event``; the structs of the
 event handles (``DepositEvent``...) do not, and nothing is emitted to those handles.
-``simple_map`` is the ``0x1`` module the property map is built on.
+The property map is built on ``0x1::simple_map`` (declared with the ``0x1`` modules).
 """
 
 from __future__ import annotations
@@ -345,18 +345,6 @@ TOKEN_EVENT_STORE: Final = ModuleSpec(
     address=_AT3,
 )
 
-SIMPLE_MAP: Final = ModuleSpec(
-    "simple_map",
-    structs=(
-        StructSpec("Element", _COPY_DROP_STORE, (("key", "T0"), ("value", "T1")), ((), ())),
-        StructSpec(
-            "SimpleMap",
-            _COPY_DROP_STORE,
-            (("data", "vector<0x1::simple_map::Element<T0, T1>>"),),
-            ((), ()),
-        ),
-    ),
-)
 
-#: The ``0x1`` module first, then ``0x3``'s, in the order genesis writes them.
-TOKEN_V1_MODULES: Final = (SIMPLE_MAP, PROPERTY_MAP, TOKEN, TOKEN_EVENT_STORE, TOKEN_TRANSFERS)
+#: ``0x3``'s modules, in the order genesis writes them.
+TOKEN_V1_MODULES: Final = (PROPERTY_MAP, TOKEN, TOKEN_EVENT_STORE, TOKEN_TRANSFERS)
