@@ -435,7 +435,12 @@ def execute(
     signers, payer, _ = signers_of(signed)
     intrinsic = intrinsic_gas(size)
     ctx = Context(
-        read, FRAMEWORK.codec, timestamp_usec=timestamp_usec, chain_id=chain_id, signers=signers
+        read,
+        FRAMEWORK.codec,
+        timestamp_usec=timestamp_usec,
+        chain_id=chain_id,
+        signers=signers,
+        txn_hash=bytes(signed.hash()),
     )
     ef = entry_function_of(signed)
     status = SUCCESS

@@ -6,7 +6,9 @@
 * ``_state_keys``: state keys, their hashes and the pagination cursor;
 * ``_context``: what a function body sees (state, tables, events, gas, aborts);
 * ``_nonces``: the orderless transactions' nonces an account has used;
-* ``_asset_modules``, ``_system_modules``, ``_demo_module``: the bodies.
+* ``_token_objects_specs``: the digital asset package at ``0x4`` (and ``simple_map``);
+* ``_asset_modules``, ``_object_module``, ``_token_objects``, ``_property_map``,
+  ``_token_views``, ``_system_modules``, ``_demo_module``: the bodies.
 
 :data:`FRAMEWORK` gathers them: look up a module or a function, its body, the codec.
 Exported beside it for the executor, the chain and the ledger: the :class:`Context` and
@@ -25,7 +27,14 @@ from typing import Final
 import orjson
 
 from ledgerkit.bcs import MoveValueCodec
-from ledgerkit.localnet.vm.framework import _asset_modules, _demo_module, _system_modules  # noqa: F401 - registers bodies
+from ledgerkit.localnet.vm.framework import (  # noqa: F401 - registers bodies
+    _asset_modules,
+    _demo_module,
+    _object_module,
+    _system_modules,
+    _token_objects,
+    _token_views,
+)
 from ledgerkit.localnet.vm.framework._abi import (
     FRAMEWORK_ADDRESS,
     FunctionSpec,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Final
 
 from ledgerkit.localnet.vm.framework._abi import FunctionSpec, ModuleSpec, StructSpec
+from ledgerkit.localnet.vm.framework._token_objects_specs import SIMPLE_MAP, TOKEN_OBJECT_MODULES
 
 __all__ = ["MODULES"]
 
@@ -234,15 +235,46 @@ OBJECT = ModuleSpec(
                 ("transfer_events", handle("0x1::object::TransferEvent")),
             ),
         ),
+        S("TombStone", KEY, (("original_owner", "address"),)),
+        S("Untransferable", KEY, (("dummy_field", "bool"),)),
+        S("ObjectGroup", (), (("dummy_field", "bool"),)),
+        S("ConstructorRef", ("drop",), (("self", "address"), ("can_delete", "bool"))),
+        S("DeleteRef", DROP_STORE, (("self", "address"),)),
+        S("ExtendRef", DROP_STORE, (("self", "address"),)),
+        S("TransferRef", DROP_STORE, (("self", "address"),)),
+        S("LinearTransferRef", ("drop",), (("self", "address"), ("owner", "address"))),
+        S("DeriveRef", DROP_STORE, (("self", "address"),)),
         S(
             "TransferEvent",
             DROP_STORE,
             (("object", "address"), ("from", "address"), ("to", "address")),
         ),
+        S(
+            "Transfer",
+            DROP_STORE,
+            (("object", "address"), ("from", "address"), ("to", "address")),
+            is_event=True,
+        ),
     ),
     functions=(
+        entry("burn", "&signer", "0x1::object::Object<T0>", generics=KEYED),
+        view("is_burnt", ("0x1::object::Object<T0>",), "bool", KEYED),
         view("is_object", ("address",), "bool"),
+        view("is_owner", ("0x1::object::Object<T0>", "address"), "bool", KEYED),
+        view("is_untransferable", ("0x1::object::Object<T0>",), "bool", KEYED),
         view("owner", ("0x1::object::Object<T0>",), "address", KEYED),
+        view("owns", ("0x1::object::Object<T0>", "address"), "bool", KEYED),
+        view("root_owner", ("0x1::object::Object<T0>",), "address", KEYED),
+        entry("transfer", "&signer", "0x1::object::Object<T0>", "address", generics=KEYED),
+        entry("transfer_call", "&signer", "address", "address"),
+        entry(
+            "transfer_to_object",
+            "&signer",
+            "0x1::object::Object<T0>",
+            "0x1::object::Object<T1>",
+            generics=(("key",), ("key",)),
+        ),
+        entry("unburn", "&signer", "0x1::object::Object<T0>", generics=KEYED),
     ),
 )
 
@@ -293,7 +325,15 @@ TABLE = ModuleSpec(
 
 AGGREGATOR_V2 = ModuleSpec(
     "aggregator_v2",
-    structs=(S("Aggregator", DROP_STORE, (("value", "T0"), ("max_value", "T0")), (("drop",),)),),
+    structs=(
+        S("Aggregator", DROP_STORE, (("value", "T0"), ("max_value", "T0")), (("drop",),)),
+        S("AggregatorSnapshot", DROP_STORE, (("value", "T0"),), ANY),
+        S(
+            "DerivedStringSnapshot",
+            DROP_STORE,
+            (("value", "0x1::string::String"), ("padding", "vector<u8>")),
+        ),
+    ),
 )
 
 TYPE_INFO = ModuleSpec(
@@ -475,9 +515,11 @@ MODULES: Final = (
     OBJECT,
     OPTION,
     PRIMARY_FUNGIBLE_STORE,
+    SIMPLE_MAP,
     STRING,
     TABLE,
     TIMESTAMP,
     TRANSACTION_FEE,
     TYPE_INFO,
+    *TOKEN_OBJECT_MODULES,
 )
