@@ -192,6 +192,15 @@ def test_transfers_follow_ownership_and_freezing(world: World) -> None:
     assert moved["success"], moved["vm_status"]
     transfer = {"object": token, "from": creator.address.standard, "to": other.address.standard}
     assert module_events(moved) == [("0x1::object::Transfer", transfer)]
+    # The token's resources are one group, one state item: all of it is written again.
+    written = {c["data"]["type"] for c in moved["changes"] if c.get("address") == token}
+    assert written == {
+        "0x1::object::ObjectCore",
+        "0x4::aptos_token::AptosToken",
+        "0x4::property_map::PropertyMap",
+        "0x4::token::Token",
+        "0x4::token::TokenIdentifiers",
+    }
     assert view(http, "0x1::object::owner", token) == [other.address.standard]
     again = run(
         http,
