@@ -271,3 +271,36 @@ def test_a_soul_bound_token_goes_to_its_holder_and_stays(world: World) -> None:
     # No transfer ref was kept: the creator cannot unfreeze it either.
     unfrozen = call(http, creator, "0x4::aptos_token::unfreeze_transfer", token)
     assert aborted(unfrozen, "0x4::aptos_token", "EFIELD_NOT_MUTABLE", 0x50004)
+
+
+def test_objects_own_objects_and_are_burnt_softly(world: World) -> None:
+    http, creator, other = world.http, world.creator, world.other
+    _, box = mint(http, creator, "Trees", "Box")
+    _, seed = mint(http, creator, "Trees", "Seed")
+    nested = run(
+        http,
+        creator,
+        "0x1::object::transfer_to_object",
+        [("address", seed), ("address", box)],
+        type_args=[TOKEN, TOKEN],
+    )
+    assert nested["success"], nested["vm_status"]
+    owner = creator.address.standard
+    assert view(http, "0x1::object::owner", seed) == [box]
+    assert view(http, "0x1::object::owns", seed, owner) == [True]
+    assert view(http, "0x1::object::owns", seed, other.address.standard) == [False]
+    assert view(http, "0x1::object::root_owner", seed) == [owner]
+    # The root owner still moves it: every object between is ungated.
+    back = run(http, creator, "0x1::object::transfer_call", [("address", seed), ("address", owner)])
+    assert back["success"], back["vm_status"]
+    burnt = run(http, creator, "0x1::object::burn", [("address", box)], type_args=[TOKEN])
+    assert burnt["success"], burnt["vm_status"]
+    assert resources(http, box)["0x1::object::TombStone"] == {"original_owner": owner}
+    assert view(http, "0x1::object::is_burnt", box) == [True]
+    assert view(http, "0x1::object::owner", box) == [owner]  # a soft burn keeps the owner
+    again = run(http, creator, "0x1::object::burn", [("address", box)], type_args=[TOKEN])
+    assert aborted(again, "0x1::object", "EOBJECT_ALREADY_BURNT", 10)
+    unburnt = run(http, creator, "0x1::object::unburn", [("address", box)], type_args=[TOKEN])
+    assert unburnt["success"], unburnt["vm_status"]
+    assert view(http, "0x1::object::is_burnt", box) == [False]
+    assert view(http, "0x1::object::is_untransferable", box) == [False]
