@@ -221,6 +221,9 @@ PRIMARY_FUNGIBLE_STORE = ModuleSpec(
     ),
 )
 
+OBJECT_REFS: Final = ("DeleteRef", "ExtendRef", "TransferRef", "DeriveRef")
+TRANSFER_FIELDS: Final = (("object", "address"), ("from", "address"), ("to", "address"))
+
 OBJECT = ModuleSpec(
     "object",
     structs=(
@@ -239,22 +242,10 @@ OBJECT = ModuleSpec(
         S("Untransferable", KEY, (("dummy_field", "bool"),)),
         S("ObjectGroup", (), (("dummy_field", "bool"),)),
         S("ConstructorRef", ("drop",), (("self", "address"), ("can_delete", "bool"))),
-        S("DeleteRef", DROP_STORE, (("self", "address"),)),
-        S("ExtendRef", DROP_STORE, (("self", "address"),)),
-        S("TransferRef", DROP_STORE, (("self", "address"),)),
+        *(S(ref, DROP_STORE, (("self", "address"),)) for ref in OBJECT_REFS),
         S("LinearTransferRef", ("drop",), (("self", "address"), ("owner", "address"))),
-        S("DeriveRef", DROP_STORE, (("self", "address"),)),
-        S(
-            "TransferEvent",
-            DROP_STORE,
-            (("object", "address"), ("from", "address"), ("to", "address")),
-        ),
-        S(
-            "Transfer",
-            DROP_STORE,
-            (("object", "address"), ("from", "address"), ("to", "address")),
-            is_event=True,
-        ),
+        S("TransferEvent", DROP_STORE, TRANSFER_FIELDS),
+        S("Transfer", DROP_STORE, TRANSFER_FIELDS, is_event=True),
     ),
     functions=(
         entry("burn", "&signer", "0x1::object::Object<T0>", generics=KEYED),
