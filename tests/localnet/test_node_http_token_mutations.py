@@ -271,6 +271,9 @@ def test_creation_and_minting_abort_with_the_framework_codes(world: World) -> No
     assert aborted(freeze, "0x4::aptos_token", "EFIELD_NOT_MUTABLE", 0x50004)
     prop = call(http, creator, "0x4::aptos_token::remove_property", token, (S, "k"))
     assert aborted(prop, "0x4::aptos_token", "EPROPERTIES_NOT_MUTABLE", 0x50006)
+    # T of Object<T> must have `key`: a String does not, so the call is refused unrun.
+    untyped = run(http, creator, "0x4::aptos_token::burn", [("address", token)], type_args=[S])
+    assert (untyped["success"], untyped["vm_status"]) == (False, "CONSTRAINT_NOT_SATISFIED")
     one = collection_address(creator, "One")
     count = ok(
         http.post(
