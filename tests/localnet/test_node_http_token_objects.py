@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 from node_http_helpers import Account, run
+from test_node_reference_schemas import check, load_reference
 from token_object_helpers import (
     COLLECTION,
     OBJECT_START,
@@ -304,3 +305,21 @@ def test_objects_own_objects_and_are_burnt_softly(world: World) -> None:
     assert unburnt["success"], unburnt["vm_status"]
     assert view(http, "0x1::object::is_burnt", box) == [False]
     assert view(http, "0x1::object::is_untransferable", box) == [False]
+
+
+def test_the_answers_fit_the_reference_schemas(world: World) -> None:
+    reference = load_reference()
+    txn, token = mint(world.http, world.creator, "Trees", "Fir", (["k"], ["bool"], [b"\x01"]))
+    answers = [
+        ("/transactions/by_hash/{txn_hash}", f"/transactions/by_hash/{txn['hash']}"),
+        ("/accounts/{address}/resources", f"/accounts/{token}/resources"),
+        ("/accounts/{address}/resources", f"/accounts/{world.collection}/resources"),
+        ("/accounts/{address}/module/{module_name}", "/accounts/0x4/module/aptos_token"),
+        ("/accounts/{address}/module/{module_name}", "/accounts/0x1/module/object"),
+    ]
+    problems = [
+        problem
+        for path, url in answers
+        for problem in check(reference, path, "get", world.http.get(url))
+    ]
+    assert problems == []
