@@ -163,6 +163,10 @@ def test_views_read_the_token_and_its_collection(world: World) -> None:
     assert view(http, "0x1::object::owner", token) == [creator]
     assert view(http, "0x1::object::is_owner", token, creator) == [True]
     assert view(http, "0x1::object::is_owner", token, world.other.address.standard) == [False]
+    is_object = {"function": "0x1::object::is_object", "type_arguments": [], "arguments": [token]}
+    refused = http.post("/view", json=is_object)
+    assert refused.status_code == 400
+    assert "is not marked as a view function" in refused.json()["message"]
     collection_type = (COLLECTION,)
     assert view(http, "0x4::collection::name", world.collection, types=collection_type) == ["Trees"]
     assert view(http, "0x4::collection::creator", world.collection, types=collection_type) == [

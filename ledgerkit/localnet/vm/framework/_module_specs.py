@@ -250,7 +250,7 @@ OBJECT = ModuleSpec(
     functions=(
         entry("burn", "&signer", "0x1::object::Object<T0>", generics=KEYED),
         view("is_burnt", ("0x1::object::Object<T0>",), "bool", KEYED),
-        view("is_object", ("address",), "bool"),
+        F("is_object", ("address",), ("bool",)),
         view("is_owner", ("0x1::object::Object<T0>", "address"), "bool", KEYED),
         view("is_untransferable", ("0x1::object::Object<T0>",), "bool", KEYED),
         view("owner", ("0x1::object::Object<T0>",), "address", KEYED),
