@@ -1,4 +1,5 @@
-"""The framework at ``0x1``: module declarations with ABIs, and their Python bodies.
+"""The framework at ``0x1`` and the digital asset package at ``0x4``: module declarations
+with ABIs, and their Python bodies.
 
 * ``_abi``: declarations as data, their API JSON and the stand-in bytecode;
 * ``_module_specs``: the modules themselves;
