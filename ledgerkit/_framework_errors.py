@@ -191,6 +191,7 @@ _OBJECT: Final = {
     7: ("ERESOURCE_DOES_NOT_EXIST", "The object holds no resource of that type"),
     8: ("EOBJECT_NOT_BURNT", "Only a burnt object can be reclaimed"),
     9: ("EOBJECT_NOT_TRANSFERRABLE", "The object cannot be transferred at all"),
+    10: ("EOBJECT_ALREADY_BURNT", "The object is burnt already"),
 }
 
 _TRANSACTION_VALIDATION: Final = {
@@ -345,6 +346,55 @@ _STRING: Final = {
 _MANAGED_COIN: Final = {
     1: ("ENO_CAPABILITIES", "The account holds no mint and burn capabilities of the coin"),
 }
+# The digital asset package at 0x4 and the standard modules it aborts in.
+_APTOS_TOKEN: Final = {
+    1: ("ECOLLECTION_DOES_NOT_EXIST", "The collection does not exist"),
+    2: ("ETOKEN_DOES_NOT_EXIST", "The token does not exist"),
+    3: ("ENOT_CREATOR", "The signer is not the creator of the collection or token"),
+    4: ("EFIELD_NOT_MUTABLE", "The collection does not allow that field to change"),
+    5: ("ETOKEN_NOT_BURNABLE", "The collection does not let its creator burn tokens"),
+    6: ("EPROPERTIES_NOT_MUTABLE", "The collection does not allow token properties to change"),
+}
+_COLLECTION: Final = {
+    1: ("ECOLLECTION_DOES_NOT_EXIST", "The collection does not exist"),
+    2: ("ECOLLECTION_SUPPLY_EXCEEDED", "The collection has reached its maximum supply"),
+    3: ("ECOLLECTION_NAME_TOO_LONG", "The collection name is over 128 bytes"),
+    4: ("EURI_TOO_LONG", "The URI is over 512 bytes"),
+    5: ("EDESCRIPTION_TOO_LONG", "The description is over 2048 bytes"),
+    6: ("EMAX_SUPPLY_CANNOT_BE_ZERO", "A fixed supply collection needs a maximum above zero"),
+    7: ("ECONCURRENT_NOT_ENABLED", "Concurrent supply is not enabled"),
+    8: ("EALREADY_CONCURRENT", "The collection's supply is concurrent already"),
+    9: ("EINVALID_MAX_SUPPLY", "The new maximum supply is below the current supply"),
+    10: ("ENO_MAX_SUPPLY_IN_COLLECTION", "The collection has no maximum supply to change"),
+    11: ("ECOLLECTION_OWNER_NOT_SUPPORTED", "Collection owners are not enabled"),
+}
+_TOKEN: Final = {
+    1: ("ETOKEN_DOES_NOT_EXIST", "The token does not exist"),
+    2: ("ENOT_CREATOR", "The signer is not the creator of the collection"),
+    3: ("EFIELD_NOT_MUTABLE", "The field cannot change"),
+    4: ("ETOKEN_NAME_TOO_LONG", "The token name is over 128 bytes"),
+    5: ("EURI_TOO_LONG", "The URI is over 512 bytes"),
+    6: ("EDESCRIPTION_TOO_LONG", "The description is over 2048 bytes"),
+    7: ("ESEED_TOO_LONG", "The seed is over 128 bytes"),
+    8: ("ENOT_OWNER", "The signer does not own the collection"),
+    9: ("ECOLLECTION_OWNER_NOT_SUPPORTED", "Collection owners are not enabled"),
+}
+_ROYALTY: Final = {
+    1: ("EROYALTY_DOES_NOT_EXIST", "No royalty exists there"),
+    2: ("EROYALTY_EXCEEDS_MAXIMUM", "The royalty numerator is above its denominator"),
+    3: ("EROYALTY_DENOMINATOR_IS_ZERO", "The royalty denominator is zero"),
+}
+_PROPERTY_MAP: Final = {
+    1: ("EPROPERTY_MAP_DOES_NOT_EXIST", "The object has no property map"),
+    2: ("EKEY_ALREADY_EXISTS_IN_PROPERTY_MAP", "The property exists already"),
+    3: ("ETOO_MANY_PROPERTIES", "More than 1000 properties"),
+    4: ("EKEY_VALUE_COUNT_MISMATCH", "There are not as many values as keys"),
+    5: ("EKEY_TYPE_COUNT_MISMATCH", "There are not as many types as keys"),
+    6: ("ETYPE_MISMATCH", "The property has another type"),
+    7: ("ETYPE_INVALID", "The property type is not one a property map holds"),
+    8: ("EPROPERTY_MAP_KEY_TOO_LONG", "The property name is over 128 bytes"),
+}
+_FROM_BCS: Final = {1: ("EINVALID_UTF8", "The bytes are not the BCS of a value of that type")}
 
 #: ``(module, reason) -> (name, description)``.
 FRAMEWORK_ERRORS: Final[Mapping[tuple[str, int], tuple[str, str]]] = MappingProxyType(
@@ -368,6 +418,12 @@ FRAMEWORK_ERRORS: Final[Mapping[tuple[str, int], tuple[str, str]]] = MappingProx
             ("0x3::token_transfers", _TOKEN_TRANSFERS),
             ("0x3::property_map", _PROPERTY_MAP_V1),
             ("0x1::multisig_account", _MULTISIG_ACCOUNT),
+            ("0x4::aptos_token", _APTOS_TOKEN),
+            ("0x4::collection", _COLLECTION),
+            ("0x4::token", _TOKEN),
+            ("0x4::royalty", _ROYALTY),
+            ("0x4::property_map", _PROPERTY_MAP),
+            ("0x1::from_bcs", _FROM_BCS),
         )
         for reason, entry in table.items()
     }

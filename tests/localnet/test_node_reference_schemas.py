@@ -23,6 +23,12 @@ REFERENCE = Path(__file__).resolve().parents[3] / "shared" / "reference" / "apto
 
 @pytest.fixture(scope="module")
 def reference() -> dict[str, Any]:
+    return load_reference()
+
+
+def load_reference() -> dict[str, Any]:
+    """The reference document, widened where it is known to be narrower than real nodes
+    (skips the test when the document is not there, fails in CI)."""
     if not REFERENCE.exists():
         if os.environ.get("CI"):
             pytest.fail(f"{REFERENCE} is missing")

@@ -38,6 +38,7 @@ from ledgerkit.localnet.indexer._processors import (
     iso_timestamp,
 )
 from ledgerkit.localnet.indexer._tables import TABLES, create_statements
+from ledgerkit.localnet.indexer._token_processor import PARTIAL_UPDATES
 
 __all__ = [
     "BATCH_VERSIONS",
@@ -353,10 +354,15 @@ class IndexerDb:
             columns = list(made[0])
             quoted = ", ".join(f'"{c}"' for c in columns)
             marks = ", ".join("?" for _ in columns)
-            self._conn.executemany(
-                f'INSERT OR REPLACE INTO "{name}" ({quoted}) VALUES ({marks})',
-                [[_stored(row[c]) for c in columns] for row in made],
-            )
+            statement = f'INSERT OR REPLACE INTO "{name}" ({quoted}) VALUES ({marks})'
+            if name in PARTIAL_UPDATES:  # change some columns of a row already there
+                table, key, updated = PARTIAL_UPDATES[name]
+                sets = ", ".join(f'"{c}" = excluded."{c}"' for c in updated)
+                statement = (
+                    f'INSERT INTO "{table}" ({quoted}) VALUES ({marks}) ON CONFLICT '
+                    f"({', '.join(key)}) DO UPDATE SET {sets}"
+                )
+            self._conn.executemany(statement, [[_stored(row[c]) for c in columns] for row in made])
         if "_supplies" in rows.tables or "fungible_asset_metadata" in rows.tables:
             self._conn.execute(_APPLY_SUPPLIES)
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final
 
+from ledgerkit.localnet.indexer._token_processor import token_rows
 from ledgerkit.models import primary_store_address
 from ledgerkit.types import Address
 
@@ -154,6 +155,7 @@ class TransactionIndexer:
         if kind == "user_transaction":
             rows.add("user_transactions", _user_row(txn, function, height, epoch, stamp, now))
             self._gas_activity(txn, context, rows)
+            token_rows(txn, context, rows.add)
         for index, event in enumerate(events):
             if event["type"] in _FA_EVENTS:
                 self._activity(event, index, context, rows)

@@ -109,7 +109,7 @@ from ledgerkit.localnet.vm.framework import (
     state_key_hash,
     store_balance,
 )
-from ledgerkit.types import Address, EntryFunctionId, MoveType
+from ledgerkit.types import Address, EntryFunctionId, MoveType, StructTag
 
 __all__ = [
     "STATUS_CODES",
@@ -370,6 +370,16 @@ def _arguments(function: Any, ef: EntryFunction) -> list[Any]:
         raise VMStatusError("FAILED_TO_DESERIALIZE_ARGUMENT", str(exc)) from None
 
 
+def _keys_hold(generics: Sequence[Sequence[str]], type_args: Sequence[MoveType]) -> bool:
+    """Whether every type argument of a ``key``-constrained parameter is a struct with ``key``."""
+    for constraints, t in zip(generics, type_args, strict=True):
+        if "key" in constraints:
+            spec = FRAMEWORK.layouts.struct(t) if isinstance(t, StructTag) else None
+            if spec is None or "key" not in spec.abilities:
+                return False
+    return True
+
+
 def _run_entry(ctx: Context, ef: EntryFunction, arguments: list[Any] | None) -> None:
     module, function = FRAMEWORK.function(ef.function_id)
     if module is None:
@@ -380,6 +390,8 @@ def _run_entry(ctx: Context, ef: EntryFunction, arguments: list[Any] | None) -> 
         raise VMStatusError("EXECUTE_ENTRY_FUNCTION_CALLED_ON_NON_ENTRY_FUNCTION")
     if len(ef.type_args) != len(function.generics):
         raise VMStatusError("NUMBER_OF_TYPE_ARGUMENTS_MISMATCH")
+    if not _keys_hold(function.generics, ef.type_args):
+        raise VMStatusError("CONSTRAINT_NOT_SATISFIED")
     if len(function.params) - function.signer_count != len(ef.args):
         raise VMStatusError("NUMBER_OF_ARGUMENTS_MISMATCH")
     # As on a node: a function without signer parameters runs whoever signed; one with
@@ -444,7 +456,12 @@ def execute(
     signers, payer, _ = signers_of(signed)
     intrinsic = intrinsic_gas(size)
     ctx = Context(
-        read, FRAMEWORK.codec, timestamp_usec=timestamp_usec, chain_id=chain_id, signers=signers
+        read,
+        FRAMEWORK.codec,
+        timestamp_usec=timestamp_usec,
+        chain_id=chain_id,
+        signers=signers,
+        txn_hash=bytes(signed.hash()),
     )
     ctx.orderless = replay_nonce(signed) is not None
     ef = entry_function_of(signed)
@@ -582,6 +599,8 @@ def run_view(
     types = tuple(type_args)
     if len(types) != len(function.generics):
         raise _invalid(f"{fid} takes {len(function.generics)} type argument(s), got {len(types)}")
+    if not _keys_hold(function.generics, types):
+        raise _invalid(f"{fid}: a type argument does not satisfy its constraints")
     params = [p.substitute(types) for p in function.value_params]
     if len(params) != len(args):
         raise _invalid(f"{fid} takes {len(params)} argument(s), got {len(args)}")

@@ -1,4 +1,5 @@
-"""The framework at ``0x1``: module declarations with ABIs, and their Python bodies.
+"""The framework at ``0x1`` and the digital asset package at ``0x4``: module declarations
+with ABIs, and their Python bodies.
 
 * ``_abi``: declarations as data, their API JSON and the stand-in bytecode;
 * ``_module_specs``: the modules themselves;
@@ -6,7 +7,9 @@
 * ``_state_keys``: state keys, their hashes and the pagination cursor;
 * ``_context``: what a function body sees (state, tables, events, gas, aborts);
 * ``_nonces``: the orderless transactions' nonces an account has used;
-* ``_asset_modules``, ``_account_rotation``, ``_coin_modules``, ``_system_modules``,
+* ``_token_objects_specs``: the digital asset package at ``0x4``;
+* ``_asset_modules``, ``_object_module``, ``_token_objects``, ``_property_map``,
+  ``_token_views``, ``_account_rotation``, ``_coin_modules``, ``_system_modules``,
   ``_demo_module``, ``_multisig_account`` and ``_multisig_views``: the bodies
   (``_multisig_specs`` declares the multisig module; importing ``_multisig_views``
   for the executor's steps registers both multisig bodies).
@@ -31,9 +34,12 @@ from ledgerkit.bcs import MoveValueCodec
 from ledgerkit.localnet.vm.framework import (  # noqa: F401 - registers bodies
     _asset_modules,
     _demo_module,
+    _object_module,
     _system_modules,
+    _token_objects,
     _token_v1_changes,
     _token_v1_offers,
+    _token_views,
 )
 from ledgerkit.localnet.vm.framework._abi import (
     FRAMEWORK_ADDRESS,

@@ -407,11 +407,3 @@ def _pfs_transfer(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> No
 @native("object", "is_object")
 def _is_object(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
     return [ctx.exists(Address.parse(args[0]), OBJECT_CORE)]
-
-
-@native("object", "owner")
-def _owner(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
-    core = ctx.resource(_object_address(args[0]), OBJECT_CORE)
-    if core is None:
-        raise _object_missing()
-    return [core["owner"]]

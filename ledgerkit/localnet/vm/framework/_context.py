@@ -13,6 +13,7 @@ results (views) in the same form, built with standard addresses.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
@@ -134,12 +135,16 @@ class Context:
         timestamp_usec: int = 0,
         chain_id: int = 0,
         signers: tuple[Address, ...] = (),
+        txn_hash: bytes = bytes(32),
     ) -> None:
         self._read = read
         self.codec = codec
         self.timestamp_usec = timestamp_usec
         self.chain_id = chain_id
         self.signers = signers
+        #: The user transaction's hash, from which unnamed objects take their addresses.
+        self.txn_hash = txn_hash
+        self._auids = 0
         self.writes: dict[bytes, Write] = {}
         self.events: list[dict[str, Any]] = []
         #: Events emitted to handles: (account, creation number, sequence number, event).
@@ -264,6 +269,13 @@ class Context:
         self.events.append(
             {"guid": _ZERO_GUID, "sequence_number": "0", "type": event_type, "data": data}
         )
+
+    def auid_address(self) -> Address:
+        """A fresh unique address of this transaction (an unnamed object's):
+        ``SHA3-256(txn_hash ‖ u64_le(n) ‖ 0xFB)`` for ``n`` = 1, 2, ... in call order."""
+        self._auids += 1
+        digest = hashlib.sha3_256(self.txn_hash + self._auids.to_bytes(8, "little") + b"\xfb")
+        return Address(digest.digest())
 
     # -- gas and failure ----------------------------------------------------------------
 

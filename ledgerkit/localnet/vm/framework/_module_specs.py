@@ -19,6 +19,7 @@ from ledgerkit.localnet.vm.framework._coin_specs import (
     OPTIONAL_AGGREGATOR,
 )
 from ledgerkit.localnet.vm.framework._multisig_specs import MULTISIG_ACCOUNT
+from ledgerkit.localnet.vm.framework._token_objects_specs import TOKEN_OBJECT_MODULES
 from ledgerkit.localnet.vm.framework._token_v1_specs import TOKEN_V1_MODULES
 
 __all__ = ["MODULES"]
@@ -189,6 +190,9 @@ PRIMARY_FUNGIBLE_STORE = ModuleSpec(
     ),
 )
 
+OBJECT_REFS: Final = ("DeleteRef", "ExtendRef", "TransferRef", "DeriveRef")
+TRANSFER_FIELDS: Final = (("object", "address"), ("from", "address"), ("to", "address"))
+
 OBJECT = ModuleSpec(
     "object",
     structs=(
@@ -203,15 +207,34 @@ OBJECT = ModuleSpec(
                 ("transfer_events", handle("0x1::object::TransferEvent")),
             ),
         ),
-        S(
-            "TransferEvent",
-            DROP_STORE,
-            (("object", "address"), ("from", "address"), ("to", "address")),
-        ),
+        S("TombStone", KEY, (("original_owner", "address"),)),
+        S("Untransferable", KEY, (("dummy_field", "bool"),)),
+        S("ObjectGroup", (), (("dummy_field", "bool"),)),
+        S("ConstructorRef", ("drop",), (("self", "address"), ("can_delete", "bool"))),
+        *(S(ref, DROP_STORE, (("self", "address"),)) for ref in OBJECT_REFS),
+        S("LinearTransferRef", ("drop",), (("self", "address"), ("owner", "address"))),
+        S("TransferEvent", DROP_STORE, TRANSFER_FIELDS),
+        S("Transfer", DROP_STORE, TRANSFER_FIELDS, is_event=True),
     ),
     functions=(
-        view("is_object", ("address",), "bool"),
+        entry("burn", "&signer", "0x1::object::Object<T0>", generics=KEYED),
+        view("is_burnt", ("0x1::object::Object<T0>",), "bool", KEYED),
+        F("is_object", ("address",), ("bool",)),
+        view("is_owner", ("0x1::object::Object<T0>", "address"), "bool", KEYED),
+        view("is_untransferable", ("0x1::object::Object<T0>",), "bool", KEYED),
         view("owner", ("0x1::object::Object<T0>",), "address", KEYED),
+        view("owns", ("0x1::object::Object<T0>", "address"), "bool", KEYED),
+        view("root_owner", ("0x1::object::Object<T0>",), "address", KEYED),
+        entry("transfer", "&signer", "0x1::object::Object<T0>", "address", generics=KEYED),
+        entry("transfer_call", "&signer", "address", "address"),
+        entry(
+            "transfer_to_object",
+            "&signer",
+            "0x1::object::Object<T0>",
+            "0x1::object::Object<T1>",
+            generics=(("key",), ("key",)),
+        ),
+        entry("unburn", "&signer", "0x1::object::Object<T0>", generics=KEYED),
     ),
 )
 
@@ -262,7 +285,15 @@ TABLE = ModuleSpec(
 
 AGGREGATOR_V2 = ModuleSpec(
     "aggregator_v2",
-    structs=(S("Aggregator", DROP_STORE, (("value", "T0"), ("max_value", "T0")), (("drop",),)),),
+    structs=(
+        S("Aggregator", DROP_STORE, (("value", "T0"), ("max_value", "T0")), (("drop",),)),
+        S("AggregatorSnapshot", DROP_STORE, (("value", "T0"),), ANY),
+        S(
+            "DerivedStringSnapshot",
+            DROP_STORE,
+            (("value", "0x1::string::String"), ("padding", "vector<u8>")),
+        ),
+    ),
 )
 
 TYPE_INFO = ModuleSpec(
@@ -469,4 +500,5 @@ MODULES: Final = (
     TRANSACTION_FEE,
     TYPE_INFO,
     *TOKEN_V1_MODULES,
+    *TOKEN_OBJECT_MODULES,
 )
