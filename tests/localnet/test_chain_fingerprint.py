@@ -44,8 +44,8 @@ SEED_0 = Fingerprint(
         "first_version": "734",
         "last_version": "742",
     },
-    genesis_hash="0xc6311eb8618b6442fe1b474b1ef12c844ffd7fcb1192281f4ac29d409cd5febc",
-    pages_digest="ba2069cd9e4512421fab02c175cf426bb8e338ff658cd379386ecc2f5190f87b",
+    genesis_hash="0xadbb5386f3f60bce620bde1b5a1438f77982212e554c1260ab26c0edcbef99d1",
+    pages_digest="eafada0407bd26f07bb9d7b64d42a750827b8afbd0abc19404d06b18075d4f9a",
 )
 
 SEED_3 = Fingerprint(
@@ -58,8 +58,8 @@ SEED_3 = Fingerprint(
         "first_version": "1110",
         "last_version": "1119",
     },
-    genesis_hash="0xf8bfcc49fedd145e1d375081c28c36a25ed4e7ad6dc68829f900f14c770befe3",
-    pages_digest="07e9274bb03d462c45e2eb679419be2a410ce68ea872b1e8ae5c462cb3e3022a",
+    genesis_hash="0xe79bc9a81177e683106f1f5d11ff1c39619de4a1fe7a47cff2ecd968778dcf92",
+    pages_digest="4855442cf1dbbe791bd795d296fee78ee8177ef885b8db1dbb26b318858c20f3",
 )
 
 
