@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import re
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from explorer_shown import crumbs, grid_titled, shortened, utc
@@ -214,12 +215,28 @@ def test_event_times_are_read_a_page_at_a_time_when_close_else_one_by_one() -> N
 # -- the Modules tab -------------------------------------------------------------------------
 
 
+def select_module(modules: Any, name: str) -> None:
+    """Select module ``name`` in the Modules grid, paging on as a user would (``0x1``
+    holds more modules than a page of 20)."""
+    for page in range(10):  # bounded: a few pages of modules
+        modules.go(page)
+        names = [r["name"] for r in modules.rows]
+        if name in names:
+            modules.selected_index = names.index(name)
+            return
+        if not modules.more and (
+            modules.total is None or (page + 1) * modules.page_size >= modules.total
+        ):
+            break
+    pytest.fail(f"no module {name!r} in the Modules grid")
+
+
 def test_functions_and_structs_read_as_their_declarations(client: ReadLog) -> None:
     explorer = AccountExplorer(client, "0x1")
     assert explorer.view is not None
     explorer.view.show("Modules")
     modules = grid_titled(explorer, "Modules")
-    modules.selected_index = [r["name"] for r in modules.rows].index("coin")
+    select_module(modules, "coin")
     functions = {r["name"]: r["signature"] for r in grid_titled(explorer, "Functions").rows}
     assert functions["transfer"] == "public entry fun transfer<T0>(&signer, address, u64)"
     assert functions["balance"] == "#[view] public fun balance<T0>(address): u64"
@@ -239,15 +256,15 @@ def test_functions_and_structs_read_as_their_declarations(client: ReadLog) -> No
         '["u64"]',
     )
     assert balance["signature"] == "#[view] public fun balance<T0>(address): u64"
-    modules.selected_index = [r["name"] for r in modules.rows].index("ledger_demo")
+    select_module(modules, "ledger_demo")
     functions = {r["name"]: r["signature"] for r in grid_titled(explorer, "Functions").rows}
     assert functions["set_score"] == "public entry fun set_score(&signer, address, u64)"
     assert functions["score"] == "#[view] public fun score(address, address): u64"
     # Generic parameters with their constraints, as the node serves them.
-    modules.selected_index = [r["name"] for r in modules.rows].index("table")
+    select_module(modules, "table")
     structs = {r["name"]: r["signature"] for r in grid_titled(explorer, "Structs").rows}
     assert structs["Table"] == "struct Table<T0: copy + drop, T1> has store { handle: address }"
-    modules.selected_index = [r["name"] for r in modules.rows].index("aggregator_v2")
+    select_module(modules, "aggregator_v2")
     structs = {r["name"]: r["signature"] for r in grid_titled(explorer, "Structs").rows}
     assert structs["Aggregator"] == (
         "struct Aggregator<T0: drop> has drop, store { value: T0, max_value: T0 }"

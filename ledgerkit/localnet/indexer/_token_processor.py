@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ledgerkit.types import Address
+from ledgerkit.types import U64_MAX, Address
 
 __all__ = ["PARTIAL_UPDATES", "token_rows"]
 
@@ -30,7 +30,6 @@ _MINTS: Final = ("0x4::collection::Mint", "0x4::collection::MintEvent")
 _BURNS: Final = ("0x4::collection::Burn", "0x4::collection::BurnEvent")
 _MUTATIONS: Final = ("0x4::token::Mutation", "0x4::token::MutationEvent")
 _TRANSFERS: Final = ("0x1::object::Transfer", "0x1::object::TransferEvent")
-_U64_MAX: Final = 2**64 - 1
 #: JSON ``null`` in a ``jsonb`` column (SQL NULL is no value at all).
 _JSON_NULL: Final = "null"
 #: Pseudo-tables whose rows change only some columns of a row already there:
@@ -124,7 +123,7 @@ def _collection_row(address: str, group: dict[str, Any], data: dict[str, Any]) -
     if supply is not None:
         current = int(supply["current_supply"]["value"])
         limit = int(supply["current_supply"]["max_value"])
-        maximum = None if limit == _U64_MAX else limit
+        maximum = None if limit == U64_MAX else limit
         minted = int(supply["total_minted"]["value"])
     flags = group.get("0x4::aptos_token::AptosCollection") or {}
     return {
