@@ -55,6 +55,7 @@ spell them.
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -146,6 +147,10 @@ STATUS_CODES: Final = {
 ORDERLESS_EXPIRY_WINDOW: Final = 100
 _NO_FEE_PAYER: Final = Address(bytes(32))
 SUCCESS: Final = "Executed successfully"
+_log = logging.getLogger("ledgerkit.localnet")
+#: The status of a transaction a function body failed on (a fault of this node's framework).
+INVARIANT_VIOLATION: Final = "UNKNOWN_INVARIANT_VIOLATION_ERROR"
+
 _CANT_PAY: Final = MoveAbortError(
     "transaction_validation", 0x203ED, "PROLOGUE_ECANT_PAY_GAS_DEPOSIT"
 )
@@ -493,6 +498,12 @@ def execute(
         gas = min(_charge(ctx, intrinsic, completed=False).total, raw.max_gas_amount)
     except VMStatusError as failure:
         status = failure.status
+        gas = min(intrinsic, raw.max_gas_amount)
+    except Exception:
+        # A function body's own fault: the transaction fails as a VM invariant violation,
+        # named in the log, rather than stopping every block after it.
+        _log.exception("the framework failed on transaction %s", signed.hash())
+        status = INVARIANT_VIOLATION
         gas = min(intrinsic, raw.max_gas_amount)
     kept = Context(
         read, FRAMEWORK.codec, timestamp_usec=timestamp_usec, chain_id=chain_id, signers=signers

@@ -20,6 +20,7 @@ from typing import Any, Final
 from ledgerkit._errors import LedgerError
 from ledgerkit.bcs import AnyPublicKey, Deserializer, Serializer
 from ledgerkit.keys import Ed25519PublicKey
+from ledgerkit.localnet.vm.framework._asset_modules import ensure_account
 from ledgerkit.localnet.vm.framework._context import ACCOUNT, Context, native
 from ledgerkit.types import Address, MoveType
 
@@ -212,7 +213,7 @@ def _rotate_with_proofs(ctx: Context, ty: tuple[MoveType, ...], args: list[Any])
     cap_rotate_key, cap_update_table = _bytes(args[4]), _bytes(args[5])
     _replay_protected(ctx)
     address = ctx.signer
-    account = ctx.resource(address, ACCOUNT)
+    account = ensure_account(ctx, address)
     old_key = account["authentication_key"]
     if from_scheme not in (ED25519_SCHEME, MULTI_ED25519_SCHEME):
         raise ctx.abort("account", 0x1000C, "EINVALID_SCHEME")
@@ -237,7 +238,7 @@ def _rotate_with_capability(ctx: Context, ty: tuple[MoveType, ...], args: list[A
     old_key = account["authentication_key"]
     if account["rotation_capability_offer"]["for"]["vec"] != [ctx.signer.standard]:
         raise ctx.abort("account", 0x60012, "ENO_SUCH_ROTATION_CAPABILITY_OFFER")
-    delegate = ctx.resource(ctx.signer, ACCOUNT)
+    delegate = ensure_account(ctx, ctx.signer)
     message = rotation_proof_message(
         int(delegate["sequence_number"]), offerer, _bytes(old_key), key
     )
@@ -251,7 +252,7 @@ def _offer(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     signature, scheme, key, recipient = _bytes(args[0]), args[1], _bytes(args[2]), args[3]
     _replay_protected(ctx)
     address = ctx.signer
-    account = ctx.resource(address, ACCOUNT)
+    account = ensure_account(ctx, address)
     if scheme not in (ED25519_SCHEME, MULTI_ED25519_SCHEME):
         raise ctx.abort("account", 0x1000C, "EINVALID_SCHEME")
     if "0x" + _public_key(ctx, scheme, key).hex() != account["authentication_key"]:
@@ -294,7 +295,7 @@ def _rotate_unchecked(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -
     new_key = args[0]
     if len(new_key) != 66:  # "0x" and 32 bytes
         raise ctx.abort("account", 0x10004, "EMALFORMED_AUTHENTICATION_KEY")
-    account = ctx.resource(ctx.signer, ACCOUNT)
+    account = ensure_account(ctx, ctx.signer)
     account["authentication_key"] = new_key
     ctx.put(ctx.signer, ACCOUNT, account)
 
@@ -328,7 +329,7 @@ def _rotate_from_public_key(ctx: Context, ty: tuple[MoveType, ...], args: list[A
     """Set the key a public key gives, with no proof: no table entry, and an event saying
     no key was verified (an all-zero bitmap)."""
     scheme, key = args[0], _bytes(args[1])
-    account = ctx.resource(ctx.signer, ACCOUNT)
+    account = ensure_account(ctx, ctx.signer)
     old_key = account["authentication_key"]
     new_key = "0x" + _unverified_auth_key(ctx, scheme, key).hex()
     account["authentication_key"] = new_key

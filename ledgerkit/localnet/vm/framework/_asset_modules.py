@@ -30,6 +30,7 @@ __all__ = [
     "account_data",
     "charge_fee",
     "deposit",
+    "ensure_account",
     "object_core",
     "primary_store_address",
     "store_balance",
@@ -187,6 +188,19 @@ def create_account(ctx: Context, address: Address) -> None:
     if ctx.exists(address, ACCOUNT):
         raise ctx.abort("account", 0x80001, "EACCOUNT_ALREADY_EXISTS")
     ctx.put(address, ACCOUNT, account_data(address, bytes(address)))
+
+
+def ensure_account(ctx: Context, address: Address) -> dict[str, Any]:
+    """``address``'s ``Account`` resource, made first when it has none (the framework's
+    ``account::ensure_resource_exists``: a fee payer's transaction may come from an account
+    that does not exist yet)."""
+    account = ctx.resource(address, ACCOUNT)
+    if account is None:
+        create_account(ctx, address)
+        account = ctx.resource(address, ACCOUNT)
+    assert account is not None
+    result: dict[str, Any] = account
+    return result
 
 
 @native("account", "exists_at")

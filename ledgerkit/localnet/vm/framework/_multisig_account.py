@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Final
 
-from ledgerkit.localnet.vm.framework._asset_modules import account_data
+from ledgerkit.localnet.vm.framework._asset_modules import account_data, ensure_account
 from ledgerkit.localnet.vm.framework._context import ACCOUNT, Context, VMStatusError, native
 from ledgerkit.localnet.vm.framework._multisig_specs import HANDLE_FIELDS
 from ledgerkit.types import Address, MoveType
@@ -124,7 +124,7 @@ def _emit(ctx: Context, name: str, account: Address, **fields: Any) -> None:
 
 
 def _create_resource_account(ctx: Context, creator: Address) -> Address:
-    sequence = int(ctx.resource(creator, ACCOUNT)["sequence_number"])
+    sequence = int(ensure_account(ctx, creator)["sequence_number"])
     address = multisig_address(creator, sequence)
     account = ctx.resource(address, ACCOUNT)
     if account is None:
@@ -204,7 +204,7 @@ def _adopt(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
 def _adopt_and_revoke(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     _adopt(ctx, ty, args)
     # only the multisig flow moves the account from now on: no key, no capability offered
-    account = ctx.resource(ctx.signer, ACCOUNT)
+    account = ensure_account(ctx, ctx.signer)
     account["authentication_key"] = "0x" + bytes(32).hex()
     account["signer_capability_offer"] = {"for": {"vec": []}}
     account["rotation_capability_offer"] = {"for": {"vec": []}}

@@ -19,8 +19,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Final
 
-from ledgerkit.localnet.vm.framework._asset_modules import create_account
-from ledgerkit.localnet.vm.framework._context import ACCOUNT, Context, VMStatusError, native
+from ledgerkit.localnet.vm.framework._asset_modules import ensure_account
+from ledgerkit.localnet.vm.framework._context import Context, VMStatusError, native
 from ledgerkit.types import U64_MAX, Address, MoveType
 
 __all__ = [
@@ -84,13 +84,6 @@ def table_handle(module: str, field: str, owner: Address) -> Address:
 def text(value: str) -> int:
     """A Move ``String``'s length: its UTF-8 bytes."""
     return len(value.encode())
-
-
-def ensure_account(ctx: Context, address: Address) -> None:
-    """Give ``address`` its ``Account`` resource before it makes event handles (as the
-    framework's ``account::new_event_handle`` does for an account that has none)."""
-    if not ctx.exists(address, ACCOUNT):
-        create_account(ctx, address)
 
 
 def token_data_id(creator: Address, collection: str, name: str) -> dict[str, Any]:
