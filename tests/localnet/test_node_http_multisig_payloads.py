@@ -450,3 +450,35 @@ def test_an_orderless_multisig_payload(
     assert [k for k, _ in events(done)][-2:] == [MS + "Vote", MS + "TransactionExecutionSucceeded"]
     assert apt_balance(http, to) == 3
     assert ok(http.get(f"/accounts/{a.address}"))["sequence_number"] == before
+
+
+def test_a_call_failing_as_it_runs_is_resolved_as_an_execution_failure(
+    http: httpx.Client, owners: list[Account], account: str
+) -> None:
+    """Token v1's ``mint_script`` for a creator with no collection reads data that is not
+    there: the runtime status MISSING_DATA (4008), recorded as ``MoveExecutionFailure`` at
+    the called module; the call is resolved and the transaction succeeds."""
+    a, b, _ = owners
+    where = ("address", Address.parse(account))
+    inner = EntryFunction.build(
+        "0x3::token::mint_script",
+        [],
+        [
+            ("address", Address.parse(account)),
+            ("0x1::string::String", "no collection"),
+            ("0x1::string::String", "no token"),
+            ("u64", 1),
+        ],
+    )
+    created = call(http, b, "create_transaction", where, ("vector<u8>", b"\x00" + inner.to_bcs()))
+    assert created["success"], created["vm_status"]
+    number = int(view(http, "last_resolved_sequence_number", account)[0]) + 1
+    done = wait(http, submit(http, execute(http, a, account, None))["hash"])
+    assert (done["success"], done["vm_status"]) == (True, "Executed successfully")
+    assert [k for k, _ in events(done)] == [MS + "Vote", MS + "TransactionExecutionFailed"]
+    assert events(done)[1][1]["execution_error"] == {
+        "abort_location": "0000000000000000000000000000000000000000000000000000000000000003::token",
+        "error_type": "MoveExecutionFailure",
+        "error_code": "4008",
+    }
+    assert view(http, "last_resolved_sequence_number", account) == [str(number)]

@@ -74,6 +74,14 @@ VM_ERROR_CODES: Final = {
     "NUMBER_OF_SIGNER_ARGUMENTS_MISMATCH": 1101,
     "EXECUTE_ENTRY_FUNCTION_CALLED_ON_NON_ENTRY_FUNCTION": 1103,
 }
+#: The runtime statuses a call can fail with while it runs (Move's ``StatusCode``), which
+#: ``TransactionExecutionFailed`` records as ``MoveExecutionFailure``.
+EXECUTION_FAILURE_CODES: Final = {
+    "RESOURCE_ALREADY_EXISTS": 4004,
+    "MISSING_DATA": 4008,
+    "ARITHMETIC_ERROR": 4017,
+    "VECTOR_OPERATION_ERROR": 4018,
+}
 _BY_ABORT: Final = {
     0x307D2: "ACCOUNT_NOT_MULTISIG",
     0x507D3: "NOT_MULTISIG_OWNER",
@@ -126,7 +134,18 @@ def _decode(payload: bytes) -> EntryFunction:
     return ef
 
 
-def _execution_error(failure: MoveAbortError | VMStatusError) -> dict[str, Any]:
+def _execution_error(
+    failure: MoveAbortError | VMStatusError, call: EntryFunction
+) -> dict[str, Any]:
+    if isinstance(failure, VMStatusError) and failure.status in EXECUTION_FAILURE_CODES:
+        # Located at the called function's module: this node does not follow a failure
+        # into the modules the call reaches.
+        called = call.function_id.module
+        return {
+            "abort_location": f"{called.address.long[2:]}::{called.name}",
+            "error_type": "MoveExecutionFailure",
+            "error_code": str(EXECUTION_FAILURE_CODES[failure.status]),
+        }
     if isinstance(failure, VMStatusError):
         code = VM_ERROR_CODES[failure.status]
         return {"abort_location": "", "error_type": "VMError", "error_code": str(code)}
@@ -163,11 +182,13 @@ def run_multisig(
     try:
         run_entry(ctx, call)
     except (MoveAbortError, VMStatusError) as failure:
-        if isinstance(failure, VMStatusError) and failure.status not in VM_ERROR_CODES:
+        if isinstance(failure, VMStatusError) and not (
+            failure.status in VM_ERROR_CODES or failure.status in EXECUTION_FAILURE_CODES
+        ):
             raise
         kept = fresh()
         kept.reads, kept.extra_gas = ctx.reads, ctx.extra_gas
-        execution_cleanup(kept, owner, address, payload, _execution_error(failure))
+        execution_cleanup(kept, owner, address, payload, _execution_error(failure, call))
         return kept
     finally:
         ctx.signers = signers
