@@ -37,6 +37,7 @@ __all__ = [
     "direct_deposit",
     "empty_properties",
     "ensure_account",
+    "initialize_token_store",
     "mint_token",
     "mutability",
     "new_properties",
@@ -166,7 +167,7 @@ def _handle(data: Any, field: str) -> Address:
 # -- stores -----------------------------------------------------------------------------------
 
 
-def _initialize_token_store(ctx: Context, owner: Address) -> Any:
+def initialize_token_store(ctx: Context, owner: Address) -> Any:
     store = ctx.resource(owner, TOKEN_STORE)
     if store is None:
         ensure_account(ctx, owner)
@@ -213,7 +214,7 @@ def direct_deposit(ctx: Context, owner: Address, token: dict[str, Any]) -> None:
 
 def deposit_token(ctx: Context, owner: Address, token: dict[str, Any]) -> None:
     """``token::deposit_token``: the signer's store is made when it has none."""
-    _initialize_token_store(ctx, owner)
+    initialize_token_store(ctx, owner)
     direct_deposit(ctx, owner, token)
 
 

@@ -20,9 +20,8 @@ from ledgerkit.localnet.vm.framework._token_v1 import (
     abort,
     deposit_token,
     direct_deposit,
-    ensure_account,
+    initialize_token_store,
     read_bool_property,
-    table_handle,
     token_data_id,
     token_data_of,
     token_id,
@@ -55,17 +54,7 @@ def _direct_transfer(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) ->
 def _opt_in(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     opt_in = bool(args[0])
     owner = ctx.signer
-    store = ctx.resource(owner, TOKEN_STORE)
-    if store is None:
-        ensure_account(ctx, owner)
-        store = {
-            "tokens": {"handle": table_handle("token", "tokens", owner).standard},
-            "direct_transfer": opt_in,
-            "deposit_events": ctx.new_handle(owner),
-            "withdraw_events": ctx.new_handle(owner),
-            "burn_events": ctx.new_handle(owner),
-            "mutate_token_property_events": ctx.new_handle(owner),
-        }
+    store = initialize_token_store(ctx, owner)
     ctx.put(owner, TOKEN_STORE, {**store, "direct_transfer": opt_in})
     ctx.emit_module(
         "0x3::token_event_store::OptInTransfer",
