@@ -121,7 +121,7 @@ class NodeHttpProtocol(HttpToolsProtocol):
     ``Content-Length`` or an overlong request line never reach the app: uvicorn writes a
     plain-text 400 for them. This protocol writes the node's error record
     (``web_framework_error``, saying what the parser refused; 414 for a URL over 64 KiB,
-    400 otherwise) with the ledger headers.
+    400 otherwise) with the ledger headers, and logs the refusal at debug level only.
     ``ledger`` is bound per node by :func:`protocol_for`.
     """
 
@@ -140,7 +140,11 @@ class NodeHttpProtocol(HttpToolsProtocol):
             self._refusal = str(cause)
             if isinstance(cause, httptools.HttpParserInvalidURLError) and "too long" in str(cause):
                 self._status = 414
-            self.logger.warning("Invalid HTTP request received: %s", self._refusal)
+            # Debug, not uvicorn's warning: the client is answered with the record, and
+            # whatever else dials a local port (a ZeroMQ socket of a notebook's kernel
+            # reconnecting to a port this node now holds, several times a second) would
+            # otherwise print into the notebook or terminal that runs the node.
+            self.logger.debug("Invalid HTTP request received: %s", self._refusal)
             self.send_400_response("Invalid HTTP request received.")
 
     def send_400_response(self, msg: str) -> None:

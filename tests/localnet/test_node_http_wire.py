@@ -140,3 +140,16 @@ def test_an_idle_keep_alive_connection_outlives_a_clients_own_expiry(node: Local
                 body += sock.recv(65536)
             assert json.loads(body)["chain_id"] >= 1
             time.sleep(6)  # longer than httpx's keep-alive expiry
+
+
+def test_bytes_that_are_not_http_are_answered_and_print_nothing(
+    node: LocalNode, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A ZeroMQ socket left reconnecting to a port the node now holds (a notebook kernel's
+    client, for one) sends its greeting several times a second: each gets the record, and
+    none reaches the notebook or terminal running the node as a warning."""
+    zmtp_greeting = b"\xff\x00\x00\x00\x00\x00\x00\x00\x01\x7f"
+    with caplog.at_level("WARNING"):
+        for _ in range(5):
+            assert_record(*exchange(node, zmtp_greeting), expected=400)
+    assert [record.getMessage() for record in caplog.records] == []
