@@ -28,6 +28,7 @@ from ledgerkit.bcs._codec import (
     Serializable,
     Serializer,
     Span,
+    uleb128_prefix,
 )
 from ledgerkit.bcs._explain import explain_spans, format_explanation
 from ledgerkit.bcs._move_value_codec import DictLayouts, LayoutSource, MoveValueCodec
@@ -159,6 +160,7 @@ __all__ = [
     "serialize_transaction_authenticator",
     "serialize_type_tag",
     "type_tag_bytes",
+    "uleb128_prefix",
 ]
 
 # Public names report where users import them from (see ledgerkit._public).

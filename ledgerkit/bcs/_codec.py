@@ -28,6 +28,7 @@ __all__ = [
     "Serializable",
     "Serializer",
     "Span",
+    "uleb128_prefix",
 ]
 
 T = TypeVar("T")
@@ -50,6 +51,26 @@ class Serializable(Protocol):
     """Anything that writes itself to a :class:`Serializer`."""
 
     def serialize(self, s: Serializer) -> None: ...
+
+
+def uleb128_prefix(data: bytes, max_bytes: int) -> tuple[int, int] | None:
+    """The ULEB128 number that ``data`` opens with, and how many bytes it takes; ``None``
+    when none of the first ``max_bytes`` bytes ends it. Lenient, unlike
+    :meth:`Deserializer.uleb128`: no check of width or canonical form, for a caller that
+    checks what it read against what it holds (a length prefix that must span the rest).
+
+    Examples
+    --------
+    >>> uleb128_prefix(b"\\x80\\x01abc", 5)
+    (128, 2)
+    """
+    value = shift = 0
+    for i, byte in enumerate(data[:max_bytes]):
+        value |= (byte & 0x7F) << shift
+        if not byte & 0x80:
+            return value, i + 1
+        shift += 7
+    return None
 
 
 def _range_error(kind: str, value: object) -> BCSEncodeError:

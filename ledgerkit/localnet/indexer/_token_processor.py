@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from ledgerkit.bcs import uleb128_prefix
 from ledgerkit.types import U64_MAX, Address
 
 __all__ = ["PARTIAL_UPDATES", "token_rows"]
@@ -58,18 +59,8 @@ def _std(address: str) -> str:
     return Address.parse(address).long
 
 
-def _uleb(data: bytes) -> tuple[int, int] | None:
-    value = shift = 0
-    for i, byte in enumerate(data[:10]):
-        value |= (byte & 0x7F) << shift
-        if not byte & 0x80:
-            return value, i + 1
-        shift += 7
-    return None
-
-
 def _bcs_string(data: bytes) -> str | None:
-    found = _uleb(data)
+    found = uleb128_prefix(data, 10)
     if found is None or found[0] + found[1] != len(data):
         return None
     try:
@@ -90,7 +81,7 @@ def _property_text(code: int, value: str) -> str:
         text = _bcs_string(data)
         return value if text is None else "0x" + text
     if code == 8:
-        found = _uleb(data)
+        found = uleb128_prefix(data, 10)
         if found is not None and found[0] + found[1] == len(data):
             return "0x" + data[found[1] :].hex()
         return value

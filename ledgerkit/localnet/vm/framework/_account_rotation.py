@@ -22,6 +22,7 @@ from ledgerkit.bcs import AnyPublicKey, Deserializer, Serializer
 from ledgerkit.keys import Ed25519PublicKey
 from ledgerkit.localnet.vm.framework._asset_modules import ensure_account
 from ledgerkit.localnet.vm.framework._context import ACCOUNT, Context, native
+from ledgerkit.localnet.vm.framework._state_keys import table_handle
 from ledgerkit.types import Address, MoveType
 
 __all__ = [
@@ -34,9 +35,7 @@ __all__ = [
 #: Authentication key (as an address) -> originating address, for accounts that
 #: rotated their key with a proof of the new key.
 ORIGINATING_ADDRESS: Final = "0x1::account::OriginatingAddress"
-ORIGINATING_ADDRESS_TABLE: Final = Address(
-    hashlib.sha3_256(b"ledgerkit::account::OriginatingAddress::address_map").digest()
-)
+ORIGINATING_ADDRESS_TABLE: Final = table_handle("account", "OriginatingAddress::address_map")
 ED25519_SCHEME: Final = 0
 MULTI_ED25519_SCHEME: Final = 1
 SINGLE_KEY_SCHEME: Final = 2

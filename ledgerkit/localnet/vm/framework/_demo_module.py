@@ -14,13 +14,13 @@ checked by the node's own reading.
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any, Final
 
 from ledgerkit.localnet.vm.framework._context import Context, native
+from ledgerkit.localnet.vm.framework._state_keys import table_handle
 from ledgerkit.types import U64_MAX, Address, MoveType
 
-__all__ = ["BOARD", "table_handle"]
+__all__ = ["BOARD"]
 
 BOARD: Final = "0x1::ledger_demo::Board"
 SCORE_CHANGED: Final = "0x1::ledger_demo::ScoreChanged"
@@ -31,20 +31,13 @@ STRING: Final = "0x1::string::String"
 MAX_LEVEL: Final = 100
 
 
-def table_handle(owner: Address, field: str) -> Address:
-    """The handle of one of ``owner``'s board tables."""
-    return Address(
-        hashlib.sha3_256(b"ledgerkit::ledger_demo::" + field.encode() + bytes(owner)).digest()
-    )
-
-
 def _board(ctx: Context, owner: Address, *, create: bool) -> Any:
     board = ctx.resource(owner, BOARD)
     if board is None and create:
         board = {
-            "scores": {"handle": table_handle(owner, "scores").standard},
-            "names": {"handle": table_handle(owner, "names").standard},
-            "cells": {"handle": table_handle(owner, "cells").standard},
+            "scores": {"handle": table_handle("ledger_demo", "scores", owner).standard},
+            "names": {"handle": table_handle("ledger_demo", "names", owner).standard},
+            "cells": {"handle": table_handle("ledger_demo", "cells", owner).standard},
             "score_events": ctx.new_handle(owner),
         }
         ctx.put(owner, BOARD, board)

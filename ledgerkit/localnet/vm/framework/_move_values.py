@@ -17,9 +17,14 @@ from ledgerkit.bcs import MoveValueCodec
 from ledgerkit.localnet.vm.framework._abi import FRAMEWORK_ADDRESS, ModuleSpec, StructSpec
 from ledgerkit.types import Address, MoveType, PrimitiveType, StructTag, VectorType
 
-__all__ = ["FrameworkLayouts", "make_codec", "render_type", "standardizer"]
+__all__ = ["FrameworkLayouts", "make_codec", "render_type", "standardizer", "string_length"]
 
 Fix = Callable[[Any], Any]
+
+
+def string_length(value: str) -> int:
+    """A Move ``String``'s length, which the framework's limits count: its UTF-8 bytes."""
+    return len(value.encode())
 
 
 @functools.lru_cache(maxsize=8192)

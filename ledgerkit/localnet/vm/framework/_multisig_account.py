@@ -27,6 +27,7 @@ from typing import Any, Final
 from ledgerkit.localnet.vm.framework._asset_modules import account_data, ensure_account
 from ledgerkit.localnet.vm.framework._context import ACCOUNT, Context, VMStatusError, native
 from ledgerkit.localnet.vm.framework._multisig_specs import HANDLE_FIELDS
+from ledgerkit.localnet.vm.framework._state_keys import table_handle
 from ledgerkit.types import Address, MoveType
 
 __all__ = [
@@ -57,9 +58,7 @@ def multisig_address(creator: Address, sequence_number: int) -> Address:
 
 
 def _table_handle(account: Address) -> Address:
-    return Address(
-        hashlib.sha3_256(b"ledgerkit::multisig_account::transactions" + bytes(account)).digest()
-    )
+    return table_handle("multisig_account", "transactions", account)
 
 
 # -- state --------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from ledgerkit.bcs import uleb128_prefix
 from ledgerkit.localnet.vm.framework._context import Context
 from ledgerkit.localnet.vm.framework._move_values import render_type
 from ledgerkit.types import Address, MoveType
@@ -52,16 +53,6 @@ def _bad_bytes(ctx: Context) -> Exception:
     return ctx.abort("0x1::from_bcs", 0x10001, "EINVALID_UTF8")
 
 
-def _uleb128(data: bytes) -> tuple[int, int]:
-    value = shift = 0
-    for i, byte in enumerate(data[:5]):
-        value |= (byte & 0x7F) << shift
-        if not byte & 0x80:
-            return value, i + 1
-        shift += 7
-    return -1, 0
-
-
 def _validate(ctx: Context, code: int, value: bytes) -> None:
     """``from_bcs::to_<type>`` of ``value``: exactly one value of that type."""
     if code == 0:
@@ -71,11 +62,11 @@ def _validate(ctx: Context, code: int, value: bytes) -> None:
         if len(value) != _WIDTHS[code]:
             raise _bad_bytes(ctx)
     elif code == 9:
-        length, used = _uleb128(value)
-        if length < 0 or used + length != len(value):
+        found = uleb128_prefix(value, 5)
+        if found is None or found[0] + found[1] != len(value):
             raise _bad_bytes(ctx)
         try:
-            value[used:].decode("utf-8")
+            value[found[1] :].decode("utf-8")
         except UnicodeDecodeError:
             raise ctx.abort("0x1::from_bcs", 1, "EINVALID_UTF8") from None
 

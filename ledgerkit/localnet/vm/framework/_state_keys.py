@@ -33,6 +33,7 @@ __all__ = [
     "module_key",
     "resource_key",
     "state_key_hash",
+    "table_handle",
     "table_key",
 ]
 
@@ -49,6 +50,18 @@ def resource_key(address: Address | bytes, tag: str) -> bytes:
 
 def module_key(address: Address | bytes, name: str) -> bytes:
     return b"\x01" + bytes(address) + name.encode()
+
+
+def table_handle(module: str, field: str, owner: Address | None = None) -> Address:
+    """The handle of the table ``field`` of a resource of ``module`` (of ``owner``'s, or
+    the one table there is): ``SHA3-256("ledgerkit::" ‖ module ‖ "::" ‖ field ‖ owner)``.
+
+    A real node derives a table's handle from the transaction that creates it; this
+    node's own derivation depends on the owner alone, so that the same chain always
+    has the same handles and a resource is made without a transaction's context.
+    """
+    seed = f"ledgerkit::{module}::{field}".encode()
+    return Address(hashlib.sha3_256(seed + (b"" if owner is None else bytes(owner))).digest())
 
 
 def table_key(handle: Address | bytes, key: bytes) -> bytes:

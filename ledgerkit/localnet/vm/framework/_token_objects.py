@@ -15,6 +15,7 @@ from typing import Any, Final
 
 from ledgerkit.localnet.vm.framework import _property_map as props
 from ledgerkit.localnet.vm.framework._context import Context
+from ledgerkit.localnet.vm.framework._move_values import string_length
 from ledgerkit.localnet.vm.framework._object_module import (
     OBJECT_CORE,
     UNTRANSFERABLE,
@@ -57,13 +58,9 @@ def _some(value: Any) -> dict[str, Any]:
     return {"vec": [value]}
 
 
-def _length(text: str) -> int:
-    return len(text.encode())
-
-
 def collection_address(ctx: Context, creator: Address, name: str) -> Address:
     """``collection::create_collection_address`` (the name is the seed, 128 bytes at most)."""
-    if _length(name) > 128:
+    if string_length(name) > 128:
         raise ctx.abort("0x4::collection", 0x20003, "ECOLLECTION_NAME_TOO_LONG")
     return named_object_address(creator, name.encode())
 
@@ -71,7 +68,7 @@ def collection_address(ctx: Context, creator: Address, name: str) -> Address:
 def derived_string(value: str) -> dict[str, str]:
     """``aggregator_v2::create_derived_string``: the value zero-padded so that its BCS
     takes ``max(bcs(value) + 1, 22)`` bytes."""
-    size = _length(value)
+    size = string_length(value)
     bcs_size = size + len(_uleb(size))
     width = max(bcs_size + 1, 22)
     return {"value": value, "padding": "0x" + "00" * (width - bcs_size - 1)}
@@ -112,9 +109,9 @@ def _create_collection(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) 
         raise ctx.abort("0x4::collection", 0x10006, "EMAX_SUPPLY_CANNOT_BE_ZERO")
     address = collection_address(ctx, creator, name)
     create_object(ctx, address, creator)
-    if _length(uri) > 512:
+    if string_length(uri) > 512:
         raise ctx.abort("0x4::collection", 0x20004, "EURI_TOO_LONG")
-    if _length(description) > 2048:
+    if string_length(description) > 2048:
         raise ctx.abort("0x4::collection", 0x20005, "EDESCRIPTION_TOO_LONG")
     handle = new_object_handle(ctx, address)
     ctx.put(
@@ -190,7 +187,7 @@ def _set_collection_field(field: str, flag: str, limit: int, code: int, name: st
         if not _authorized_collection(ctx, address)[flag]:
             raise ctx.abort(_AT, 0x50004, "EFIELD_NOT_MUTABLE")
         value = args[1]
-        if _length(value) > limit:
+        if string_length(value) > limit:
             raise ctx.abort("0x4::collection", code, name)
         collection = collection_data(ctx, address)
         ctx.emit_module(
@@ -233,11 +230,11 @@ def _mint(ctx: Context, args: list[Any]) -> tuple[Address, Any]:
     object_arg(ctx, collection.standard, COLLECTION)
     if Address.parse(collection_data(ctx, collection)["creator"]) != creator:
         raise ctx.abort("0x4::token", 0x40002, "ENOT_CREATOR")
-    if _length(name) > 128:
+    if string_length(name) > 128:
         raise ctx.abort("0x4::token", 0x20004, "ETOKEN_NAME_TOO_LONG")
-    if _length(description) > 2048:
+    if string_length(description) > 2048:
         raise ctx.abort("0x4::token", 0x20006, "EDESCRIPTION_TOO_LONG")
-    if _length(uri) > 512:
+    if string_length(uri) > 512:
         raise ctx.abort("0x4::token", 0x20005, "EURI_TOO_LONG")
     supply = ctx.resource(collection, SUPPLY)
     index = 0
@@ -394,7 +391,7 @@ def _set_token_field(field: str, limit: int, code: int, name: str) -> None:
             raise ctx.abort(_AT, 0x50004, "EFIELD_NOT_MUTABLE")
         _authorized_token(ctx, token)
         value = args[1]
-        if _length(value) > limit:
+        if string_length(value) > limit:
             raise ctx.abort("0x4::token", code, name)
         data = token_data(ctx, token)
         identifiers = ctx.resource(token, TOKEN_IDS) if field == "name" else None

@@ -16,11 +16,12 @@ transfers, mutations and burns, ``_token_v1_offers`` the ``token_transfers`` mod
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any, Final
 
 from ledgerkit.localnet.vm.framework._asset_modules import ensure_account
 from ledgerkit.localnet.vm.framework._context import Context, VMStatusError, native
+from ledgerkit.localnet.vm.framework._move_values import string_length
+from ledgerkit.localnet.vm.framework._state_keys import table_handle
 from ledgerkit.types import U64_MAX, Address, MoveType
 
 __all__ = [
@@ -42,8 +43,6 @@ __all__ = [
     "mutability",
     "new_properties",
     "read_bool_property",
-    "table_handle",
-    "text",
     "token_data_id",
     "token_data_of",
     "token_id",
@@ -76,17 +75,6 @@ def abort(code: int, name: str) -> Exception:
     return Context.abort(_MODULE, code, name)
 
 
-def table_handle(module: str, field: str, owner: Address) -> Address:
-    """The handle of ``owner``'s table ``field`` of a ``0x3::module`` resource."""
-    seed = f"ledgerkit::{module}::{field}".encode()
-    return Address(hashlib.sha3_256(seed + bytes(owner)).digest())
-
-
-def text(value: str) -> int:
-    """A Move ``String``'s length: its UTF-8 bytes."""
-    return len(value.encode())
-
-
 def token_data_id(creator: Address, collection: str, name: str) -> dict[str, Any]:
     return {"creator": creator.standard, "collection": collection, "name": name}
 
@@ -109,7 +97,7 @@ def new_properties(keys: list[str], values: list[str], types: list[str]) -> dict
         raise Context.abort("0x3::property_map", 0x10005, "EKEY_COUNT_NOT_MATCH_TYPE_COUNT")
     data: list[dict[str, Any]] = []
     for key, value, kind in zip(keys, values, types, strict=True):
-        if text(key) > MAX_PROPERTY_NAME_LENGTH:
+        if string_length(key) > MAX_PROPERTY_NAME_LENGTH:
             raise Context.abort("0x3::property_map", 0x10007, "EPROPERTY_MAP_NAME_TOO_LONG")
         if any(entry["key"] == key for entry in data):
             raise Context.abort("simple_map", 0x10001, "EKEY_ALREADY_EXISTS")
@@ -132,7 +120,7 @@ def update_properties(
         if found is not None:
             found["value"] = entry
             continue
-        if text(key) > MAX_PROPERTY_NAME_LENGTH:
+        if string_length(key) > MAX_PROPERTY_NAME_LENGTH:
             raise Context.abort("0x3::property_map", 0x10007, "EPROPERTY_MAP_NAME_TOO_LONG")
         if len(data) >= MAX_PROPERTY_MAP_SIZE:
             raise Context.abort("0x3::property_map", 0x30002, "EPROPERTY_NUMBER_EXCEED_LIMIT")
@@ -260,9 +248,9 @@ def token_data_of(ctx: Context, data_id: dict[str, Any]) -> tuple[Any, Address, 
 def _create_collection(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     name, description, uri, maximum, setting = args
     maximum = int(maximum)
-    if text(name) > MAX_COLLECTION_NAME_LENGTH:
+    if string_length(name) > MAX_COLLECTION_NAME_LENGTH:
         raise abort(0x10019, "ECOLLECTION_NAME_TOO_LONG")
-    if text(uri) > MAX_URI_LENGTH:
+    if string_length(uri) > MAX_URI_LENGTH:
         raise abort(0x1001B, "EURI_TOO_LONG")
     creator = ctx.signer
     collections = ctx.resource(creator, COLLECTIONS)
@@ -307,11 +295,11 @@ def _create_token_data(ctx: Context, args: list[Any], config: dict[str, bool]) -
     collection, name, description, _, maximum, uri, payee = args[:7]
     maximum, denominator, numerator = int(maximum), int(args[7]), int(args[8])
     keys, values, types = args[10:13]
-    if text(name) > MAX_NFT_NAME_LENGTH:
+    if string_length(name) > MAX_NFT_NAME_LENGTH:
         raise abort(0x1001A, "ENFT_NAME_TOO_LONG")
-    if text(collection) > MAX_COLLECTION_NAME_LENGTH:
+    if string_length(collection) > MAX_COLLECTION_NAME_LENGTH:
         raise abort(0x10019, "ECOLLECTION_NAME_TOO_LONG")
-    if text(uri) > MAX_URI_LENGTH:
+    if string_length(uri) > MAX_URI_LENGTH:
         raise abort(0x1001B, "EURI_TOO_LONG")
     if numerator > denominator:
         raise abort(0x10022, "EINVALID_ROYALTY_NUMERATOR_DENOMINATOR")

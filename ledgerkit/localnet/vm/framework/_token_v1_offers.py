@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ledgerkit.localnet.vm.framework._context import Context, VMStatusError, native
+from ledgerkit.localnet.vm.framework._state_keys import table_handle
 from ledgerkit.localnet.vm.framework._token_v1 import (
     TOKEN,
     deposit_token,
     ensure_account,
-    table_handle,
     token_data_id,
     token_id,
     withdraw,
