@@ -1,4 +1,5 @@
-"""What the multisig account tests over HTTP share: building, sending and reading calls.
+"""What the multisig account tests over HTTP share: their fixtures (a node, its HTTP
+client, three funded owners, a new 2-of-3 account), building, sending and reading calls.
 
 Expected addresses are computed here from the framework's derivation with hashlib:
 ``SHA3-256(creator ‖ "aptos_framework::multisig_account" ‖ u64_le(seq) ‖ 0xFF)``.
@@ -7,13 +8,16 @@ Expected addresses are computed here from the framework's derivation with hashli
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Iterator
 from typing import Any, Final
 
 import httpx
+import pytest
 from node_http_helpers import ok, run
 
 from ledgerkit.bcs import EntryFunction, Multisig, RawTransaction, SignedTransaction
 from ledgerkit.keys import Account
+from ledgerkit.localnet import LocalNode
 from ledgerkit.types import Address
 
 MS: Final = "0x1::multisig_account::"
@@ -92,3 +96,33 @@ def new_multisig(http: httpx.Client, owners: list[Account]) -> str:
     assert done["success"], done["vm_status"]
     assert done["events"] == []  # no event at creation
     return address
+
+
+def multisig_fixtures(seed: int) -> tuple[Callable[..., Any], ...]:
+    """The fixtures of a test module of multisig accounts, on a node of its own of
+    ``seed``: ``msig_node, http, owners, account = multisig_fixtures(SEED)``."""
+
+    @pytest.fixture(scope="module")
+    def msig_node(make_node: Any) -> LocalNode:
+        node: LocalNode = make_node(seed=seed, blocks=3, services=False)
+        return node
+
+    @pytest.fixture(scope="module")
+    def http(msig_node: LocalNode) -> Iterator[httpx.Client]:
+        with httpx.Client(base_url=msig_node.url, timeout=30.0) as client:
+            yield client
+
+    @pytest.fixture(scope="module")
+    def owners(http: httpx.Client, msig_node: LocalNode) -> list[Account]:
+        """Three new accounts with 1 APT each."""
+        made = [Account.generate() for _ in range(3)]
+        for account in made:
+            fund(http, msig_node.dev_accounts[0], account.address, 100_000_000)
+        return made
+
+    @pytest.fixture
+    def account(http: httpx.Client, owners: list[Account]) -> str:
+        """A new 2-of-3 multisig account created by owner 0 with owners 1 and 2."""
+        return new_multisig(http, owners)
+
+    return msig_node, http, owners, account

@@ -12,11 +12,9 @@ multisig payload the prologue refuses is a ``vm_error`` with the ``StatusCode`` 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
-from typing import Any, Final
+from typing import Final
 
 import httpx
-import pytest
 from multisig_helpers import (
     MS,
     call,
@@ -24,7 +22,7 @@ from multisig_helpers import (
     execute,
     fund,
     inner_payload,
-    new_multisig,
+    multisig_fixtures,
     view,
 )
 from node_http_helpers import SIGNED_TXN_BCS, apt_balance, ok, submit, wait
@@ -44,31 +42,7 @@ from ledgerkit.types import Address
 SEED: Final = 31
 
 
-@pytest.fixture(scope="module")
-def msig_node(make_node: Any) -> LocalNode:
-    node: LocalNode = make_node(seed=SEED, blocks=3, services=False)
-    return node
-
-
-@pytest.fixture(scope="module")
-def http(msig_node: LocalNode) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=msig_node.url, timeout=30.0) as client:
-        yield client
-
-
-@pytest.fixture(scope="module")
-def owners(http: httpx.Client, msig_node: LocalNode) -> list[Account]:
-    """Three new accounts with 1 APT each."""
-    made = [Account.generate() for _ in range(3)]
-    for account in made:
-        fund(http, msig_node.dev_accounts[0], account.address, 100_000_000)
-    return made
-
-
-@pytest.fixture
-def account(http: httpx.Client, owners: list[Account]) -> str:
-    """A new 2-of-3 multisig account created by owner 0 with owners 1 and 2."""
-    return new_multisig(http, owners)
+msig_node, http, owners, account = multisig_fixtures(SEED)
 
 
 def test_a_transfer_voted_and_executed(
