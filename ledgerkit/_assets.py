@@ -25,13 +25,17 @@ def account_balances(
     *,
     ledger_version: int | None = None,
     assets: Iterable[str | Address] = (),
+    tokens: Iterable[str | Address] = (),
 ) -> pd.DataFrame:
-    """Every asset an account holds, coins and fungible assets, in one call, as a frame
-    (:data:`ledgerkit.frames.HOLDING_COLUMNS`): exact balances, and amounts in display
-    units.
+    """Every asset an account holds, coins, fungible assets and digital assets (tokens),
+    in one call, as a frame (:data:`ledgerkit.frames.HOLDING_COLUMNS`): exact balances,
+    and amounts in display units; a token's collection, standard, URI and properties.
 
-    Discovery uses the node API alone (see ``Client.account_assets``); ``assets`` names
-    more fungible assets (metadata addresses) to look for.
+    Coins and fungible assets are found with the node API (see
+    ``Client.account_assets``); ``assets`` names more fungible assets (metadata
+    addresses) to look for. Tokens are those the client's indexer lists (a client of
+    :func:`ledgerkit.connect` knows the embedded node's and the public networks'), and
+    those at the object addresses named in ``tokens`` that the account owns.
 
     Raises
     ------
@@ -43,7 +47,9 @@ def account_balances(
     --------
     >>> ledgerkit.account_balances(client, "0x1")  # doctest: +SKIP
     """
-    found = client.account_assets(address, ledger_version=ledger_version, assets=assets)
+    found = client.account_assets(
+        address, ledger_version=ledger_version, assets=assets, tokens=tokens
+    )
     if inspect.isawaitable(found):
         close = getattr(found, "close", None)
         if close is not None:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Final, cast
 
 from ledgerkit._errors import InputError
 from ledgerkit._public import publish as _publish
-from ledgerkit.client import AsyncClient, Client
+from ledgerkit.client import AsyncClient, Client, known_indexer_url
 from ledgerkit.client.snapshot import Snapshot, snapshot_of
 from ledgerkit.faucet import FaucetClient, TokenProvider
 
@@ -130,6 +130,7 @@ class ConnectedClient(Client):
             "max_rps": config.max_rps,
             "max_concurrency": config.max_concurrency,
             "cache": False if self.snapshot is not None else config.cache or False,
+            "indexer_url": config.indexer_url,
             **options,
         }
         snapshot = self.snapshot
@@ -215,7 +216,10 @@ def connect(
         (the file names the node); given, it must be the node the file was recorded from.
     **options
         Any :class:`~ledgerkit.Client` option (``api_key``, ``timeout``, ``retries``,
-        ``max_rps``, ``max_concurrency``, ``cache``...).
+        ``max_rps``, ``max_concurrency``, ``cache``, ``indexer_url``...). Unless given
+        (``indexer_url=None`` for none), ``indexer_url`` is the embedded node's indexer,
+        or that of a known public network's node (Aptos Labs' mainnet, testnet and
+        devnet); none while recording or replaying (a snapshot holds node answers).
 
     Returns
     -------
@@ -253,12 +257,13 @@ def connect(
     recording = Snapshot(Path(record)) if record is not None else None
     if url is not None:
         if recording is None:
-            return ConnectedClient(url, **options)
+            return ConnectedClient(url, **{"indexer_url": known_indexer_url(url), **options})
         return _made(recording, url, options)
     node = _SHARED.take()
     try:
         if recording is None:
-            return ConnectedClient(node.url, node=node, **options)
+            indexed = {"indexer_url": node.indexer_url, **options}
+            return ConnectedClient(node.url, node=node, **indexed)
         return _made(recording, node.url, {**options, "node": node})
     except BaseException:
         _SHARED.give_back(node)

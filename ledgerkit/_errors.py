@@ -39,6 +39,7 @@ notebook can catch the whole family with one ``except``. The tree::
     │   └── FaucetUnavailableError            503: the funder cannot pay, or overloaded
     ├── DocsError                             the docs host could not give what was asked
     │   └── PageNotFoundError                 404
+    ├── IndexerError                          the indexer's GraphQL API answered with errors
     └── NodeAPIError                          the node answered with its error record
         ├── NotFoundError                     404
         │   ├── AccountNotFoundError, ResourceNotFoundError, MoveModuleNotFoundError,
@@ -102,6 +103,7 @@ __all__ = [
     "HealthCheckFailedError",
     "HistoryMismatchError",
     "IncompleteExtractionError",
+    "IndexerError",
     "InputError",
     "InvalidAddressError",
     "InvalidHexError",
@@ -623,6 +625,35 @@ def _rebuild_docs_error(cls: type[DocsError], message: str, status: int, url: st
 
 class PageNotFoundError(DocsError):
     """404: the docs host has no such page or document."""
+
+
+class IndexerError(LedgerError):
+    """The indexer's GraphQL API answered with ``errors`` (a query it refused, or one that
+    failed as it ran), or with a body that is not a GraphQL answer.
+
+    Attributes
+    ----------
+    errors : tuple of str
+        The ``message`` of each GraphQL error, in order (empty for a body that is not a
+        GraphQL answer).
+    url : str
+        The indexer asked, as logs write it.
+    """
+
+    def __init__(self, message: str, *, errors: tuple[str, ...] = (), url: str = "") -> None:
+        self.message = message
+        self.errors = tuple(errors)
+        self.url = url
+        super().__init__(f"{message} [{url}]" if url else message)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_indexer_error, (type(self), self.message, self.errors, self.url))
+
+
+def _rebuild_indexer_error(
+    cls: type[IndexerError], message: str, errors: tuple[str, ...], url: str
+) -> IndexerError:
+    return cls(message, errors=errors, url=url)
 
 
 # -- node errors --------------------------------------------------------------------------

@@ -60,6 +60,7 @@ EXPECTED_PUBLIC_NAMES = [
     "HexBytes",
     "HistoryMismatchError",
     "IncompleteExtractionError",
+    "IndexerError",
     "InputError",
     "InvalidAddressError",
     "InvalidHexError",

@@ -73,6 +73,10 @@ def test_the_embedded_node_stops_with_its_client(monkeypatch: pytest.MonkeyPatch
     embedded = client.node
     assert isinstance(embedded, LocalNode)
     assert client.ledger_info().ledger.chain_id == 4
+    # Its indexer is the client's: account_assets and graphql ask it.
+    assert client.indexer_url == embedded.indexer_url
+    assert client.indexer_url is not None
+    assert client.indexer_url.endswith("/v1/graphql")
     url = client.base_url
     client.close()
     assert client.node is None

@@ -30,7 +30,7 @@ from ledgerkit.client import calls
 from ledgerkit.client._cache import ChainIdentity, default_cache_dir
 from ledgerkit.client._cache._history import HistoryCheck, HistoryMark, Seen
 from ledgerkit.client._client import AsyncClient, Client
-from ledgerkit.client._config import ClientConfig
+from ledgerkit.client._config import ClientConfig, known_indexer_url
 from ledgerkit.client._driver import drive
 from ledgerkit.client._flows._holdings import Holding
 from ledgerkit.client._pacing import AsyncClock, Clock, Retry, Waited
@@ -60,6 +60,7 @@ __all__ = [
     "calls",
     "default_cache_dir",
     "drive",
+    "known_indexer_url",
 ]
 
 

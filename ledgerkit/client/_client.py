@@ -69,6 +69,7 @@ from ledgerkit.client._cache import (
     open_cache,
 )
 from ledgerkit.client._cache._history import HistoryCheck, HistoryMark, Seen, reach, seen
+from ledgerkit.client._calls._graphql import IndexerQuery, graphql_call, graphql_data
 from ledgerkit.client._config import (
     DEFAULT_TIMEOUT,
     FILTER,
@@ -78,6 +79,7 @@ from ledgerkit.client._config import (
     install,
     is_loopback,
     normalize_base_url,
+    same_origin,
     shown_url,
 )
 from ledgerkit.client._declare import Pager
@@ -205,6 +207,9 @@ class BaseClient(Flows):
                     self._archive, shown_url(self._archive), None, self.config.archive_headers
                 )
             )
+        indexer = self.config.indexer_url
+        if indexer is not None:
+            self._secrets.update(client_secrets(indexer, shown_url(indexer), None, ()))
         if self._secrets:
             install()
             FILTER.add(self._secrets)
@@ -227,7 +232,7 @@ class BaseClient(Flows):
         # What the flows keep between calls (sequence numbers, ABIs, the node's clock),
         # handed to each.
         self._clock = clock
-        self._state = ClientState()
+        self._state = ClientState(indexer=indexer is not None)
         self._closed = False
 
     @property
@@ -240,6 +245,13 @@ class BaseClient(Flows):
         """The archive node reads of pruned history go on to: the one given as
         ``archive_url=``, else the one the node's last 410 named (``None`` until then)."""
         return self._archive
+
+    @property
+    def indexer_url(self) -> str | None:
+        """The indexer's GraphQL API that ``account_assets`` and ``graphql`` ask
+        (``indexer_url=``; :func:`ledgerkit.connect` fills it for the embedded node and
+        the known public networks), or ``None``."""
+        return self.config.indexer_url
 
     @property
     def timeout(self) -> float | None:
@@ -273,6 +285,16 @@ class BaseClient(Flows):
         query = urllib.parse.urlencode(list(params))
         return f"{base}{path}" + (f"?{query}" if query else "")
 
+    def _indexer_call(self, step: IndexerQuery) -> tuple[str, Call[dict[str, Any]]]:
+        """The indexer's URL and the POST of ``step``'s query."""
+        url = self.config.indexer_url
+        if url is None:
+            raise InputError(
+                f"{type(self).__name__} knows no indexer: give indexer_url= (an indexer's "
+                "GraphQL API); ledgerkit.connect() fills it for the embedded node"
+            )
+        return url, graphql_call(step.query, step.variables)
+
     def _check_open(self, call: Call[Any]) -> None:
         """Refuse ``call`` on a closed client, before anything is looked up or sent."""
         if self._closed:
@@ -285,14 +307,20 @@ class BaseClient(Flows):
         return f"{call.method} {self._url(call.path, call.params, shown=True, archive=archive)}"
 
     def _request_headers(self, call: Call[Any], archive: str | None = None) -> dict[str, str]:
-        """The headers of ``call``: the client's own and its api key at the node; at an
-        archive, only ``archive_headers`` (a key is never sent to another origin)."""
+        """The headers of ``call``: the client's own and its api key at the node, and at
+        an indexer on the node's origin; at an archive, only ``archive_headers``; at an
+        indexer elsewhere, none (a key is never sent to another origin)."""
+        indexer = self.config.indexer_url
+        own = archive is None or (archive == indexer and same_origin(archive, self.config.base_url))
         headers = {"User-Agent": _USER_AGENT}
-        headers.update(self.config.headers if archive is None else self.config.archive_headers)
+        if own:
+            headers.update(self.config.headers)
+        elif archive != indexer:
+            headers.update(self.config.archive_headers)
         headers["Accept"] = call.accept
         if call.content_type is not None:
             headers["Content-Type"] = call.content_type
-        if self._api_key is not None and archive is None:
+        if self._api_key is not None and own:
             headers["Authorization"] = f"Bearer {self._api_key}"
         return headers
 
@@ -709,6 +737,12 @@ class Client(BaseClient, DeprecatedMethods, Closing):
     archive_headers : mapping, optional
         Headers for the archive instead of ``headers``; the api key is never sent there
         (a key is issued for one origin).
+    indexer_url : str, optional
+        The indexer's GraphQL API (``https://api.testnet.aptoslabs.com/v1/graphql``),
+        which ``account_assets`` asks for the digital assets an account owns and
+        ``graphql`` asks anything. ``headers`` and the api key go there only when it is
+        on the node's origin. :func:`ledgerkit.connect` fills it for the embedded node
+        and the known public networks.
 
     Attributes
     ----------
@@ -738,6 +772,7 @@ class Client(BaseClient, DeprecatedMethods, Closing):
         clock: Clock | None = None,
         archive_url: str | None = None,
         archive_headers: Mapping[str, str] | None = None,
+        indexer_url: str | None = None,
     ) -> None:
         config = client_config(
             base_url,
@@ -750,6 +785,7 @@ class Client(BaseClient, DeprecatedMethods, Closing):
             cache=cache,
             archive_url=archive_url,
             archive_headers=archive_headers,
+            indexer_url=indexer_url,
         )
         super().__init__(config, clock or SystemClock())
         self._clock: Clock
@@ -972,7 +1008,7 @@ class Client(BaseClient, DeprecatedMethods, Closing):
         """Run a flow to its end (:func:`~ledgerkit.client._driver.drive`)."""
         return drive(flow, self._step)
 
-    def _step(self, step: Call[Any] | Together | Pause) -> Any:
+    def _step(self, step: Call[Any] | Together | Pause | IndexerQuery) -> Any:
         """One step of a flow: send a call (or several, in turn), or wait a pause and tell
         the time."""
         if isinstance(step, Pause):
@@ -981,6 +1017,8 @@ class Client(BaseClient, DeprecatedMethods, Closing):
             return self._clock.monotonic()
         if isinstance(step, Together):
             return [self._outcome(call) for call in step.calls]
+        if isinstance(step, IndexerQuery):
+            return self._ask_indexer(step)
         return self._send(step)
 
     def _outcome(self, call: Call[T]) -> Result[T] | LedgerError:
@@ -988,6 +1026,13 @@ class Client(BaseClient, DeprecatedMethods, Closing):
             return self._send(call)
         except LedgerError as exc:
             return exc
+
+    def _ask_indexer(self, step: IndexerQuery) -> dict[str, Any]:
+        """The ``data`` of a query of the indexer (retried, paced and limited as node
+        calls are)."""
+        url, call = self._indexer_call(step)
+        body = self._exchange_at(call, url)[2]
+        return graphql_data(body, shown_url(url))
 
     def close(self) -> None:
         """Close the connections and the cache; any call after raises
@@ -1031,6 +1076,7 @@ class AsyncClient(BaseClient, AsyncDeprecatedMethods, AsyncClosing):
         clock: AsyncClock | None = None,
         archive_url: str | None = None,
         archive_headers: Mapping[str, str] | None = None,
+        indexer_url: str | None = None,
     ) -> None:
         config = client_config(
             base_url,
@@ -1043,6 +1089,7 @@ class AsyncClient(BaseClient, AsyncDeprecatedMethods, AsyncClosing):
             cache=cache,
             archive_url=archive_url,
             archive_headers=archive_headers,
+            indexer_url=indexer_url,
         )
         super().__init__(config, clock or AsyncSystemClock())
         self._clock: AsyncClock
@@ -1232,7 +1279,7 @@ class AsyncClient(BaseClient, AsyncDeprecatedMethods, AsyncClosing):
         """Run a flow to its end (:func:`~ledgerkit.client._driver.adrive`)."""
         return await adrive(flow, self._step)
 
-    async def _step(self, step: Call[Any] | Together | Pause) -> Any:
+    async def _step(self, step: Call[Any] | Together | Pause | IndexerQuery) -> Any:
         """One step of a flow: send a call (or several, concurrently), or wait a pause and
         tell the time."""
         if isinstance(step, Pause):
@@ -1241,6 +1288,8 @@ class AsyncClient(BaseClient, AsyncDeprecatedMethods, AsyncClosing):
             return self._clock.monotonic()
         if isinstance(step, Together):
             return list(await asyncio.gather(*(self._outcome(call) for call in step.calls)))
+        if isinstance(step, IndexerQuery):
+            return await self._ask_indexer(step)
         return await self._send(step)
 
     async def _outcome(self, call: Call[T]) -> Result[T] | LedgerError:
@@ -1248,6 +1297,11 @@ class AsyncClient(BaseClient, AsyncDeprecatedMethods, AsyncClosing):
             return await self._send(call)
         except LedgerError as exc:
             return exc
+
+    async def _ask_indexer(self, step: IndexerQuery) -> dict[str, Any]:
+        url, call = self._indexer_call(step)
+        body = (await self._exchange_at(call, url))[2]
+        return graphql_data(body, shown_url(url))
 
     async def aclose(self) -> None:
         """Close the connections and the cache; any call after raises

@@ -55,9 +55,12 @@ __all__ = [
     "install",
     "is_loopback",
     "is_secret_name",
+    "known_indexer_url",
     "normalize_base_url",
+    "normalize_indexer_url",
     "redact",
     "resolve_cache",
+    "same_origin",
     "shown_url",
 ]
 
@@ -89,6 +92,9 @@ class ClientConfig:
     #: and the headers sent there instead of ``headers`` and the api key.
     archive_url: str | None = field(default=None, repr=False)
     archive_headers: tuple[tuple[str, str], ...] = field(default=(), repr=False)
+    #: The indexer's GraphQL API (``None``: none known): what ``account_assets`` asks
+    #: for the digital assets an account owns, and ``graphql`` asks.
+    indexer_url: str | None = field(default=None, repr=False)
 
 
 def client_config(
@@ -103,6 +109,7 @@ def client_config(
     cache: CacheSetting,
     archive_url: str | None = None,
     archive_headers: Mapping[str, str] | None = None,
+    indexer_url: str | None = None,
 ) -> ClientConfig:
     """The settings of a client made with these arguments, each checked: a bad one is an
     :class:`~ledgerkit.InputError` naming it (never the value of a secret)."""
@@ -127,6 +134,7 @@ def client_config(
         api_key=api_key,
         archive_url=None if archive_url is None else normalize_base_url(archive_url),
         archive_headers=check_headers(archive_headers),
+        indexer_url=None if indexer_url is None else normalize_indexer_url(indexer_url),
     )
 
 
@@ -144,6 +152,60 @@ def normalize_base_url(url: str) -> str:
         raise InputError("base_url must not carry credentials; pass api_key= or headers=")
     path = parts.path.rstrip("/") or "/v1"
     return urllib.parse.urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, "", ""))
+
+
+def normalize_indexer_url(url: str) -> str:
+    """An indexer's GraphQL URL, ``scheme://host[:port]/path``, its path kept as given
+    (``/v1/graphql`` for Aptos Labs' and the embedded node's) but for a trailing slash."""
+    if not isinstance(url, str) or not url.strip():
+        raise InputError(f"indexer_url must be an http(s) URL, got {url!r}")
+    parts = urllib.parse.urlsplit(url.strip())
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        raise InputError(f"indexer_url must be an http(s) URL, got {url!r}")
+    if parts.query or parts.fragment:
+        raise InputError(f"indexer_url takes no query or fragment, got {url!r}")
+    if parts.username is not None or parts.password is not None:
+        raise InputError("indexer_url must not carry credentials; pass api_key= or headers=")
+    path = parts.path.rstrip("/")
+    return urllib.parse.urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, "", ""))
+
+
+#: The networks whose indexer is known: the hosts of their nodes (Aptos Labs' API
+#: gateway and fullnodes) and the GraphQL URL of their indexer.
+_KNOWN_INDEXERS: Final = {
+    f"{host}.{network}.aptoslabs.com": f"https://api.{network}.aptoslabs.com/v1/graphql"
+    for network in ("mainnet", "testnet", "devnet")
+    for host in ("api", "fullnode")
+}
+
+
+def known_indexer_url(base_url: str) -> str | None:
+    """The GraphQL URL of the indexer of a known public network's node (Aptos Labs'
+    mainnet, testnet and devnet, at ``api.<network>.aptoslabs.com/v1/graphql``), or
+    ``None``.
+
+    Examples
+    --------
+    >>> known_indexer_url("https://fullnode.testnet.aptoslabs.com/v1")
+    'https://api.testnet.aptoslabs.com/v1/graphql'
+    """
+    parts = urllib.parse.urlsplit(base_url)
+    if parts.scheme.lower() != "https" or parts.port not in (None, 443):
+        return None
+    return _KNOWN_INDEXERS.get((parts.hostname or "").lower())
+
+
+def same_origin(url: str, other: str) -> bool:
+    """Whether two URLs have the same scheme, host and port (a key for one origin may
+    go to the other)."""
+    a, b = urllib.parse.urlsplit(url), urllib.parse.urlsplit(other)
+    defaults = {"http": 80, "https": 443}
+
+    def origin(p: urllib.parse.SplitResult) -> tuple[str, str, int | None]:
+        scheme = p.scheme.lower()
+        return scheme, (p.hostname or "").lower(), p.port or defaults.get(scheme)
+
+    return origin(a) == origin(b)
 
 
 def shown_url(base_url: str) -> str:

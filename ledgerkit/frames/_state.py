@@ -67,7 +67,11 @@ BALANCE_COLUMNS: Final = {
 #: One row per asset an account holds (``Client.account_assets``): the exact ``balance``
 #: in the smallest unit and ``amount``, the same in display units as exact decimal text.
 #: ``asset`` is the asset's key (its fungible-asset metadata address, a coin's paired
-#: one), as in :data:`BALANCE_CHANGE_COLUMNS`; ``coin_type`` the coin, if any.
+#: one), as in :data:`BALANCE_CHANGE_COLUMNS`; ``coin_type`` the coin, if any. A token
+#: (``kind`` ``"token"``) has its token data id as ``asset``, its name, its amount as
+#: ``balance`` (decimals 0), and the token columns: its collection's name and id, its
+#: standard (``v2``/``v1``), URI, property map (JSON text of an object of texts) and,
+#: for token v1, property version; those are null for coins and fungible assets.
 HOLDING_COLUMNS: Final = {
     "asset": STRING,
     "coin_type": STRING,
@@ -78,6 +82,12 @@ HOLDING_COLUMNS: Final = {
     "balance": UINT64,
     "amount": STRING,
     "metadata": STRING,
+    "collection": STRING,
+    "collection_id": STRING,
+    "token_standard": CATEGORY,
+    "uri": STRING,
+    "properties": STRING,
+    "property_version": UINT64,
 }
 
 GAS_ESTIMATE_COLUMNS: Final = {
@@ -274,7 +284,15 @@ def holdings_to_frame(holdings: Iterable[Any]) -> pd.DataFrame:
         "amount": [_display(int(h.balance), h.decimals) for h in items],
         "metadata": [h.metadata for h in items],
     }
+    # Records of before tokens lack the token fields: null for them.
+    for name in ("collection", "collection_id", "token_standard", "uri", "property_version"):
+        cols[name] = [getattr(h, name, None) for h in items]
+    cols["properties"] = [_properties_text(getattr(h, "properties", None)) for h in items]
     return _build(HOLDING_COLUMNS, cols)
+
+
+def _properties_text(properties: Any) -> str | None:
+    return None if properties is None else json_text(dict(properties))
 
 
 _GAS_EXPECTS: Final = (

@@ -162,6 +162,7 @@ FLOWS = {
     "load_abis",
     "wait_for_transaction",
     "encode_submission",
+    "graphql",
 }
 
 

@@ -34,7 +34,14 @@ DECLARED = sorted(
     if isinstance(inspect.getattr_static(Flows, n, None), endpoint | paged | flow)
 )
 #: The flows whose answer is not a ``Result`` (the others, like every endpoint, answer one).
-NOT_RESULTS = {"account_assets", "build_transaction", "explain", "load_abis", "simulate"}
+NOT_RESULTS = {
+    "account_assets",
+    "build_transaction",
+    "explain",
+    "graphql",  # the indexer's data: no ledger metadata comes with it
+    "load_abis",
+    "simulate",
+}
 WALKS = {
     "iter_account_modules",
     "iter_account_transaction_summaries",

@@ -33,6 +33,7 @@ from ledgerkit.bcs import (
     TransactionData,
 )
 from ledgerkit.client import calls
+from ledgerkit.client._calls._graphql import ask_indexer
 from ledgerkit.client._declare import flow
 from ledgerkit.client._driver import Flow, send
 from ledgerkit.client._flows import _building as building
@@ -90,9 +91,12 @@ class ClientState:
     builds : BuildState
         The chain id, the node's clock, the per-sender sequence counter and the codec of
         the build flows (``_building``), over ``abis``.
+    indexer : bool
+        Whether the client knows an indexer (``indexer_url``) to ask.
     """
 
     abis: AbiCache = field(default_factory=AbiCache)
+    indexer: bool = False
     builds: building.BuildState = field(init=False)
 
     def __post_init__(self) -> None:
@@ -635,9 +639,12 @@ class Flows(Endpoints):
         ledger_version: int | None = None,
         assets: Iterable[str | Address] = (),
         resources: Sequence[MoveResource] | None = None,
+        tokens: Iterable[str | Address] = (),
     ) -> Flow[list[Holding]]:
-        """Every asset the account holds, coins and fungible assets, with exact balances,
-        decimals, symbols and names, read from the node alone at one ledger version.
+        """Every asset the account holds: coins and fungible assets, with exact balances,
+        decimals, symbols and names, read from the node at one ledger version; and its
+        digital assets (tokens), found by the indexer when the client knows one, and
+        read from the node at the addresses named in ``tokens``.
 
         Parameters
         ----------
@@ -651,17 +658,66 @@ class Flows(Endpoints):
         resources : sequence of MoveResource, optional
             The account's resources at ``ledger_version``, every page, when the caller
             has read them already (an explorer showing them): they are not read again.
+        tokens : iterable of str or Address
+            Digital assets (token v2 objects) to look for at these addresses, read from
+            the node at ``ledger_version`` (``0x4::token::Token``, its ``ObjectCore``
+            owner, collection and property map): listed when the account owns them.
+            The node cannot list an account's objects; the indexer can.
 
         Returns
         -------
         list of Holding
-            Coins first, then fungible assets; ``ledgerkit.account_balances`` gives the
-            same as a frame.
+            Coins first, then fungible assets, then tokens (``kind="token"``): those
+            the indexer lists (token v2 and v1; its latest state, which may lag the
+            node's, whatever ``ledger_version`` says), then those named in ``tokens``
+            not listed already. ``ledgerkit.account_balances`` gives the same as a
+            frame.
 
         Raises
         ------
         InputError
             ``resources`` that are not resource records, or given without the
-            ``ledger_version`` they were read at.
+            ``ledger_version`` they were read at; more than 1,000 ``tokens``.
+        IndexerError
+            The indexer answered the query of tokens with GraphQL errors.
         """
-        return holdings(address, ledger_version, assets, resources)
+        return holdings(address, ledger_version, assets, resources, tokens, state.indexer)
+
+    @flow
+    def graphql(
+        state: ClientState, query: str, variables: Mapping[str, Any] | None = None
+    ) -> Flow[dict[str, Any]]:
+        """Ask the indexer's GraphQL API (``indexer_url``) a query; its ``data``.
+
+        The query is POSTed with this client's retries and limits (headers and api key
+        only when the indexer is on the node's origin).
+
+        Parameters
+        ----------
+        query : str
+            A GraphQL query, at most 32 KiB.
+        variables : mapping, optional
+            Its variables (JSON values).
+
+        Returns
+        -------
+        dict
+            The answer's ``data``.
+
+        Raises
+        ------
+        InputError
+            The client knows no indexer, or the query or its variables are not text and
+            a mapping.
+        IndexerError
+            The answer has GraphQL ``errors`` (their messages in ``.errors``), or is not
+            a GraphQL answer.
+
+        Examples
+        --------
+        >>> q = "query q($a: String) { current_collections_v2(where: {creator_address: "
+        >>> q += "{_eq: $a}}) { collection_name } }"
+        >>> client.graphql(q, {"a": "0x" + "0" * 63 + "1"})  # doctest: +SKIP
+        {'current_collections_v2': []}
+        """
+        return ask_indexer(query, variables)

@@ -1,4 +1,6 @@
-"""Every asset an account holds, from the node API alone (no indexer). No I/O here: a flow.
+"""Every asset an account holds: coins and fungible assets from the node API alone,
+digital assets (tokens) from the indexer and the node (see ``_tokens``). No I/O here: a
+flow.
 
 Discovery, all at one ledger version (the first answer's, unless one is given):
 
@@ -18,23 +20,25 @@ Only primary stores are read; secondary stores and dispatchable assets' derived 
 are not.
 
 Each asset is named by its key (``ledgerkit.frames.asset_key``): its fungible-asset
-metadata address, a coin's paired one, so that holdings join the balance-change frames.
+metadata address, a coin's paired one, so that holdings join the balance-change frames;
+a token by its token data id.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any, Final
 
 from ledgerkit._errors import InputError, LedgerError, NotFoundError
 from ledgerkit.client import calls
 from ledgerkit.client._driver import Flow, send
+from ledgerkit.client._flows._holding import Holding
+from ledgerkit.client._flows._tokens import checked_tokens, indexed_tokens, named_tokens
 from ledgerkit.models import WriteResource
 from ledgerkit.types import Address, paired_metadata_address
 
-__all__ = ["Holding", "holdings"]
+__all__ = ["Holding", "holdings"]  # Holding: re-exported for the package
 
 #: APT's fungible-asset metadata.
 APT_METADATA: Final = Address.from_int(0xA)
@@ -44,42 +48,6 @@ MAX_RESOURCE_PAGES: Final = 50
 MAX_RESOURCES: Final = MAX_RESOURCE_PAGES * 200
 _COIN_STORE: Final = re.compile(r"^0x0*1::coin::CoinStore<(.+)>$")
 _METADATA: Final = "0x1::fungible_asset::Metadata"
-
-
-@dataclass(frozen=True)
-class Holding:
-    """One asset an account holds.
-
-    Attributes
-    ----------
-    asset : str
-        The asset's key, as every frame names it: its fungible-asset metadata address,
-        long form; for a coin, the metadata it is paired with (``0x…0a`` for APT).
-    kind : {"coin", "fungible_asset"}
-        How it is held: a coin type (its paired fungible asset counted in) or a fungible
-        asset only.
-    balance : int
-        Exact, in the asset's smallest unit.
-    decimals : int or None
-        Display decimals (``None`` when its metadata could not be read).
-    symbol, name : str or None
-        From ``CoinInfo`` or ``Metadata``.
-    metadata : str or None
-        The fungible asset's metadata address (a coin's paired one), long form: the
-        key. For a coin not paired yet, the address its pair will have.
-    coin_type : str or None
-        The coin type (``0x1::aptos_coin::AptosCoin``) for a coin or a fungible asset
-        paired with one; None for a fungible asset alone.
-    """
-
-    asset: str
-    kind: str
-    balance: int
-    decimals: int | None = None
-    symbol: str | None = None
-    name: str | None = None
-    metadata: str | None = None
-    coin_type: str | None = None
 
 
 def _option_inner(value: Any) -> str | None:
@@ -245,13 +213,18 @@ def holdings(
     ledger_version: int | None,
     assets: Iterable[str | Address] = (),
     resources: Iterable[Any] | None = None,
+    tokens: Iterable[str | Address] = (),
+    indexer: bool = False,
 ) -> Flow[list[Holding]]:
     """Every asset ``address`` holds (see the module docstring), coins first, then
-    fungible assets, each in the order found. ``resources``: the account's whole list
-    of resources at ``ledger_version``, already read (none is read again)."""
+    fungible assets, then tokens (the indexer's when ``indexer``, then those of the
+    addresses named in ``tokens`` it did not list), each in the order found.
+    ``resources``: the account's whole list of resources at ``ledger_version``, already
+    read (none is read again)."""
     owner = address if isinstance(address, Address) else Address.parse(address)
     if resources is not None and ledger_version is None:
         raise InputError("resources= are read at a version: give that ledger_version too")
+    named = checked_tokens(tokens)
     read: list[Any]
     if resources is None:
         read, version = yield from _account_resources(owner, ledger_version)
@@ -286,4 +259,11 @@ def holdings(
         held = yield from _fungible_holding(owner, metadata, version)
         if held is not None:
             out.append(held)
+
+    if indexer:
+        out += yield from indexed_tokens(owner)
+    listed = {held.asset for held in out if held.kind == "token"}
+    unlisted = [token for token in named if token.long not in listed]
+    if unlisted:
+        out += yield from named_tokens(owner, unlisted, version)
     return out
