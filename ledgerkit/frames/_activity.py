@@ -44,6 +44,7 @@ from ledgerkit.models import (
     gas_payer,
     resolved_stores,
     storage_fee_refund,
+    token_moves,
 )
 from ledgerkit.types import Address
 
@@ -267,14 +268,20 @@ def activity_to_frame(
     user transaction, missing for other transaction types); ``changes`` is a JSON object
     of the address's net change per asset key, exact decimal text
     (``{"0x…0a": "-2400"}``; ``"unknown"`` for an asset the transaction does not name),
-    the fee and refund included. ``function`` is the entry function called.
+    the fee and refund included; a digital asset (token) received, minted, sent or burnt
+    counts there too, keyed as ``account_assets`` keys it (a token v2 or other object by
+    its address, a token v1 by its token data id), ``"1"`` or ``"-1"`` (a token v1's
+    amount), and one received makes its receiver a ``recipient``
+    (:func:`ledgerkit.models.token_moves`). ``function`` is the entry function called.
 
     ``records`` is read as by :func:`balance_changes_to_frame`.
     """
     txs = _transactions(records, "activity_to_frame")
     cols: dict[str, list[Any]] = {name: [] for name in ACTIVITY_COLUMNS}
     for tx in txs:
-        deltas = balance_deltas(tx)
+        deltas: dict[tuple[str, str | None], int] = dict(balance_deltas(tx))
+        for key, count in token_moves(tx).items():  # a token is an asset too
+            deltas[key] = deltas.get(key, 0) + count
         user = isinstance(tx, UserTransaction)
         payer = gas_payer(tx) if user else None
         fee = tx.gas_used * tx.gas_unit_price if user else None

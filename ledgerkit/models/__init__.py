@@ -72,7 +72,8 @@ error record, which the client turns into an exception.
 What a transaction moved is read from its record without I/O: :func:`balance_deltas`
 (exact signed change per account and asset), :func:`gas_payer`, :func:`fee_statement`
 and :func:`storage_fee_refund`, and the fungible stores whose owner the record alone does
-not tell (:func:`stores_to_look_up`).
+not tell (:func:`stores_to_look_up`); :func:`token_moves` (who received or gave up which
+digital asset, token v2 and v1).
 
 :func:`decode_transaction_rows` reads a page of transactions as rows
 (:class:`TransactionRow`), only the fields a transactions frame shows: what bulk
@@ -216,6 +217,8 @@ from ledgerkit.models._signers import (
     secondary_signers,
     signature_kind,
 )
+from ledgerkit.models._token_moves import TokenKey as TokenKey
+from ledgerkit.models._token_moves import token_moves, token_v1_data_id
 from ledgerkit.models._transaction_answers import (
     AuxiliaryInfo,
     BatchSubmitFailure,
@@ -367,6 +370,8 @@ __all__ = [
     "store_facts",
     "stores_to_look_up",
     "to_builtins",
+    "token_moves",
+    "token_v1_data_id",
 ]
 
 # Public names report where users import them from (see ledgerkit._public); the ABI
