@@ -23,6 +23,7 @@ from ledgerkit import (
     DecodingError,
     ErrorCode,
     HealthCheckFailedError,
+    IndexerError,
     InputError,
     InvalidAddressError,
     InvalidHexError,
@@ -482,6 +483,7 @@ def test_move_type_syntax_error_pickles_and_copies() -> None:
         DecodingError("not JSON", status=200, snippet="<html>"),
         InvalidAddressError("empty address: ''"),
         RequestTimeoutError("read timed out"),
+        IndexerError("the indexer refused the query: x", errors=("x",), url="https://h/g"),
     ],
     ids=repr,
 )

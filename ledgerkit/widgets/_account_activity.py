@@ -43,6 +43,8 @@ FIRST_WINDOW: Final = 1_000
 #: among the few resources of its object).
 _METADATA_PAGE: Final = 25
 _METADATA: Final = "0x1::fungible_asset::Metadata"
+_TOKEN: Final = "0x4::token::Token"
+_TOKEN_IDENTIFIERS: Final = "0x4::token::TokenIdentifiers"
 #: How each role reads in the tab, in the order ``roles`` lists them.
 ROLE_WORDS: Final = {
     "sender": "sent",
@@ -66,7 +68,7 @@ ACTIVITY_COLUMNS_SHOWN = [
 class AssetNames:
     """An asset's symbol and decimals by its key: those of the assets held (read with
     the overview), else its fungible-asset ``Metadata``, read once at the view's
-    version; else its short address, in base units."""
+    version; a token's name (whole units); else its short address, in base units."""
 
     def __init__(self, client: ReadClient, version: int, held: Sequence[Any]) -> None:
         self._client = client
@@ -82,6 +84,8 @@ class AssetNames:
             return key, None
         for holding in self._held:
             if _long(holding.asset) == long:
+                if holding.kind == "token":
+                    return holding.name or short(long), 0
                 coin_type = getattr(holding, "coin_type", None)
                 return self._name(holding.symbol, coin_type, long), holding.decimals
         if long not in self._read:
@@ -101,8 +105,13 @@ class AssetNames:
             )
         except LedgerError:
             return short(long), None
+        token: str | None = None
         for resource in page.value:
             data = resource.data
+            if resource.type in (_TOKEN, _TOKEN_IDENTIFIERS) and isinstance(data, dict):
+                named = data.get("name")
+                text = named.get("value") if isinstance(named, dict) else named
+                token = text if isinstance(text, str) and text else token
             if resource.type == _METADATA and isinstance(data, dict):
                 try:
                     decimals = int(data["decimals"])
@@ -112,6 +121,8 @@ class AssetNames:
                 return self._name(symbol if isinstance(symbol, str) else None, None, long), (
                     decimals
                 )
+        if token is not None or any(r.type == _TOKEN for r in page.value):
+            return token or short(long), 0  # a token: counted whole
         return short(long), None
 
 

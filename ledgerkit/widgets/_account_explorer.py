@@ -97,9 +97,20 @@ def _asset_row(holding: Any) -> Row:
         "base_units": grouped(balance),
         "kind": holding.kind,
         "coin_type": coin_type,
-        "type": short_type(coin_type) if coin_type else "fungible asset",
+        "type": _asset_type(holding, coin_type),
         "asset": _asset_id(holding.asset),
     }
+
+
+def _asset_type(holding: Any, coin_type: str | None) -> str:
+    """What the asset is, in a word or a type: a coin's type, a token's collection."""
+    if coin_type:
+        return short_type(coin_type)
+    if holding.kind == "token":
+        collection = getattr(holding, "collection", None)
+        standard = getattr(holding, "token_standard", None) or "v2"
+        return f"token {standard}" + (f" of {collection}" if collection else "")
+    return "fungible asset"
 
 
 def _asset_id(asset: Any) -> Address | str:

@@ -62,9 +62,11 @@ class ReadClient(Protocol):
         ledger_version: int | None = None,
         assets: Iterable[str | Address] = (),
         resources: Sequence[MoveResource] | None = None,
+        tokens: Iterable[str | Address] = (),
     ) -> list[Holding]:
         """Every asset the account holds, with exact balances (``resources``: its
-        resources at ``ledger_version``, already read)."""
+        resources at ``ledger_version``, already read), tokens included when the
+        client knows an indexer."""
         ...
 
     def account_resources(

@@ -144,6 +144,8 @@ EXPECTED_PUBLIC_NAMES = [
     "store_facts",
     "stores_to_look_up",
     "to_builtins",
+    "token_moves",
+    "token_v1_data_id",
 ]
 
 RECORDS = [
