@@ -11,32 +11,20 @@ at ``SHA3-256(creator ‖ name ‖ 0xFE)``, the token a mint creates at
 
 from __future__ import annotations
 
-import hashlib
 import json
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import pytest
+from digital_assets import collection_address, run, token_address, wait_for_token_indexer
 
 import ledgerkit
 from ledgerkit import Client, Ed25519PrivateKey
 from ledgerkit.client import Holding
 from ledgerkit.frames import HOLDING_COLUMNS, holdings_to_frame
 from ledgerkit.localnet import LocalNode
-from ledgerkit.tx import sign_transaction
 
 S = "0x1::string::String"
-
-
-def _collection_address(creator: Any, name: str) -> str:
-    return "0x" + hashlib.sha3_256(bytes(creator) + name.encode() + b"\xfe").hexdigest()
-
-
-def _token_address(txn_hash: str) -> str:
-    seed = bytes.fromhex(txn_hash[2:]) + (1).to_bytes(8, "little") + b"\xfb"
-    return "0x" + hashlib.sha3_256(seed).hexdigest()
 
 
 @dataclass
@@ -50,26 +38,6 @@ class Shells:
     before_transfer: int
 
 
-def _run(client: Client, sender: Any, function: str, args: list[Any]) -> Any:
-    built = client.build_transaction(sender, function, args)
-    done = client.submit_and_wait(sign_transaction(built, sender)).value
-    assert done.success, done.vm_status
-    return done
-
-
-def _wait_for_indexer(client: Client, version: int) -> None:
-    query = (
-        'query { processor_status(where: {processor: {_eq: "token_v2_processor"}}) '
-        "{ last_success_version } }"
-    )
-    for _ in range(300):
-        rows = client.graphql(query)["processor_status"]
-        if rows and rows[0]["last_success_version"] >= version:
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"the indexer did not reach version {version}")
-
-
 @pytest.fixture(scope="module")
 def shells(make_node: Callable[..., LocalNode]) -> Shells:
     node = make_node(seed=43, blocks=3)
@@ -78,36 +46,36 @@ def shells(make_node: Callable[..., LocalNode]) -> Shells:
     holder = Ed25519PrivateKey.generate()
     with Client(node.url, indexer_url=node.indexer_url, cache=False) as client:
         flags = [True, True, False, True, True, True, False, True, True]
-        _run(
+        run(
             client,
             creator,
             "0x4::aptos_token::create_collection",
             ["About Shells", 10, "Shells", "https://ex.org/c", *flags, 5, 100],
         )
         props = [["size", "name"], ["u64", S], [(3).to_bytes(8, "little"), b"\x05conch"]]
-        minted = _run(
+        minted = run(
             client,
             creator,
             "0x4::aptos_token::mint",
             ["Shells", "A Conch", "Conch", "https://ex.org/Conch", *props],
         )
-        second = _run(
+        second = run(
             client,
             creator,
             "0x4::aptos_token::mint",
             ["Shells", "A Cowrie", "Cowrie", "https://ex.org/Cowrie", [], [], []],
         )
-        conch = _token_address(str(minted.hash))
+        conch = token_address(str(minted.hash))
         before = int(second.version)
-        moved = _run(client, creator, "0x1::object::transfer_call", [conch, holder.address()])
-        _wait_for_indexer(client, int(moved.version))
+        moved = run(client, creator, "0x1::object::transfer_call", [conch, holder.address()])
+        wait_for_token_indexer(client, int(moved.version))
     return Shells(
         node,
         holder.address().long,
         creator.address.long,
-        _collection_address(creator.address, "Shells"),
+        collection_address(creator.address, "Shells"),
         conch,
-        _token_address(str(second.hash)),
+        token_address(str(second.hash)),
         before,
     )
 

@@ -12,15 +12,14 @@ in the BCS of ``0x1::account::RotationProofChallenge``.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import pandas as pd
 import pytest
+from digital_assets import TOKEN, run, token_address
 
 import ledgerkit
 from ledgerkit import Client, Ed25519PrivateKey
@@ -28,16 +27,9 @@ from ledgerkit.bcs import EntryFunction
 from ledgerkit.frames import activity_to_frame, balance_changes_to_frame
 from ledgerkit.localnet import LocalNode
 from ledgerkit.models import AbiCache, UserTransaction, token_moves, token_v1_data_id
-from ledgerkit.tx import sign_transaction
 from ledgerkit.types import Address
 
-TOKEN = "0x4::token::Token"
 APT = "0x" + "00" * 31 + "0a"
-
-
-def _token_address(txn_hash: str) -> str:
-    seed = bytes.fromhex(txn_hash[2:]) + (1).to_bytes(8, "little") + b"\xfb"
-    return "0x" + hashlib.sha3_256(seed).hexdigest()
 
 
 @dataclass
@@ -50,13 +42,6 @@ class Story:
     cowrie: str = ""
     relic: str = ""
     multisig: str = ""
-
-
-def _run(client: Client, sender: Any, function: str, args: list[Any], **kw: Any) -> Any:
-    built = client.build_transaction(sender, function, args, **kw)
-    done = client.submit_and_wait(sign_transaction(built, sender)).value
-    assert done.success, (function, done.vm_status)
-    return done
 
 
 def _rotation_challenge(seq: int, address: bytes, new_pk: bytes) -> bytes:
@@ -86,48 +71,48 @@ def story(make_node: Callable[..., LocalNode]) -> Story:
         # Token v2: a collection, a token minted with properties and sent on, its
         # description changed, a second token minted and burnt.
         flags = [True] * 9
-        t["collection"] = _run(
+        t["collection"] = run(
             client,
             creator,
             "0x4::aptos_token::create_collection",
             ["About", 10, "Shells", "https://ex.org/c", *flags, 0, 100],
         )
         props = [["size"], ["u64"], [(3).to_bytes(8, "little")]]
-        t["mint"] = _run(
+        t["mint"] = run(
             client,
             creator,
             "0x4::aptos_token::mint",
             ["Shells", "A Conch", "Conch", "https://ex.org/1", *props],
         )
-        told.conch = _token_address(str(t["mint"].hash))
-        t["send"] = _run(
+        told.conch = token_address(str(t["mint"].hash))
+        t["send"] = run(
             client, creator, "0x1::object::transfer_call", [told.conch, other.address()]
         )
-        t["mint2"] = _run(
+        t["mint2"] = run(
             client,
             creator,
             "0x4::aptos_token::mint",
             ["Shells", "A Cowrie", "Cowrie", "https://ex.org/2", [], [], []],
         )
-        told.cowrie = _token_address(str(t["mint2"].hash))
-        t["describe"] = _run(
+        told.cowrie = token_address(str(t["mint2"].hash))
+        t["describe"] = run(
             client,
             creator,
             "0x4::aptos_token::set_description",
             [told.cowrie, "Gone soon"],
             type_arguments=[TOKEN],
         )
-        t["burn"] = _run(
+        t["burn"] = run(
             client, creator, "0x4::aptos_token::burn", [told.cowrie], type_arguments=[TOKEN]
         )
         # Token v1: a collection, 2 of a token, one sent to an account that opted in.
-        t["v1_collection"] = _run(
+        t["v1_collection"] = run(
             client,
             creator,
             "0x3::token::create_collection_script",
             ["Old", "Old things", "https://ex.org/old", 5, [False, False, False]],
         )
-        t["v1_token"] = _run(
+        t["v1_token"] = run(
             client,
             creator,
             "0x3::token::create_token_script",
@@ -137,15 +122,15 @@ def story(make_node: Callable[..., LocalNode]) -> Story:
             ],
         )
         told.relic = token_v1_data_id(creator.address, "Old", "Relic")
-        t["opt_in"] = _run(client, other, "0x3::token::opt_in_direct_transfer", [True])
-        t["v1_send"] = _run(
+        t["opt_in"] = run(client, other, "0x3::token::opt_in_direct_transfer", [True])
+        t["v1_send"] = run(
             client,
             creator,
             "0x3::token::transfer_with_opt_in",
             [creator.address, "Old", "Relic", 0, other.address(), 1],
         )
         # A multisig account of one owner with a call proposed.
-        t["multisig"] = _run(
+        t["multisig"] = run(
             client,
             other,
             "0x1::multisig_account::create_with_owners",
@@ -154,7 +139,7 @@ def story(make_node: Callable[..., LocalNode]) -> Story:
         made = [c for c in t["multisig"].changes if "MultisigAccount" in str(c)]
         told.multisig = str(getattr(made[0], "address", ""))
         call = EntryFunction.build("0x1::aptos_account::transfer", [], [])
-        t["propose"] = _run(
+        t["propose"] = run(
             client,
             other,
             "0x1::multisig_account::create_transaction",
@@ -164,7 +149,7 @@ def story(make_node: Callable[..., LocalNode]) -> Story:
         new = Ed25519PrivateKey.generate()
         address = bytes(rotating.address())
         challenge = _rotation_challenge(0, address, new.public_key_bytes)
-        t["rotate"] = _run(
+        t["rotate"] = run(
             client,
             rotating,
             "0x1::account::rotate_authentication_key",

@@ -9,25 +9,16 @@ and sends it to a new account; the token's address is derived by hand
 
 from __future__ import annotations
 
-import hashlib
-import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from digital_assets import run, token_address, wait_for_token_indexer
 from explorer_shown import grid_titled
 
 from ledgerkit import Client, Ed25519PrivateKey
 from ledgerkit.localnet import LocalNode
-from ledgerkit.tx import sign_transaction
 from ledgerkit.widgets import AccountExplorer
-
-
-def _run(client: Client, sender: Any, function: str, args: list[Any]) -> Any:
-    built = client.build_transaction(sender, function, args)
-    done = client.submit_and_wait(sign_transaction(built, sender)).value
-    assert done.success, done.vm_status
-    return done
 
 
 @pytest.fixture(scope="module")
@@ -36,30 +27,21 @@ def scene(make_node: Callable[..., LocalNode]) -> tuple[Client, str, str, int]:
     creator, holder = node.dev_accounts[2], Ed25519PrivateKey.generate()
     client = Client(node.url, indexer_url=node.indexer_url, cache=False)
     assert client.transfer(creator, holder.address(), 10**8).value.success
-    _run(
+    run(
         client,
         creator,
         "0x4::aptos_token::create_collection",
         ["About", 10, "Shells", "https://ex.org/c", *([True] * 9), 0, 100],
     )
-    minted = _run(
+    minted = run(
         client,
         creator,
         "0x4::aptos_token::mint",
         ["Shells", "A Conch", "Conch", "https://ex.org/1", [], [], []],
     )
-    seed = bytes.fromhex(str(minted.hash)[2:]) + (1).to_bytes(8, "little") + b"\xfb"
-    conch = "0x" + hashlib.sha3_256(seed).hexdigest()
-    sent = _run(client, creator, "0x1::object::transfer_call", [conch, holder.address()])
-    query = (
-        'query { processor_status(where: {processor: {_eq: "token_v2_processor"}}) '
-        "{ last_success_version } }"
-    )
-    for _ in range(300):
-        rows = client.graphql(query)["processor_status"]
-        if rows and rows[0]["last_success_version"] >= sent.version:
-            break
-        time.sleep(0.1)
+    conch = token_address(str(minted.hash))
+    sent = run(client, creator, "0x1::object::transfer_call", [conch, holder.address()])
+    wait_for_token_indexer(client, int(sent.version))
     return client, holder.address().long, conch, int(sent.version)
 
 
