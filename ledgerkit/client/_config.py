@@ -138,18 +138,25 @@ def client_config(
     )
 
 
-def normalize_base_url(url: str) -> str:
-    """``scheme://host[:port]/path`` without a trailing slash; ``/v1`` when no path."""
+def _http_url(url: str, what: str) -> urllib.parse.SplitResult:
+    """``url`` split, checked to be an http(s) URL without query, fragment or
+    credentials (``what`` names it in the error)."""
     if not isinstance(url, str) or not url.strip():
-        raise InputError(f"base_url must be an http(s) URL, got {url!r}")
+        raise InputError(f"{what} must be an http(s) URL, got {url!r}")
     parts = urllib.parse.urlsplit(url.strip())
     if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
-        raise InputError(f"base_url must be an http(s) URL, got {url!r}")
+        raise InputError(f"{what} must be an http(s) URL, got {url!r}")
     if parts.query or parts.fragment:
-        raise InputError(f"base_url takes no query or fragment, got {url!r}")
+        raise InputError(f"{what} takes no query or fragment, got {url!r}")
     if parts.username is not None or parts.password is not None:
         # URLs end up in logs and error messages: credentials go in api_key= or headers=.
-        raise InputError("base_url must not carry credentials; pass api_key= or headers=")
+        raise InputError(f"{what} must not carry credentials; pass api_key= or headers=")
+    return parts
+
+
+def normalize_base_url(url: str) -> str:
+    """``scheme://host[:port]/path`` without a trailing slash; ``/v1`` when no path."""
+    parts = _http_url(url, "base_url")
     path = parts.path.rstrip("/") or "/v1"
     return urllib.parse.urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, "", ""))
 
@@ -157,15 +164,7 @@ def normalize_base_url(url: str) -> str:
 def normalize_indexer_url(url: str) -> str:
     """An indexer's GraphQL URL, ``scheme://host[:port]/path``, its path kept as given
     (``/v1/graphql`` for Aptos Labs' and the embedded node's) but for a trailing slash."""
-    if not isinstance(url, str) or not url.strip():
-        raise InputError(f"indexer_url must be an http(s) URL, got {url!r}")
-    parts = urllib.parse.urlsplit(url.strip())
-    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
-        raise InputError(f"indexer_url must be an http(s) URL, got {url!r}")
-    if parts.query or parts.fragment:
-        raise InputError(f"indexer_url takes no query or fragment, got {url!r}")
-    if parts.username is not None or parts.password is not None:
-        raise InputError("indexer_url must not carry credentials; pass api_key= or headers=")
+    parts = _http_url(url, "indexer_url")
     path = parts.path.rstrip("/")
     return urllib.parse.urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, "", ""))
 
