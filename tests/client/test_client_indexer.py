@@ -270,3 +270,15 @@ def test_connect_fills_the_indexer_of_a_public_network_unless_told() -> None:
         assert client.indexer_url is None
     with ledgerkit.connect("https://node.example.org/v1", cache=False) as client:
         assert client.indexer_url is None
+
+
+def test_a_token_in_the_indexers_path_is_never_shown() -> None:
+    secret = "tok-9f8e7d6c5b4a"
+    url = f"https://indexer.example.org/{secret}/v1/graphql"
+    refused = httpx.Response(200, json={"errors": [{"message": "no"}]})
+    with _client(Indexer([refused]), indexer_url=url) as client:
+        assert secret not in repr(client)
+        with pytest.raises(IndexerError) as raised:
+            client.graphql("query { x }")
+    assert secret not in str(raised.value)
+    assert raised.value.url == "https://indexer.example.org/***/graphql"

@@ -19,7 +19,7 @@ import pytest
 from digital_assets import collection_address, run, token_address, wait_for_token_indexer
 
 import ledgerkit
-from ledgerkit import Client, Ed25519PrivateKey
+from ledgerkit import Client, Ed25519PrivateKey, IndexerError
 from ledgerkit.client import Holding
 from ledgerkit.frames import HOLDING_COLUMNS, holdings_to_frame
 from ledgerkit.localnet import LocalNode
@@ -152,3 +152,11 @@ def test_an_empty_list_has_the_token_columns() -> None:
     assert {c: str(t) for c, t in frame.dtypes.items()} == {
         c: str(t) for c, t in HOLDING_COLUMNS.items()
     }
+
+
+def test_a_query_the_indexer_refuses_is_an_indexer_error(shells: Shells) -> None:
+    node = shells.node
+    client = Client(node.url, indexer_url=node.indexer_url, cache=False)
+    with client, pytest.raises(IndexerError) as raised:
+        client.graphql("{ no_such_table { id } }")
+    assert raised.value.errors == ("Cannot query field 'no_such_table' on type 'query_root'.",)
