@@ -18,7 +18,7 @@ from explorer_shown import grid_titled
 
 from ledgerkit import Client, Ed25519PrivateKey
 from ledgerkit.localnet import LocalNode
-from ledgerkit.widgets import AccountExplorer
+from ledgerkit.widgets import AccountExplorer, TransactionInspector
 
 
 @pytest.fixture(scope="module")
@@ -66,3 +66,16 @@ def test_the_transactions_tab_shows_the_token_received(scene: Any) -> None:
     txns = grid_titled(explorer, "touched the account")
     shown = {row["version"]: (row["role"], row["change"]) for row in txns.rows}
     assert shown[sent] == ("received, state written", "+1 Conch")
+
+
+def test_every_tab_of_the_inspector_reads_the_token_transfer(scene: Any) -> None:
+    client, _, _, sent = scene
+    inspector = TransactionInspector(client, sent)
+    assert inspector.view is not None
+    assert inspector.view.tabs is not None
+    for tab in inspector.view.tabs.names:
+        inspector.view.show(tab)
+    assert [grid.error for grid in inspector.view.grids if grid.error] == []
+    events = grid_titled(inspector, " event")
+    # object::transfer_call emits the one module event (this node writes no FeeStatement).
+    assert [r["type"] for r in events.rows] == ["0x1::object::Transfer"]
