@@ -4,7 +4,8 @@ Everything is derived from the seed, so the same seed and options write the same
 database rows:
 
 * **Genesis** (version 0, block 0) is a ``genesis_transaction`` with a direct write set:
-  every framework module, the ``0x1`` resources (chain id, clock,
+  every framework module, the reserved accounts ``0x2``..``0xa`` (bare ``Account``
+  resources, as ``genesis.move`` makes them), the ``0x1`` resources (chain id, clock,
   block resource, burned fees, APT's ``CoinInfo``), the APT metadata object at ``0xa``
   with its concurrent supply, the demo token LDT, and funded accounts: the dev accounts,
   the faucet and :data:`GENESIS_WORKLOAD_ACCOUNTS` workload accounts.
@@ -119,6 +120,9 @@ GENERATOR_MEMPOOL_CAPACITY: Final = 1000
 DEMO_TOKEN_UNIT: Final = 1_000_000  # LDT has 6 decimals
 _U128_MAX: Final = (1 << 128) - 1
 _FRAMEWORK: Final = Address.from_int(1)
+#: The framework's reserved accounts beside ``0x1``, which genesis creates (with their
+#: address as authentication key) and governance holds the signer capabilities of.
+RESERVED_ADDRESSES: Final = tuple(Address.from_int(n) for n in range(2, 11))
 
 
 def chain_anchor(config: NodeConfig) -> int:
@@ -166,13 +170,16 @@ _Funded = tuple[Address, int, int]
 
 
 def _put_framework(ctx: Context, config: NodeConfig, start: int) -> None:
-    """The framework's modules and its ``0x1`` resources: its account, the chain id, the clock (at the history's ``start``), the
+    """The framework's modules and its ``0x1`` resources: its account (and the reserved
+    accounts ``0x2``..``0xa``), the chain id, the clock (at the history's ``start``), the
     block resource, burned fees, the originating address table and APT's ``CoinInfo``."""
     for (address, name), (body, _, bytecode) in FRAMEWORK.module_payloads.items():
         ctx.put_module(address, name, body, bytecode)
     framework_account = account_data(_FRAMEWORK, bytes(_FRAMEWORK))
     framework_account["guid_creation_num"] = "4"
     ctx.put(_FRAMEWORK, ACCOUNT, framework_account)
+    for reserved in RESERVED_ADDRESSES:  # account::create_framework_reserved_account
+        ctx.put(reserved, ACCOUNT, account_data(reserved, bytes(reserved)))
     ctx.put(_FRAMEWORK, CHAIN_ID, {"id": config.chain_id})
     ctx.put(_FRAMEWORK, CURRENT_TIME, {"microseconds": str(start)})
     ctx.put(
