@@ -6,7 +6,8 @@ offer before its claim, a multisig proposal before its approvals. Each story bel
 chain of steps placed at fractions of the day; step ``k`` runs in the run of blocks
 (:data:`~._generator.RUN_BLOCKS`) its fraction falls in, or in the run after step
 ``k - 1``'s when that one is as late, and is left out when the chain has no run left.
-A step is signed in its run's first block (a key rotation in its run's last one, and its
+A chain of fewer than :data:`MIN_RUNS` runs (a few minutes sampled, not a day) holds no
+stories. A step is signed in its run's first block (a key rotation in its run's last one, and its
 account sends nothing else that block); a step whose premise is not on chain (the token
 to transfer, the multisig account) is skipped.
 
@@ -55,6 +56,8 @@ __all__ = ["DayStories"]
 #: The meta key the stories' addresses and proposal numbers are kept under.
 MEMORY_KEY: Final = "day_stories"
 MAX_GAS: Final = 200_000
+#: Chains of fewer runs than this hold no stories.
+MIN_RUNS: Final = 12
 TOKEN: Final = "0x4::token::Token"
 _S: Final = "0x1::string::String"
 _OBJECT_CORE: Final = "0x1::object::ObjectCore"
@@ -180,7 +183,7 @@ class DayStories:
             self.memory.update(orjson.loads(memory))
         runs = -(-blocks // run_blocks)
         self._by_height: dict[int, list[tuple[str, tuple[Any, ...]]]] = {}
-        for story in _STORIES:
+        for story in _STORIES if runs >= MIN_RUNS else ():
             last = -1
             for fraction, action, params in story:
                 run = max(int(fraction * runs), last + 1)
