@@ -6,8 +6,9 @@ offer before its claim, a multisig proposal before its approvals. Each story bel
 chain of steps placed at fractions of the day; step ``k`` runs in the run of blocks
 (:data:`~._generator.RUN_BLOCKS`) its fraction falls in, or in the run after step
 ``k - 1``'s when that one is as late, and is left out when the chain has no run left.
-A chain of fewer than :data:`MIN_RUNS` runs (a few minutes sampled, not a day) holds no
-stories. A step is signed in its run's first block (a key rotation in its run's last one, and its
+A chain of fewer runs than the longest story has steps (:data:`MIN_RUNS`, 24: fewer
+than 144 blocks, the day sampled every hour or coarser) holds no stories rather than cut
+ones. A step is signed in its run's first block (a key rotation in its run's last one, and its
 account sends nothing else that block); a step whose premise is not on chain (the token
 to transfer, the multisig account) is skipped.
 
@@ -56,8 +57,6 @@ __all__ = ["DayStories"]
 #: The meta key the stories' addresses and proposal numbers are kept under.
 MEMORY_KEY: Final = "day_stories"
 MAX_GAS: Final = 200_000
-#: Chains of fewer runs than this hold no stories.
-MIN_RUNS: Final = 12
 TOKEN: Final = "0x4::token::Token"
 _S: Final = "0x1::string::String"
 _OBJECT_CORE: Final = "0x1::object::ObjectCore"
@@ -137,6 +136,9 @@ _STORIES: Final[tuple[tuple[_Step, ...], ...]] = (
     ((0.47, "rotate", (41,)),),
     ((0.81, "rotate", (42,)),),
 )
+
+#: Chains of fewer runs than this (the longest story's steps) hold no stories.
+MIN_RUNS: Final = max(len(story) for story in _STORIES)
 
 #: A step's transaction: its sender, payload, and what to remember once it is signed.
 _Call = tuple[int, TransactionPayload, Callable[[SignedTransaction], None] | None]
