@@ -8,9 +8,10 @@ chain of steps placed at fractions of the day; step ``k`` runs in the run of blo
 ``k - 1``'s when that one is as late, and is left out when the chain has no run left.
 A chain of fewer runs than the longest story has steps (:data:`MIN_RUNS`, 24: fewer
 than 144 blocks, the day sampled every hour or coarser) holds no stories rather than cut
-ones. A step is signed in its run's first block (a key rotation in its run's last one, and its
-account sends nothing else that block); a step whose premise is not on chain (the token
-to transfer, the multisig account) is skipped.
+ones. A step is signed in its run's first block (a key rotation in its run's last one,
+and its account sends nothing else that block) at the price an urgent user bids (in
+congestion, the most any user bids); a step whose premise is not on chain (the token to
+transfer, the multisig account) is skipped.
 
 The plan (the actors are workload accounts, by index):
 
@@ -30,8 +31,13 @@ The plan (the actors are workload accounts, by index):
   23 with ``execute_rejected_transaction``; proposal 3 adds account 26 as an owner,
   approved by 24 and executed by 25. Account 27 creates a 1-of-2 account with 35 and
   funds it with 5 APT; 35 proposes paying 1 APT to 27 and 27 executes it.
+* **Sponsored transactions**: a dapp (account 28, the fee payer) pays the gas of 20
+  transfers over the day, account ``60 + k`` sending ``(k + 1) / 10`` APT to account
+  ``80 + k``.
 * **Key rotations**: accounts 40, 41 and 42 rotate to their rotated keys
-  (``rotate_authentication_key`` with both proofs) and go on transacting with them.
+  (``rotate_authentication_key`` with both proofs) and go on transacting with them: a
+  little later they pay 1 APT to accounts 100, 101 and 102 respectively (and the random
+  mix goes on picking them).
 
 The addresses the steps make (tokens, multisig accounts) and the proposals' numbers are
 kept in the meta table (``day_stories``) with each block, so a resumed generation carries
@@ -43,7 +49,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import orjson
 
@@ -57,6 +63,8 @@ __all__ = ["DayStories"]
 #: The meta key the stories' addresses and proposal numbers are kept under.
 MEMORY_KEY: Final = "day_stories"
 MAX_GAS: Final = 200_000
+#: The workload account that pays the gas of sponsored transactions (a dapp's fee payer).
+SPONSOR: Final = 28
 TOKEN: Final = "0x4::token::Token"
 _S: Final = "0x1::string::String"
 _OBJECT_CORE: Final = "0x1::object::ObjectCore"
@@ -132,16 +140,27 @@ _STORIES: Final[tuple[tuple[_Step, ...], ...]] = (
         (0.66, "propose_payment", ("M2", 1, 35, 27, OCTAS)),
         (0.7, "execute", ("M2", 27)),
     ),
-    ((0.15, "rotate", (40,)),),
-    ((0.47, "rotate", (41,)),),
-    ((0.81, "rotate", (42,)),),
+    *(
+        ((0.025 + 0.048 * k, "sponsored", (60 + k, 80 + k, (k + 1) * OCTAS // 10)),)
+        for k in range(20)
+    ),
+    ((0.15, "rotate", (40,)), (0.2, "pay", (40, 100, OCTAS))),
+    ((0.47, "rotate", (41,)), (0.52, "pay", (41, 101, OCTAS))),
+    ((0.81, "rotate", (42,)), (0.86, "pay", (42, 102, OCTAS))),
 )
 
 #: Chains of fewer runs than this (the longest story's steps) hold no stories.
 MIN_RUNS: Final = max(len(story) for story in _STORIES)
 
-#: A step's transaction: its sender, payload, and what to remember once it is signed.
-_Call = tuple[int, TransactionPayload, Callable[[SignedTransaction], None] | None]
+
+class _Call(NamedTuple):
+    """A step's transaction: its sender, payload, what to remember once it is signed, and
+    the account paying its gas when not the sender."""
+
+    sender: int
+    payload: TransactionPayload
+    remember: Callable[[SignedTransaction], None] | None = None
+    fee_payer: int | None = None
 
 
 def _sha3(*parts: bytes) -> Address:
@@ -218,12 +237,14 @@ class DayStories:
             call: _Call | None = getattr(self, "_" + action)(*params)
             if call is None:
                 continue
-            sender, payload, remember = call
-            signed = w.sign(sender, payload, MAX_GAS, w.price(rng, level), expiration)
+            price = w.price(rng, level, urgent=True)
+            signed = w.sign(
+                call.sender, call.payload, MAX_GAS, price, expiration, fee_payer=call.fee_payer
+            )
             if signed is None:
                 continue
-            if remember is not None:
-                remember(signed)
+            if call.remember is not None:
+                call.remember(signed)
             out.append(signed)
         return out
 
@@ -267,7 +288,7 @@ class DayStories:
         flags = (True, False, False, True, False, True, False, True, True)
         args += [("bool", flag) for flag in flags]
         args += [("u64", 5), ("u64", 100)]
-        return creator, _call("0x4::aptos_token::create_collection", args), None
+        return _Call(creator, _call("0x4::aptos_token::create_collection", args))
 
     def _mint(self, creator: int, collection: str, name: str, soul_bound: int | None) -> _Call:
         keys, types, values = [], [], []
@@ -293,20 +314,20 @@ class DayStories:
             token = _sha3(bytes(signed.hash()), (1).to_bytes(8, "little"), b"\xfb")
             self.memory["tokens"][name] = token.standard
 
-        return creator, _call(function, args), remember
+        return _Call(creator, _call(function, args), remember)
 
     def _transfer(self, owner: int, name: str, to: int) -> _Call | None:
         token = self._owned_token(name, owner)
         if token is None:
             return None
         args = [("address", token), ("address", self.workload.address(to))]
-        return owner, _call("0x1::object::transfer", args, (TOKEN,)), None
+        return _Call(owner, _call("0x1::object::transfer", args, (TOKEN,)))
 
     def _burn(self, creator: int, name: str) -> _Call | None:
         token = self._owned_token(name, creator)
         if token is None:
             return None
-        return creator, _call("0x4::aptos_token::burn", [("address", token)], (TOKEN,)), None
+        return _Call(creator, _call("0x4::aptos_token::burn", [("address", token)], (TOKEN,)))
 
     def _update_property(self, creator: int, name: str, key: str, value: str) -> _Call | None:
         token = self.memory["tokens"].get(name)
@@ -314,14 +335,14 @@ class DayStories:
             return None
         args = [("address", token), (_S, key), (_S, _S), ("vector<u8>", _bcs_string(value))]
         function = "0x4::aptos_token::update_property"
-        return creator, _call(function, args, (TOKEN,)), None
+        return _Call(creator, _call(function, args, (TOKEN,)))
 
     def _set_description(self, creator: int, name: str, text: str) -> _Call | None:
         token = self.memory["tokens"].get(name)
         if token is None or self._resource(token, _OBJECT_CORE) is None:
             return None
         args = [("address", token), (_S, text)]
-        return creator, _call("0x4::aptos_token::set_description", args, (TOKEN,)), None
+        return _Call(creator, _call("0x4::aptos_token::set_description", args, (TOKEN,)))
 
     # -- token v1 -----------------------------------------------------------------------
 
@@ -333,7 +354,7 @@ class DayStories:
             ("u64", 0),
             ("vector<bool>", [False, False, False]),
         ]
-        return creator, _call("0x3::token::create_collection_script", args), None
+        return _Call(creator, _call("0x3::token::create_collection_script", args))
 
     def _v1_token(self, creator: int, collection: str, name: str) -> _Call:
         args = [
@@ -351,7 +372,7 @@ class DayStories:
             ("vector<vector<u8>>", []),
             (f"vector<{_S}>", []),
         ]
-        return creator, _call("0x3::token::create_token_script", args), None
+        return _Call(creator, _call("0x3::token::create_token_script", args))
 
     def _token_id(self, creator: int, collection: str, name: str) -> list[tuple[str, Any]]:
         address = self.workload.address(creator)
@@ -360,26 +381,26 @@ class DayStories:
     def _v1_offer(self, sender: int, to: int, collection: str, name: str) -> _Call:
         args: list[tuple[str, Any]] = [("address", self.workload.address(to))]
         args += [*self._token_id(sender, collection, name), ("u64", 1)]
-        return sender, _call("0x3::token_transfers::offer_script", args), None
+        return _Call(sender, _call("0x3::token_transfers::offer_script", args))
 
     def _v1_claim(self, receiver: int, sender: int, collection: str, name: str) -> _Call:
         args: list[tuple[str, Any]] = [("address", self.workload.address(sender))]
         args += self._token_id(sender, collection, name)
-        return receiver, _call("0x3::token_transfers::claim_script", args), None
+        return _Call(receiver, _call("0x3::token_transfers::claim_script", args))
 
     def _v1_cancel(self, sender: int, to: int, collection: str, name: str) -> _Call:
         args: list[tuple[str, Any]] = [("address", self.workload.address(to))]
         args += self._token_id(sender, collection, name)
-        return sender, _call("0x3::token_transfers::cancel_offer_script", args), None
+        return _Call(sender, _call("0x3::token_transfers::cancel_offer_script", args))
 
     def _v1_opt_in(self, account: int) -> _Call:
         args = [("bool", True)]
-        return account, _call("0x3::token::opt_in_direct_transfer", args), None
+        return _Call(account, _call("0x3::token::opt_in_direct_transfer", args))
 
     def _v1_transfer_opted_in(self, sender: int, to: int, collection: str, name: str) -> _Call:
         args = self._token_id(sender, collection, name)[:4]
         args += [("address", self.workload.address(to)), ("u64", 1)]
-        return sender, _call("0x3::token::transfer_with_opt_in", args), None
+        return _Call(sender, _call("0x3::token::transfer_with_opt_in", args))
 
     # -- multisig accounts --------------------------------------------------------------
 
@@ -400,14 +421,14 @@ class DayStories:
         def remember(signed: SignedTransaction) -> None:
             self.memory["multisig"][label] = address.standard
 
-        return creator, _call(_MS + "create_with_owners", args), remember
+        return _Call(creator, _call(_MS + "create_with_owners", args), remember)
 
     def _fund_multisig(self, label: str, sender: int, amount: int) -> _Call | None:
         account = self._multisig_account(label)
         if account is None:
             return None
         args = [("address", Address.parse(account)), ("u64", amount)]
-        return sender, _call("0x1::aptos_account::transfer", args), None
+        return _Call(sender, _call("0x1::aptos_account::transfer", args))
 
     def _propose(self, label: str, number: int, sender: int, inner: EntryFunction) -> Any:
         account = self._multisig_account(label)
@@ -419,7 +440,7 @@ class DayStories:
         def remember(signed: SignedTransaction) -> None:
             self.memory["proposals"][f"{label}#{number}"] = sequence
 
-        return sender, _call(_MS + "create_transaction", args), remember
+        return _Call(sender, _call(_MS + "create_transaction", args), remember)
 
     def _propose_payment(self, label: str, number: int, sender: int, to: int, amount: int) -> Any:
         args = [("address", self.workload.address(to)), ("u64", amount)]
@@ -437,20 +458,31 @@ class DayStories:
             return None
         function = _MS + ("approve_transaction" if approve else "reject_transaction")
         args = [("address", Address.parse(account)), ("u64", sequence)]
-        return owner, _call(function, args), None
+        return _Call(owner, _call(function, args))
 
     def _execute(self, label: str, owner: int) -> _Call | None:
         account = self._multisig_account(label)
         if account is None:
             return None
-        return owner, Multisig(Address.parse(account), None), None
+        return _Call(owner, Multisig(Address.parse(account), None))
 
     def _execute_rejected(self, label: str, owner: int) -> _Call | None:
         account = self._multisig_account(label)
         if account is None:
             return None
         args = [("address", Address.parse(account))]
-        return owner, _call(_MS + "execute_rejected_transaction", args), None
+        return _Call(owner, _call(_MS + "execute_rejected_transaction", args))
+
+    # -- sponsored transactions ---------------------------------------------------------
+
+    def _pay(self, sender: int, to: int, amount: int) -> _Call:
+        args = [("address", self.workload.address(to)), ("u64", amount)]
+        return _Call(sender, _call("0x1::aptos_account::transfer", args))
+
+    def _sponsored(self, sender: int, to: int, amount: int) -> _Call:
+        args = [("address", self.workload.address(to)), ("u64", amount)]
+        payload = _call("0x1::aptos_account::transfer", args)
+        return _Call(sender, payload, fee_payer=SPONSOR)
 
     # -- key rotation -------------------------------------------------------------------
 
@@ -471,4 +503,4 @@ class DayStories:
             ("vector<u8>", current.sign(message)),
             ("vector<u8>", new.sign(message)),
         ]
-        return index, _call("0x1::account::rotate_authentication_key", args), None
+        return _Call(index, _call("0x1::account::rotate_authentication_key", args))

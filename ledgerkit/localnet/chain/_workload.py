@@ -7,15 +7,15 @@ drawn from a random generator seeded by the chain seed and the block height, so 
 chain generator and the live workload of a restarted node make the same choices from the
 same state.
 
-Mix (weights out of 101): APT transfers 40, transfers that create an account 5,
+Mix (weights out of 100): APT transfers 40, transfers that create an account 5,
 ``coin::transfer<AptosCoin>`` 8, LDT transfers 10, ``ledger_demo`` writes 30
 (``set_score`` 12, ``set_cell`` 8, ``set_profile`` 6, ``add_score`` 4), batch transfers 2,
 5 that fail on purpose with the framework's own abort codes (an LDT transfer over the
 sender's balance (``EINSUFFICIENT_BALANCE``), a profile level over the limit, a coin
 transfer to an address without an account, ``fail_if`` with a non-zero code, and one
-that runs out of gas) and 1 sponsored APT transfer, whose gas the :data:`SPONSOR`
-account pays as fee payer. The chain generator adds the day's stories on top
-(:mod:`~._day_stories`: digital assets, token v1, multisig accounts, key rotations).
+that runs out of gas). The chain generator adds the day's stories on top
+(:mod:`~._day_stories`: digital assets, token v1, multisig accounts, sponsored
+transactions, key rotations).
 
 A workload account signs with the key its on-chain authentication key names: its seeded
 key, or its rotated key (:func:`~._seeded_accounts.rotated_key`) once it rotated.
@@ -59,8 +59,6 @@ DAY_USEC: Final = 86_400_000_000
 HOUR_USEC: Final = 3_600_000_000
 #: Hour of the day (UTC) when demand is lowest; it is highest twelve hours later.
 QUIET_HOUR: Final = 4
-#: The workload account that pays the gas of sponsored transactions (a dapp's fee payer).
-SPONSOR: Final = 28
 #: More LDT (in its smallest unit) than its whole supply: the transfer must abort.
 OVERSPEND: Final = 2 * 10**14
 _KINDS: Final = (
@@ -78,7 +76,6 @@ _KINDS: Final = (
     ("bad_profile", 1),
     ("coin_to_nobody", 1),
     ("out_of_gas", 1),
-    ("sponsored", 1),
 )
 _NAMES: Final = tuple(name for name, _ in _KINDS)
 _CUMULATIVE: Final = tuple(itertools.accumulate(weight for _, weight in _KINDS))
@@ -267,19 +264,19 @@ class Workload:
             kind = rng.choices(_NAMES, cum_weights=_CUMULATIVE)[0]
             payload, max_gas = self._payload(rng, kind, sender)
             price = self.price(rng, level)
-            fee_payer = SPONSOR if kind == "sponsored" and index != SPONSOR else None
-            signed = self.sign(index, payload, max_gas, price, expiration, fee_payer=fee_payer)
+            signed = self.sign(index, payload, max_gas, price, expiration)
             if signed is not None:
                 out.append(signed)
         return out
 
     @staticmethod
-    def price(rng: random.Random, level: float) -> int:
+    def price(rng: random.Random, level: float, *, urgent: bool = False) -> int:
         """A user's gas price: the worse the congestion, the more users bid up to get in
-        (by how much depends on how urgent each one is)."""
+        (by how much depends on how urgent each one is; ``urgent``, the most)."""
         price = _choose(rng, _CALM_PRICES)
         if level:
-            price = int(round(price * (1 + RUSH_MARKUP * level * rng.random()), -1))
+            urgency = 1.0 if urgent else rng.random()
+            price = int(round(price * (1 + RUSH_MARKUP * level * urgency), -1))
         return price
 
     def _recipient(self, rng: random.Random) -> str:
@@ -290,9 +287,9 @@ class Workload:
         amount = rng.randint(1, 200) * 1_000_000
         args: list[tuple[str, Any]]
         type_args: tuple[str, ...] = ()
-        if kind in ("transfer", "create", "out_of_gas", "sponsored"):
+        if kind in ("transfer", "create", "out_of_gas"):
             function = "0x1::aptos_account::transfer"
-            if kind in ("transfer", "sponsored"):
+            if kind == "transfer":
                 to = self._recipient(rng)
             else:
                 to = self.address(self.count).standard
