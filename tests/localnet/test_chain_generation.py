@@ -212,7 +212,8 @@ def test_the_day_holds_what_an_activity_or_forensics_analysis_looks_for(
     default_chain: Ledger,
 ) -> None:
     users = [t for t in _all_transactions(default_chain) if t["type"] == "user_transaction"]
-    functions = Counter(t["payload"]["function"] for t in users)
+    # (multisig payloads name no function of their own)
+    functions = Counter(t["payload"].get("function") for t in users)
     for name in (
         "0x1::aptos_account::transfer",
         "0x1::aptos_account::batch_transfer",
@@ -251,7 +252,8 @@ def test_the_day_holds_what_an_activity_or_forensics_analysis_looks_for(
 
 # -- stopped midway -------------------------------------------------------------------------------
 
-CONFIG = NodeConfig(seed=21, blocks=80)
+#: 25 runs: enough for the day's stories, whose addresses the meta table carries over.
+CONFIG = NodeConfig(seed=21, blocks=150)
 
 
 @pytest.fixture
@@ -277,12 +279,12 @@ KILLED_CHILD = textwrap.dedent(
     original = Store.write_block
 
     def write_block(self, write, *, commit=True):
-        if write.block.height == 70:
+        if write.block.height == 120:
             os.kill(os.getpid(), signal.SIGKILL)
         original(self, write, commit=commit)
 
     Store.write_block = write_block
-    Ledger.open(sys.argv[1], NodeConfig(seed=21, blocks=80))
+    Ledger.open(sys.argv[1], NodeConfig(seed=21, blocks=150))
     """
 )
 
@@ -300,10 +302,12 @@ def test_a_generation_killed_midway_is_finished_on_reopening(
     assert child.returncode == -9
     with sqlite3.connect(path) as conn:  # some blocks made it to the file, not all
         made = conn.execute("SELECT MAX(height) FROM blocks").fetchone()[0]
-    assert 0 < made < 70
+    assert 0 < made < 120
+    # the stories' later steps (token transfers) need the addresses the earlier ones made
+    assert any(b"0x1::object::transfer" in bytes(row[-1]) for row in whole["transactions"])
 
     ledger = Ledger.open(path, CONFIG)
-    assert ledger.meta().block_height == 80
+    assert ledger.meta().block_height == 150
     ledger.close()
     assert _rows(path) == whole  # the chain an uninterrupted generation makes
 
@@ -314,18 +318,18 @@ def test_a_generation_stopped_by_an_exception_is_finished_on_reopening(
     path = tmp_path / "stopped.sqlite3"
     original = Store.write_block
 
-    def stop_at_block_70(self: Store, write: Any, *, commit: bool = True) -> None:
-        if write.block.height == 70:
+    def stop_at_block_120(self: Store, write: Any, *, commit: bool = True) -> None:
+        if write.block.height == 120:
             raise KeyboardInterrupt
         original(self, write, commit=commit)
 
-    monkeypatch.setattr(Store, "write_block", stop_at_block_70)
+    monkeypatch.setattr(Store, "write_block", stop_at_block_120)
     with pytest.raises(KeyboardInterrupt):
         Ledger.open(path, CONFIG)
     monkeypatch.setattr(Store, "write_block", original)
 
     ledger = Ledger.open(path, NodeConfig(seed=21, blocks=5))  # the file's target counts
-    assert ledger.meta().block_height == 80
+    assert ledger.meta().block_height == 150
     ledger.close()
     assert _rows(path) == whole
 

@@ -3,6 +3,8 @@
 * ``_generator``: genesis, then blocks of real signed workload transactions spread over a
   day (:func:`generate`), resumable, the same rows for the same seed and options;
 * ``_workload``: the simulated users, their daily rhythm and congestion episodes;
+* ``_day_stories``: the generated day's written plan beside them (digital assets, token
+  v1, multisig accounts, key rotations);
 * ``_block_builder``: one block (the metadata transaction, user transactions from the
   mempool, the epilogue), shared by the generator and the live node;
 * ``_seeded_accounts``: the dev accounts, the faucet and the workload accounts the seed

@@ -4,15 +4,18 @@ Everything is derived from the seed, so the same seed and options write the same
 database rows:
 
 * **Genesis** (version 0, block 0) is a ``genesis_transaction`` with a direct write set:
-  every framework module, the ``0x1`` resources (chain id, clock, block resource, burned
-  fees, APT's ``CoinInfo``), the APT metadata object at ``0xa`` with its concurrent
-  supply, the demo token LDT, and funded accounts: the dev accounts, the faucet and
-  :data:`GENESIS_WORKLOAD_ACCOUNTS` workload accounts.
+  every framework module, the reserved accounts ``0x2``..``0xa`` (bare ``Account``
+  resources, as ``genesis.move`` makes them), the ``0x1`` resources (chain id, clock,
+  block resource, burned fees, APT's ``CoinInfo``), the APT metadata object at ``0xa``
+  with its concurrent supply, the demo token LDT, and funded accounts: the dev accounts,
+  the faucet and :data:`GENESIS_WORKLOAD_ACCOUNTS` workload accounts.
 * **Blocks** go through the same :class:`~ledgerkit.localnet.chain._block_builder.BlockBuilder` and
   mempool as live blocks. Each block, the :class:`Workload` signs transactions with the
   workload accounts' Ed25519 keys (transfers, account creation by transfer, LDT
-  transfers, ``ledger_demo`` table writes and events, and a few that abort or run out of
-  gas) and submits them; the builder executes them.
+  transfers, ``ledger_demo`` table writes and events, sponsored transfers, and a few that
+  abort or run out of gas) and submits them, after the steps of the day's stories
+  (:class:`~ledgerkit.localnet.chain._day_stories.DayStories`: digital assets, token v1,
+  multisig accounts, key rotations); the builder executes them.
 * **Time**: the history ends at an *anchor* (:data:`DEFAULT_ANCHOR_USEC` unless the
   config names one) and spans a day before it (longer if the blocks need it). Blocks come
   in *runs* of :data:`RUN_BLOCKS` consecutive blocks about half a second apart, the runs
@@ -39,7 +42,7 @@ import math
 import time
 from typing import Any, Final
 
-from ledgerkit.bcs import TRANSACTION_PREFIX
+from ledgerkit.bcs import TRANSACTION_PREFIX, SignedTransaction
 from ledgerkit.localnet._node_config import NodeConfig, anchor_usec
 from ledgerkit.localnet._node_errors import IncompleteChainError, NodeError
 from ledgerkit.localnet.chain._block_builder import (
@@ -49,6 +52,7 @@ from ledgerkit.localnet.chain._block_builder import (
     change_hash,
     salted,
 )
+from ledgerkit.localnet.chain._day_stories import MEMORY_KEY, DayStories
 from ledgerkit.localnet.chain._seeded_accounts import (
     DEV_ACCOUNT_APT,
     FAUCET_APT,
@@ -99,7 +103,7 @@ __all__ = [
 _log = logging.getLogger("ledgerkit.localnet")
 
 #: Changes whenever the generator makes a different chain from the same options.
-GENERATOR_VERSION: Final = 5
+GENERATOR_VERSION: Final = 6
 #: Where the default history ends: 2025-06-02T00:00:00Z (fixed for this generator version).
 DEFAULT_ANCHOR_USEC: Final = 1_748_822_400_000_000
 #: The history spans (at least) a day before its anchor.
@@ -116,6 +120,9 @@ GENERATOR_MEMPOOL_CAPACITY: Final = 1000
 DEMO_TOKEN_UNIT: Final = 1_000_000  # LDT has 6 decimals
 _U128_MAX: Final = (1 << 128) - 1
 _FRAMEWORK: Final = Address.from_int(1)
+#: The framework's reserved accounts beside ``0x1``, which genesis creates (with their
+#: address as authentication key) and governance holds the signer capabilities of.
+RESERVED_ADDRESSES: Final = tuple(Address.from_int(n) for n in range(2, 11))
 
 
 def chain_anchor(config: NodeConfig) -> int:
@@ -163,14 +170,16 @@ _Funded = tuple[Address, int, int]
 
 
 def _put_framework(ctx: Context, config: NodeConfig, start: int) -> None:
-    """The framework's modules and its ``0x1`` resources: its account, the chain id, the
-    clock (at the history's ``start``), the block resource, burned fees, the originating
-    address table and APT's ``CoinInfo``."""
+    """The framework's modules and its ``0x1`` resources: its account (and the reserved
+    accounts ``0x2``..``0xa``), the chain id, the clock (at the history's ``start``), the
+    block resource, burned fees, the originating address table and APT's ``CoinInfo``."""
     for (address, name), (body, _, bytecode) in FRAMEWORK.module_payloads.items():
         ctx.put_module(address, name, body, bytecode)
     framework_account = account_data(_FRAMEWORK, bytes(_FRAMEWORK))
     framework_account["guid_creation_num"] = "4"
     ctx.put(_FRAMEWORK, ACCOUNT, framework_account)
+    for reserved in RESERVED_ADDRESSES:  # account::create_framework_reserved_account
+        ctx.put(reserved, ACCOUNT, account_data(reserved, bytes(reserved)))
     ctx.put(_FRAMEWORK, CHAIN_ID, {"id": config.chain_id})
     ctx.put(_FRAMEWORK, CURRENT_TIME, {"microseconds": str(start)})
     ctx.put(
@@ -349,6 +358,18 @@ def generate(store: Store, config: NodeConfig) -> None:
         raise
 
 
+def _admit_all(
+    signed: list[SignedTransaction],
+    store: Store,
+    mempool: Mempool,
+    config: NodeConfig,
+    sent: int,
+) -> None:
+    for one in signed:
+        with contextlib.suppress(NodeError):  # a full mempool turns users away
+            admit(one, store.reads.state, mempool, chain_id=config.chain_id, now_secs=sent // 10**6)
+
+
 def _generate_blocks(
     store: Store,
     config: NodeConfig,
@@ -360,6 +381,7 @@ def _generate_blocks(
     builder = BlockBuilder(store, chain_id=config.chain_id, seed=config.seed)
     count = int(store.reads.meta("workload_accounts") or GENESIS_WORKLOAD_ACCOUNTS)
     workload = Workload(store, None, config.seed, config.chain_id, count)
+    stories = DayStories(workload, target, RUN_BLOCKS, store.reads.meta(MEMORY_KEY))
     every = max(1, target // 10)
     uncommitted = 0
     mempool = Mempool(GENERATOR_MEMPOOL_CAPACITY)
@@ -367,16 +389,11 @@ def _generate_blocks(
         timestamp = block_time(config.seed, height, target, anchor)
         sent = max(prev.timestamp, timestamp - BLOCK_INTERVAL_USEC)
         workload.mempool = mempool
-        for signed in workload.transactions(height, sent):
-            with contextlib.suppress(NodeError):  # a full mempool turns users away
-                admit(
-                    signed,
-                    store.reads.state,
-                    mempool,
-                    chain_id=config.chain_id,
-                    now_secs=sent // 10**6,
-                )
-        meta = {"workload_accounts": str(workload.count)}
+        # The stories' steps first, so the users' own transactions come after them.
+        _admit_all(stories.transactions(height, sent), store, mempool, config, sent)
+        users = workload.transactions(height, sent, skip=stories.busy(height))
+        _admit_all(users, store, mempool, config, sent)
+        meta = {"workload_accounts": str(workload.count), MEMORY_KEY: stories.remembered()}
         run_end = _run_ends(height, target)
         if height == target:
             meta["generation"] = "complete"

@@ -8,7 +8,8 @@ never share a key:
   the chain generator, so their sequence numbers start at 0;
 * the **faucet** account holds most of the supply and funds whoever asks;
 * **workload** accounts are the generator's simulated users (some funded at genesis,
-  more created by transfers as the chain grows).
+  more created by transfers as the chain grows); the few that rotate their account's
+  key rotate to a key of their own label (``rotated``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ __all__ = [
     "DevAccount",
     "dev_accounts",
     "faucet_account",
+    "rotated_key",
     "validator_addresses",
     "workload_key",
 ]
@@ -70,6 +72,11 @@ def faucet_account(seed: int) -> DevAccount:
 def workload_key(seed: int, index: int) -> Ed25519PrivateKey:
     """The key of the ``index``-th simulated user of the chain generator."""
     return _key("workload", seed, index)
+
+
+def rotated_key(seed: int, index: int) -> Ed25519PrivateKey:
+    """The key the ``index``-th simulated user rotates its account to (if it ever does)."""
+    return _key("rotated", seed, index)
 
 
 def validator_addresses(seed: int, n: int = 4) -> list[Address]:

@@ -10,10 +10,15 @@ same state.
 Mix (weights out of 100): APT transfers 40, transfers that create an account 5,
 ``coin::transfer<AptosCoin>`` 8, LDT transfers 10, ``ledger_demo`` writes 30
 (``set_score`` 12, ``set_cell`` 8, ``set_profile`` 6, ``add_score`` 4), batch transfers 2,
-and 5 that fail on purpose with the framework's own abort codes: an LDT transfer over the
+5 that fail on purpose with the framework's own abort codes (an LDT transfer over the
 sender's balance (``EINSUFFICIENT_BALANCE``), a profile level over the limit, a coin
 transfer to an address without an account, ``fail_if`` with a non-zero code, and one
-that runs out of gas.
+that runs out of gas). The chain generator adds the day's stories on top
+(:mod:`~._day_stories`: digital assets, token v1, multisig accounts, sponsored
+transactions, key rotations).
+
+A workload account signs with the key its on-chain authentication key names: its seeded
+key, or its rotated key (:func:`~._seeded_accounts.rotated_key`) once it rotated.
 
 Demand follows the chain's clock (:func:`demand`): a daily rhythm, quietest at 04:00 UTC
 and busiest at 16:00 UTC, and congestion episodes at seeded times of each day when users
@@ -30,9 +35,15 @@ from typing import Any, Final
 
 import orjson
 
-from ledgerkit.bcs import EntryFunction, RawTransaction, SignedTransaction
+from ledgerkit.bcs import (
+    EntryFunction,
+    FeePayerRawTransaction,
+    RawTransaction,
+    SignedTransaction,
+    TransactionPayload,
+)
 from ledgerkit.keys import Ed25519PrivateKey
-from ledgerkit.localnet.chain._seeded_accounts import workload_key
+from ledgerkit.localnet.chain._seeded_accounts import rotated_key, workload_key
 from ledgerkit.localnet.mempool import Mempool
 from ledgerkit.localnet.store import Store
 from ledgerkit.localnet.vm.framework import ACCOUNT, DEMO_TOKEN_METADATA, FRAMEWORK, resource_key
@@ -159,11 +170,23 @@ class Workload:
         self.count = count
         self._keys: dict[int, Ed25519PrivateKey] = {}
         self._addresses: dict[int, Address] = {}
+        self._rotated: dict[int, Ed25519PrivateKey] = {}
 
-    def key(self, index: int) -> Ed25519PrivateKey:
+    def key(self, index: int, authentication_key: str | None = None) -> Ed25519PrivateKey:
+        """The key account ``index`` signs with: the seeded one, or the rotated one when
+        ``authentication_key`` (on chain) is not the seeded key's."""
         found = self._keys.get(index)
         if found is None:
             found = self._keys[index] = workload_key(self.seed, index)
+        if authentication_key is not None and authentication_key != self.address(index).long:
+            return self.rotated_key(index)
+        return found
+
+    def rotated_key(self, index: int) -> Ed25519PrivateKey:
+        """The key account ``index`` rotates to, if it ever does."""
+        found = self._rotated.get(index)
+        if found is None:
+            found = self._rotated[index] = rotated_key(self.seed, index)
         return found
 
     def address(self, index: int) -> Address:
@@ -172,16 +195,58 @@ class Workload:
             found = self._addresses[index] = self.key(index).address()
         return found
 
-    def _sequence(self, address: Address) -> int | None:
+    def account(self, address: Address) -> tuple[int, str] | None:
+        """The sequence number and authentication key of an account, None without one."""
         found = self.store.reads.state(resource_key(address, ACCOUNT))
         if found is None:
             return None
-        return int(orjson.loads(found[0])["data"]["sequence_number"])
+        data = orjson.loads(found[0])["data"]
+        return int(data["sequence_number"]), data["authentication_key"]
+
+    def sign(
+        self,
+        index: int,
+        payload: TransactionPayload,
+        max_gas: int,
+        price: int,
+        expiration: int,
+        *,
+        fee_payer: int | None = None,
+    ) -> SignedTransaction | None:
+        """Account ``index``'s next transaction (after those it has waiting), signed with
+        its current key (and its fee payer's); None while it has no account or too many
+        transactions waiting."""
+        assert self.mempool is not None
+        sender = self.address(index)
+        on_chain = self.account(sender)
+        if on_chain is None or self.mempool.waiting(bytes(sender)) >= MAX_WAITING:
+            return None
+        sequence = self.mempool.next_sequence(bytes(sender), on_chain[0])
+        key = self.key(index, on_chain[1])
+        raw = RawTransaction(sender, sequence, payload, max_gas, price, expiration, self.chain_id)
+        if fee_payer is None:
+            return raw.sign(key)
+        payer = self.address(fee_payer)
+        paying = self.account(payer)
+        if paying is None:
+            return None
+        message = FeePayerRawTransaction(raw, (), payer)
+        signing = message.signing_message()
+        payer_key = self.key(fee_payer, paying[1])
+        return message.authenticate(
+            key.authenticator(signing), (), payer_key.authenticator(signing)
+        )
 
     def transactions(
-        self, height: int, now_usec: int, count: int | None = None
+        self,
+        height: int,
+        now_usec: int,
+        count: int | None = None,
+        *,
+        skip: frozenset[int] = frozenset(),
     ) -> list[SignedTransaction]:
-        """The transactions users send while block ``height`` is being made."""
+        """The transactions users send while block ``height`` is being made (none from
+        the accounts of ``skip``)."""
         assert self.mempool is not None
         rng = random.Random(f"ledgerkit-workload:{self.seed}:{height}")
         wanted, level = demand(self.seed, height, now_usec)
@@ -192,22 +257,27 @@ class Workload:
         for _ in range(wanted):
             index = rng.randrange(self.count)
             sender = self.address(index)
-            on_chain = self._sequence(sender)
-            if on_chain is None or self.mempool.waiting(bytes(sender)) >= MAX_WAITING:
+            if index in skip or self.account(sender) is None:
                 continue
-            sequence = self.mempool.next_sequence(bytes(sender), on_chain)
+            if self.mempool.waiting(bytes(sender)) >= MAX_WAITING:
+                continue
             kind = rng.choices(_NAMES, cum_weights=_CUMULATIVE)[0]
             payload, max_gas = self._payload(rng, kind, sender)
-            # The worse the congestion, the more users bid up to get in (by how much
-            # depends on how urgent each one is).
-            price = _choose(rng, _CALM_PRICES)
-            if level:
-                price = int(round(price * (1 + RUSH_MARKUP * level * rng.random()), -1))
-            raw = RawTransaction(
-                sender, sequence, payload, max_gas, price, expiration, self.chain_id
-            )
-            out.append(raw.sign(self.key(index)))
+            price = self.price(rng, level)
+            signed = self.sign(index, payload, max_gas, price, expiration)
+            if signed is not None:
+                out.append(signed)
         return out
+
+    @staticmethod
+    def price(rng: random.Random, level: float, *, urgent: bool = False) -> int:
+        """A user's gas price: the worse the congestion, the more users bid up to get in
+        (by how much depends on how urgent each one is; ``urgent``, the most)."""
+        price = _choose(rng, _CALM_PRICES)
+        if level:
+            urgency = 1.0 if urgent else rng.random()
+            price = int(round(price * (1 + RUSH_MARKUP * level * urgency), -1))
+        return price
 
     def _recipient(self, rng: random.Random) -> str:
         return self.address(rng.randrange(self.count)).standard
