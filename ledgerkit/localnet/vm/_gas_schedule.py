@@ -1,11 +1,18 @@
 """The embedded node's gas schedule, block limits and gas price estimate.
 
 The parameters are aptos-core's transaction gas parameters as they stand since aptos-core
-pull request #18880 (merged March 2026), which multiplied every gas cost and every storage
-fee of the schedule by 10 (limits, quotas and the scaling factor unchanged; the minimum
-gas price stays 100 octas): the values before it, from
-``aptos-move/aptos-gas-schedule/src/gas_schedule/transaction.rs``, times 10. Gas is
-counted as aptos-core counts it, in *internal* units, ``GAS_UNIT_SCALING_FACTOR`` of them
+pull request #18880 ("Apply 10x multiplier to gas costs and storage fees", opened
+2026-02-27, merged March 2026; the commit is not pinned here). Its change was made by the
+script of pull request #18920 (2026-03-03), which multiplies the literal value of every
+parameter typed as gas (``Gas``, ``InternalGas``, ``InternalGasPer*``) or as a storage fee
+(``Fee``, ``FeePerByte``, ``FeePerSlot``) by 10 and leaves limits, quotas, byte counts,
+the scaling factor and the gas price bounds (``FeePerGasUnit``: the minimum stays 100
+octas) alone; ``MAX_GAS_AMOUNT`` (``config/global-constants``) was changed by hand in the
+same pull request. The values below are the literals of
+``aptos-move/aptos-gas-schedule/src/gas_schedule/transaction.rs`` before it (the version
+whose newest gated parameter is ``max_aa_gas``, gas feature ``RELEASE_V1_26``) times 10,
+and ``MAX_GAS_AMOUNT`` its former 2,000,000 times 10. Gas is counted as aptos-core
+counts it, in *internal* units, ``GAS_UNIT_SCALING_FACTOR`` of them
 to one gas unit, in three meters:
 
 =====================================  ==============  ======================================
