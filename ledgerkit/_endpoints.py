@@ -371,6 +371,9 @@ _ROWS: Final = (
               ("duration_secs",), "HealthCheckSuccess", (400, 500, 503)),
     Operation("get_openapi_document", "GET", "/spec.json", "General",
               "This OpenAPI document", (), "obj", (500,)),
+    Operation("info", "GET", "/info", "General",
+              "Show some basic info of the node: how it syncs, stores and indexes", (),
+              "obj", (500,)),
     # -- Accounts
     Operation("get_account", "GET", "/accounts/{address}", "Accounts", "Get an account",
               ("address", "ledger_version"), "Account", _READ),

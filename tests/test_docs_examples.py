@@ -124,10 +124,10 @@ def test_charts_page_shows_what_it_says(charts_page: list[str]) -> None:
     assert same == "True True"
     assert re.fullmatch(
         r"[1-9]\d{0,2}(,\d{3})* user transactions, per 15min bucket; utilisation is block gas "
-        r"over the block gas limit of 1,500 gas units",
+        r"over the block gas limit of 3,200 gas units",
         subtitle,
     )
-    assert charts_page[2].startswith("14 full blocks; fullest 10")
+    assert charts_page[2].startswith("12 full blocks; fullest 10")
     assert charts_page[3] == ""  # the interactive chart displays nothing when run as a script
     brushed = charts_page[4].split()
     assert int(brushed[0]) > 100

@@ -39,7 +39,10 @@ BASE: Final = SERVICES["node"].base_path
 EXTRA_ROUTES: Final = {("GET", "/v1")}
 
 #: Rows no client method asks, and why.
-NOT_IN_CLIENTS: Final = {"get_openapi_document": "a document for tools, not a ledger query"}
+NOT_IN_CLIENTS: Final = {
+    "get_openapi_document": "a document for tools, not a ledger query",
+    "info": "how the node syncs, stores and indexes, not a ledger query",
+}
 
 #: The answer headers a row may name, as sent.
 HEADERS: Final = {

@@ -32,10 +32,11 @@ __all__ = [
     "blocks_with_members",
 ]
 
-#: The block gas limit of ledgerkit's embedded node, in gas units: a block ends with the
-#: transaction that brings its gas to this. Charts take ``block_gas_limit=`` for another
-#: network (its on-chain execution config sets its own).
-BLOCK_GAS_LIMIT: Final = 1500
+#: The block gas limit of ledgerkit's embedded node, in gas units of execution and IO (a
+#: block's ``block_effective_block_gas_units``; storage fees do not count): a block ends
+#: with the transaction that brings its gas to this. Charts take ``block_gas_limit=`` for
+#: another network (its on-chain execution config sets its own).
+BLOCK_GAS_LIMIT: Final = 3200
 
 #: Columns of :func:`block_utilisation`.
 UTILISATION_COLUMNS: Final = {
@@ -89,9 +90,10 @@ def _counted_heights(
 
 def blocks_with_members(
     transactions: Any, blocks: Any, block_gas_limit: int
-) -> tuple[pd.DataFrame, pd.DataFrame, np.ndarray[Any, np.dtype[np.int64]]]:
-    """The :func:`block_utilisation` table, the user transactions, and the row of the
-    table each user transaction belongs to (-1 for a block the table leaves out)."""
+) -> tuple[pd.DataFrame, pd.DataFrame, np.ndarray[Any, np.dtype[np.int64]], list[int]]:
+    """The :func:`block_utilisation` table, the user transactions, the row of the table
+    each user transaction belongs to (-1 for a block the table leaves out), and each
+    row's gas as the limit counts it (its effective gas when known, else ``gas_used``)."""
     limit = _check_limit(block_gas_limit)
     frame = require(
         transactions,
@@ -102,6 +104,7 @@ def blocks_with_members(
     frame, versions = _versions(frame)
     kinds = frame["type"].astype("string").fillna("").to_numpy(dtype=object)
     user = kinds == "user_transaction"
+    effective: list[Any] | None = None
     if blocks is None:
         starts = np.isin(kinds, _STARTS)
         member = np.cumsum(starts) - 1  # -1: a block that began before the frame
@@ -134,6 +137,8 @@ def blocks_with_members(
             else np.zeros(len(first), dtype=bool)
         )
         count = len(table)
+        if "block_effective_block_gas_units" in table:
+            effective = list(table["block_effective_block_gas_units"].astype(object))
         height = pd.array(table["block_height"], dtype=UINT64)
         stamps = table["block_timestamp"].array
         member = np.searchsorted(first, versions, side="right").astype(np.int64) - 1
@@ -150,6 +155,12 @@ def blocks_with_members(
     users = np.bincount(codes, minlength=count + 1)[:count]
     if any(g > U64_MAX for g in gas):
         raise OverflowError("a block's gas used does not fit in a u64")
+    # What the limit counts: the block's own effective gas where the blocks frame has it
+    # (execution and IO), else the gas its transactions used.
+    measured = [
+        int(e) if effective is not None and not pd.isna(e) else int(g)
+        for g, e in zip(gas, effective if effective is not None else [None] * count, strict=True)
+    ]
     out = pd.DataFrame(
         {
             "block_height": height,
@@ -159,8 +170,8 @@ def blocks_with_members(
             "user_transactions": pd.array(users, dtype=UINT64),
             "gas_used": pd.array(np.array(gas, dtype=np.uint64), dtype=UINT64),
             "min_gas_unit_price": pd.array(lowest, dtype=UINT64),
-            "utilisation": np.array([g / limit for g in gas], dtype=np.float64),
-            "full": pd.array([g >= limit for g in gas], dtype=BOOL),
+            "utilisation": np.array([g / limit for g in measured], dtype=np.float64),
+            "full": pd.array([g >= limit for g in measured], dtype=BOOL),
         }
     )
     # Renumber the members to the rows that remain.
@@ -168,9 +179,10 @@ def blocks_with_members(
         renumber = np.cumsum(keep) - 1
         user_member = np.where(user_member >= 0, renumber[np.maximum(user_member, 0)], -1)
     out = out[keep].reset_index(drop=True)
+    kept = [m for m, k in zip(measured, keep.tolist(), strict=True) if k]
     if not len(out):
         out = empty_frame(UTILISATION_COLUMNS)
-    return out, user_frame, user_member.astype(np.int64)
+    return out, user_frame, user_member.astype(np.int64), kept
 
 
 def block_utilisation(
@@ -204,12 +216,15 @@ def block_utilisation(
     -------
     DataFrame
         One row per block, the columns of :data:`UTILISATION_COLUMNS`: ``gas_used`` is
-        the exact sum of its user transactions' gas (``UInt64``); ``utilisation`` is
-        ``gas_used / block_gas_limit`` (a float; it passes 1 when the last transaction in
-        crosses the limit); ``full`` is ``gas_used >= block_gas_limit``;
+        the exact sum of its user transactions' gas (``UInt64``); ``utilisation`` is the
+        block's gas over ``block_gas_limit`` (a float; it passes 1 when the last
+        transaction in crosses the limit) and ``full`` whether it reached it, the
+        block's gas being what the limit counts, its ``block_effective_block_gas_units``
+        (execution and IO gas), when ``blocks`` holds it, else ``gas_used`` (which also
+        counts storage fees, so it overstates a block's fill where they are large);
         ``block_height`` is counted from the genesis without ``blocks`` (see above).
     """
-    table, _, _ = blocks_with_members(transactions, blocks, block_gas_limit)
+    table, _, _, _ = blocks_with_members(transactions, blocks, block_gas_limit)
     return table
 
 

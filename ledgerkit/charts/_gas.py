@@ -56,9 +56,13 @@ def gas_history_data(
     bucket's block gas over ``blocks * block_gas_limit``) and ``utilisation_max`` (the
     fullest block), with their text.
     """
-    table, user, _ = blocks_with_members(transactions, blocks, block_gas_limit)
+    table, user, _, measured = blocks_with_members(transactions, blocks, block_gas_limit)
     user = user[user["timestamp"].notna().to_numpy(bool)]
-    placed = table[table["block_timestamp"].notna().to_numpy(bool)]
+    has_time = table["block_timestamp"].notna().to_numpy(bool)
+    placed = table[has_time]
+    placed_gas = np.array(
+        [g for g, t in zip(measured, has_time.tolist(), strict=True) if t], dtype=np.uint64
+    )
     buckets = Buckets([user["timestamp"], placed["block_timestamp"]], freq)
     n = buckets.count
     out = buckets.frame()
@@ -76,8 +80,9 @@ def gas_history_data(
 
     block_codes = buckets.codes(placed["block_timestamp"])
     count = np.bincount(block_codes, minlength=n)[:n]
-    block_gas = group_sums(block_codes, u64_array(placed["gas_used"]), n)
-    fullest = group_percentiles(block_codes, u64_array(placed["gas_used"]), n, (100,))[100]
+    # Utilisation counts what the limit counts (the blocks' effective gas when known).
+    block_gas = group_sums(block_codes, placed_gas, n)
+    fullest = group_percentiles(block_codes, placed_gas, n, (100,))[100]
     full = np.bincount(block_codes, weights=placed["full"].to_numpy(dtype=float), minlength=n)[:n]
     out["blocks"] = count
     out["full_blocks"] = full.astype(np.int64)
@@ -305,11 +310,11 @@ def gas_market_data(
     """What :func:`gas_market_chart` plots: the cells of the heat map (user transactions
     per utilisation bin and price bin) and, per utilisation bin, the median and 90th
     percentile price paid."""
-    table, user, member = blocks_with_members(transactions, blocks, block_gas_limit)
+    _, user, member, measured = blocks_with_members(transactions, blocks, block_gas_limit)
     inside = (member >= 0) & user["gas_unit_price"].notna().to_numpy(bool)
     member = member[inside]
     prices = u64_array(user["gas_unit_price"][inside])
-    block_gas = [int(g) for g in table["gas_used"].tolist()]
+    block_gas = measured
     block_bin = np.array(
         [min(g * _UTILISATION_BINS // block_gas_limit, _UTILISATION_BINS) for g in block_gas],
         dtype=np.int64,

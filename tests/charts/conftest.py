@@ -26,7 +26,11 @@ def chain() -> Iterator[Chain]:
         for start in range(0, info.ledger_version + 1, 100):
             records.extend(client.transactions(start=start, limit=100).value)
         heights = range(info.block_height + 1)
-        blocks = frames.blocks_to_frame([client.block_by_height(h).value for h in heights])
+        # With their transactions, so that the frame holds each block's end info (the
+        # execution and IO gas its limit counts).
+        blocks = frames.blocks_to_frame(
+            [client.block_by_height(h, with_transactions=True).value for h in heights]
+        )
         yield Chain(records, frames.transactions_to_frame(records), blocks)
 
 

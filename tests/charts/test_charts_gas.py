@@ -22,13 +22,13 @@ GENESIS = {"version": 0, "type": "genesis_transaction", "gas_used": 0}
 
 
 def _chain() -> pd.DataFrame:
-    """Three blocks: A (t=0 s) holds 60 gas units, B (t=30 s) 1,510 (over the limit of
-    1,500: full), C (t=70 s) 5."""
+    """Three blocks: A (t=0 s) holds 60 gas units, B (t=30 s) 3,210 (over the limit of
+    3,200: full), C (t=70 s) 5."""
     return txns(
         [
             GENESIS,
             *block(1, 0, [(10, 100), (20, 100), (30, 300)]),  # versions 1-5
-            *block(6, 30, [(1490, 150), (20, 100)], success=False),  # versions 6-9
+            *block(6, 30, [(3190, 150), (20, 100)], success=False),  # versions 6-9
             *block(10, 70, [(5, 200)]),  # versions 10-12
         ]
     )
@@ -66,12 +66,12 @@ def test_block_utilisation_of_known_blocks() -> None:
     assert list(table.columns) == list(UTILISATION_COLUMNS)
     assert frames.schema_of(table) == frames.schema_of(frames.empty_frame(UTILISATION_COLUMNS))
     blocks = table.iloc[1:]  # the genesis block first, with no time and no gas
-    assert blocks["gas_used"].tolist() == [60, 1510, 5]
+    assert blocks["gas_used"].tolist() == [60, 3210, 5]
     assert blocks["user_transactions"].tolist() == [3, 2, 1]
     assert blocks["min_gas_unit_price"].tolist() == [100, 100, 200]
     assert blocks["first_version"].tolist() == [1, 6, 10]
     assert blocks["last_version"].tolist() == [5, 9, 12]
-    assert blocks["utilisation"].tolist() == [60 / 1500, 1510 / 1500, 5 / 1500]
+    assert blocks["utilisation"].tolist() == [60 / 3200, 3210 / 3200, 5 / 3200]
     assert blocks["full"].tolist() == [False, True, False]
     # Counted from the genesis: the frame holds every version from 0.
     assert table["block_height"].tolist() == [0, 1, 2, 3]
@@ -90,16 +90,16 @@ def test_partial_blocks_are_left_out() -> None:
     table = block_utilisation(middle)
     assert table["first_version"].tolist() == [6]
     assert table["block_height"].isna().all()  # not from the genesis: heights unknown
-    assert table["gas_used"].tolist() == [1510]
+    assert table["gas_used"].tolist() == [3210]
     with_blocks = block_utilisation(middle, blocks=_blocks())
     assert with_blocks["block_height"].tolist() == [2]
-    assert with_blocks["gas_used"].tolist() == [1510]
+    assert with_blocks["gas_used"].tolist() == [3210]
 
 
 def test_a_blocks_frame_gives_heights_and_times() -> None:
     table = block_utilisation(_chain(), blocks=_blocks())
     assert table["block_height"].tolist() == [0, 1, 2, 3]
-    assert table["gas_used"].tolist() == [0, 60, 1510, 5]
+    assert table["gas_used"].tolist() == [0, 60, 3210, 5]
     assert table["block_timestamp"].iat[2] == T0 + pd.Timedelta(seconds=30)
     empty = block_utilisation(_chain().iloc[0:0], blocks=_blocks())
     assert frames.schema_of(empty) == frames.schema_of(frames.empty_frame(UTILISATION_COLUMNS))
@@ -117,15 +117,15 @@ def test_gas_history_per_minute_by_hand() -> None:
     assert (first["price_p50"], first["price_p90"], first["price_max"]) == (100, 300, 300)
     assert first["price_p90_text"] == "300 octas"
     assert first["transactions"] == 5
-    assert first["gas_used"] == 1570
-    assert first["gas_used_text"] == "1,570 gas units"
+    assert first["gas_used"] == 3270
+    assert first["gas_used_text"] == "3,270 gas units"
     assert first["blocks"] == 2
     assert first["full_blocks"] == 1
-    assert first["utilisation_mean"] == pytest.approx(1570 / 3000)
-    assert first["utilisation_max"] == pytest.approx(1510 / 1500)
-    assert first["utilisation_max_text"] == "100.7%"
+    assert first["utilisation_mean"] == pytest.approx(3270 / 6400)
+    assert first["utilisation_max"] == pytest.approx(3210 / 3200)
+    assert first["utilisation_max_text"] == "100.3%"
     assert (second["price_p50"], second["price_p90"], second["price_max"]) == (200, 200, 200)
-    assert second["utilisation_mean_text"] == "0.3%"
+    assert second["utilisation_mean_text"] == "0.2%"
     assert first["time_text"] == "2025-06-01 00:00:00 UTC to 2025-06-01 00:01:00 UTC"
 
 
@@ -155,7 +155,7 @@ def test_the_chart_has_price_gas_and_utilisation_panels() -> None:
     assert gas["encoding"]["y"]["title"] == "gas used (gas units)"
     assert utilisation["layer"][0]["encoding"]["y"]["axis"]["format"] == ".0%"
     assert "params" not in spec  # the static chart has no brush
-    assert "1,500 gas units" in spec["title"]["subtitle"]
+    assert "3,200 gas units" in spec["title"]["subtitle"]
 
 
 def test_exact_integers_become_floats_only_in_the_chart_data() -> None:
@@ -195,9 +195,9 @@ def test_missing_columns_and_bad_options_are_input_errors() -> None:
 def test_gas_market_by_hand() -> None:
     chart = gas_market_chart(_chain())
     cells, trend = chart_rows(chart)
-    # Block A (4%) and C (0.3%) are in the first 5% bin with the (empty) genesis block:
+    # Block A (1.9%) and C (0.2%) are in the first 5% bin with the (empty) genesis block:
     # prices 100 100 300 200, sorted 100 100 200 300: p50 the 2nd, p90 the ceil(3.6) = 4th.
-    # Block B (100.7%) is in the last bin, "100% or more": prices 100 150.
+    # Block B (100.3%) is in the last bin, "100% or more": prices 100 150.
     by_bin = {r["utilisation_text"]: r for r in trend}
     low, high = by_bin["0% to 5%"], by_bin["100% or more"]
     keys = ("price_p50", "price_p90", "transactions", "blocks")

@@ -125,6 +125,7 @@ def test_a_coin_transfer_foretells_gas_fee_and_balance_changes(
     assert sim.events["type"].tolist() == [
         "0x1::fungible_asset::Withdraw",
         "0x1::fungible_asset::Deposit",
+        "0x1::transaction_fee::FeeStatement",
     ]
     assert len(sim.changes) == len(sim.transaction.changes) > 0
 

@@ -33,7 +33,7 @@ STREAM: dict[str, Any] = {"address": ADDRESS, "creation_number": CREATION_NUMBER
 
 #: kind -> (start, stop, partition size, files written).
 CASES: dict[str, tuple[int, int, int, int]] = {
-    "transactions": (37, VERSIONS, 300, 4),
+    "transactions": (37, VERSIONS, 300, 3),
     "blocks": (5, 121, 40, 4),
     "events": (3, 110, 50, 3),
 }

@@ -19,7 +19,8 @@ from ledgerkit.models import BlockEpilogueTransaction, BlockMetadataTransaction
 
 @pytest.fixture(scope="module")
 def client(make_node: Any) -> Iterator[ledgerkit.Client]:
-    node = make_node(seed=7, blocks=6)
+    # Seed 3: its first blocks commit events to handles of several accounts.
+    node = make_node(seed=3, blocks=12)
     with ledgerkit.Client(node.url, cache=False) as client:
         yield client
 

@@ -485,10 +485,11 @@ def test_simulate_transfer_coin(http: httpx.Client) -> None:
         assert simulation["sequence_number"] == "0"
     assert (plain["max_gas_amount"], plain["gas_unit_price"]) == (str(MAX_GAS), str(GAS_PRICE))
     # The flags replace the price with the node's estimate, and the gas limit with what
-    # the balance buys at that price, capped at the node's maximum of 2,000,000 units.
+    # the balance buys at that price, capped at the node's maximum of 20,000,000 units
+    # (aptos-core's MAX_GAS_AMOUNT since its tenfold gas change).
     assert estimated["gas_unit_price"] == str(estimate["gas_estimate"])
     assert estimated["max_gas_amount"] == str(
-        min(1_000_000_000 // int(estimate["gas_estimate"]), 2_000_000)
+        min(1_000_000_000 // int(estimate["gas_estimate"]), 20_000_000)
     )
     assert estimated["gas_used"] == plain["gas_used"]
     assert too_much_sim["success"] is False

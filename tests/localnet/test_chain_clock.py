@@ -32,7 +32,8 @@ def _transfer(ledger: Ledger, expires_in_secs: int) -> SignedTransaction:
         "0x1::aptos_account::transfer", [], [("address", "0xbeef"), ("u64", 1_000)]
     )
     ledger_secs = ledger.meta().ledger_timestamp_usec // 1_000_000
-    raw = RawTransaction(dev.address, sequence, ef, 10_000, 100, ledger_secs + expires_in_secs, 4)
+    # 100,000: the first transfer creates 0xbeef's account (about 10,400 units).
+    raw = RawTransaction(dev.address, sequence, ef, 100_000, 100, ledger_secs + expires_in_secs, 4)
     return dev.private_key.sign_transaction(raw)
 
 

@@ -155,7 +155,8 @@ def test_restart_carries_on_from_the_last_block(tmp_path: Path) -> None:
         "0x1::aptos_account::transfer", [], [("address", "0xbeef"), ("u64", 1_000)]
     )
     now = head.ledger_timestamp_usec // 1_000_000
-    raw = RawTransaction(dev.address, 0, ef, 10_000, 100, now + 600, config.chain_id)
+    # 100,000: the transfer creates 0xbeef's account (about 10,400 units).
+    raw = RawTransaction(dev.address, 0, ef, 100_000, 100, now + 600, config.chain_id)
     signed = dev.private_key.sign_transaction(raw)
     reopened.submit(signed)
     height = reopened.produce_block(head.ledger_timestamp_usec + 1_000_000)

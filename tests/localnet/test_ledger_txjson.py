@@ -48,7 +48,8 @@ def test_pending_simulated_and_committed_forms_agree(ledger: Ledger) -> None:
         "0x1::aptos_account::transfer", [], [("address", RECIPIENT), ("u64", 12345)]
     )
     expiration = ledger.meta().ledger_timestamp_usec // 1_000_000 + 600
-    raw = RawTransaction(alice.address, 0, payload, 10_000, 100, expiration, 4)
+    # 100,000: the transfer creates its recipient (about 10,400 units).
+    raw = RawTransaction(alice.address, 0, payload, 100_000, 100, expiration, 4)
     signed = raw.sign(alice.private_key)
     txn_hash = bytes(signed.hash())
 

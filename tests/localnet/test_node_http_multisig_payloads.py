@@ -298,6 +298,7 @@ def test_a_multisig_payload_is_simulated(
         MS + "UpdateSignaturesRequired",
         MS + "Vote",
         MS + "TransactionExecutionSucceeded",
+        "0x1::transaction_fee::FeeStatement",  # a simulation shows the VM's too
     ]
     assert view(http, "num_signatures_required", account) == ["2"]  # nothing committed
 

@@ -54,9 +54,9 @@ SPEC = Path(__file__).resolve().parents[3] / "shared" / "spec" / "ledger-node-re
 SPEC_OPERATION = re.compile(r"^- `(GET|POST|PUT|DELETE|PATCH) (/[^`\s]*)`", re.MULTILINE)
 # The node's operations: the rows of its endpoint table, of which the document is a view.
 OPERATIONS = {(op.method.lower(), op.path) for op in operations_of("node")}
-# The document itself takes no input and ignores Accept and switched-off groups, so the
+# The document (and the info) takes no input and ignores Accept and switched-off groups, so the
 # only failure it can answer with is the node's own (500).
-NO_CLIENT_ERROR = {("get", "/spec.json")}
+NO_CLIENT_ERROR = {("get", "/spec.json"), ("get", "/info")}
 BCS_TOO = {
     ("get", "/accounts/{address}/resources"),
     ("get", "/accounts/{address}/resource/{resource_type}"),
@@ -368,7 +368,7 @@ def test_statuses_follow_what_each_endpoint_can_do(doc: dict[str, Any]) -> None:
         submits = where in (("post", "/transactions"), ("post", "/transactions/batch"))
         assert ("507" in statuses) == submits, where
         assert ("503" in statuses) == (path == "/-/healthy"), where
-        groupless = path in ("/-/healthy", "/spec.json")
+        groupless = path in ("/-/healthy", "/spec.json", "/info")
         assert ("403" in statuses) != groupless, where
         reads_state = "ledger_version" in json.dumps(operation.get("parameters", []))
         if reads_state:

@@ -41,7 +41,8 @@ from ledgerkit.tx import sign_transaction
 
 U64_MAX: Final = 2**64 - 1
 CHAIN_ID: Final = 4
-GAS: Final = {"max_gas_amount": 2_000, "gas_unit_price": 100}
+#: Enough for a transfer that creates its recipient (about 10,400 units).
+GAS: Final = {"max_gas_amount": 20_000, "gas_unit_price": 100}
 
 
 def commit(client: Client, built: Any, sender: Any, **signers: Any) -> Any:
@@ -391,7 +392,7 @@ def test_orderless_bytes(client: Client, http: httpx.Client, fund: Any) -> None:
         + (0x0102).to_bytes(8, "little")
     )
     expected = (
-        bytes(key.address()) + b"\xff" * 8 + payload + (2_000).to_bytes(8, "little")
+        bytes(key.address()) + b"\xff" * 8 + payload + (20_000).to_bytes(8, "little")
         + (100).to_bytes(8, "little") + built.expiration_timestamp_secs.to_bytes(8, "little")
         + bytes([CHAIN_ID])
     )  # fmt: skip

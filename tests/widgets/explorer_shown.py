@@ -47,3 +47,20 @@ def units(base: int, decimals: int) -> str:
 def utc(usec: int) -> str:
     """Microseconds since the epoch as the explorers write a time."""
     return (_EPOCH + dt.timedelta(microseconds=usec)).strftime("%Y-%m-%d %H:%M:%S.%f UTC")
+
+
+#: ``0x1::transaction_fee::FeeStatement``'s fields, in the struct's order.
+FEE_FIELDS = (
+    "total_charge_gas_units",
+    "execution_gas_units",
+    "io_gas_units",
+    "storage_fee_octas",
+    "storage_fee_refund_octas",
+)
+
+
+def fee_fields(txn: Any) -> str:
+    """A transaction's FeeStatement event as the events grid writes its fields out."""
+    last = txn.events[-1]
+    assert last.type == "0x1::transaction_fee::FeeStatement"
+    return " · ".join(f"{name}: {last.data[name]}" for name in FEE_FIELDS)

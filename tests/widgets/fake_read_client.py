@@ -12,8 +12,9 @@ chain of the embedded node holds:
 * **values past a float's reach**: ``ALICE`` holds 2**64 - 1 base units of LDT and a
   ``0x1::ledger_demo::Counter`` of 2**128 - 1; the embedded node's supplies are far
   smaller, and its framework has no ``Counter``;
-* **a ``FeeStatement`` event**, with a storage refund: public nodes send one with every
-  user transaction; the embedded node sends none;
+* **a ``FeeStatement`` event with a storage refund**: the embedded node sends a
+  statement with every user transaction too, but refunds only for deleted state, which
+  the recorded chain's transactions do not delete;
 * **a secondary signer**: the embedded node's framework has no entry function taking two
   signers, so it commits no multi-agent transaction.
 
@@ -26,7 +27,8 @@ The answers, pinned at ledger version 25:
   with ``DAVE`` as secondary signer and ``SPONSOR`` as fee payer, fee 15,100 octas of
   which 1,100 were refunded for storage (its ``FeeStatement``); its block holds versions
   12 to 14. ``0x1::fungible_asset``'s ABI types its events and changes;
-  ``0x1::transaction_fee`` is not published here, so its ``FeeStatement`` stays untyped.
+  ``0x1::transaction_fee`` is not published by this fake, so its ``FeeStatement`` stays
+  untyped.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from typing import Any
 
 import httpx
 import pytest
-from explorer_shown import crumbs, grid_titled, shortened, units
+from explorer_shown import crumbs, fee_fields, grid_titled, shortened, units
 from fake_read_client import ALICE, LDT, RESOURCES, FakeReadClient
 from recorded_chain import PLAYER, UNKNOWN_VERSION, ReadLog, Scene
 
@@ -314,10 +314,15 @@ def test_an_explorer_reads_each_module_once_for_all_its_views(
         ("u64", str(U64_MAX)),
     ]
     inspector.show("Events")
-    assert [r["fields"] for r in grid_titled(explorer, "1 event").rows] == [
-        f"player: 0x5a5a…5a5a · old: 9 · new: {U64_MAX}"
+    assert [r["fields"] for r in grid_titled(explorer, "2 events").rows] == [
+        f"player: 0x5a5a…5a5a · old: 9 · new: {U64_MAX}",
+        fee_fields(scene.txns["score_max"]),
     ]
-    assert [module for (_, module), _ in client.asked("account_module")] == ["ledger_demo"]
+    # The VM's FeeStatement is typed by 0x1::transaction_fee's ABI, read once.
+    assert [module for (_, module), _ in client.asked("account_module")] == [
+        "ledger_demo",
+        "transaction_fee",
+    ]
 
 
 def test_a_table_opens_from_a_resource_and_back_returns_without_reading_again(
@@ -460,17 +465,18 @@ def test_the_inspector_reads_the_transaction_then_each_tab_when_shown(
         (1, "u64", str(U64_MAX)),
     ]
     view.show("Events")
-    events = grid_titled(inspector, "1 event")
+    events = grid_titled(inspector, "2 events")
     assert [(r["type"], r["fields"]) for r in events.rows] == [
         (
             "0x1::ledger_demo::ScoreChanged",
             f"player: 0x5a5a…5a5a · old: 9 · new: {U64_MAX}",
-        )
+        ),
+        ("0x1::transaction_fee::FeeStatement", fee_fields(txn)),
     ]
     view.show("Changes")
     changes = grid_titled(inspector, "6 changes")
     # The first change is shown at once, typed by its module's ABI (BurnedFees, of
-    # 0x1::transaction_fee): one ABI more.
+    # 0x1::transaction_fee, read already for the FeeStatement): no ABI more.
     assert [module for (_, module), _ in client.asked("account_module")] == [
         "ledger_demo",
         "transaction_fee",
@@ -488,12 +494,13 @@ def test_the_inspector_reads_the_transaction_then_each_tab_when_shown(
     view.show("Gas")
     gas, most, fee = int(txn.gas_used), int(txn.max_gas_amount), scene.fee("score_max")
     assert int(txn.gas_unit_price) == 100
-    assert view.tabs.children[5].children[0].value == (
-        f"<p>Gas used <b>{gas}</b> units of at most {most:,} ({100 * gas / most:.1f}%), at "
+    markup = view.tabs.children[5].children[0].value
+    assert markup.startswith(
+        f"<p>Gas used <b>{gas:,}</b> units of at most {most:,} ({100 * gas / most:.1f}%), at "
         f"100 octas a unit: fee <b>{fee:,}</b> octas = {units(fee, 8)} APT.</p>"
-        "<p class='lk-no-statement'>The node sent no <code>FeeStatement</code> event with "
-        "this transaction: the fee is not broken down into execution, IO and storage.</p>"
+        "<table class='lk-fee-statement'>"  # broken down from the node's FeeStatement
     )
+    assert "lk-no-statement" not in markup
     view.show("Bytes")
     assert client.asked("explain") == []
     button, dump = view.tabs.children[6].children[0].children

@@ -20,7 +20,7 @@ from html.parser import HTMLParser
 from typing import Any
 
 import pytest
-from explorer_shown import grid_titled, shortened, units, utc
+from explorer_shown import fee_fields, grid_titled, shortened, units, utc
 from fake_read_client import (
     BOB,
     CAROL,
@@ -346,10 +346,11 @@ def test_events_show_fields_typed_by_their_module_abi(client: ReadLog, scene: Sc
     inspector = TransactionInspector(client, version)
     assert inspector.view is not None
     inspector.view.show("Events")
-    events = grid_titled(inspector, "2 events")
+    events = grid_titled(inspector, "3 events")
     assert [(r["event_index"], r["type"], r["fields"]) for r in events.rows] == [
         (0, "0x1::fungible_asset::Withdraw", f"store: {shortened(carol)} · amount: 1500000"),
         (1, "0x1::fungible_asset::Deposit", f"store: {shortened(bob)} · amount: 1500000"),
+        (2, "0x1::transaction_fee::FeeStatement", fee_fields(scene.txns["sponsored"])),
     ]
     # The first event's fields, typed; its store opens as an account.
     fields = grid_titled(inspector, "Event 0")
@@ -361,12 +362,12 @@ def test_events_show_fields_typed_by_their_module_abi(client: ReadLog, scene: Sc
     fields = grid_titled(inspector, "Event 1")
     assert [(r["path"], r["value"]) for r in fields.rows] == [("store", bob), ("amount", "1500000")]
     asked = [(str(address), module) for (address, module), _ in client.asked("account_module")]
-    assert asked == [("0x1", "fungible_asset")]
+    assert asked == [("0x1", "fungible_asset"), ("0x1", "transaction_fee")]
     # The explorer keeps the ABIs: the same transaction opened again asks none.
     inspector.open_transaction(version)
     inspector.view.show("Events")
-    assert len(client.asked("account_module")) == 1
-    assert len(grid_titled(inspector, "2 events").rows) == 2
+    assert len(client.asked("account_module")) == 2
+    assert len(grid_titled(inspector, "3 events").rows) == 3
 
 
 def test_an_event_of_a_module_the_node_does_not_publish_is_left_untyped(
@@ -498,19 +499,39 @@ def test_the_gas_tab_breaks_the_fee_down_from_its_fee_statement(fake: FakeReadCl
     assert "From the transaction's FeeStatement event" in text
 
 
-def test_the_gas_tab_says_when_a_transaction_carries_no_fee_statement(
+def test_the_gas_tab_breaks_down_the_embedded_nodes_fee_statement(
     client: ReadLog, scene: Scene
 ) -> None:
-    # The embedded node sends no FeeStatement event with its transactions.
+    # The embedded node ends every user transaction with the VM's FeeStatement, an abort's
+    # too: the tab shows its parts at the transaction's price (100 octas).
     txn = scene.txns["overspend"]
     used, most, fee = int(txn.gas_used), int(txn.max_gas_amount), scene.fee("overspend")
+    data = txn.events[-1].data
+    execution, io = int(data["execution_gas_units"]), int(data["io_gas_units"])
+    assert int(data["total_charge_gas_units"]) == used
+    assert (data["storage_fee_octas"], data["storage_fee_refund_octas"]) == ("0", "0")
     text, rows = _gas_tab(TransactionInspector(client, scene.version("overspend")))
     assert text.startswith(
         f"Gas used {used} units of at most {most:,} ({100 * used / most:.1f}%), "
         f"at 100 octas a unit: fee {fee:,} octas = {units(fee, 8)} APT."
     )
-    assert rows == []
-    assert "The node sent no FeeStatement event with this transaction" in text
+    assert rows == [
+        ["", "gas units", "octas"],
+        ["Execution", f"{execution:,}", f"{execution * 100:,}"],
+        ["IO", f"{io:,}", f"{io * 100:,}"],
+        ["Storage", "0", "0"],
+        ["Charged", f"{used:,}", f"{fee:,}"],
+        ["Storage refund", "", "0"],
+        ["Net charge", "", f"{fee:,}"],
+    ]
+
+
+def test_the_gas_tab_says_when_a_transaction_carries_no_fee_statement() -> None:
+    events = [e for e in SPONSORED["events"] if not e["type"].endswith("FeeStatement")]
+    txn = decode_transaction(json.dumps({**SPONSORED, "events": events}).encode())
+    markup = gas_html(txn)
+    assert "<table" not in markup
+    assert "The node sent no <code>FeeStatement</code> event with this transaction" in markup
 
 
 def _with_statement(data: dict[str, str]) -> Any:

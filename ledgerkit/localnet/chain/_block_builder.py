@@ -385,7 +385,7 @@ class BlockBuilder:
             if pending.nonce is None:
                 sequences[pending.sender] = raw.sequence_number + 1
             included.append(pending)
-            gas += output.gas_used
+            gas += output.effective_gas
             size += sum(len(c.bcs or b"") for c in output.changes)
             if gas >= BLOCK_GAS_LIMIT or len(included) >= MAX_BLOCK_USER_TRANSACTIONS:
                 full = True

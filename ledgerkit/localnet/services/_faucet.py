@@ -70,8 +70,9 @@ _log = logging.getLogger("ledgerkit.localnet.faucet")
 
 #: Largest request body the faucet reads.
 MAX_BODY_BYTES: Final = 4096
-#: Gas a funding transfer may use (creating the recipient's account included).
-FUND_MAX_GAS: Final = 10_000
+#: Gas a funding transfer may use: creating the recipient's account costs about 10,400
+#: units (two new state slots), the Python SDK's default amount covers it.
+FUND_MAX_GAS: Final = 100_000
 #: How long a funding transaction stays valid.
 FUND_EXPIRY_SECONDS: Final = 60
 _APT: Final = StructTag.parse("0x1::aptos_coin::AptosCoin")

@@ -54,6 +54,7 @@ spell them.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 from collections.abc import Sequence
@@ -84,9 +85,13 @@ from ledgerkit.localnet.vm._gas_schedule import (
     MAX_GAS_UNIT_PRICE,
     MAX_TRANSACTION_SIZE,
     MIN_GAS_UNIT_PRICE,
-    GasCharge,
+    FeeStatement,
+    GasUsage,
+    fee_statement,
     intrinsic_gas,
+    view_gas,
 )
+from ledgerkit.localnet.vm._metering import fee_event, gas_usage
 from ledgerkit.localnet.vm._multisig import (
     MULTISIG_STATUS_CODES,
     multisig_prologue,
@@ -192,6 +197,16 @@ class TxnOutput:
     changes: list[StateChange]
     events: list[dict[str, Any]] = field(default_factory=list)
     handle_events: list[tuple[bytes, int, int, dict[str, Any]]] = field(default_factory=list)
+    #: The user transaction's fee statement (None for the node's own transactions).
+    fee: FeeStatement | None = None
+
+    @property
+    def effective_gas(self) -> int:
+        """What the transaction counts towards the block gas limit: its execution and IO
+        gas (storage fees do not count, as on a node)."""
+        if self.fee is None:
+            return self.gas_used
+        return self.fee.execution_gas_units + self.fee.io_gas_units
 
 
 # -- signers and keys -------------------------------------------------------------------------
@@ -413,21 +428,18 @@ def _run_entry(ctx: Context, ef: EntryFunction, arguments: list[Any] | None) -> 
     body(ctx, ef.type_args, args)
 
 
-def _charge(ctx: Context, intrinsic: int, *, completed: bool) -> GasCharge:
-    writes = list(ctx.writes.values()) if completed else []
-    return GasCharge(
-        intrinsic=intrinsic,
-        calls=1,
-        reads=ctx.reads,
-        writes=len(writes),
-        new_slots=sum(1 for w in writes if w.value is not None and not w.existed),
-        events=len(ctx.events) if completed else 0,
-        extra=ctx.extra_gas,
+def _statement(signed: SignedTransaction, usage: GasUsage) -> tuple[FeeStatement, bool]:
+    raw = signed.raw
+    return fee_statement(
+        usage, gas_unit_price=raw.gas_unit_price, max_gas_amount=raw.max_gas_amount
     )
 
 
-def _epilogue(ctx: Context, signed: SignedTransaction, payer: Address, fee: int) -> None:
-    """Use the transaction's sequence number (or its nonce) and charge the fee."""
+def _epilogue(
+    ctx: Context, signed: SignedTransaction, payer: Address, statement: FeeStatement
+) -> None:
+    """Use the transaction's sequence number (or its nonce) and charge the fee: gas used
+    times the gas unit price, less the storage refund."""
     raw = signed.raw
     nonce = replay_nonce(signed)
     now_secs = ctx.timestamp_usec // 1_000_000
@@ -441,7 +453,15 @@ def _epilogue(ctx: Context, signed: SignedTransaction, payer: Address, fee: int)
         account["sequence_number"] = str(int(account["sequence_number"]) + 1)
         ctx.put(raw.sender, ACCOUNT, account)
     if payer != _NO_FEE_PAYER:
-        charge_fee(ctx, payer, fee)
+        charge_fee(ctx, payer, _net_fee(signed, statement))
+
+
+def _net_fee(signed: SignedTransaction, statement: FeeStatement) -> int:
+    """Octas the payer pays: negative when the refund is the larger."""
+    return (
+        statement.total_charge_gas_units * signed.raw.gas_unit_price
+        - statement.storage_fee_refund_octas
+    )
 
 
 def execute(
@@ -457,9 +477,7 @@ def execute(
 
     ``arguments`` are the call's arguments already decoded (as the mempool keeps them).
     """
-    raw = signed.raw
     signers, payer, _ = signers_of(signed)
-    intrinsic = intrinsic_gas(size)
     ctx = Context(
         read,
         FRAMEWORK.codec,
@@ -470,7 +488,6 @@ def execute(
     )
     ctx.orderless = replay_nonce(signed) is not None
     ef = entry_function_of(signed)
-    status = SUCCESS
     try:
         if ef is None:  # a multisig payload, or one this node does not run
             ctx = run_multisig(
@@ -483,33 +500,39 @@ def execute(
             )
         else:
             _run_entry(ctx, ef, arguments)
-        gas = _charge(ctx, intrinsic, completed=True).total
-        if gas > raw.max_gas_amount:
-            status, gas = "Out of gas", raw.max_gas_amount
-        elif payer != _NO_FEE_PAYER and store_balance(ctx, payer, APT_METADATA) < (
-            gas * raw.gas_unit_price
+        statement, out_of_gas = _statement(signed, gas_usage(ctx, size, completed=True))
+        if out_of_gas:
+            status = "Out of gas"
+        elif payer != _NO_FEE_PAYER and store_balance(ctx, payer, APT_METADATA) < _net_fee(
+            signed, statement
         ):
             status = _CANT_PAY.vm_status
         else:
-            _epilogue(ctx, signed, payer, gas * raw.gas_unit_price)
-            return TxnOutput(True, SUCCESS, gas, finalize(ctx), ctx.events, ctx.handle_events)
+            _epilogue(ctx, signed, payer, statement)
+            events = [*ctx.events, fee_event(statement)]
+            gas = statement.total_charge_gas_units
+            changes = finalize(ctx)
+            return TxnOutput(True, SUCCESS, gas, changes, events, ctx.handle_events, statement)
     except MoveAbortError as abort:
-        status = abort.vm_status
-        gas = min(_charge(ctx, intrinsic, completed=False).total, raw.max_gas_amount)
+        statement, out_of_gas = _statement(signed, gas_usage(ctx, size, completed=False))
+        status = "Out of gas" if out_of_gas else abort.vm_status
     except VMStatusError as failure:
+        statement, _ = _statement(signed, GasUsage(size=size, calls=0))
         status = failure.status
-        gas = min(intrinsic, raw.max_gas_amount)
     except Exception:
         # A function body's own fault: the transaction fails as a VM invariant violation,
         # named in the log, rather than stopping every block after it.
         _log.exception("the framework failed on transaction %s", signed.hash())
+        statement, _ = _statement(signed, GasUsage(size=size, calls=0))
         status = INVARIANT_VIOLATION
-        gas = min(intrinsic, raw.max_gas_amount)
+    if statement.storage_fee_refund_octas:  # a failed transaction deletes nothing
+        statement = dataclasses.replace(statement, storage_fee_refund_octas=0)
     kept = Context(
         read, FRAMEWORK.codec, timestamp_usec=timestamp_usec, chain_id=chain_id, signers=signers
     )
-    _epilogue(kept, signed, payer, gas * raw.gas_unit_price)
-    return TxnOutput(False, status, gas, finalize(kept))
+    _epilogue(kept, signed, payer, statement)
+    gas = statement.total_charge_gas_units
+    return TxnOutput(False, status, gas, finalize(kept), [fee_event(statement)], [], statement)
 
 
 def finalize(ctx: Context) -> list[StateChange]:
@@ -638,5 +661,5 @@ def run_view(
     out.uleb128(len(results))
     for t, value in zip(returns, results, strict=True):
         out.fixed_bytes(codec.encode(t, value))
-    gas = GasCharge(intrinsic=0, calls=1, reads=ctx.reads, extra=ctx.extra_gas).total
+    gas = view_gas(ctx.read_pages, ctx.extra_gas)
     return results, out.output(), gas

@@ -1,31 +1,88 @@
 """The embedded node's gas schedule, block limits and gas price estimate.
 
-Execution here is Python, not Move bytecode, so gas cannot be counted per instruction.
-Instead every user transaction is charged from a small fixed schedule that depends only
-on what the transaction did, so the same transaction always costs the same:
+The parameters are aptos-core's transaction gas parameters as they stand since aptos-core
+pull request #18880 ("Apply 10x multiplier to gas costs and storage fees", opened
+2026-02-27, merged March 2026; the commit is not pinned here). Its change was made by the
+script of pull request #18920 (2026-03-03), which multiplies the literal value of every
+parameter typed as gas (``Gas``, ``InternalGas``, ``InternalGasPer*``) or as a storage fee
+(``Fee``, ``FeePerByte``, ``FeePerSlot``) by 10 and leaves limits, quotas, byte counts,
+the scaling factor and the gas price bounds (``FeePerGasUnit``: the minimum stays 100
+octas) alone; ``MAX_GAS_AMOUNT`` (``config/global-constants``) was changed by hand in the
+same pull request. The values below are the literals of
+``aptos-move/aptos-gas-schedule/src/gas_schedule/transaction.rs`` before it (the version
+whose newest gated parameter is ``max_aa_gas``, gas feature ``RELEASE_V1_26``) times 10,
+and ``MAX_GAS_AMOUNT`` its former 2,000,000 times 10. Gas is counted as aptos-core
+counts it, in *internal* units, ``GAS_UNIT_SCALING_FACTOR`` of them
+to one gas unit, in three meters:
 
-==========================  =====  ==========================================================
-charge                      units  per
-==========================  =====  ==========================================================
-``INTRINSIC_BASE``              5  transaction
-``INTRINSIC_PER_100_BYTES``     1  full 100 bytes of the BCS signed transaction
-``EXECUTION_CALL``              4  entry (or view) function call
-``EXECUTION_READ``              1  distinct state item the function read
-``IO_WRITE``                    3  state item the function wrote or deleted
-``STORAGE_NEW_SLOT``           40  state item the function created (slot fee)
-``EVENT``                       2  event emitted
-==========================  =====  ==========================================================
+=====================================  ==============  ======================================
+parameter                              value           charged
+=====================================  ==============  ======================================
+``MIN_TRANSACTION_GAS_UNITS``          27,600,000      execution, once per transaction
+``INTRINSIC_GAS_PER_BYTE``             11,580          execution, per byte of the signed
+                                                       transaction over 600 bytes
+``EXECUTION_PER_CALL`` *               12,000,000      execution, per entry (or view) call
+``EXECUTION_PER_READ`` *               1,500,000       execution, per state item read
+``READS_PER_CALL`` *                   2               state items read per call besides the
+                                                       body's own (feature flags, the
+                                                       asset's metadata object...)
+``STORAGE_IO_PER_STATE_SLOT_READ``     3,023,850       IO, per state item read
+``STORAGE_IO_PER_STATE_BYTE_READ``     1,510           IO, per byte read, in whole 4 KiB pages
+``STORAGE_IO_PER_STATE_SLOT_WRITE``    895,680         IO, per state slot written or deleted
+``STORAGE_IO_PER_STATE_BYTE_WRITE``    890             IO, per byte of key + value written
+``STORAGE_IO_PER_EVENT_BYTE_WRITE``    890             IO, per byte of each event
+``STORAGE_IO_PER_TRANSACTION_BYTE``    890             IO, per byte of the signed transaction
+``STORAGE_FEE_PER_STATE_SLOT``         400,000 octas   storage, per state slot created
+``STORAGE_FEE_PER_STATE_BYTE``         400 octas       storage, per byte of key + value of a
+                                                       created slot
+``STORAGE_FEE_PER_EVENT_BYTE``         200 octas       storage, per event byte beyond the
+                                                       first 1,024 of the transaction
+``STORAGE_FEE_PER_TRANSACTION_BYTE``   200 octas       storage, per transaction byte over 600
+=====================================  ==============  ======================================
 
-The prologue (checks) and the epilogue (sequence number bump, fee burn) are not charged.
-``gas_used`` is the sum; the fee is ``gas_used * gas_unit_price`` octas, burned from the
-payer's APT. A transaction whose charge exceeds its ``max_gas_amount`` is out of gas: it
-is kept, charged ``max_gas_amount`` and its effects are dropped. A plain APT transfer to
-an existing account costs about 25 units; one that creates the recipient about 150.
+Python cannot count Move instructions, so the three lines marked * are this node's own:
+a fixed execution charge per call and per state item read stands in for the
+instructions and natives a call runs, and two more items (one page each, charged as the
+body's reads are) per call for what the framework's Move code reads that its Python body
+here does not (feature flags, the asset's metadata object). They are chosen so that an
+APT transfer costs what it costs on networks in 2026 (40-60 execution and 50-60 IO gas
+units: ten times the 4-6 and 5-6 before the change). A *state item* is a resource, a
+table item or a module; the resources of an object (the members of
+``0x1::object::ObjectGroup``: the structs of the modules ``object``, ``fungible_asset``,
+``primary_fungible_store`` and of ``0x4``) share one state slot, as a resource group
+does, sized as the BCS map of the members the transaction wrote, and created or deleted
+with the object's ``ObjectCore``. Reads count each distinct item the function body read
+(the prologue and the epilogue are not metered, as on a node).
+
+The three meters give the transaction's ``0x1::transaction_fee::FeeStatement``:
+``execution_gas_units`` and ``io_gas_units`` are their internal sums rounded up,
+``storage_fee_octas`` the storage fees, and ``total_charge_gas_units`` (the
+transaction's ``gas_used``) is ``ceil((execution + io + storage_in_gas) / 10^6)`` with
+``storage_in_gas = ceil(storage_fee_octas * 10^6 / gas_unit_price)``. Deleting a slot
+refunds its deposit (slot fee plus its bytes at the per-byte fee) as
+``storage_fee_refund_octas``, which is not part of ``gas_used``: the payer is charged
+``gas_used * gas_unit_price - storage_fee_refund_octas`` octas.
+
+A transaction whose total passes ``max_gas_amount`` is out of gas: it is kept, its
+``gas_used`` is ``max_gas_amount``, and its statement counts the meters in the order
+they are charged (execution, IO, storage), the one that ran out whole and the ones after
+it at zero. A transaction that aborts pays execution and the IO of what it read and of
+its bytes; what it wrote is dropped and costs nothing.
+
+A plain APT transfer to an existing account costs 96 gas units (execution 48, IO 49;
+before: 24 on this node's former schedule, 9-11 on networks before the change); one that
+creates its recipient 10,353 (execution 48, IO 50, storage 1,025,600 octas for two new
+slots; before: 150 here, about 999 with 98,800 octas on networks).
 
 Blocks end when their gas reaches ``BLOCK_GAS_LIMIT`` (the transaction that crosses it
 is the last one in) or when they hold ``MAX_BLOCK_USER_TRANSACTIONS``; either makes the
-block *full*. The price estimate follows AIP-34 over recent blocks: a full block needs
-its lowest price plus one to get in, a non-full block only the minimum price (100).
+block *full*. A block's gas counts what aptos-core's block gas limit counts (its
+``ComplexLimitV1`` with both multipliers 1): each transaction's execution and IO gas,
+not its storage fee; that is the ``block_effective_block_gas_units`` of the block's end
+info. This node's blocks are small: 3,200 units take about 34 of the day chain's
+transactions (aptos-core's genesis default, 20,000 units before the change, was raised
+with it). The price estimate follows AIP-34 over recent blocks: a full block needs its
+lowest price plus one to get in, a non-full block only the minimum price (100).
 """
 
 from __future__ import annotations
@@ -37,42 +94,70 @@ from typing import Final
 
 __all__ = [
     "BLOCK_GAS_LIMIT",
-    "EVENT",
-    "EXECUTION_CALL",
-    "EXECUTION_READ",
+    "EXECUTION_PER_CALL",
+    "EXECUTION_PER_READ",
+    "FREE_EVENT_BYTES_QUOTA",
     "GAS_BUCKETS",
-    "INTRINSIC_BASE",
-    "INTRINSIC_PER_100_BYTES",
-    "IO_WRITE",
+    "GAS_UNIT_SCALING_FACTOR",
+    "INTRINSIC_GAS_PER_BYTE",
+    "LARGE_TRANSACTION_CUTOFF",
     "MAX_BLOCK_USER_TRANSACTIONS",
     "MAX_GAS_AMOUNT",
     "MAX_GAS_UNIT_PRICE",
     "MAX_TRANSACTION_SIZE",
     "MIN_GAS_UNIT_PRICE",
-    "STORAGE_NEW_SLOT",
+    "MIN_TRANSACTION_GAS_UNITS",
+    "READS_PER_CALL",
+    "READ_PAGE_BYTES",
+    "STORAGE_FEE_PER_EVENT_BYTE",
+    "STORAGE_FEE_PER_STATE_BYTE",
+    "STORAGE_FEE_PER_STATE_SLOT",
+    "STORAGE_FEE_PER_TRANSACTION_BYTE",
+    "STORAGE_IO_PER_EVENT_BYTE_WRITE",
+    "STORAGE_IO_PER_STATE_BYTE_READ",
+    "STORAGE_IO_PER_STATE_BYTE_WRITE",
+    "STORAGE_IO_PER_STATE_SLOT_READ",
+    "STORAGE_IO_PER_STATE_SLOT_WRITE",
+    "STORAGE_IO_PER_TRANSACTION_BYTE",
     "BlockGas",
-    "GasCharge",
+    "FeeStatement",
+    "GasUsage",
+    "SlotWrite",
     "estimate_gas_price",
+    "fee_statement",
     "intrinsic_gas",
+    "view_gas",
 ]
 
 MIN_GAS_UNIT_PRICE: Final = 100
 MAX_GAS_UNIT_PRICE: Final = 10_000_000_000
-#: Largest ``max_gas_amount`` a transaction may ask for.
-MAX_GAS_AMOUNT: Final = 2_000_000
+#: Largest ``max_gas_amount`` a transaction may ask for (2,000,000 before the change).
+MAX_GAS_AMOUNT: Final = 20_000_000
 #: Largest BCS signed transaction accepted, in bytes.
 MAX_TRANSACTION_SIZE: Final = 64 * 1024
 
-INTRINSIC_BASE: Final = 5
-INTRINSIC_PER_100_BYTES: Final = 1
-EXECUTION_CALL: Final = 4
-EXECUTION_READ: Final = 1
-IO_WRITE: Final = 3
-STORAGE_NEW_SLOT: Final = 40
-EVENT: Final = 2
+GAS_UNIT_SCALING_FACTOR: Final = 1_000_000
+MIN_TRANSACTION_GAS_UNITS: Final = 27_600_000
+LARGE_TRANSACTION_CUTOFF: Final = 600
+INTRINSIC_GAS_PER_BYTE: Final = 11_580
+EXECUTION_PER_CALL: Final = 12_000_000
+EXECUTION_PER_READ: Final = 1_500_000
+READS_PER_CALL: Final = 2
+STORAGE_IO_PER_STATE_SLOT_READ: Final = 3_023_850
+STORAGE_IO_PER_STATE_BYTE_READ: Final = 1_510
+READ_PAGE_BYTES: Final = 4096
+STORAGE_IO_PER_STATE_SLOT_WRITE: Final = 895_680
+STORAGE_IO_PER_STATE_BYTE_WRITE: Final = 890
+STORAGE_IO_PER_EVENT_BYTE_WRITE: Final = 890
+STORAGE_IO_PER_TRANSACTION_BYTE: Final = 890
+STORAGE_FEE_PER_STATE_SLOT: Final = 400_000
+STORAGE_FEE_PER_STATE_BYTE: Final = 400
+STORAGE_FEE_PER_EVENT_BYTE: Final = 200
+FREE_EVENT_BYTES_QUOTA: Final = 1024
+STORAGE_FEE_PER_TRANSACTION_BYTE: Final = 200
 
 #: Gas a block may use; the transaction that reaches it is the block's last.
-BLOCK_GAS_LIMIT: Final = 1500
+BLOCK_GAS_LIMIT: Final = 3_200
 #: User transactions a block may hold.
 MAX_BLOCK_USER_TRANSACTIONS: Final = 150
 
@@ -83,38 +168,167 @@ MARKET_BLOCK_HISTORY: Final = 30
 AGGRESSIVE_BLOCK_HISTORY: Final = 120
 
 
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def _intrinsic_internal(size: int) -> int:
+    return MIN_TRANSACTION_GAS_UNITS + INTRINSIC_GAS_PER_BYTE * max(
+        0, size - LARGE_TRANSACTION_CUTOFF
+    )
+
+
 def intrinsic_gas(size: int) -> int:
-    """Gas charged for carrying a signed transaction of ``size`` bytes.
+    """Gas units charged for carrying a signed transaction of ``size`` bytes, rounded up.
 
     It is also the least ``max_gas_amount`` the transaction may carry.
+
+    Examples
+    --------
+    >>> intrinsic_gas(250), intrinsic_gas(1600)
+    (28, 40)
     """
-    return INTRINSIC_BASE + INTRINSIC_PER_100_BYTES * (size // 100)
+    return _ceil_div(_intrinsic_internal(size), GAS_UNIT_SCALING_FACTOR)
 
 
 @dataclass(frozen=True, slots=True)
-class GasCharge:
-    """What one transaction was charged for, by schedule line."""
+class SlotWrite:
+    """One state slot a transaction wrote: key and value sizes in bytes (``value_size``
+    None: deleted), whether it created the slot, and for a deletion the value size it had."""
 
-    intrinsic: int
-    calls: int = 0
-    reads: int = 0
-    writes: int = 0
-    new_slots: int = 0
-    events: int = 0
-    extra: int = 0
+    key_size: int
+    value_size: int | None
+    created: bool = False
+    deleted_size: int = 0
 
-    @property
-    def total(self) -> int:
-        """Gas units used."""
-        return (
-            self.intrinsic
-            + EXECUTION_CALL * self.calls
-            + EXECUTION_READ * self.reads
-            + IO_WRITE * self.writes
-            + STORAGE_NEW_SLOT * self.new_slots
-            + EVENT * self.events
-            + self.extra
-        )
+
+@dataclass(frozen=True, slots=True)
+class GasUsage:
+    """What one transaction did that the schedule charges for.
+
+    ``read_pages`` holds, per state item read, the 4 KiB pages it spans (at least one);
+    ``writes`` and ``event_sizes`` are empty for a transaction whose effects were
+    dropped; ``extra_units`` is execution gas units charged beyond the schedule's lines.
+    """
+
+    size: int
+    calls: int = 1
+    read_pages: tuple[int, ...] = ()
+    writes: tuple[SlotWrite, ...] = ()
+    event_sizes: tuple[int, ...] = ()
+    extra_units: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class FeeStatement:
+    """A transaction's ``0x1::transaction_fee::FeeStatement``, fields in the struct's order."""
+
+    total_charge_gas_units: int
+    execution_gas_units: int
+    io_gas_units: int
+    storage_fee_octas: int
+    storage_fee_refund_octas: int
+
+    def event_data(self) -> dict[str, str]:
+        """The event's data as the REST API renders it (u64 as text)."""
+        return {
+            "total_charge_gas_units": str(self.total_charge_gas_units),
+            "execution_gas_units": str(self.execution_gas_units),
+            "io_gas_units": str(self.io_gas_units),
+            "storage_fee_octas": str(self.storage_fee_octas),
+            "storage_fee_refund_octas": str(self.storage_fee_refund_octas),
+        }
+
+
+def _read_io(pages: int) -> int:
+    return STORAGE_IO_PER_STATE_SLOT_READ + STORAGE_IO_PER_STATE_BYTE_READ * READ_PAGE_BYTES * pages
+
+
+def _meters(usage: GasUsage) -> tuple[int, int, int, int]:
+    """Internal execution gas, internal IO gas, storage fee and refund (octas)."""
+    reads = (*usage.read_pages, *(1,) * (READS_PER_CALL * usage.calls))
+    execution = (
+        _intrinsic_internal(usage.size)
+        + EXECUTION_PER_CALL * usage.calls
+        + EXECUTION_PER_READ * len(reads)
+        + usage.extra_units * GAS_UNIT_SCALING_FACTOR
+    )
+    io = STORAGE_IO_PER_TRANSACTION_BYTE * usage.size + sum(_read_io(pages) for pages in reads)
+    storage = STORAGE_FEE_PER_TRANSACTION_BYTE * max(0, usage.size - LARGE_TRANSACTION_CUTOFF)
+    refund = 0
+    for w in usage.writes:
+        io += STORAGE_IO_PER_STATE_SLOT_WRITE
+        if w.value_size is None:
+            if w.deleted_size:
+                refund += STORAGE_FEE_PER_STATE_SLOT + STORAGE_FEE_PER_STATE_BYTE * (
+                    w.key_size + w.deleted_size
+                )
+            continue
+        io += STORAGE_IO_PER_STATE_BYTE_WRITE * (w.key_size + w.value_size)
+        if w.created:
+            storage += STORAGE_FEE_PER_STATE_SLOT + STORAGE_FEE_PER_STATE_BYTE * (
+                w.key_size + w.value_size
+            )
+    event_bytes = sum(usage.event_sizes)
+    io += STORAGE_IO_PER_EVENT_BYTE_WRITE * event_bytes
+    storage += STORAGE_FEE_PER_EVENT_BYTE * max(0, event_bytes - FREE_EVENT_BYTES_QUOTA)
+    return execution, io, storage, refund
+
+
+def fee_statement(
+    usage: GasUsage, *, gas_unit_price: int, max_gas_amount: int
+) -> tuple[FeeStatement, bool]:
+    """The fee statement of ``usage`` and whether the transaction ran out of gas.
+
+    ``gas_unit_price`` 0 (never on a ledger: the minimum is 100) converts storage to no gas.
+
+    Examples
+    --------
+    A call of 250 bytes that reads and writes nothing: execution 27,600,000 + 12,000,000
+    + 2 * 1,500,000 = 42,600,000; IO 250 * 890 + 2 * (3,023,850 + 4096 * 1510) =
+    18,640,120; 61,240,120 internal units in all:
+
+    >>> statement, out_of_gas = fee_statement(
+    ...     GasUsage(size=250), gas_unit_price=100, max_gas_amount=200
+    ... )
+    >>> statement, out_of_gas
+    (FeeStatement(total_charge_gas_units=62, execution_gas_units=43, io_gas_units=19, storage_fee_octas=0, storage_fee_refund_octas=0), False)
+    """  # noqa: E501
+    execution, io, storage, refund = _meters(usage)
+    scale = GAS_UNIT_SCALING_FACTOR
+    storage_gas = 0 if gas_unit_price == 0 else _ceil_div(storage * scale, gas_unit_price)
+    total = _ceil_div(execution + io + storage_gas, scale)
+    if total <= max_gas_amount:
+        return FeeStatement(
+            total, _ceil_div(execution, scale), _ceil_div(io, scale), storage, refund
+        ), False
+    # Out of gas: the meters in charge order, the one that ran out whole, the rest at 0.
+    budget = max_gas_amount * scale
+    charged = []
+    for amount in (execution, io, storage_gas):
+        charged.append(amount if budget > 0 else 0)
+        budget -= amount
+    storage_charged = storage if charged[2] else 0
+    return FeeStatement(
+        max_gas_amount,
+        _ceil_div(charged[0], scale),
+        _ceil_div(charged[1], scale),
+        storage_charged,
+        0,
+    ), True
+
+
+def view_gas(read_pages: Sequence[int], extra_units: int = 0) -> int:
+    """Gas units of a view function call: its call and reads, no intrinsic gas.
+
+    Examples
+    --------
+    >>> view_gas([1, 1])
+    55
+    """
+    reads = (*read_pages, *(1,) * READS_PER_CALL)
+    internal = EXECUTION_PER_CALL + sum(EXECUTION_PER_READ + _read_io(p) for p in reads)
+    return _ceil_div(internal, GAS_UNIT_SCALING_FACTOR) + extra_units
 
 
 @dataclass(frozen=True, slots=True)

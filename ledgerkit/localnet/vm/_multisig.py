@@ -188,6 +188,7 @@ def run_multisig(
             raise
         kept = fresh()
         kept.reads, kept.extra_gas = ctx.reads, ctx.extra_gas
+        kept.read_pages = list(ctx.read_pages)
         execution_cleanup(kept, owner, address, payload, _execution_error(failure, call))
         return kept
     finally:

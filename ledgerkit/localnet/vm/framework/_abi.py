@@ -156,12 +156,19 @@ class ModuleSpec:
         return self._functions.get(name)
 
     def abi(self) -> dict[str, Any]:
-        """The module ABI in the API's JSON shape."""
+        """The module ABI in the API's JSON shape.
+
+        Its ``exposed_functions`` are those a node exposes: public and friend functions,
+        and entry functions whatever their visibility; a private function that is not an
+        entry function is left out, ``#[view]`` or not (aptos-core's normalized module,
+        which the API's ABI is made from, filters on visibility and ``entry`` only).
+        """
+        exposed = [f for f in self.functions if f.visibility != "private" or f.entry]
         return {
             "address": self.address.standard,
             "name": self.name,
             "friends": list(self.friends),
-            "exposed_functions": [f.abi() for f in self.functions],
+            "exposed_functions": [f.abi() for f in exposed],
             "structs": [s.abi() for s in self.structs],
         }
 

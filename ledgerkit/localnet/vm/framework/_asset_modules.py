@@ -159,7 +159,8 @@ def transfer_asset(
 
 
 def charge_fee(ctx: Context, payer: Address, fee: int) -> None:
-    """Burn ``fee`` octas of APT from ``payer``: its store, the supply and the burn total."""
+    """Burn ``fee`` octas of APT from ``payer``: its store, the supply and the burn total
+    (a negative ``fee``, a storage refund larger than the gas, is minted to the payer)."""
     address = primary_store_address(payer, APT_METADATA)
     store = ctx.resource(address, FUNGIBLE_STORE)
     store["balance"] = str(int(store["balance"]) - fee)
@@ -168,7 +169,7 @@ def charge_fee(ctx: Context, payer: Address, fee: int) -> None:
     supply["current"]["value"] = str(int(supply["current"]["value"]) - fee)
     ctx.put(APT_METADATA, CONCURRENT_SUPPLY, supply)
     burned = ctx.resource(_FRAMEWORK, BURNED_FEES)
-    burned["total"] = str(int(burned["total"]) + fee)
+    burned["total"] = str(int(burned["total"]) + max(fee, 0))
     ctx.put(_FRAMEWORK, BURNED_FEES, burned)
 
 

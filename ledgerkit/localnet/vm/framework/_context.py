@@ -150,11 +150,15 @@ class Context:
         #: Events emitted to handles: (account, creation number, sequence number, event).
         self.handle_events: list[tuple[bytes, int, int, dict[str, Any]]] = []
         self.reads = 0
+        #: Per state item read: the 4 KiB pages its stored bytes span (at least one).
+        self.read_pages: list[int] = []
         self.extra_gas = 0
         #: An orderless transaction (a nonce, no sequence number) is running.
         self.orderless = False
         self._cache: dict[bytes, Any] = {}
         self._existed: dict[bytes, bool] = {}
+        #: Size in bytes of each stored value loaded (its BCS), for deletion refunds.
+        self.stored_sizes: dict[bytes, int] = {}
 
     # -- reading ------------------------------------------------------------------------
 
@@ -162,8 +166,11 @@ class Context:
         if skey in self._cache:
             return self._cache[skey]
         raw = self._read(skey)
+        size = 0 if raw is None else len(raw[1])
         if counted:
             self.reads += 1
+            self.read_pages.append(max(1, -(-size // 4096)))
+        self.stored_sizes[skey] = size
         value = None if raw is None else orjson.loads(raw[0])
         self._cache[skey] = value
         self._existed[skey] = raw is not None

@@ -364,7 +364,21 @@ CHAIN_ID = ModuleSpec(
 
 TRANSACTION_FEE = ModuleSpec(
     "transaction_fee",
-    structs=(S("BurnedFees", KEY, (("total", "u64"),)),),
+    structs=(
+        S("BurnedFees", KEY, (("total", "u64"),)),
+        S(
+            "FeeStatement",
+            DROP_STORE,
+            (
+                ("total_charge_gas_units", "u64"),
+                ("execution_gas_units", "u64"),
+                ("io_gas_units", "u64"),
+                ("storage_fee_octas", "u64"),
+                ("storage_fee_refund_octas", "u64"),
+            ),
+            is_event=True,
+        ),
+    ),
     functions=(view("burned", (), "u64"),),
 )
 
