@@ -35,31 +35,31 @@ class Fingerprint:
 
 
 SEED_0 = Fingerprint(
-    ledger_version=2373,
+    ledger_version=2505,
     block_height=360,
     block_180={
         "block_height": "180",
         "block_hash": "0xffd5797e24f0c3373401223278fba359313b1ed2bf9b46cdd1124999365ffd99",
         "block_timestamp": "1748779200000000",  # 2025-06-01T12:00:00Z
-        "first_version": "734",
-        "last_version": "742",
+        "first_version": "785",
+        "last_version": "793",
     },
-    genesis_hash="0xadbb5386f3f60bce620bde1b5a1438f77982212e554c1260ab26c0edcbef99d1",
-    pages_digest="eafada0407bd26f07bb9d7b64d42a750827b8afbd0abc19404d06b18075d4f9a",
+    genesis_hash="0x5fbc60888c60cefb81f1d5378e0989c318f05bc21eb554aa36244e1dcb2d7448",
+    pages_digest="6f6cfc0661930045ff98c80976261d64530983f88c939568101ca9f73cea9c84",
 )
 
 SEED_3 = Fingerprint(
-    ledger_version=3195,
+    ledger_version=3390,
     block_height=360,
     block_180={
         "block_height": "180",
         "block_hash": "0x583edef033c8e071788e9747c57918572288b15fd1e7c678eb17d9e2a431557b",
         "block_timestamp": "1748779200000000",  # 2025-06-01T12:00:00Z
-        "first_version": "1110",
-        "last_version": "1119",
+        "first_version": "1245",
+        "last_version": "1255",
     },
-    genesis_hash="0xe79bc9a81177e683106f1f5d11ff1c39619de4a1fe7a47cff2ecd968778dcf92",
-    pages_digest="4855442cf1dbbe791bd795d296fee78ee8177ef885b8db1dbb26b318858c20f3",
+    genesis_hash="0xcbc354b79180b0b49fd7a78fcb76ac68cc1efc709841ec563f1c7a88c886991f",
+    pages_digest="db28f4c1aca4246843e849816dc7e64c857c6fe22e27cc0c47d950fd274e556e",
 )
 
 

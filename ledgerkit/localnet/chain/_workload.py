@@ -283,7 +283,7 @@ class Workload:
         return self.address(rng.randrange(self.count)).standard
 
     def _payload(self, rng: random.Random, kind: str, sender: Address) -> tuple[EntryFunction, int]:
-        max_gas = rng.choice((2_000, 10_000, 200_000))
+        max_gas = rng.choice((20_000, 100_000, 200_000))
         amount = rng.randint(1, 200) * 1_000_000
         args: list[tuple[str, Any]]
         type_args: tuple[str, ...] = ()
