@@ -26,7 +26,7 @@ import pytest
 from multisig_helpers import fund, new_multisig
 from node_http_helpers import is_address, is_hash, is_u64, ok, run
 from test_node_reference_schemas import check, load_reference
-from token_object_helpers import create_collection, mint
+from token_object_helpers import create_collection, mint, resources
 
 from ledgerkit.keys import Account, Ed25519PrivateKey
 from ledgerkit.localnet import LocalNode
@@ -367,3 +367,36 @@ def test_the_new_resources_and_events_fit_the_reference_schemas(world: World) ->
         response = http.request(method.upper(), url, json=body)
         problems += check(reference, path, method, response)
     assert problems == []
+
+
+def test_an_account_answers_with_the_golden_s_fields(world: World) -> None:
+    """aptos-core api/goldens/aptos_api__tests__accounts_test__test_get_core_account_data.json
+    (commit 19a3a0a0dd4109763f29a43c53ba382e7cb552b3): ``GET /accounts/0x1`` is
+    ``{"sequence_number": "0", "authentication_key": "0x…"}``, in that order."""
+    found = ok(world.http.get("/accounts/0x1"))
+    assert found == {"sequence_number": "0", "authentication_key": "0x" + "0" * 63 + "1"}
+    assert list(found) == ["sequence_number", "authentication_key"]
+
+
+def test_objects_read_as_aptos_core_s_object_test_reads_them(world: World) -> None:
+    """aptos-core api/src/tests/objects.rs (``test_gen_object``, commit
+    118d0a8917560219a56b8c12f8e5741aac52d7b2): minting leaves the collection's
+    ``ObjectCore`` and ``Collection`` as they were; the token's resources list
+    ``ObjectCore`` and ``0x4::token::Token`` each on its own, owned by the minter; and
+    ``0x1::object::transfer_call(token, token)`` makes the token its own owner."""
+    http, creator = world.http, world.sender
+    created = create_collection(http, creator, "Hero Quest!")
+    assert created["success"], created["vm_status"]
+    collection = "0x" + hashlib.sha3_256(bytes(creator.address) + b"Hero Quest!\xfe").hexdigest()
+    before = resources(http, collection)
+    minted, token = mint(http, creator, "Hero Quest!", "Wukong")
+    assert minted["success"], minted["vm_status"]
+    after = resources(http, collection)
+    for kind in ("0x1::object::ObjectCore", "0x4::collection::Collection"):
+        assert after[kind] == before[kind], kind
+    hero = resources(http, token)
+    assert {"0x1::object::ObjectCore", "0x4::token::Token"} <= set(hero)
+    assert hero["0x1::object::ObjectCore"]["owner"] == creator.address.standard
+    moved = run(http, creator, "0x1::object::transfer_call", [("address", token)] * 2)
+    assert moved["success"], moved["vm_status"]
+    assert resources(http, token)["0x1::object::ObjectCore"]["owner"] == token
