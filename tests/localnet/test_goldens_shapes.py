@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import httpx
 import pytest
@@ -165,7 +165,8 @@ def primary_store(owner: str) -> str:
 class World:
     def __init__(self, node: LocalNode, http: httpx.Client) -> None:
         self.node, self.http = node, http
-        self.sender = node.dev_accounts[0]
+        # A funded dev account: the helpers of both kinds of accounts take it.
+        self.sender: Any = cast(Any, node.dev_accounts[0])
         self.fresh = Ed25519PrivateKey.from_seed(b"an account the golden makes").address()
         account = ok(http.get(f"/accounts/{self.sender.address}"))
         self.sequence = int(account["sequence_number"])
@@ -311,11 +312,21 @@ def test_an_option_renders_as_a_vec(world: World) -> None:
 def _token_v1(http: httpx.Client, creator: Any, name: str = "Relics") -> None:
     text = "0x1::string::String"
     strings = "vector<0x1::string::String>"
-    collection = [(text, name), (text, "Old things"), (text, "https://ex.org/r")]
+    collection: list[tuple[str, Any]] = [
+        (text, name),
+        (text, "Old things"),
+        (text, "https://ex.org/r"),
+    ]
     collection += [("u64", 5), ("vector<bool>", [False, False, False])]
     done = run(http, creator, "0x3::token::create_collection_script", collection)
     assert done["success"], done["vm_status"]
-    token = [(text, name), (text, "Cup"), (text, "A cup"), ("u64", 2), ("u64", 2)]
+    token: list[tuple[str, Any]] = [
+        (text, name),
+        (text, "Cup"),
+        (text, "A cup"),
+        ("u64", 2),
+        ("u64", 2),
+    ]
     token += [(text, "https://ex.org/cup"), ("address", creator.address), ("u64", 100)]
     token += [("u64", 5), ("vector<bool>", [False] * 5), (strings, []), ("vector<vector<u8>>", [])]
     token += [(strings, [])]
