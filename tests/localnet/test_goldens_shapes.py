@@ -205,8 +205,14 @@ def test_create_account_writes_the_golden_s_resources(world: World) -> None:
     store = primary_store(fresh)
     at_store = [(t, d) for a, t, d in writes if a == store]
     assert at_store == golden_store_group(fresh, store)  # both there, in the golden's order
-    # Resource-group members are separate write_resource entries, as the golden lists them.
+    # Resource-group members are separate write_resource entries, as the golden lists them,
+    # each with the golden's keys in its order.
     assert {c["type"] for c in txn["changes"]} == {"write_resource"}
+    for change in txn["changes"]:
+        assert list(change) == ["address", "state_key_hash", "data", "type"]
+        assert list(change["data"]) == ["type", "data"]
+        assert is_address(change["address"])
+        assert is_hash(change["state_key_hash"])
 
 
 def test_create_account_writes_nothing_else_but_the_fee_and_the_new_account(
