@@ -213,6 +213,10 @@ def test_create_account_writes_the_golden_s_resources(world: World) -> None:
         assert list(change["data"]) == ["type", "data"]
         assert is_address(change["address"])
         assert is_hash(change["state_key_hash"])
+    # A write set is ordered by state key, so by address first (0xa550c18 before 0xa5a7… in
+    # the golden).
+    addresses = [int(c["address"], 16) for c in txn["changes"]]
+    assert addresses == sorted(addresses)
 
 
 def test_create_account_writes_nothing_else_but_the_fee_and_the_new_account(
