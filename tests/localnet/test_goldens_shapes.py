@@ -165,7 +165,7 @@ def primary_store(owner: str) -> str:
 class World:
     def __init__(self, node: LocalNode, http: httpx.Client) -> None:
         self.node, self.http = node, http
-        # A funded dev account: the helpers of both kinds of accounts take it.
+        # A funded dev account, passed to functions typed for either kind of account.
         self.sender: Any = cast(Any, node.dev_accounts[0])
         self.fresh = Ed25519PrivateKey.from_seed(b"an account the golden makes").address()
         account = ok(http.get(f"/accounts/{self.sender.address}"))
