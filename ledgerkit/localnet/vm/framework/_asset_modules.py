@@ -131,6 +131,14 @@ def withdraw(ctx: Context, owner: Address, metadata: Address, amount: int) -> No
     )
 
 
+def _new_primary_store(ctx: Context, owner: Address, metadata: Address) -> dict[str, Any]:
+    """Make ``owner``'s (empty) primary store of ``metadata``: an object owned by ``owner``,
+    its ungated transfer disabled; returns the store, not yet written."""
+    address = primary_store_address(owner, metadata)
+    ctx.put(address, OBJECT_CORE, object_core(address, owner))
+    return {"metadata": {"inner": metadata.standard}, "balance": "0", "frozen": False}
+
+
 def deposit(
     ctx: Context, owner: Address, metadata: Address, amount: int, *, events: bool = True
 ) -> None:
@@ -138,8 +146,7 @@ def deposit(
     address = primary_store_address(owner, metadata)
     store = ctx.resource(address, FUNGIBLE_STORE)
     if store is None:
-        ctx.put(address, OBJECT_CORE, object_core(address, owner))
-        store = {"metadata": {"inner": metadata.standard}, "balance": "0", "frozen": False}
+        store = _new_primary_store(ctx, owner, metadata)
     balance = int(store["balance"]) + amount
     if balance > U64_MAX:  # the u64 addition overflows, as the Move VM reports it
         raise VMStatusError("ARITHMETIC_ERROR")
@@ -263,7 +270,13 @@ def _aa_batch(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
 
 @native("aptos_account", "create_account")
 def _aa_create(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
-    create_account(ctx, Address.parse(args[0]))
+    """``create_account`` then ``register_apt``: the new account's APT primary store is
+    made at once (empty), as ``aptos_account::create_account`` makes it."""
+    address = Address.parse(args[0])
+    create_account(ctx, address)
+    if not ctx.exists(primary_store_address(address, APT_METADATA), FUNGIBLE_STORE):
+        store = _new_primary_store(ctx, address, APT_METADATA)
+        ctx.put(primary_store_address(address, APT_METADATA), FUNGIBLE_STORE, store)
 
 
 # -- coin -------------------------------------------------------------------------------------
