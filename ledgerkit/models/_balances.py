@@ -32,9 +32,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final, NamedTuple
 
 from ledgerkit._errors import InputError, LedgerError
+from ledgerkit.bcs import Deserializer, EntryFunction
 from ledgerkit.models._accounts import MoveResource
 from ledgerkit.models._changes import WriteResource
 from ledgerkit.models._events import Event
+from ledgerkit.models._payloads import MultisigPayload
 from ledgerkit.models._signatures import FeePayerSignature, MultiAgentSignature
 from ledgerkit.models._transactions import GenesisTransaction, UserTransaction
 from ledgerkit.types import APT_METADATA, Address, MoveType, StructTag, paired_metadata_address
@@ -228,12 +230,44 @@ def _accounts_named(txn: Any) -> list[str]:
         add(_addresses_in(list(signature.secondary_signer_addresses)))
     if isinstance(signature, FeePayerSignature):
         add(_addresses_in(signature.fee_payer_address))
-    add(_addresses_in(getattr(getattr(txn, "payload", None), "arguments", None)))
+    payload = getattr(txn, "payload", None)
+    add(_addresses_in(getattr(payload, "arguments", None)))
+    if isinstance(payload, MultisigPayload):  # a call made as the multisig account
+        add(_addresses_in(payload.multisig_address))
+        add(_addresses_in(getattr(payload.transaction_payload, "arguments", None)))
     for event in _events(txn):
         add(_addresses_in(event.data))
+        add(_stored_call_addresses(event))
     for change in getattr(txn, "changes", None) or ():
         add(_addresses_in(getattr(change, "address", None)))
     return list(named)
+
+
+#: The events of a multisig account's stored call being run: its BCS is in their data.
+_STORED_CALL_EVENTS: Final = frozenset(
+    {
+        "0x1::multisig_account::TransactionExecutionSucceeded",
+        "0x1::multisig_account::TransactionExecutionFailed",
+    }
+)
+
+
+def _stored_call_addresses(event: Event) -> list[str]:
+    """The 32-byte arguments of the call a multisig account had stored and now ran (its
+    ``MultisigTransactionPayload`` BCS in the event's ``transaction_payload``): the
+    recipient of a stored transfer is named nowhere else in the transaction."""
+    tag = _struct(event.type)
+    if tag is None or _base(tag) not in _STORED_CALL_EVENTS or not isinstance(event.data, dict):
+        return []
+    text = event.data.get("transaction_payload")
+    try:
+        raw = bytes.fromhex(str(text).removeprefix("0x"))
+        d = Deserializer(raw)
+        d.variant(("EntryFunction",), "multisig payload")
+        call = EntryFunction.deserialize(d)
+    except (ValueError, LedgerError):
+        return []
+    return [Address(arg).long for arg in call.args if len(arg) == 32]
 
 
 def _fa_store_of(event: Event, tag: StructTag) -> str | None:

@@ -78,4 +78,7 @@ def test_every_tab_of_the_inspector_reads_the_token_transfer(scene: Any) -> None
     assert [grid.error for grid in inspector.view.grids if grid.error] == []
     events = grid_titled(inspector, " event")
     # object::transfer_call emits the one module event (this node writes no FeeStatement).
-    assert [r["type"] for r in events.rows] == ["0x1::object::Transfer"]
+    assert [r["type"] for r in events.rows] == [
+        "0x1::object::Transfer",
+        "0x1::transaction_fee::FeeStatement",
+    ]
