@@ -198,7 +198,7 @@ def test_the_transaction_events_kind_holds_the_events_of_the_transactions(
         partition_size=300,
         progress=False,
     )
-    assert summary.partitions == 3  # [37, 300), [300, 600), [600, 883)
+    assert summary.partitions == 4  # [37, 300), [300, 600), [600, 900), [900, 914)
     written = pd.read_parquet(tmp_path / "ev" / "transaction_events")
     written = written.sort_values(["version", "event_index"], ignore_index=True)
     expected = events_to_frame(fetch_transactions(node.url, 37, VERSIONS))

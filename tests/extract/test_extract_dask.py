@@ -68,7 +68,7 @@ def test_the_dask_frame_equals_the_parquet_dataset(
     local = pd.read_parquet(tmp_path / "transactions")
 
     lazy = transactions_dask(node.url, 0, VERSIONS, partition_size=200)
-    assert lazy.npartitions == 5
+    assert lazy.npartitions == 5  # ceil(914 / 200)
     pd.testing.assert_frame_equal(lazy._meta, empty_frame("transactions"))
     computed = lazy.compute().reset_index(drop=True)
     pd.testing.assert_frame_equal(as_read_back(computed), local)

@@ -31,9 +31,11 @@ from ledgerkit.localnet import LocalNode
 ADDRESS, CREATION_NUMBER = "0x1", 2
 STREAM: dict[str, Any] = {"address": ADDRESS, "creation_number": CREATION_NUMBER}
 
-#: kind -> (start, stop, partition size, files written).
+#: kind -> (start, stop, partition size, files written). Transactions: [37, 300), [300, 600),
+#: [600, 900), [900, 914); blocks: [5, 40), [40, 80), [80, 120), [120, 121); events:
+#: [3, 50), [50, 100), [100, 110).
 CASES: dict[str, tuple[int, int, int, int]] = {
-    "transactions": (37, VERSIONS, 300, 3),
+    "transactions": (37, VERSIONS, 300, 4),
     "blocks": (5, 121, 40, 4),
     "events": (3, 110, 50, 3),
 }

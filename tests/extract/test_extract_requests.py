@@ -3,9 +3,11 @@ most one request (far fewer where blocks hold few transactions), every other kin
 pages at the node's page limit (100 records), and the summary and the progress bar telling
 the requests sent and the waits a budget imposed.
 
-The ``node`` fixture's chain (seed 7, 120 blocks, versions 0..882) has, as its
-``GET /blocks/by_height/{h}`` answers say: block 40 holding versions 124..129, block 79
-453..474, block 120 (the head) 879..882; 0x1's stream 2 one event a block (0..119).
+The ``node`` fixture's chain (seed 7, 120 blocks, versions 0..913) has, as its
+``GET /blocks/by_height/{h}`` answers say: block 0 holding version 0, block 19 56..58,
+block 20 59..61, block 39 121..123, block 40 124..129, block 59 235..243, block 60 244..249,
+block 79 461..482, block 80 483..506, block 99 749..771, block 100 772..796, block 119
+907..909, block 120 (the head) 910..913; 0x1's stream 2 one event a block (0..119).
 """
 
 from __future__ import annotations
@@ -87,13 +89,14 @@ def test_forty_blocks_cost_their_two_ends_and_the_pages_between(
     node: LocalNode, tmp_path: Path
 ) -> None:
     log, summary = _run(node, tmp_path, "blocks", 40, 80)
-    # Blocks 40 and 79 with their transactions, then versions 130..452 (323) in 4 pages.
+    # Blocks 40 and 79 with their transactions, then versions 130..460 (331) in
+    # ceil(331 / 100) = 4 pages, the last of 460 - 430 + 1 = 31.
     assert sorted(log.pages()) == sorted(
-        [_block(40), _block(79), _page(130, 100), _page(230, 100), _page(330, 100), _page(430, 23)]
+        [_block(40), _block(79), _page(130, 100), _page(230, 100), _page(330, 100), _page(430, 31)]
     )
     assert sorted(log.sent) == sorted([HEAD, GENESIS, MARK, *log.pages()])
     assert len(log.pages()) <= 40  # at most one a block
-    assert summary.requests == len(log.sent) == 9
+    assert summary.requests == len(log.sent) == 9  # 3 to begin with, 2 blocks, 4 pages
     assert summary.rows_written == 40
 
 
@@ -108,11 +111,13 @@ def test_blocks_read_from_pages_are_the_nodes_own_rows(
         )
     ours = pq.read_table(tmp_path / "blocks").to_pandas()
     pd.testing.assert_frame_equal(ours, theirs, check_categorical=False)
-    # 1,000: one run, blocks 0 and 120 and versions 1..878 in 9 pages. 20: six runs of
-    # two ends, 55, 59, 105, 203, 229 and 108 versions between them (1+1+2+3+3+2 pages),
-    # and block 120 alone. 3: one request a block (one page between two ends is no fewer
-    # than the one block there).
-    assert len(log.pages()) == {1_000: 11, 20: 13 + 12, 3: 121}[partition_size]
+    # 1,000: one run, blocks 0 and 120 and versions 1..909 (909) in ceil(909 / 100) = 10
+    # pages: 2 + 10. 20: six runs of two ends ([0, 20) .. [100, 120)), with 1..55 (55),
+    # 62..120 (59), 130..234 (105), 250..460 (211), 507..748 (242) and 797..906 (110)
+    # versions between them (1+1+2+3+3+2 = 12 pages), and block 120 alone: 13 + 12. 3: one
+    # request a block (one page between two ends is no fewer than the one block there):
+    # 40 runs of 3 and block 120 alone, 121.
+    assert len(log.pages()) == {1_000: 2 + 10, 20: 13 + 12, 3: 121}[partition_size]
     assert len(log.pages()) <= 121
     assert GENESIS not in log.sent  # the genesis block carries it
 
@@ -139,10 +144,10 @@ def test_a_block_listed_short_costs_its_last_transaction_alone(
         return {**block, "transactions": block["transactions"][:2]}
 
     log, _ = _run(node, tmp_path, "blocks", 40, 80, log=RequestLog(cut))
-    # Blocks 40 (124..129) and 79 (453..474) end past their first two transactions.
+    # Blocks 40 (124..129) and 79 (461..482) end past their first two transactions.
     assert "/transactions/by_version/129" in log.pages()
-    assert "/transactions/by_version/474" in log.pages()
-    assert len(log.pages()) == 8
+    assert "/transactions/by_version/482" in log.pages()
+    assert len(log.pages()) == 8  # the 2 blocks, their 2 last transactions, 4 pages between
     _run(node, tmp_path / "whole", "blocks", 40, 80)
     ours = pq.read_table(tmp_path / "blocks").to_pandas()
     theirs = pq.read_table(tmp_path / "whole" / "blocks").to_pandas()
@@ -179,20 +184,20 @@ def test_blocks_across_a_pruned_node_and_its_archive_are_the_unpruned_nodes(
 
 def test_transactions_cost_a_page_of_100_each(node: LocalNode, tmp_path: Path) -> None:
     log, summary = _run(node, tmp_path, "transactions", 0, VERSIONS)
-    # ceil(883 / 100) = 9; version 0's page names the chain.
-    assert log.pages() == [_page(s, 100) for s in range(0, 800, 100)] + [_page(800, 83)]
+    # ceil(914 / 100) = 10, the last of 914 - 900 = 14; version 0's page names the chain.
+    assert log.pages() == [_page(s, 100) for s in range(0, 900, 100)] + [_page(900, 14)]
     assert sorted(log.sent) == sorted([HEAD, MARK, *log.pages()])
-    assert summary.requests == 11
+    assert summary.requests == 12  # the head, the mark and 10 pages
 
 
 def test_partitions_cut_the_pages_at_their_edges(node: LocalNode, tmp_path: Path) -> None:
     log, _ = _run(node, tmp_path, "transactions", 37, VERSIONS, partition_size=250)
-    # [37, 250): 3 pages, [250, 500): 3, [500, 750): 3, [750, 883): 2.
+    # [37, 250): 3 pages, [250, 500): 3, [500, 750): 3, [750, 914): 164 versions, 2.
     expected = [
         *(_page(37, 100), _page(137, 100), _page(237, 13)),
         *(_page(250, 100), _page(350, 100), _page(450, 50)),
         *(_page(500, 100), _page(600, 100), _page(700, 50)),
-        *(_page(750, 100), _page(850, 33)),
+        *(_page(750, 100), _page(850, 64)),
     ]
     assert sorted(log.pages()) == sorted(expected)
 
@@ -202,11 +207,11 @@ def test_kinds_read_from_transactions_cost_their_pages(
     node: LocalNode, tmp_path: Path, kind: str
 ) -> None:
     log, summary = _run(node, tmp_path, kind, 5, VERSIONS)
-    # ceil(878 / 100) = 9.
+    # ceil(909 / 100) = 10, the last of 914 - 905 = 9.
     assert sorted(log.pages()) == sorted(
-        [_page(s, 100) for s in range(5, 805, 100)] + [_page(805, 78)]
+        [_page(s, 100) for s in range(5, 905, 100)] + [_page(905, 9)]
     )
-    assert summary.requests == len(log.sent) == 12
+    assert summary.requests == len(log.sent) == 13  # the head, genesis, mark and 10 pages
     assert summary.kind == kind
 
 
@@ -241,7 +246,8 @@ def test_a_finished_run_costs_three_requests(node: LocalNode, tmp_path: Path) ->
 def test_a_budget_bound_run_tells_the_waits_it_cost(
     make_node: Callable[..., LocalNode], tmp_path: Path
 ) -> None:
-    # 20 units a second, 5 a page: the 8 pages of [114, 883) need 40 units, 2 windows.
+    # 20 units a second, 5 a page: the ceil(800 / 100) = 8 pages of [114, 914) need 40
+    # units, 2 windows.
     settings = PublicSettings(prune_window=900, budget=20, page_cost=5, window_seconds=1.0)
     limited = make_node(seed=7, blocks=120, profile="public", public=settings, services=False)
     log, summary = _run(limited, tmp_path, "transactions", 114, VERSIONS, concurrency=4)
@@ -252,7 +258,7 @@ def test_a_budget_bound_run_tells_the_waits_it_cost(
     assert summary.requests == len(log.sent) == len(log.answered) + log.refused
     # Each page answered once: the budget costs waits, not pages read twice.
     assert sorted(p for p in log.answered if p.startswith("/transactions?")) == sorted(
-        [_page(s, 100) for s in range(114, 814, 100)] + [_page(814, 69)]
+        [_page(s, 100) for s in range(114, 914, 100)]  # 8 whole pages, the last 814..913
     )
 
 

@@ -54,8 +54,8 @@ def test_an_interrupted_run_resumes_to_the_same_dataset(node: LocalNode, tmp_pat
 
     counting = FaultyTransport()
     summary = _run(node, broken, counting)
-    # ceil(883 / 100) = 9 partitions: only the missing ones were fetched.
-    assert counting.pages == 9 - len(done)
+    # ceil(914 / 100) = 10 partitions: only the missing ones were fetched.
+    assert counting.pages == 10 - len(done)
     assert summary.skipped == len(done)  # type: ignore[attr-defined]
 
     assert _hashes(broken) == _hashes(whole)
@@ -98,8 +98,8 @@ def test_the_manifest_records_each_partition(node: LocalNode, tmp_path: Path) ->
     assert manifest["schema_version"] == ledgerkit.extract.SCHEMA_VERSION
     first, last = manifest["partitions"][0], manifest["partitions"][-1]
     assert first["file"] == "transactions/part-000000000000-000000000099.parquet"
-    assert last["file"] == "transactions/part-000000000800-000000000882.parquet"
-    assert (last["first"], last["stop"], last["rows"]) == (800, VERSIONS, 83)
+    assert last["file"] == "transactions/part-000000000900-000000000913.parquet"
+    assert (last["first"], last["stop"], last["rows"]) == (900, VERSIONS, 14)  # 914 - 900
     assert last["written_at_ledger_version"] >= VERSIONS - 1
     assert len(last["sha256"]) == 64
 
