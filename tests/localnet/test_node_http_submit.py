@@ -417,11 +417,15 @@ def simulate_with(http: httpx.Client, signed: SignedTransaction, **flags: str) -
     return result
 
 
-def test_estimate_flags_change_what_they_should(http: httpx.Client, simulator: Account) -> None:
+def test_estimate_flags_change_what_they_should(
+    http: httpx.Client, node: LocalNode, simulator: Account
+) -> None:
     estimate = ok(http.get("/estimate_gas_price"))
     # A price no estimate gives, so that each flag's effect shows.
     price = estimate["prioritized_gas_estimate"] + 7
-    raw = transfer(http, simulator, RECIPIENT, 10, gas_price=price, max_gas=5_000)
+    # To an account genesis made, whatever ran before: creating one costs far more than 5,000.
+    existing = node.dev_accounts[0].address
+    raw = transfer(http, simulator, existing, 10, gas_price=price, max_gas=5_000)
     signed = for_simulation(raw, simulator)
 
     plain = simulate_with(http, signed)
