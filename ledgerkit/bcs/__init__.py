@@ -53,6 +53,7 @@ from ledgerkit.bcs._payloads import (
     deserialize_payload,
     serialize_payload,
 )
+from ledgerkit.bcs._property_values import PROPERTY_TYPES, property_value_text
 from ledgerkit.bcs._secp256k1 import (
     SECP256K1_ORDER,
     SECP256K1_PUBLIC_KEY_LENGTH,
@@ -91,6 +92,7 @@ from ledgerkit.bcs._writeset import ContractEvent, StateKey, StateValueMetadata,
 
 __all__ = [
     "MAX_SEQUENCE_LENGTH",
+    "PROPERTY_TYPES",
     "RAW_TRANSACTION_PREFIX",
     "RAW_TRANSACTION_WITH_DATA_PREFIX",
     "SECP256K1_ORDER",
@@ -152,6 +154,7 @@ __all__ = [
     "deserialize_type_tag",
     "explain_spans",
     "format_explanation",
+    "property_value_text",
     "secp256k1_signer",
     "secp256k1_verify",
     "serialize_account_authenticator",

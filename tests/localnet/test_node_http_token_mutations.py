@@ -108,6 +108,21 @@ def test_property_changes_abort_with_the_framework_codes(world: World) -> None:
     assert aborted(bad_type, "0x4::property_map", "ETYPE_INVALID", 0x10007)
     short = call(http, creator, prop, token, (S, "x"), (S, "u64"), ("vector<u8>", b"\x02"))
     assert aborted(short, "0x1::from_bcs", "EINVALID_UTF8", 0x10001)
+    # from_bcs::to_bytes: a length prefix of 5 over 1 byte is no vector<u8>.
+    bad_bytes = ("vector<u8>", b"\x05\x01")
+    unspanned = call(http, creator, prop, token, (S, "x"), (S, "vector<u8>"), bad_bytes)
+    assert aborted(unspanned, "0x1::from_bcs", "EINVALID_UTF8", 0x10001)
+    # from_bcs::to_string: well formed bytes, but not UTF-8.
+    latin = call(
+        http,
+        creator,
+        prop,
+        token,
+        (S, "x"),
+        (S, "0x1::string::String"),
+        ("vector<u8>", b"\x01\xe9"),
+    )
+    assert aborted(latin, "0x1::from_bcs", "EINVALID_UTF8", 0x1)
     missing = call(
         http,
         creator,

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from typing import Any, Final
 
 from ledgerkit._errors import InputError, LedgerError, NotFoundError
-from ledgerkit.bcs import uleb128_prefix
+from ledgerkit.bcs import property_value_text
 from ledgerkit.client import calls
 from ledgerkit.client._calls._graphql import ask_indexer
 from ledgerkit.client._driver import Flow, send
@@ -79,10 +79,6 @@ query AccountTokens($owner: String!, $limit: Int!, $offset: Int!) {
   }
 }
 """
-
-# Property value types of ``0x4::property_map`` (and of token v1's map, by name).
-_BOOL, _ADDRESS, _BYTES, _STRING = 0, 7, 8, 9
-_WIDTHS: Final = {1: 1, 2: 2, 3: 4, 4: 8, 5: 16, 6: 32}
 
 
 def _text(value: Any) -> str | None:
@@ -183,26 +179,6 @@ def checked_tokens(tokens: Iterable[str | Address]) -> list[Address]:
     return named
 
 
-def _property_text(kind: int, raw: bytes) -> str | None:
-    """A property value's bytes as text (``None``: not of its type)."""
-    if kind == _BOOL and raw in (b"\x00", b"\x01"):
-        return "true" if raw == b"\x01" else "false"
-    if kind in _WIDTHS and len(raw) == _WIDTHS[kind]:
-        return str(int.from_bytes(raw, "little"))
-    if kind == _ADDRESS and len(raw) == 32:
-        return Address(raw).long
-    prefix = uleb128_prefix(raw, 5)
-    if kind in (_BYTES, _STRING) and prefix is not None and sum(prefix) == len(raw):
-        body = raw[prefix[1] :]
-        if kind == _BYTES:
-            return "0x" + body.hex()
-        try:
-            return body.decode("utf-8")
-        except UnicodeDecodeError:
-            return None
-    return None
-
-
 def property_map(data: Any) -> dict[str, str]:
     """A ``0x4::property_map::PropertyMap`` resource's entries as text."""
     out: dict[str, str] = {}
@@ -212,7 +188,7 @@ def property_map(data: Any) -> dict[str, str]:
         try:
             key, value = str(entry["key"]), entry["value"]
             raw = bytes.fromhex(str(value["value"]).removeprefix("0x"))
-            text = _property_text(int(value["type"]), raw)
+            text = property_value_text(int(value["type"]), raw)
         except (KeyError, TypeError, ValueError):
             continue
         out[key] = text if text is not None else str(value["value"])

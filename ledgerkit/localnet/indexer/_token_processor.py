@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ledgerkit.bcs import uleb128_prefix
+from ledgerkit.bcs import PROPERTY_TYPES, property_value_text
 from ledgerkit.types import U64_MAX, Address
 
 __all__ = ["PARTIAL_UPDATES", "token_rows"]
@@ -59,36 +59,16 @@ def _std(address: str) -> str:
     return Address.parse(address).long
 
 
-def _bcs_string(data: bytes) -> str | None:
-    found = uleb128_prefix(data, 10)
-    if found is None or found[0] + found[1] != len(data):
-        return None
-    try:
-        return data[found[1] :].decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-
-
 def _property_text(code: int, value: str) -> str:
     """A property's value as the processor writes it; the hex when it cannot decode it."""
     data = bytes.fromhex(value[2:])
-    widths = {1: 1, 2: 2, 3: 4, 4: 8, 5: 16}
-    if code == 0 and data in (b"\x00", b"\x01"):
-        return "true" if data == b"\x01" else "false"
-    if code in widths and len(data) == widths[code]:
-        return str(int.from_bytes(data, "little"))
-    if code == 7:  # read as a BCS string, as the processor does
-        text = _bcs_string(data)
+    if code == 7:  # the processor reads an address as a BCS string
+        text = property_value_text(PROPERTY_TYPES.index("0x1::string::String"), data)
         return value if text is None else "0x" + text
-    if code == 8:
-        found = uleb128_prefix(data, 10)
-        if found is not None and found[0] + found[1] == len(data):
-            return "0x" + data[found[1] :].hex()
+    if code == 6:  # and leaves a u256 as its hex
         return value
-    if code == 9:
-        text = _bcs_string(data)
-        return value if text is None else text
-    return value
+    text = property_value_text(code, data)
+    return value if text is None else text
 
 
 def _properties(group: dict[str, Any]) -> Any:

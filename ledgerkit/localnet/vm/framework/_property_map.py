@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ledgerkit.bcs import uleb128_prefix
+from ledgerkit.bcs import PROPERTY_TYPES, property_value_text
 from ledgerkit.localnet.vm.framework._context import Context
 from ledgerkit.localnet.vm.framework._move_values import render_type
 from ledgerkit.types import Address, MoveType
@@ -20,24 +20,8 @@ __all__ = ["PROPERTY_MAP", "add", "prepare_input", "remove", "typed_value", "upd
 PROPERTY_MAP: Final = "0x4::property_map::PropertyMap"
 _MODULE: Final = "0x4::property_map"
 #: External type name -> internal code, in code order.
-TYPE_CODES: Final = {
-    name: code
-    for code, name in enumerate(
-        (
-            "bool",
-            "u8",
-            "u16",
-            "u32",
-            "u64",
-            "u128",
-            "u256",
-            "address",
-            "vector<u8>",
-            "0x1::string::String",
-        )
-    )
-}
-_WIDTHS: Final = {1: 1, 2: 2, 3: 4, 4: 8, 5: 16, 6: 32, 7: 32}
+TYPE_CODES: Final = {name: code for code, name in enumerate(PROPERTY_TYPES)}
+_STRING: Final = TYPE_CODES["0x1::string::String"]
 _MAX_SIZE: Final = 1000
 _MAX_NAME: Final = 128
 
@@ -49,26 +33,13 @@ def _type_code(ctx: Context, name: str) -> int:
     return code
 
 
-def _bad_bytes(ctx: Context) -> Exception:
-    return ctx.abort("0x1::from_bcs", 0x10001, "EINVALID_UTF8")
-
-
 def _validate(ctx: Context, code: int, value: bytes) -> None:
     """``from_bcs::to_<type>`` of ``value``: exactly one value of that type."""
-    if code == 0:
-        if value not in (b"\x00", b"\x01"):
-            raise _bad_bytes(ctx)
-    elif code in _WIDTHS:
-        if len(value) != _WIDTHS[code]:
-            raise _bad_bytes(ctx)
-    elif code == 9:
-        found = uleb128_prefix(value, 5)
-        if found is None or found[0] + found[1] != len(value):
-            raise _bad_bytes(ctx)
-        try:
-            value[found[1] :].decode("utf-8")
-        except UnicodeDecodeError:
-            raise ctx.abort("0x1::from_bcs", 1, "EINVALID_UTF8") from None
+    if property_value_text(code, value) is not None:
+        return
+    if code == _STRING and property_value_text(TYPE_CODES["vector<u8>"], value) is not None:
+        raise ctx.abort("0x1::from_bcs", 1, "EINVALID_UTF8")  # well formed, but not UTF-8
+    raise ctx.abort("0x1::from_bcs", 0x10001, "EINVALID_UTF8")
 
 
 def _hex(value: str) -> bytes:
