@@ -219,7 +219,8 @@ def connect(
         ``max_rps``, ``max_concurrency``, ``cache``, ``indexer_url``...). Unless given
         (``indexer_url=None`` for none), ``indexer_url`` is the embedded node's indexer,
         or that of a known public network's node (Aptos Labs' mainnet, testnet and
-        devnet); none while recording or replaying (a snapshot holds node answers).
+        devnet), or a local network's on port 8090 for a node on port 8080 of this
+        machine; none while recording or replaying (a snapshot holds node answers).
 
     Returns
     -------

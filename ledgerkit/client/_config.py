@@ -178,20 +178,36 @@ _KNOWN_INDEXERS: Final = {
 }
 
 
+#: A local network's ports: the node API and the indexer API (the Aptos CLI's defaults).
+_LOCAL_NODE_PORT, _LOCAL_INDEXER_PORT = 8080, 8090
+_LOOPBACK: Final = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
 def known_indexer_url(base_url: str) -> str | None:
     """The GraphQL URL of the indexer of a known public network's node (Aptos Labs'
-    mainnet, testnet and devnet, at ``api.<network>.aptoslabs.com/v1/graphql``), or
-    ``None``.
+    mainnet, testnet and devnet, at ``api.<network>.aptoslabs.com/v1/graphql``), or of a
+    local network's node (the node API on port 8080 of this machine, its indexer API on
+    8090, as the Aptos CLI and ``ledgerkit node`` start them), or ``None``.
 
     Examples
     --------
     >>> known_indexer_url("https://fullnode.testnet.aptoslabs.com/v1")
     'https://api.testnet.aptoslabs.com/v1/graphql'
+    >>> known_indexer_url("http://127.0.0.1:8080/v1")
+    'http://127.0.0.1:8090/v1/graphql'
     """
     parts = urllib.parse.urlsplit(base_url)
-    if parts.scheme.lower() != "https" or parts.port not in (None, 443):
+    host = (parts.hostname or "").lower()
+    try:
+        port = parts.port
+    except ValueError:
         return None
-    return _KNOWN_INDEXERS.get((parts.hostname or "").lower())
+    if parts.scheme.lower() == "http" and port == _LOCAL_NODE_PORT and host in _LOOPBACK:
+        netloc = f"[{host}]" if ":" in host else host
+        return f"http://{netloc}:{_LOCAL_INDEXER_PORT}/v1/graphql"
+    if parts.scheme.lower() != "https" or port not in (None, 443):
+        return None
+    return _KNOWN_INDEXERS.get(host)
 
 
 def same_origin(url: str, other: str) -> bool:

@@ -258,6 +258,18 @@ def test_known_public_networks_have_their_indexer() -> None:
     assert known_indexer_url("http://api.mainnet.aptoslabs.com/v1") is None
 
 
+def test_a_local_network_s_indexer_is_on_port_8090() -> None:
+    # The TypeScript SDK's LOCAL network: node http://127.0.0.1:8080/v1, indexer
+    # http://127.0.0.1:8090/v1/graphql.
+    assert known_indexer_url("http://127.0.0.1:8080/v1") == "http://127.0.0.1:8090/v1/graphql"
+    assert known_indexer_url("http://localhost:8080/v1") == "http://localhost:8090/v1/graphql"
+    assert known_indexer_url("http://[::1]:8080/v1") == "http://[::1]:8090/v1/graphql"
+    assert known_indexer_url("http://127.0.0.1:8081/v1") is None  # another port
+    assert known_indexer_url("http://10.0.0.5:8080/v1") is None  # another machine
+    assert known_indexer_url("https://127.0.0.1:8080/v1") is None
+    assert known_indexer_url("http://127.0.0.1:99999/v1") is None  # no port at all
+
+
 def test_connect_fills_the_indexer_of_a_public_network_unless_told() -> None:
     with ledgerkit.connect("https://fullnode.testnet.aptoslabs.com/v1", cache=False) as client:
         assert client.indexer_url == INDEXER
