@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from bytecode_samples import full_module, full_script, small_module
+from bytecode_samples import full_module, full_script, layout, small_module
 
 from ledgerkit.localnet.vm.framework import VMStatusError
 from ledgerkit.localnet.vm.move import (
@@ -27,18 +27,6 @@ from ledgerkit.localnet.vm.move import (
 MAGIC = "a11ceb0b"
 V6 = "06000000"
 ADDRESS_ONE = "00" * 31 + "01"
-
-
-def layout(version: str, tables: list[tuple[int, str]], tail: str = "00") -> bytes:
-    """A binary with ``tables`` (kind, contents in hex) laid out one after the other,
-    then ``tail`` (a module's self handle by default). Offsets and sizes stay under
-    128, so each is one ULEB128 byte."""
-    header = f"{len(tables):02x}"
-    contents = ""
-    for kind, body in tables:
-        header += f"{kind:02x}{len(contents) // 2:02x}{len(body) // 2:02x}"
-        contents += body
-    return bytes.fromhex(MAGIC + version + header + contents + tail)
 
 
 def with_signature(token: str, version: str = V6) -> bytes:
