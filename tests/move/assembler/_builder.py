@@ -239,7 +239,7 @@ class ModuleBuilder:
             struct_variant_instantiations=(),
             variant_field_handles=(),
             variant_field_instantiations=(),
-        )  # type: ignore[arg-type]
+        )
 
     def to_bytes(self) -> bytes:
         """The module's bytecode, as the model's writer serializes it."""
@@ -350,7 +350,7 @@ class ScriptBuilder:
             type_parameters=tuple(p.constraints for p in self._type_params),
             parameters=parameters,
             access_specifiers=None,
-        )  # type: ignore[arg-type]
+        )
 
     def to_bytes(self) -> bytes:
         """The script's bytecode, as the model's writer serializes it."""
