@@ -187,7 +187,7 @@ def package_metadata(
     out.string(name)
     out.u8(UPGRADE_POLICIES[upgrade_policy])
     out.u64(upgrade_number)
-    out.string(source_digest([manifest, *(m.source for m in mods)]))
+    out.string(source_digest([manifest, *(m.source for m in mods if m.source)]))
     out.var_bytes(_gzip(manifest))
     out.uleb128(len(mods))
     for module in mods:
