@@ -551,3 +551,16 @@ def test_the_examples_are_modules_but_one() -> None:
         "notes",
         "vault",
     )
+
+
+def test_build_examples_writes_bytecode_metadata_and_sources(codec: Any, tmp_path: Any) -> None:
+    from assembler.build_examples import write_examples
+
+    written = write_examples(tmp_path, "0xcafe")
+    names = sorted(p.name for p in written)
+    assert len(names) == 6 * 3 + 2
+    assert "two_signer_transfer.mv" in names
+    assert "two_signer_transfer.package.bcs" not in names
+    counter = (tmp_path / "counter.mv").read_bytes()
+    assert counter[:4] == bytes.fromhex("a11ceb0b")
+    assert (tmp_path / "counter.package.bcs").read_bytes()[:8] == b"\x07Counter\x01"

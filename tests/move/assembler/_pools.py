@@ -5,8 +5,9 @@ declaration order, each function's code interning what it names as it goes)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 from ledgerkit.localnet.vm.move._format import (
     Constant,
@@ -29,6 +30,7 @@ TABLE_LIMIT = 65536
 IDENTIFIER_LIMIT = 255
 
 Token = tuple[object, ...]
+V = TypeVar("V")
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,15 +42,15 @@ class LocalStruct:
     fields: tuple[tuple[str, TypeText], ...] | None  # None: native
 
 
-class _Table:
-    """One table: its items in order and the index of each."""
+class _Table(Generic[V]):
+    """One table: its items in order and the index of each (by a key naming the item)."""
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self.items: list[object] = []
-        self.index: dict[object, int] = {}
+        self.items: list[V] = []
+        self.index: dict[Hashable, int] = {}
 
-    def intern(self, key: object, make: Callable[[], object]) -> int:
+    def intern(self, key: Hashable, make: Callable[[], V]) -> int:
         found = self.index.get(key)
         if found is not None:
             return found
@@ -72,17 +74,25 @@ class Pools:
     local_structs: Mapping[str, LocalStruct]
     structs: Mapping[QualifiedName, StructDecl]
     functions: Mapping[QualifiedName, FunctionDecl]
-    identifiers: _Table = field(default_factory=lambda: _Table("identifier"))
-    addresses: _Table = field(default_factory=lambda: _Table("address"))
-    module_handles: _Table = field(default_factory=lambda: _Table("module handle"))
-    struct_handles: _Table = field(default_factory=lambda: _Table("struct handle"))
-    function_handles: _Table = field(default_factory=lambda: _Table("function handle"))
-    signatures: _Table = field(default_factory=lambda: _Table("signature"))
-    constants: _Table = field(default_factory=lambda: _Table("constant"))
-    function_instantiations: _Table = field(default_factory=lambda: _Table("function inst"))
-    struct_def_instantiations: _Table = field(default_factory=lambda: _Table("struct inst"))
-    field_handles: _Table = field(default_factory=lambda: _Table("field handle"))
-    field_instantiations: _Table = field(default_factory=lambda: _Table("field inst"))
+    identifiers: _Table[str] = field(default_factory=lambda: _Table("identifier"))
+    addresses: _Table[bytes] = field(default_factory=lambda: _Table("address"))
+    module_handles: _Table[ModuleHandle] = field(default_factory=lambda: _Table("module handle"))
+    struct_handles: _Table[StructHandle] = field(default_factory=lambda: _Table("struct handle"))
+    function_handles: _Table[FunctionHandle] = field(
+        default_factory=lambda: _Table("function handle")
+    )
+    signatures: _Table[tuple[Token, ...]] = field(default_factory=lambda: _Table("signature"))
+    constants: _Table[Constant] = field(default_factory=lambda: _Table("constant"))
+    function_instantiations: _Table[FunctionInstantiation] = field(
+        default_factory=lambda: _Table("function inst")
+    )
+    struct_def_instantiations: _Table[StructDefInstantiation] = field(
+        default_factory=lambda: _Table("struct inst")
+    )
+    field_handles: _Table[FieldHandle] = field(default_factory=lambda: _Table("field handle"))
+    field_instantiations: _Table[FieldInstantiation] = field(
+        default_factory=lambda: _Table("field inst")
+    )
 
     # -- names ------------------------------------------------------------------------
 

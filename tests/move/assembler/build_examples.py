@@ -16,7 +16,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     # Run as a file: make ``assembler`` importable as the tests import it.
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from assembler.examples import EXAMPLES  # type: ignore[import-not-found]
+    from assembler.examples import EXAMPLES
 else:
     from .examples import EXAMPLES
 
