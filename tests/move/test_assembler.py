@@ -564,3 +564,47 @@ def test_build_examples_writes_bytecode_metadata_and_sources(codec: Any, tmp_pat
     counter = (tmp_path / "counter.mv").read_bytes()
     assert counter[:4] == bytes.fromhex("a11ceb0b")
     assert (tmp_path / "counter.package.bcs").read_bytes()[:8] == b"\x07Counter\x01"
+
+
+def test_friends_and_declared_functions_of_other_modules() -> None:
+    m = ModuleBuilder("0xcafe", "uses")
+    m.declare_struct("0xbeef::registry::Entry<phantom T: key> has store, drop")
+    m.declare_function("0xbeef::registry::record<T: key>(&signer, u64): 0xbeef::registry::Entry<T>")
+    m.struct("Thing", "key", [("n", "u64")])
+    m.friend("0xbeef::registry")
+    m.function(
+        "go",
+        params=["&signer"],
+        code=[
+            ("MoveLoc", 0),
+            ("LdU64", 5),
+            ("Call", "0xbeef::registry::record<Thing>"),
+            "Pop",
+            "Ret",
+        ],
+    )
+    module = m.build()
+    beef = bytes(30) + b"\xbe\xef"
+    assert module.address_identifiers == (CAFE, beef)
+    assert module.friend_decls == (ModuleHandle(1, module.identifiers.index("registry")),)
+    (entry,) = [h for h in module.struct_handles if module.identifier(h.name) == "Entry"]
+    assert entry.abilities == 0x4 | 0x2
+    assert entry.type_parameters[0].is_phantom
+    assert entry.type_parameters[0].constraints == 0x8
+    check_indices(module)
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (lambda m: m.struct("S", "key", [(f"f{i}", "u8") for i in range(256)]), "255 fields"),
+        (lambda m: m.function("f", type_params_=[f"T{i}" for i in range(256)]), "255 type"),
+        (lambda m: m.function("f", params=["u8"] * 257), "256 locals"),
+        (lambda m: m.function("f", acquires=["S"] * 256), "255 structs"),
+        (lambda m: m.struct("S", "key, fly"), "unknown ability"),
+        (lambda m: m.struct("S").struct("S"), "defined twice"),
+    ],
+)
+def test_bounds_of_the_format_are_assembly_errors(build: Any, message: str) -> None:
+    with pytest.raises(AssemblyError, match=message):
+        build(ModuleBuilder("0xcafe", "big")).build()

@@ -133,6 +133,8 @@ class ModuleBuilder:
         a native struct; ``event=True`` marks it ``#[event]`` in the metadata."""
         if any(s.name == name for s in self._structs):
             raise AssemblyError(f"struct {name} defined twice")
+        if fields is not None and len(fields) > 255:
+            raise AssemblyError(f"struct {name} has more than 255 fields")
         field_types = None if fields is None else tuple((f, parse_type(t)) for f, t in fields)
         if field_types is not None and len({f for f, _ in field_types}) != len(field_types):
             raise AssemblyError(f"struct {name} names a field twice")
@@ -162,6 +164,8 @@ class ModuleBuilder:
             raise AssemblyError(f"unknown visibility {visibility!r}")
         if any(f.decl.name.name == name for f in self._functions):
             raise AssemblyError(f"function {name} defined twice")
+        if len(acquires) > 255:
+            raise AssemblyError(f"function {name} acquires more than 255 structs")
         if len(params) + len(locals_) > 256:
             raise AssemblyError(f"function {name} has more than 256 locals")
         qname = QualifiedName(self.address, self.name, name)

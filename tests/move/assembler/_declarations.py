@@ -50,6 +50,8 @@ def type_param(spec: str | TypeParam) -> TypeParam:
 
 
 def type_params(specs: Sequence[str | TypeParam]) -> tuple[TypeParam, ...]:
+    if len(specs) > 255:
+        raise AssemblyError("at most 255 type parameters")
     params = tuple(type_param(s) for s in specs)
     names = [p.name for p in params]
     if len(set(names)) != len(names):
