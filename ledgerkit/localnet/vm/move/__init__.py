@@ -1,7 +1,12 @@
-"""Move bytecode on the node: the binary format's data model (``_format``).
+"""Move bytecode on the node.
 
 No Move VM can be installed from the package registries, so the node reads, checks and
-writes Move bytecode with its own code, after aptos-core's ``move-binary-format``.
+writes Move bytecode with its own code, after aptos-core's ``move-binary-format``:
+
+* ``_format``: the data model (compiled modules and scripts, opcodes, abilities);
+* ``_reader``: bytes to modules and scripts (versions 5 to 9, 10 on request), with
+  aptos-core's limits and statuses, and the bounds checker (``_bounds``) run after;
+* ``_writer``: modules and scripts to bytes, in aptos-core's serializer's layout.
 """
 
 from __future__ import annotations
@@ -46,6 +51,8 @@ from ledgerkit.localnet.vm.move._format import (
     VariantFieldHandle,
     VariantFieldInstantiation,
 )
+from ledgerkit.localnet.vm.move._reader import MAX_MODULE_SIZE, read_module, read_script
+from ledgerkit.localnet.vm.move._writer import write_module, write_script
 
 __all__ = [
     "ABILITY_COPY",
@@ -57,6 +64,7 @@ __all__ = [
     "ACCESS_WRITE",
     "ATTRIBUTE_MODULE_LOCK",
     "ATTRIBUTE_PERSISTENT",
+    "MAX_MODULE_SIZE",
     "VISIBILITY_FRIEND",
     "VISIBILITY_PRIVATE",
     "VISIBILITY_PUBLIC",
@@ -86,4 +94,8 @@ __all__ = [
     "VariantDefinition",
     "VariantFieldHandle",
     "VariantFieldInstantiation",
+    "read_module",
+    "read_script",
+    "write_module",
+    "write_script",
 ]
