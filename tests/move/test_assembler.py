@@ -563,7 +563,7 @@ def test_build_examples_writes_bytecode_metadata_and_sources(codec: Any, tmp_pat
     assert "two_signer_transfer.package.bcs" not in names
     counter = (tmp_path / "counter.mv").read_bytes()
     assert counter[:4] == bytes.fromhex("a11ceb0b")
-    assert (tmp_path / "counter.package.bcs").read_bytes()[:8] == b"\x07Counter\x01"
+    assert (tmp_path / "counter.package.bcs").read_bytes()[:9] == b"\x07Counter\x01"
 
 
 def test_friends_and_declared_functions_of_other_modules() -> None:
