@@ -143,6 +143,79 @@ def check_indices(unit: CompiledModule | CompiledScript) -> None:
             _check_code(unit, fd.code, len(params) + len(unit.signatures[fd.code.locals]))
 
 
+# -- every body keeps its stack balanced (what the bytecode verifier checks first) ----------
+
+_PUSH_ONE = {Op.LD_U8, Op.LD_U16, Op.LD_U32, Op.LD_U64, Op.LD_U128, Op.LD_U256, Op.LD_CONST}
+_PUSH_ONE |= {Op.LD_TRUE, Op.LD_FALSE, Op.COPY_LOC, Op.MOVE_LOC, Op.MUT_BORROW_LOC}
+_PUSH_ONE |= {Op.IMM_BORROW_LOC}
+_POP_ONE = {Op.POP, Op.ST_LOC, Op.BR_TRUE, Op.BR_FALSE, Op.VEC_IMM_BORROW, Op.VEC_MUT_BORROW}
+_POP_ONE |= {Op.ADD, Op.SUB, Op.MUL, Op.MOD, Op.DIV, Op.BIT_OR, Op.BIT_AND, Op.XOR, Op.OR}
+_POP_ONE |= {Op.AND, Op.EQ, Op.NEQ, Op.LT, Op.GT, Op.LE, Op.GE, Op.SHL, Op.SHR}
+_POP_TWO = {Op.WRITE_REF, Op.MOVE_TO, Op.MOVE_TO_GENERIC, Op.VEC_PUSH_BACK}
+
+
+def _stack_effect(unit: CompiledModule | CompiledScript, ins: Instruction) -> int:
+    if ins.op in _PUSH_ONE:
+        return 1
+    if ins.op in _POP_ONE:
+        return -1
+    if ins.op in _POP_TWO:
+        return -2
+    if ins.op in (Op.CALL, Op.CALL_GENERIC):
+        handle = ins.arg if ins.op == Op.CALL else unit.function_instantiations[ins.arg].handle
+        fh = unit.function_handles[handle]
+        return len(unit.signatures[fh.return_]) - len(unit.signatures[fh.parameters])
+    if ins.op in (Op.PACK, Op.PACK_GENERIC):
+        assert isinstance(unit, CompiledModule)
+        def_ = ins.arg if ins.op == Op.PACK else unit.struct_def_instantiations[ins.arg].def_
+        return 1 - len(unit.struct_defs[def_].fields or ())
+    if ins.op == Op.VEC_PACK:
+        return 1 - int(ins.arg[1])
+    if ins.op == Op.VEC_SWAP:
+        return -3
+    return 0  # field and global borrows, reads, casts, FreezeRef, Branch...
+
+
+def check_stack(unit: CompiledModule | CompiledScript, code: CodeUnit, returns: int) -> None:
+    """Each instruction is reached at one stack height, never below what it pops; Ret
+    leaves the function's results, Abort its code."""
+    heights: dict[int, int] = {0: 0}
+    todo = [0]
+    while todo:
+        pc = todo.pop()
+        ins = code.code[pc]
+        height = heights[pc] + _stack_effect(unit, ins)
+        assert height >= 0, (pc, ins)
+        if ins.op == Op.RET:
+            assert heights[pc] == returns, (pc, heights[pc])
+            continue
+        if ins.op == Op.ABORT:
+            assert heights[pc] == 1, pc
+            continue
+        successors = [] if ins.op == Op.BRANCH else [pc + 1]
+        if ins.op in (Op.BR_TRUE, Op.BR_FALSE, Op.BRANCH):
+            successors.append(ins.arg)
+        for nxt in successors:
+            if nxt in heights:
+                assert heights[nxt] == height, (pc, nxt)
+            else:
+                heights[nxt] = height
+                todo.append(nxt)
+    assert len(heights) == len(code.code)  # no unreachable instruction
+
+
+@pytest.mark.parametrize("name", list(EXAMPLES))
+def test_every_example_keeps_its_stack_balanced(name: str) -> None:
+    unit = EXAMPLES[name].build("0xcafe").build()
+    if isinstance(unit, CompiledScript):
+        check_stack(unit, unit.code, 0)
+        return
+    for fd in unit.function_defs:
+        assert fd.code is not None
+        returns = len(unit.signatures[unit.function_handles[fd.function].return_])
+        check_stack(unit, fd.code, returns)
+
+
 @pytest.mark.parametrize("name", list(EXAMPLES))
 def test_every_example_builds_and_every_index_resolves(name: str) -> None:
     unit = EXAMPLES[name].build("0xcafe").build()
