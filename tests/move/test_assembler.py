@@ -147,7 +147,8 @@ def check_indices(unit: CompiledModule | CompiledScript) -> None:
 
 _PUSH_ONE = {Op.LD_U8, Op.LD_U16, Op.LD_U32, Op.LD_U64, Op.LD_U128, Op.LD_U256, Op.LD_CONST}
 _PUSH_ONE |= {Op.LD_TRUE, Op.LD_FALSE, Op.COPY_LOC, Op.MOVE_LOC, Op.MUT_BORROW_LOC}
-_PUSH_ONE |= {Op.IMM_BORROW_LOC}
+_PUSH_ONE |= {Op.IMM_BORROW_LOC, Op.LD_I8, Op.LD_I16, Op.LD_I32, Op.LD_I64, Op.LD_I128}
+_PUSH_ONE |= {Op.LD_I256}
 _POP_ONE = {Op.POP, Op.ST_LOC, Op.BR_TRUE, Op.BR_FALSE, Op.VEC_IMM_BORROW, Op.VEC_MUT_BORROW}
 _POP_ONE |= {Op.ADD, Op.SUB, Op.MUL, Op.MOD, Op.DIV, Op.BIT_OR, Op.BIT_AND, Op.XOR, Op.OR}
 _POP_ONE |= {Op.AND, Op.EQ, Op.NEQ, Op.LT, Op.GT, Op.LE, Op.GE, Op.SHL, Op.SHR}
@@ -169,8 +170,14 @@ def _stack_effect(unit: CompiledModule | CompiledScript, ins: Instruction) -> in
         assert isinstance(unit, CompiledModule)
         def_ = ins.arg if ins.op == Op.PACK else unit.struct_def_instantiations[ins.arg].def_
         return 1 - len(unit.struct_defs[def_].fields or ())
+    if ins.op in (Op.UNPACK, Op.UNPACK_GENERIC):
+        assert isinstance(unit, CompiledModule)
+        def_ = ins.arg if ins.op == Op.UNPACK else unit.struct_def_instantiations[ins.arg].def_
+        return len(unit.struct_defs[def_].fields or ()) - 1
     if ins.op == Op.VEC_PACK:
         return 1 - int(ins.arg[1])
+    if ins.op == Op.VEC_UNPACK:
+        return int(ins.arg[1]) - 1
     if ins.op == Op.VEC_SWAP:
         return -3
     return 0  # field and global borrows, reads, casts, FreezeRef, Branch...
@@ -681,3 +688,120 @@ def test_friends_and_declared_functions_of_other_modules() -> None:
 def test_bounds_of_the_format_are_assembly_errors(build: Any, message: str) -> None:
     with pytest.raises(AssemblyError, match=message):
         build(ModuleBuilder("0xcafe", "big")).build()
+
+
+def _kitchen_sink() -> ModuleBuilder:
+    """A module (version 9, for the signed integers) using every operand kind."""
+    m = ModuleBuilder("0xcafe", "sink", version=9)
+    m.constant("OWNERS", "vector<address>", ["0x1", "0xcafe"])
+    m.constant("WORDS", "vector<vector<u8>>", [b"a", b"bc"])
+    m.struct("Pair", "copy, drop, store, key", [("a", "u64"), ("b", "vector<u8>")])
+    m.struct("Wrap", "key", [("inner", "T")], type_params_=["T: store"])
+    m.struct("Handle", "store", None)
+    m.function("native_hash", params=["vector<u8>"], returns=["u256"], code=None)
+    m.function(
+        "everything",
+        visibility="friend",
+        params=["&signer", "address"],
+        returns=["u128"],
+        locals_=["Pair", "vector<u64>", "i64"],
+        acquires=["Pair"],
+        code=[
+            ("LdConst", "OWNERS"),
+            "Pop",
+            ("LdConst", "WORDS"),
+            "Pop",
+            ("LdConst", "u128", 2**128 - 1),
+            "Pop",
+            ("LdConst", "bool", True),
+            "Pop",
+            ("LdConst", "i16", -2),
+            "Pop",
+            ("LdU16", 65535),
+            "CastU32",
+            "CastU64",
+            ("LdU32", 2**32 - 1),
+            "CastU64",
+            "Add",
+            ("LdU256", 2**256 - 1),
+            "Pop",
+            ("LdI8", -128),
+            "CastI64",
+            ("LdI256", -(2**255)),
+            "Pop",
+            ("StLoc", 4),
+            ("LdU8", 3),
+            "Shl",
+            ("LdConst", "vector<u8>", "xy"),
+            ("Pack", "Pair"),
+            ("StLoc", 2),
+            ("LdU64", 1),
+            ("LdU64", 2),
+            ("VecPack", "u64", 2),
+            ("StLoc", 3),
+            ("MutBorrowLoc", 3),
+            ("LdU64", 0),
+            ("LdU64", 1),
+            ("VecSwap", "u64"),
+            ("ImmBorrowLoc", 3),
+            ("LdU64", 0),
+            ("VecImmBorrow", "u64"),
+            "ReadRef",
+            "Pop",
+            ("MoveLoc", 3),
+            ("VecUnpack", "u64", 2),
+            "Pop",
+            "Pop",
+            ("MoveLoc", 2),
+            ("Unpack", "Pair"),
+            "Pop",
+            "Pop",
+            ("MoveLoc", 1),
+            ("MoveFrom", "Pair"),
+            "Pop",
+            ("MoveLoc", 0),
+            "Pop",
+            ("LdConst", "vector<u8>", b""),
+            ("Call", "native_hash"),
+            "Pop",
+            ("LdU128", 2**128 - 1),
+            "Ret",
+        ],
+    )
+    m.function(
+        "unwrap",
+        type_params_=["T: store"],
+        params=["address"],
+        returns=["T"],
+        acquires=["Wrap"],
+        code=[("MoveLoc", 0), ("MoveFrom", "Wrap<T>"), ("Unpack", "Wrap<T>"), "Ret"],
+    )
+    m.friend("0x1::coin")
+    return m
+
+
+def test_every_operand_kind_reads_back_and_rewrites_byte_for_byte(codec: Any, reader: Any) -> None:
+    builder = _kitchen_sink()
+    module = builder.build()
+    check_indices(module)
+    for fd in module.function_defs:
+        if fd.code is not None:
+            returns = len(module.signatures[module.function_handles[fd.function].return_])
+            check_stack(module, fd.code, returns)
+    data = builder.to_bytes()
+    assert reader.read_module(data) == module
+    assert codec.write_module(reader.read_module(data)) == data
+    assert module.find_function_def("native_hash").code is None  # type: ignore[union-attr]
+    assert module.struct_defs[2].fields is None  # native
+    everything = module.find_function_def("everything")
+    assert everything is not None
+    assert everything.visibility == 0x3
+    assert [(c.type_, c.data.hex()) for c in module.constant_pool] == [
+        (("vector", ("address",)), "02" + "00" * 31 + "01" + "00" * 30 + "cafe"),
+        (("vector", ("vector", ("u8",))), "020161026263"),
+        (("u128",), "ff" * 16),
+        (("bool",), "01"),
+        (("i16",), "feff"),
+        (("vector", ("u8",)), "027879"),
+        (("vector", ("u8",)), "00"),
+    ]
