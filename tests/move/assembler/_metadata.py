@@ -158,9 +158,10 @@ def _gzip(text: str) -> bytes:
 
 
 def source_digest(texts: Sequence[str]) -> str:
-    """The sha256 of the sorted sha256 digests of the package's files, upper-case hex."""
-    digests = sorted(hashlib.sha256(t.encode()).digest() for t in texts)
-    return hashlib.sha256(b"".join(digests)).hexdigest().upper()
+    """The Move package tool's source digest: each file's sha256 as upper-case hex, the
+    hex strings sorted, their concatenation hashed, upper-case hex."""
+    hexes = sorted(hashlib.sha256(t.encode()).hexdigest().upper() for t in texts)
+    return hashlib.sha256("".join(hexes).encode()).hexdigest().upper()
 
 
 def package_metadata(
