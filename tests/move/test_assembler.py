@@ -680,7 +680,7 @@ def test_friends_and_declared_functions_of_other_modules() -> None:
     ("build", "message"),
     [
         (lambda m: m.struct("S", "key", [(f"f{i}", "u8") for i in range(256)]), "255 fields"),
-        (lambda m: m.function("f", type_params_=[f"T{i}" for i in range(256)]), "255 type"),
+        (lambda m: m.function("f", type_params=[f"T{i}" for i in range(256)]), "255 type"),
         (lambda m: m.function("f", params=["u8"] * 257), "256 locals"),
         (lambda m: m.function("f", acquires=["S"] * 256), "255 structs"),
         (lambda m: m.struct("S", "key, fly"), "unknown ability"),
@@ -698,7 +698,7 @@ def _kitchen_sink() -> ModuleBuilder:
     m.constant("OWNERS", "vector<address>", ["0x1", "0xcafe"])
     m.constant("WORDS", "vector<vector<u8>>", [b"a", b"bc"])
     m.struct("Pair", "copy, drop, store, key", [("a", "u64"), ("b", "vector<u8>")])
-    m.struct("Wrap", "key", [("inner", "T")], type_params_=["T: store"])
+    m.struct("Wrap", "key", [("inner", "T")], type_params=["T: store"])
     m.struct("Handle", "store", None)
     m.function("native_hash", params=["vector<u8>"], returns=["u256"], code=None)
     m.function(
@@ -706,7 +706,7 @@ def _kitchen_sink() -> ModuleBuilder:
         visibility="friend",
         params=["&signer", "address"],
         returns=["u128"],
-        locals_=["Pair", "vector<u64>", "i64"],
+        locals=["Pair", "vector<u64>", "i64"],
         acquires=["Pair"],
         code=[
             ("LdConst", "OWNERS"),
@@ -772,7 +772,7 @@ def _kitchen_sink() -> ModuleBuilder:
     )
     m.function(
         "unwrap",
-        type_params_=["T: store"],
+        type_params=["T: store"],
         params=["address"],
         returns=["T"],
         acquires=["Wrap"],

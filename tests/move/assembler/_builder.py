@@ -25,11 +25,11 @@ from ._declarations import (
     QualifiedName,
     StructDecl,
     TypeParam,
-    abilities,
     parse_function_decl,
     parse_struct_decl,
-    type_params,
 )
+from ._declarations import abilities as parse_abilities
+from ._declarations import type_params as parse_type_params
 from ._metadata import METADATA_V1_KEY, ErrorCode, runtime_metadata_v1
 from ._pools import LocalStruct, Pools
 from ._types import AssemblyError, TypeText, parse_type
@@ -123,13 +123,13 @@ class ModuleBuilder:
     def struct(
         self,
         name: str,
-        abilities_: str | Iterable[str] = (),
+        abilities: str | Iterable[str] = (),
         fields: Sequence[tuple[str, str]] | None = (),
         *,
-        type_params_: Sequence[str] = (),
+        type_params: Sequence[str] = (),
         event: bool = False,
     ) -> ModuleBuilder:
-        """``struct name<type_params_> has abilities_ { fields }``; ``fields=None`` declares
+        """``struct name<type_params> has abilities { fields }``; ``fields=None`` declares
         a native struct; ``event=True`` marks it ``#[event]`` in the metadata."""
         if any(s.name == name for s in self._structs):
             raise AssemblyError(f"struct {name} defined twice")
@@ -139,7 +139,9 @@ class ModuleBuilder:
         if field_types is not None and len({f for f, _ in field_types}) != len(field_types):
             raise AssemblyError(f"struct {name} names a field twice")
         self._structs.append(
-            _Struct(name, abilities(abilities_), type_params(type_params_), field_types, event)
+            _Struct(
+                name, parse_abilities(abilities), parse_type_params(type_params), field_types, event
+            )
         )
         return self
 
@@ -152,12 +154,12 @@ class ModuleBuilder:
         view: bool = False,
         params: Sequence[str] = (),
         returns: Sequence[str] = (),
-        locals_: Sequence[str] = (),
-        type_params_: Sequence[str] = (),
+        locals: Sequence[str] = (),
+        type_params: Sequence[str] = (),
         acquires: Sequence[str] = (),
         code: Sequence[CodeItem] | None = (),
     ) -> ModuleBuilder:
-        """A function: ``locals_`` are the locals after the parameters (local ``i`` for
+        """A function: ``locals`` are the locals after the parameters (local ``i`` for
         ``i < len(params)`` is parameter ``i``); ``code=None`` declares a native one;
         ``view=True`` marks it ``#[view]`` in the metadata."""
         if visibility not in VISIBILITIES:
@@ -166,14 +168,14 @@ class ModuleBuilder:
             raise AssemblyError(f"function {name} defined twice")
         if len(acquires) > 255:
             raise AssemblyError(f"function {name} acquires more than 255 structs")
-        if len(params) + len(locals_) > 256:
+        if len(params) + len(locals) > 256:
             raise AssemblyError(f"function {name} has more than 256 locals")
         qname = QualifiedName(self.address, self.name, name)
-        decl = FunctionDecl(qname, type_params(type_params_), _types(params), _types(returns))
+        decl = FunctionDecl(qname, parse_type_params(type_params), _types(params), _types(returns))
         body = None if code is None else tuple(code)
         self._functions.append(
             _Function(
-                decl, VISIBILITIES[visibility], entry, _types(locals_), tuple(acquires), body, view
+                decl, VISIBILITIES[visibility], entry, _types(locals), tuple(acquires), body, view
             )
         )
         return self
@@ -306,16 +308,16 @@ class ScriptBuilder:
         self,
         *,
         params: Sequence[str] = (),
-        locals_: Sequence[str] = (),
-        type_params_: Sequence[str] = (),
+        locals: Sequence[str] = (),
+        type_params: Sequence[str] = (),
         code: Sequence[CodeItem] = (),
         version: int = DEFAULT_VERSION,
     ) -> None:
         self.version = version
         self._declarations = _Declarations()
         self._params = _types(params)
-        self._locals = _types(locals_)
-        self._type_params = type_params(type_params_)
+        self._locals = _types(locals)
+        self._type_params = parse_type_params(type_params)
         self._code = tuple(code)
         self._constants: dict[str, NamedConstant] = {}
 

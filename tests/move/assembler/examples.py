@@ -106,7 +106,7 @@ def message_board(address: str = SOURCE_ADDRESS) -> ModuleBuilder:
         visibility="public",
         entry=True,
         params=["&signer", "0x1::string::String"],
-        locals_=["address", "&mut MessageHolder", "0x1::string::String"],
+        locals=["address", "&mut MessageHolder", "0x1::string::String"],
         acquires=["MessageHolder"],
         code=[
             ("CopyLoc", 0),  # let account_addr = signer::address_of(account);
@@ -211,7 +211,7 @@ def counter(address: str = SOURCE_ADDRESS) -> ModuleBuilder:
         visibility="public",
         entry=True,
         params=["&signer"],
-        locals_=["address", "&mut Counter"],
+        locals=["address", "&mut Counter"],
         acquires=["Counter"],
         code=[
             ("CopyLoc", 0),  # let addr = signer::address_of(account);
@@ -357,13 +357,13 @@ module 0xcafe::container {
 
 def container(address: str = SOURCE_ADDRESS) -> ModuleBuilder:
     m = ModuleBuilder(address, "container")
-    m.struct("Box", "key", [("items", "vector<T>")], type_params_=["T: store"])
+    m.struct("Box", "key", [("items", "vector<T>")], type_params=["T: store"])
     m.function(
         "put",
         visibility="public",
-        type_params_=["T: store"],
+        type_params=["T: store"],
         params=["&signer", "T"],
-        locals_=["address"],
+        locals=["address"],
         acquires=["Box"],
         code=[
             ("CopyLoc", 0),  # let addr = signer::address_of(account);
@@ -388,7 +388,7 @@ def container(address: str = SOURCE_ADDRESS) -> ModuleBuilder:
     m.function(
         "take",
         visibility="public",
-        type_params_=["T: store"],
+        type_params=["T: store"],
         params=["&signer"],
         returns=["T"],
         acquires=["Box"],
@@ -405,7 +405,7 @@ def container(address: str = SOURCE_ADDRESS) -> ModuleBuilder:
         "size",
         visibility="public",
         view=True,
-        type_params_=["T: store"],
+        type_params=["T: store"],
         params=["address"],
         returns=["u64"],
         acquires=["Box"],
@@ -469,7 +469,7 @@ def objects(address: str = SOURCE_ADDRESS) -> ModuleBuilder:
         visibility="public",
         entry=True,
         params=["&signer", "vector<u8>", "0x1::string::String", "address"],
-        locals_=["0x1::object::ConstructorRef", "signer", "0x1::object::Object<Note>"],
+        locals=["0x1::object::ConstructorRef", "signer", "0x1::object::Object<Note>"],
         code=[
             ("CopyLoc", 0),  # let constructor_ref = object::create_named_object(creator, seed);
             ("MoveLoc", 1),
@@ -578,7 +578,7 @@ def vault(address: str = SOURCE_ADDRESS) -> ModuleBuilder:
         visibility="public",
         entry=True,
         params=["&signer", "address", "u64"],
-        locals_=["&mut Vault"],
+        locals=["&mut Vault"],
         acquires=["Vault"],
         code=[
             ("CopyLoc", 1),  # assert!(exists<Vault>(vault_addr), error::not_found(E_NO_VAULT));
@@ -646,7 +646,7 @@ script {
 def two_signer_transfer(address: str = SOURCE_ADDRESS) -> ScriptBuilder:
     del address  # a script is published nowhere
     return ScriptBuilder(
-        type_params_=["CoinType"],
+        type_params=["CoinType"],
         params=["&signer", "&signer", "u64"],
         code=[
             ("MoveLoc", 0),  # coin::transfer<CoinType>(a, signer::address_of(b), amount)
