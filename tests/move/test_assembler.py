@@ -807,3 +807,30 @@ def test_every_operand_kind_reads_back_and_rewrites_byte_for_byte(codec: Any, re
         (("vector", ("u8",)), "027879"),
         (("vector", ("u8",)), "00"),
     ]
+
+
+def test_locals_by_name_are_the_indices_of_their_declarations() -> None:
+    named = ModuleBuilder("0xcafe", "named")
+    named.function(
+        "f",
+        params=["account: &signer", "n: u64"],
+        locals=["addr: address"],
+        returns=["u64"],
+        code=[
+            ("MoveLoc", "account"),
+            ("Call", "0x1::signer::address_of"),
+            ("StLoc", "addr"),
+            ("MoveLoc", "n"),
+            "Ret",
+        ],
+    )
+    module = named.build()
+    assert module.function_defs[0].code is not None
+    # MoveLoc account, Call address_of (handle 1: f itself is 0), StLoc addr, MoveLoc n, Ret
+    assert [i.arg for i in module.function_defs[0].code.code] == [0, 1, 2, 1, None]
+    assert module.signatures[module.function_handles[0].parameters] == (
+        ("ref", ("signer",)),
+        ("u64",),
+    )
+    with pytest.raises(AssemblyError, match="no local named"):
+        ScriptBuilder(params=["a: u64"], code=[("MoveLoc", "b"), "Pop", "Ret"]).build()

@@ -54,6 +54,7 @@ class _Function:
     visibility: int
     entry: bool
     locals: tuple[TypeText, ...]
+    local_names: dict[str, int]
     acquires: tuple[str, ...]
     code: tuple[CodeItem, ...] | None
     view: bool
@@ -81,7 +82,27 @@ class _Declarations:
 
 
 def _types(texts: Iterable[str]) -> tuple[TypeText, ...]:
-    return tuple(parse_type(t) for t in texts)
+    return tuple(parse_type(_split_name(t)[1]) for t in texts)
+
+
+def _split_name(text: str) -> tuple[str | None, str]:
+    """``"account: &signer"`` as (``"account"``, ``"&signer"``); a bare type has no name.
+    (Type text holds ``::`` but never a lone ``:``.)"""
+    head, sep, rest = text.partition(":")
+    if sep and not rest.startswith(":") and head.strip().isidentifier():
+        return head.strip(), rest.strip()
+    return None, text
+
+
+def _local_names(texts: Iterable[str]) -> dict[str, int]:
+    names: dict[str, int] = {}
+    for index, text in enumerate(texts):
+        name = _split_name(text)[0]
+        if name is not None:
+            if name in names:
+                raise AssemblyError(f"two locals named {name!r}")
+            names[name] = index
+    return names
 
 
 class ModuleBuilder:
@@ -160,7 +181,8 @@ class ModuleBuilder:
         code: Sequence[CodeItem] | None = (),
     ) -> ModuleBuilder:
         """A function: ``locals`` are the locals after the parameters (local ``i`` for
-        ``i < len(params)`` is parameter ``i``); ``code=None`` declares a native one;
+        ``i < len(params)`` is parameter ``i``), each a type or ``"name: type"`` (then
+        the code may name it); ``code=None`` declares a native one;
         ``view=True`` marks it ``#[view]`` in the metadata."""
         if visibility not in VISIBILITIES:
             raise AssemblyError(f"unknown visibility {visibility!r}")
@@ -175,7 +197,14 @@ class ModuleBuilder:
         body = None if code is None else tuple(code)
         self._functions.append(
             _Function(
-                decl, VISIBILITIES[visibility], entry, _types(locals), tuple(acquires), body, view
+                decl,
+                VISIBILITIES[visibility],
+                entry,
+                _types(locals),
+                _local_names([*params, *locals]),
+                tuple(acquires),
+                body,
+                view,
             )
         )
         return self
@@ -278,7 +307,7 @@ class ModuleBuilder:
         scope = function.decl.type_params
         code = None
         if function.code is not None:
-            instructions = assembler.assemble(function.code, scope)
+            instructions = assembler.assemble(function.code, scope, function.local_names)
             locals_sig = pools.types_signature(function.locals, scope)
             code = CodeUnit(locals_sig, instructions)
         acquires = []
@@ -317,6 +346,7 @@ class ScriptBuilder:
         self._declarations = _Declarations()
         self._params = _types(params)
         self._locals = _types(locals)
+        self._local_names = _local_names([*params, *locals])
         self._type_params = parse_type_params(type_params)
         self._code = tuple(code)
         self._constants: dict[str, NamedConstant] = {}
@@ -339,7 +369,7 @@ class ScriptBuilder:
         pools = Pools(None, {}, self._declarations.structs, self._declarations.functions)
         parameters = pools.types_signature(self._params, self._type_params)
         assembler = CodeAssembler(pools, {}, self._constants)
-        instructions = assembler.assemble(self._code, self._type_params)
+        instructions = assembler.assemble(self._code, self._type_params, self._local_names)
         locals_sig = pools.types_signature(self._locals, self._type_params)
         return CompiledScript(
             version=self.version,

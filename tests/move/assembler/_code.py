@@ -7,7 +7,9 @@ An instruction is a tuple ``(name, *operands)`` (or a bare name for one without 
 ``("Pack", "MessageHolder")``, ``("MoveTo", "Box<T>")``, ``("ImmBorrowField",
 "MessageHolder.message")``, ``("VecPack", "u8", 0)``, ``("VecLen", "T")``,
 ``("LdConst", "vector<u8>", b"hello")`` or ``("LdConst", "NAME")`` for a named constant,
-``("BrFalse", "else")`` with ``("Label", "else")`` marking the target.
+``("BrFalse", "else")`` with ``("Label", "else")`` marking the target. A local is its
+index, or its name when the function declared it ``"name: type"`` (``("MoveLoc",
+"account")``).
 """
 
 from __future__ import annotations
@@ -52,10 +54,17 @@ class CodeAssembler:
         self.pools = pools
         self.local_functions = local_functions
         self.constants = constants
+        self._local_names: dict[str, int] = {}
 
     def assemble(
-        self, code: Sequence[CodeItem], scope: Sequence[TypeParam]
+        self,
+        code: Sequence[CodeItem],
+        scope: Sequence[TypeParam],
+        local_names: Mapping[str, int] | None = None,
     ) -> tuple[Instruction, ...]:
+        """The instructions of ``code``; ``local_names`` lets a local be named by the
+        name its parameter or local was declared with."""
+        self._local_names = dict(local_names or {})
         items = [(item,) if isinstance(item, str) else tuple(item) for item in code]
         labels: dict[str, int] = {}
         count = 0
@@ -96,6 +105,10 @@ class CodeAssembler:
             return Instruction(Op(opcode), None)
         if kind == ops.LOCAL:
             (local,) = _operands(operands, 1)
+            if isinstance(local, str):
+                if local not in self._local_names:
+                    raise AssemblyError(f"no local named {local!r}")
+                local = self._local_names[local]
             return Instruction(Op(opcode), _bounded(local, MAX_LOCAL, "local"))
         if kind == ops.LABEL:
             (target,) = _operands(operands, 1)
