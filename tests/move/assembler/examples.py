@@ -105,37 +105,44 @@ def message_board(address: str = SOURCE_ADDRESS) -> ModuleBuilder:
         "set_message",
         visibility="public",
         entry=True,
-        params=["&signer", "0x1::string::String"],
-        locals=["address", "&mut MessageHolder", "0x1::string::String"],
+        params=["account: &signer", "message: 0x1::string::String"],
+        locals=[
+            "account_addr: address",
+            "old_message_holder: &mut MessageHolder",
+            "from_message: 0x1::string::String",
+        ],
         acquires=["MessageHolder"],
         code=[
-            ("CopyLoc", 0),  # let account_addr = signer::address_of(account);
+            ("CopyLoc", "account"),  # let account_addr = signer::address_of(account);
             ("Call", "0x1::signer::address_of"),
-            ("StLoc", 2),
-            ("CopyLoc", 2),  # if (!exists<MessageHolder>(account_addr))
+            ("StLoc", "account_addr"),
+            ("CopyLoc", "account_addr"),  # if (!exists<MessageHolder>(account_addr))
             ("Exists", "MessageHolder"),
             ("BrTrue", "update"),
-            ("MoveLoc", 0),  # move_to(account, MessageHolder { message })
-            ("MoveLoc", 1),
+            ("MoveLoc", "account"),  # move_to(account, MessageHolder { message })
+            ("MoveLoc", "message"),
             ("Pack", "MessageHolder"),
             ("MoveTo", "MessageHolder"),
             "Ret",
             ("Label", "update"),
-            ("CopyLoc", 2),  # let old_message_holder = borrow_global_mut<...>(account_addr);
+            (
+                "CopyLoc",
+                "account_addr",
+            ),  # let old_message_holder = borrow_global_mut<...>(account_addr);
             ("MutBorrowGlobal", "MessageHolder"),
-            ("StLoc", 3),
-            ("CopyLoc", 3),  # let from_message = old_message_holder.message;
+            ("StLoc", "old_message_holder"),
+            ("CopyLoc", "old_message_holder"),  # let from_message = old_message_holder.message;
             "FreezeRef",
             ("ImmBorrowField", "MessageHolder.message"),
             "ReadRef",
-            ("StLoc", 4),
-            ("MoveLoc", 2),  # event::emit(MessageChange { ... });
-            ("MoveLoc", 4),
-            ("CopyLoc", 1),
+            ("StLoc", "from_message"),
+            ("MoveLoc", "account_addr"),  # event::emit(MessageChange { ... });
+            ("MoveLoc", "from_message"),
+            ("CopyLoc", "message"),
             ("Pack", "MessageChange"),
             ("Call", "0x1::event::emit<MessageChange>"),
-            ("MoveLoc", 1),  # old_message_holder.message = message;
-            ("MoveLoc", 3),
+            ("MoveLoc", "message"),  # old_message_holder.message = message;
+            ("MoveLoc", "old_message_holder"),
             ("MutBorrowField", "MessageHolder.message"),
             "WriteRef",
             "Ret",
@@ -145,14 +152,14 @@ def message_board(address: str = SOURCE_ADDRESS) -> ModuleBuilder:
         "get_message",
         visibility="public",
         view=True,
-        params=["address"],
+        params=["addr: address"],
         returns=["0x1::string::String"],
         acquires=["MessageHolder"],
         code=[
-            ("CopyLoc", 0),  # assert!(exists<MessageHolder>(addr), ...);
+            ("CopyLoc", "addr"),  # assert!(exists<MessageHolder>(addr), ...);
             ("Exists", "MessageHolder"),
             ("BrFalse", "missing"),
-            ("MoveLoc", 0),  # borrow_global<MessageHolder>(addr).message
+            ("MoveLoc", "addr"),  # borrow_global<MessageHolder>(addr).message
             ("ImmBorrowGlobal", "MessageHolder"),
             ("ImmBorrowField", "MessageHolder.message"),
             "ReadRef",
@@ -210,35 +217,38 @@ def counter(address: str = SOURCE_ADDRESS) -> ModuleBuilder:
         "increment",
         visibility="public",
         entry=True,
-        params=["&signer"],
-        locals=["address", "&mut Counter"],
+        params=["account: &signer"],
+        locals=["addr: address", "counter: &mut Counter"],
         acquires=["Counter"],
         code=[
-            ("CopyLoc", 0),  # let addr = signer::address_of(account);
+            ("CopyLoc", "account"),  # let addr = signer::address_of(account);
             ("Call", "0x1::signer::address_of"),
-            ("StLoc", 1),
-            ("CopyLoc", 1),  # if (!exists<Counter>(addr))
+            ("StLoc", "addr"),
+            ("CopyLoc", "addr"),  # if (!exists<Counter>(addr))
             ("Exists", "Counter"),
             ("BrTrue", "exists"),
-            ("CopyLoc", 0),  # move_to(account, Counter { value: 0 });
+            ("CopyLoc", "account"),  # move_to(account, Counter { value: 0 });
             ("LdU64", 0),
             ("Pack", "Counter"),
             ("MoveTo", "Counter"),
             ("Label", "exists"),
-            ("CopyLoc", 1),  # let counter = borrow_global_mut<Counter>(addr);
+            ("CopyLoc", "addr"),  # let counter = borrow_global_mut<Counter>(addr);
             ("MutBorrowGlobal", "Counter"),
-            ("StLoc", 2),
-            ("CopyLoc", 2),  # counter.value = counter.value + 1;
+            ("StLoc", "counter"),
+            ("CopyLoc", "counter"),  # counter.value = counter.value + 1;
             "FreezeRef",
             ("ImmBorrowField", "Counter.value"),
             "ReadRef",
             ("LdU64", 1),
             "Add",
-            ("CopyLoc", 2),
+            ("CopyLoc", "counter"),
             ("MutBorrowField", "Counter.value"),
             "WriteRef",
-            ("MoveLoc", 1),  # event::emit(Incremented { account: addr, value: counter.value });
-            ("MoveLoc", 2),
+            (
+                "MoveLoc",
+                "addr",
+            ),  # event::emit(Incremented { account: addr, value: counter.value });
+            ("MoveLoc", "counter"),
             "FreezeRef",
             ("ImmBorrowField", "Counter.value"),
             "ReadRef",
@@ -251,17 +261,17 @@ def counter(address: str = SOURCE_ADDRESS) -> ModuleBuilder:
         "get",
         visibility="public",
         view=True,
-        params=["address"],
+        params=["addr: address"],
         returns=["u64"],
         acquires=["Counter"],
         code=[
-            ("CopyLoc", 0),  # if (!exists<Counter>(addr)) return 0;
+            ("CopyLoc", "addr"),  # if (!exists<Counter>(addr)) return 0;
             ("Exists", "Counter"),
             ("BrTrue", "read"),
             ("LdU64", 0),
             "Ret",
             ("Label", "read"),
-            ("MoveLoc", 0),  # borrow_global<Counter>(addr).value
+            ("MoveLoc", "addr"),  # borrow_global<Counter>(addr).value
             ("ImmBorrowGlobal", "Counter"),
             ("ImmBorrowField", "Counter.value"),
             "ReadRef",
@@ -297,20 +307,23 @@ def moon_coin(address: str = SOURCE_ADDRESS) -> ModuleBuilder:
         "launch",
         visibility="public",
         entry=True,
-        params=["&signer", "u64"],
+        params=["account: &signer", "amount: u64"],
         code=[
-            ("CopyLoc", 0),  # managed_coin::initialize<MoonCoin>(account, ...);
+            ("CopyLoc", "account"),  # managed_coin::initialize<MoonCoin>(account, ...);
             ("LdConst", "vector<u8>", b"Moon Coin"),
             ("LdConst", "vector<u8>", b"MOON"),
             ("LdU8", 6),
             "LdFalse",
             ("Call", "0x1::managed_coin::initialize<MoonCoin>"),
-            ("CopyLoc", 0),  # managed_coin::register<MoonCoin>(account);
+            ("CopyLoc", "account"),  # managed_coin::register<MoonCoin>(account);
             ("Call", "0x1::managed_coin::register<MoonCoin>"),
-            ("CopyLoc", 0),  # managed_coin::mint<MoonCoin>(account, address_of(account), n);
-            ("MoveLoc", 0),
+            (
+                "CopyLoc",
+                "account",
+            ),  # managed_coin::mint<MoonCoin>(account, address_of(account), n);
+            ("MoveLoc", "account"),
             ("Call", "0x1::signer::address_of"),
-            ("MoveLoc", 1),
+            ("MoveLoc", "amount"),
             ("Call", "0x1::managed_coin::mint<MoonCoin>"),
             "Ret",
         ],
@@ -362,25 +375,28 @@ def container(address: str = SOURCE_ADDRESS) -> ModuleBuilder:
         "put",
         visibility="public",
         type_params=["T: store"],
-        params=["&signer", "T"],
-        locals=["address"],
+        params=["account: &signer", "item: T"],
+        locals=["addr: address"],
         acquires=["Box"],
         code=[
-            ("CopyLoc", 0),  # let addr = signer::address_of(account);
+            ("CopyLoc", "account"),  # let addr = signer::address_of(account);
             ("Call", "0x1::signer::address_of"),
-            ("StLoc", 2),
-            ("CopyLoc", 2),  # if (!exists<Box<T>>(addr))
+            ("StLoc", "addr"),
+            ("CopyLoc", "addr"),  # if (!exists<Box<T>>(addr))
             ("Exists", "Box<T>"),
             ("BrTrue", "push"),
-            ("CopyLoc", 0),  # move_to(account, Box<T> { items: vector::empty() });
+            ("CopyLoc", "account"),  # move_to(account, Box<T> { items: vector::empty() });
             ("VecPack", "T", 0),
             ("Pack", "Box<T>"),
             ("MoveTo", "Box<T>"),
             ("Label", "push"),
-            ("MoveLoc", 2),  # vector::push_back(&mut borrow_global_mut<Box<T>>(addr).items, item);
+            (
+                "MoveLoc",
+                "addr",
+            ),  # vector::push_back(&mut borrow_global_mut<Box<T>>(addr).items, item);
             ("MutBorrowGlobal", "Box<T>"),
             ("MutBorrowField", "Box<T>.items"),
-            ("MoveLoc", 1),
+            ("MoveLoc", "item"),
             ("VecPushBack", "T"),
             "Ret",
         ],
@@ -389,11 +405,11 @@ def container(address: str = SOURCE_ADDRESS) -> ModuleBuilder:
         "take",
         visibility="public",
         type_params=["T: store"],
-        params=["&signer"],
+        params=["account: &signer"],
         returns=["T"],
         acquires=["Box"],
         code=[
-            ("MoveLoc", 0),  # borrow_global_mut<Box<T>>(signer::address_of(account))
+            ("MoveLoc", "account"),  # borrow_global_mut<Box<T>>(signer::address_of(account))
             ("Call", "0x1::signer::address_of"),
             ("MutBorrowGlobal", "Box<T>"),
             ("MutBorrowField", "Box<T>.items"),  # vector::pop_back(&mut box.items)
@@ -406,17 +422,17 @@ def container(address: str = SOURCE_ADDRESS) -> ModuleBuilder:
         visibility="public",
         view=True,
         type_params=["T: store"],
-        params=["address"],
+        params=["addr: address"],
         returns=["u64"],
         acquires=["Box"],
         code=[
-            ("CopyLoc", 0),  # if (!exists<Box<T>>(addr)) return 0;
+            ("CopyLoc", "addr"),  # if (!exists<Box<T>>(addr)) return 0;
             ("Exists", "Box<T>"),
             ("BrTrue", "count"),
             ("LdU64", 0),
             "Ret",
             ("Label", "count"),
-            ("MoveLoc", 0),  # vector::length(&borrow_global<Box<T>>(addr).items)
+            ("MoveLoc", "addr"),  # vector::length(&borrow_global<Box<T>>(addr).items)
             ("ImmBorrowGlobal", "Box<T>"),
             ("ImmBorrowField", "Box<T>.items"),
             ("VecLen", "T"),
@@ -427,9 +443,9 @@ def container(address: str = SOURCE_ADDRESS) -> ModuleBuilder:
         "put_number",
         visibility="public",
         entry=True,
-        params=["&signer", "u64"],
+        params=["account: &signer", "n: u64"],
         acquires=["Box"],
-        code=[("MoveLoc", 0), ("MoveLoc", 1), ("Call", "put<u64>"), "Ret"],
+        code=[("MoveLoc", "account"), ("MoveLoc", "n"), ("Call", "put<u64>"), "Ret"],
     )
     return m
 
@@ -468,26 +484,39 @@ def objects(address: str = SOURCE_ADDRESS) -> ModuleBuilder:
         "create_note",
         visibility="public",
         entry=True,
-        params=["&signer", "vector<u8>", "0x1::string::String", "address"],
-        locals=["0x1::object::ConstructorRef", "signer", "0x1::object::Object<Note>"],
+        params=["creator: &signer", "seed: vector<u8>", "text: 0x1::string::String", "to: address"],
+        locals=[
+            "constructor_ref: 0x1::object::ConstructorRef",
+            "object_signer: signer",
+            "note: 0x1::object::Object<Note>",
+        ],
         code=[
-            ("CopyLoc", 0),  # let constructor_ref = object::create_named_object(creator, seed);
-            ("MoveLoc", 1),
+            (
+                "CopyLoc",
+                "creator",
+            ),  # let constructor_ref = object::create_named_object(creator, seed);
+            ("MoveLoc", "seed"),
             ("Call", "0x1::object::create_named_object"),
-            ("StLoc", 4),
-            ("ImmBorrowLoc", 4),  # let object_signer = object::generate_signer(&constructor_ref);
+            ("StLoc", "constructor_ref"),
+            (
+                "ImmBorrowLoc",
+                "constructor_ref",
+            ),  # let object_signer = object::generate_signer(&constructor_ref);
             ("Call", "0x1::object::generate_signer"),
-            ("StLoc", 5),
-            ("ImmBorrowLoc", 5),  # move_to(&object_signer, Note { text });
-            ("MoveLoc", 2),
+            ("StLoc", "object_signer"),
+            ("ImmBorrowLoc", "object_signer"),  # move_to(&object_signer, Note { text });
+            ("MoveLoc", "text"),
             ("Pack", "Note"),
             ("MoveTo", "Note"),
-            ("ImmBorrowLoc", 4),  # let note = object::object_from_constructor_ref<Note>(&...);
+            (
+                "ImmBorrowLoc",
+                "constructor_ref",
+            ),  # let note = object::object_from_constructor_ref<Note>(&...);
             ("Call", "0x1::object::object_from_constructor_ref<Note>"),
-            ("StLoc", 6),
-            ("MoveLoc", 0),  # object::transfer(creator, note, to);
-            ("MoveLoc", 6),
-            ("MoveLoc", 3),
+            ("StLoc", "note"),
+            ("MoveLoc", "creator"),  # object::transfer(creator, note, to);
+            ("MoveLoc", "note"),
+            ("MoveLoc", "to"),
             ("Call", "0x1::object::transfer<Note>"),
             "Ret",
         ],
@@ -496,11 +525,11 @@ def objects(address: str = SOURCE_ADDRESS) -> ModuleBuilder:
         "note_address",
         visibility="public",
         view=True,
-        params=["address", "vector<u8>"],
+        params=["creator: address", "seed: vector<u8>"],
         returns=["address"],
         code=[
-            ("ImmBorrowLoc", 0),  # object::create_object_address(&creator, seed)
-            ("MoveLoc", 1),
+            ("ImmBorrowLoc", "creator"),  # object::create_object_address(&creator, seed)
+            ("MoveLoc", "seed"),
             ("Call", "0x1::object::create_object_address"),
             "Ret",
         ],
@@ -562,12 +591,12 @@ def vault(address: str = SOURCE_ADDRESS) -> ModuleBuilder:
         "open",
         visibility="public",
         entry=True,
-        params=["&signer", "u64"],
+        params=["account: &signer", "amount: u64"],
         code=[
-            ("CopyLoc", 0),  # move_to(account, Vault { owner: address_of(account), ... })
-            ("MoveLoc", 0),
+            ("CopyLoc", "account"),  # move_to(account, Vault { owner: address_of(account), ... })
+            ("MoveLoc", "account"),
             ("Call", "0x1::signer::address_of"),
-            ("MoveLoc", 1),
+            ("MoveLoc", "amount"),
             ("Pack", "Vault"),
             ("MoveTo", "Vault"),
             "Ret",
@@ -577,38 +606,41 @@ def vault(address: str = SOURCE_ADDRESS) -> ModuleBuilder:
         "withdraw",
         visibility="public",
         entry=True,
-        params=["&signer", "address", "u64"],
-        locals=["&mut Vault"],
+        params=["account: &signer", "vault_addr: address", "amount: u64"],
+        locals=["vault: &mut Vault"],
         acquires=["Vault"],
         code=[
-            ("CopyLoc", 1),  # assert!(exists<Vault>(vault_addr), error::not_found(E_NO_VAULT));
+            (
+                "CopyLoc",
+                "vault_addr",
+            ),  # assert!(exists<Vault>(vault_addr), error::not_found(E_NO_VAULT));
             ("Exists", "Vault"),
             ("BrFalse", "no_vault"),
-            ("MoveLoc", 1),  # let vault = borrow_global_mut<Vault>(vault_addr);
+            ("MoveLoc", "vault_addr"),  # let vault = borrow_global_mut<Vault>(vault_addr);
             ("MutBorrowGlobal", "Vault"),
-            ("StLoc", 3),
-            ("CopyLoc", 3),  # assert!(vault.owner == signer::address_of(account), ...);
+            ("StLoc", "vault"),
+            ("CopyLoc", "vault"),  # assert!(vault.owner == signer::address_of(account), ...);
             "FreezeRef",
             ("ImmBorrowField", "Vault.owner"),
             "ReadRef",
-            ("MoveLoc", 0),
+            ("MoveLoc", "account"),
             ("Call", "0x1::signer::address_of"),
             "Eq",
             ("BrFalse", "not_owner"),
-            ("CopyLoc", 3),  # assert!(vault.balance >= amount, ...);
+            ("CopyLoc", "vault"),  # assert!(vault.balance >= amount, ...);
             "FreezeRef",
             ("ImmBorrowField", "Vault.balance"),
             "ReadRef",
-            ("CopyLoc", 2),
+            ("CopyLoc", "amount"),
             "Ge",
             ("BrFalse", "insufficient"),
-            ("CopyLoc", 3),  # vault.balance = vault.balance - amount;
+            ("CopyLoc", "vault"),  # vault.balance = vault.balance - amount;
             "FreezeRef",
             ("ImmBorrowField", "Vault.balance"),
             "ReadRef",
-            ("MoveLoc", 2),
+            ("MoveLoc", "amount"),
             "Sub",
-            ("MoveLoc", 3),
+            ("MoveLoc", "vault"),
             ("MutBorrowField", "Vault.balance"),
             "WriteRef",
             "Ret",
@@ -647,12 +679,12 @@ def two_signer_transfer(address: str = SOURCE_ADDRESS) -> ScriptBuilder:
     del address  # a script is published nowhere
     return ScriptBuilder(
         type_params=["CoinType"],
-        params=["&signer", "&signer", "u64"],
+        params=["a: &signer", "b: &signer", "amount: u64"],
         code=[
-            ("MoveLoc", 0),  # coin::transfer<CoinType>(a, signer::address_of(b), amount)
-            ("MoveLoc", 1),
+            ("MoveLoc", "a"),  # coin::transfer<CoinType>(a, signer::address_of(b), amount)
+            ("MoveLoc", "b"),
             ("Call", "0x1::signer::address_of"),
-            ("MoveLoc", 2),
+            ("MoveLoc", "amount"),
             ("Call", "0x1::coin::transfer<CoinType>"),
             "Ret",
         ],
