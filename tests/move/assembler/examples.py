@@ -125,10 +125,8 @@ def message_board(address: str = SOURCE_ADDRESS) -> ModuleBuilder:
             ("MoveTo", "MessageHolder"),
             "Ret",
             ("Label", "update"),
-            (
-                "CopyLoc",
-                "account_addr",
-            ),  # let old_message_holder = borrow_global_mut<...>(account_addr);
+            # let old_message_holder = borrow_global_mut<...>(account_addr);
+            ("CopyLoc", "account_addr"),
             ("MutBorrowGlobal", "MessageHolder"),
             ("StLoc", "old_message_holder"),
             ("CopyLoc", "old_message_holder"),  # let from_message = old_message_holder.message;
@@ -244,10 +242,8 @@ def counter(address: str = SOURCE_ADDRESS) -> ModuleBuilder:
             ("CopyLoc", "counter"),
             ("MutBorrowField", "Counter.value"),
             "WriteRef",
-            (
-                "MoveLoc",
-                "addr",
-            ),  # event::emit(Incremented { account: addr, value: counter.value });
+            # event::emit(Incremented { account: addr, value: counter.value });
+            ("MoveLoc", "addr"),
             ("MoveLoc", "counter"),
             "FreezeRef",
             ("ImmBorrowField", "Counter.value"),
@@ -317,10 +313,8 @@ def moon_coin(address: str = SOURCE_ADDRESS) -> ModuleBuilder:
             ("Call", "0x1::managed_coin::initialize<MoonCoin>"),
             ("CopyLoc", "account"),  # managed_coin::register<MoonCoin>(account);
             ("Call", "0x1::managed_coin::register<MoonCoin>"),
-            (
-                "CopyLoc",
-                "account",
-            ),  # managed_coin::mint<MoonCoin>(account, address_of(account), n);
+            # managed_coin::mint<MoonCoin>(account, address_of(account), n);
+            ("CopyLoc", "account"),
             ("MoveLoc", "account"),
             ("Call", "0x1::signer::address_of"),
             ("MoveLoc", "amount"),
@@ -390,10 +384,8 @@ def container(address: str = SOURCE_ADDRESS) -> ModuleBuilder:
             ("Pack", "Box<T>"),
             ("MoveTo", "Box<T>"),
             ("Label", "push"),
-            (
-                "MoveLoc",
-                "addr",
-            ),  # vector::push_back(&mut borrow_global_mut<Box<T>>(addr).items, item);
+            # vector::push_back(&mut borrow_global_mut<Box<T>>(addr).items, item);
+            ("MoveLoc", "addr"),
             ("MutBorrowGlobal", "Box<T>"),
             ("MutBorrowField", "Box<T>.items"),
             ("MoveLoc", "item"),
@@ -491,27 +483,21 @@ def objects(address: str = SOURCE_ADDRESS) -> ModuleBuilder:
             "note: 0x1::object::Object<Note>",
         ],
         code=[
-            (
-                "CopyLoc",
-                "creator",
-            ),  # let constructor_ref = object::create_named_object(creator, seed);
+            # let constructor_ref = object::create_named_object(creator, seed);
+            ("CopyLoc", "creator"),
             ("MoveLoc", "seed"),
             ("Call", "0x1::object::create_named_object"),
             ("StLoc", "constructor_ref"),
-            (
-                "ImmBorrowLoc",
-                "constructor_ref",
-            ),  # let object_signer = object::generate_signer(&constructor_ref);
+            # let object_signer = object::generate_signer(&constructor_ref);
+            ("ImmBorrowLoc", "constructor_ref"),
             ("Call", "0x1::object::generate_signer"),
             ("StLoc", "object_signer"),
             ("ImmBorrowLoc", "object_signer"),  # move_to(&object_signer, Note { text });
             ("MoveLoc", "text"),
             ("Pack", "Note"),
             ("MoveTo", "Note"),
-            (
-                "ImmBorrowLoc",
-                "constructor_ref",
-            ),  # let note = object::object_from_constructor_ref<Note>(&...);
+            # let note = object::object_from_constructor_ref<Note>(&...);
+            ("ImmBorrowLoc", "constructor_ref"),
             ("Call", "0x1::object::object_from_constructor_ref<Note>"),
             ("StLoc", "note"),
             ("MoveLoc", "creator"),  # object::transfer(creator, note, to);
@@ -610,10 +596,8 @@ def vault(address: str = SOURCE_ADDRESS) -> ModuleBuilder:
         locals=["vault: &mut Vault"],
         acquires=["Vault"],
         code=[
-            (
-                "CopyLoc",
-                "vault_addr",
-            ),  # assert!(exists<Vault>(vault_addr), error::not_found(E_NO_VAULT));
+            # assert!(exists<Vault>(vault_addr), error::not_found(E_NO_VAULT));
+            ("CopyLoc", "vault_addr"),
             ("Exists", "Vault"),
             ("BrFalse", "no_vault"),
             ("MoveLoc", "vault_addr"),  # let vault = borrow_global_mut<Vault>(vault_addr);
