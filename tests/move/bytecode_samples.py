@@ -334,3 +334,24 @@ def small_module(version: int) -> CompiledModule:
             ),
         ),
     )
+
+
+def uleb(value: int) -> str:
+    """``value`` as ULEB128, in hex."""
+    out = ""
+    while True:
+        byte, value = value & 0x7F, value >> 7
+        out += f"{byte | (0x80 if value else 0):02x}"
+        if not value:
+            return out
+
+
+def layout(version: str, tables: list[tuple[int, str]], tail: str = "00") -> bytes:
+    """A binary (magic, ``version`` word in hex) with ``tables`` (kind, contents in hex)
+    laid out one after the other, then ``tail`` (a module's self handle by default)."""
+    header = uleb(len(tables))
+    contents = ""
+    for kind, body in tables:
+        header += f"{kind:02x}" + uleb(len(contents) // 2) + uleb(len(body) // 2)
+        contents += body
+    return bytes.fromhex("a11ceb0b" + version + header + contents + tail)
