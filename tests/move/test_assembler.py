@@ -834,3 +834,27 @@ def test_locals_by_name_are_the_indices_of_their_declarations() -> None:
     )
     with pytest.raises(AssemblyError, match="no local named"):
         ScriptBuilder(params=["a: u64"], code=[("MoveLoc", "b"), "Pop", "Ret"]).build()
+
+
+#: ``script { fun main() {} }`` at version 8, by hand: one table (the signature pool holds
+#: only the empty signature), then main: no type parameters, parameters signature 0,
+#: access specifiers none (0x01), locals signature 0, one instruction (Ret).
+EMPTY_SCRIPT_V8 = bytes.fromhex(
+    "a11ceb0b"
+    "0800000a"
+    "01"  # one table
+    "050001"  # signatures at 0, 1 byte
+    "00"  # the empty signature
+    "00"  # no type parameters
+    "00"  # parameters: signature 0
+    "01"  # access specifiers: none
+    "00"  # locals: signature 0
+    "01"  # one instruction
+    "02"  # Ret
+)
+
+
+def test_an_empty_scripts_bytes_worked_out_by_hand(codec: Any, reader: Any) -> None:
+    script = ScriptBuilder(code=["Ret"])
+    assert script.to_bytes() == EMPTY_SCRIPT_V8
+    assert reader.read_script(EMPTY_SCRIPT_V8) == script.build()
