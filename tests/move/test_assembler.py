@@ -19,6 +19,7 @@ from assembler import (
     ScriptBuilder,
     TypeText,
     abilities,
+    listing,
     package_metadata,
     parse_function_decl,
     parse_type,
@@ -640,7 +641,7 @@ def test_build_examples_writes_bytecode_metadata_and_sources(codec: Any, tmp_pat
 
     written = write_examples(tmp_path, "0xcafe")
     names = sorted(p.name for p in written)
-    assert len(names) == 6 * 3 + 2
+    assert len(names) == 6 * 4 + 3
     assert "two_signer_transfer.mv" in names
     assert "two_signer_transfer.package.bcs" not in names
     counter = (tmp_path / "counter.mv").read_bytes()
@@ -858,3 +859,16 @@ def test_an_empty_scripts_bytes_worked_out_by_hand(codec: Any, reader: Any) -> N
     script = ScriptBuilder(code=["Ret"])
     assert script.to_bytes() == EMPTY_SCRIPT_V8
     assert reader.read_script(EMPTY_SCRIPT_V8) == script.build()
+
+
+def test_a_listing_shows_the_module_with_names_resolved() -> None:
+    assert listing(_tiny(8).build()) == (
+        "module 0xcafe::tiny\n  public fun answer(): (u64)\n      0 LdU64 42\n      1 Ret\n"
+    )
+    text = listing(EXAMPLES["message_board"].build("0xcafe").build())
+    assert "  struct MessageHolder has key { message: 0x1::string::String }\n" in text
+    assert "     23 CallGeneric 0x1::event::emit<0xcafe::message_board::MessageChange>\n" in text
+    assert "      2 BrFalse 8\n" in text
+    assert listing(EXAMPLES["two_signer_transfer"].build("0xcafe").build()).startswith(
+        "script main(&signer, &signer, u64)\n"
+    )

@@ -21,6 +21,7 @@ What it covers:
 - ``ScriptBuilder``: the same for a script's ``main``.
 - ``package_metadata(name, modules, upgrade_policy=...)``: the BCS of
   ``0x1::code::PackageMetadata`` that ``0x1::code::publish_package_txn`` takes.
+- ``listing(unit)``: a compiled module or script as text, names resolved.
 
 Not covered: enums (variant instructions take raw indices), closures, access specifiers.
 The examples live in ``examples.py``; ``build_examples.py`` writes their bytecode.
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 from ._builder import DEFAULT_VERSION, ModuleBuilder, ScriptBuilder
 from ._declarations import abilities, parse_function_decl, parse_struct_decl
+from ._listing import listing, type_text
 from ._metadata import (
     METADATA_V1_KEY,
     ErrorCode,
@@ -51,9 +53,11 @@ __all__ = [
     "TypeText",
     "abilities",
     "encode_value",
+    "listing",
     "package_metadata",
     "parse_function_decl",
     "parse_struct_decl",
     "parse_type",
     "runtime_metadata_v1",
+    "type_text",
 ]

@@ -3,8 +3,9 @@
     python tests/move/assembler/build_examples.py OUT_DIR [--address 0xcafe]
 
 For each module example ``NAME``: ``NAME.mv`` (the module's bytecode),
-``NAME.package.bcs`` (the BCS of its ``0x1::code::PackageMetadata``) and ``NAME.move``
-(its source); for the script: ``NAME.mv`` and ``NAME.move``. Prints one line per file.
+``NAME.package.bcs`` (the BCS of its ``0x1::code::PackageMetadata``), ``NAME.move`` (its
+source) and ``NAME.listing.txt`` (the bytecode as text); for the script the same but the
+package metadata. Prints one line per file.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from pathlib import Path
 if __package__ in (None, ""):
     # Run as a file: make ``assembler`` importable as the tests import it.
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from assembler import listing
     from assembler.examples import EXAMPLES
 else:
+    from ._listing import listing
     from .examples import EXAMPLES
 
 
@@ -30,6 +33,7 @@ def write_examples(out_dir: Path, address: str) -> list[Path]:
         if example.package:
             files[f"{name}.package.bcs"] = example.package_metadata(address)
         files[f"{name}.move"] = example.source_at(address).encode()
+        files[f"{name}.listing.txt"] = listing(example.build(address).build()).encode()
         for file_name, data in files.items():
             path = out_dir / file_name
             path.write_bytes(data)
