@@ -14,7 +14,6 @@ from unit_checks import check_indices, check_stack
 from ledgerkit.localnet.vm.move import read_module, read_script, write_module, write_script
 from ledgerkit.localnet.vm.move._format import CompiledModule
 
-
 # -- bytes: the model's writer and reader ----------------------------------------------------
 
 
