@@ -6,7 +6,8 @@ bytecode to run, but no Move compiler can be installed here (the Aptos CLI and t
 compiler are Rust programs outside the package registries). So the tests write modules
 the way the compiler would have compiled them: names instead of table indices, types as
 Move text (``&signer``, ``vector<u8>``, ``0x1::string::String``, ``T``, ``&mut Counter``),
-instructions by their names in aptos-core's ``Bytecode`` enum, labels for branch targets.
+instructions by their names in aptos-core's ``Bytecode`` enum, locals by index or by the
+name their ``"name: type"`` declaration gave them, labels for branch targets.
 
 What it covers:
 
