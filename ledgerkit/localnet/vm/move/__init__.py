@@ -1,4 +1,6 @@
-"""Move bytecode on the node: the binary format's data model (``_format``).
+"""Move bytecode on the node: the binary format's data model (``_format``); publishing
+(``_publish``: the VM's checks of a bundle, ``_compatibility``, ``_metadata``: the
+Aptos metadata and error maps, ``_abi``: the ABI served with a module).
 
 No Move VM can be installed from the package registries, so the node reads, checks and
 writes Move bytecode with its own code, after aptos-core's ``move-binary-format``.
@@ -6,6 +8,8 @@ writes Move bytecode with its own code, after aptos-core's ``move-binary-format`
 
 from __future__ import annotations
 
+from ledgerkit.localnet.vm.move._abi import abilities_text, module_abi, type_text
+from ledgerkit.localnet.vm.move._compatibility import check_compatible, incompatibilities
 from ledgerkit.localnet.vm.move._format import (
     ABILITY_COPY,
     ABILITY_DROP,
@@ -46,6 +50,18 @@ from ledgerkit.localnet.vm.move._format import (
     VariantFieldHandle,
     VariantFieldInstantiation,
 )
+from ledgerkit.localnet.vm.move._metadata import (
+    RuntimeMetadata,
+    abort_info,
+    check_metadata,
+    module_abort,
+    runtime_metadata,
+)
+from ledgerkit.localnet.vm.move._publish import (
+    PublishedModule,
+    check_bundle,
+    is_framework_address,
+)
 
 __all__ = [
     "ABILITY_COPY",
@@ -76,6 +92,8 @@ __all__ = [
     "Metadata",
     "ModuleHandle",
     "Op",
+    "PublishedModule",
+    "RuntimeMetadata",
     "SignatureToken",
     "StructDefInstantiation",
     "StructDefinition",
@@ -86,4 +104,15 @@ __all__ = [
     "VariantDefinition",
     "VariantFieldHandle",
     "VariantFieldInstantiation",
+    "abilities_text",
+    "abort_info",
+    "check_bundle",
+    "check_compatible",
+    "check_metadata",
+    "incompatibilities",
+    "is_framework_address",
+    "module_abi",
+    "module_abort",
+    "runtime_metadata",
+    "type_text",
 ]
