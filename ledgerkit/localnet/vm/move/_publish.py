@@ -9,10 +9,9 @@ runs them itself) refuses it with the status a node gives when:
 * a module uses or befriends a module neither on chain nor in the bundle:
   ``LINKER_ERROR``;
 * a module is not one the metadata names, one the metadata names is missing, a module
-  uses a module of a package the metadata does not list as a dependency, or its own
-  metadata is malformed: ``CONSTRAINT_NOT_SATISFIED``;
+  uses a module of a package the metadata does not list as a dependency, two modules
+  share a name, or a module's own metadata is malformed: ``CONSTRAINT_NOT_SATISFIED``;
 * a module's address is not the publisher's: ``MODULE_ADDRESS_DOES_NOT_MATCH_SENDER``;
-* two modules share a name: ``DUPLICATE_MODULE_NAME``;
 * a module replaces a published one incompatibly: ``BACKWARD_INCOMPATIBLE_MODULE_UPDATE``.
 
 The bytecode verifier's checks (types, references, stack balance) are not run: a module
@@ -159,13 +158,9 @@ def check_bundle(
     modules = _deserialize(bundle, read)
     _link(modules, stored)
     _validate_request(modules, expected, allowed)
-    names: set[str] = set()
     for module in modules:
         if module.address != destination:
             raise VMStatusError("MODULE_ADDRESS_DOES_NOT_MATCH_SENDER")
-        if module.name in names:
-            raise VMStatusError("DUPLICATE_MODULE_NAME")
-        names.add(module.name)
         old_code = stored(destination, module.name)
         if old_code is not None:
             check_compatible(_deserialize([old_code], read)[0], module)
