@@ -410,6 +410,11 @@ _CODE: Final = {
     10: ("ECODE_OBJECT_DOES_NOT_EXIST", "No package registry at the code object's address"),
     12: ("EPERMISSIONED_SIGNER_REMOVED", "Permissioned signers are no longer supported"),
 }
+_OBJECT_CODE_DEPLOYMENT: Final = {
+    1: ("EOBJECT_CODE_DEPLOYMENT_NOT_SUPPORTED", "Publishing to an object is not enabled"),
+    2: ("ENOT_CODE_OBJECT_OWNER", "The signer does not own the code object"),
+    3: ("ECODE_OBJECT_DOES_NOT_EXIST", "The object holds no published code"),
+}
 _FROM_BCS: Final = {1: ("EINVALID_UTF8", "The bytes are not the BCS of a value of that type")}
 
 #: ``(module, reason) -> (name, description)``.
@@ -441,6 +446,7 @@ FRAMEWORK_ERRORS: Final[Mapping[tuple[str, int], tuple[str, str]]] = MappingProx
             ("0x4::property_map", _PROPERTY_MAP),
             ("0x1::from_bcs", _FROM_BCS),
             ("0x1::code", _CODE),
+            ("0x1::object_code_deployment", _OBJECT_CODE_DEPLOYMENT),
         )
         for reason, entry in table.items()
     }

@@ -11,6 +11,11 @@ counts ``upgrade_number`` up), ``0x1::code::PublishPackage`` is emitted, and the
 checks run on the bundle (:mod:`ledgerkit.localnet.vm.move`); the modules are written
 with their bytecode as given and served with the ABI derived from it.
 
+``0x1::object_code_deployment::publish`` publishes the same way at a new object's
+address (named by the publisher and its next sequence number), owned by the publisher,
+and keeps the object's ``ExtendRef`` in ``ManagingRefs``; its ``upgrade`` and
+``freeze_code_object`` are not modelled.
+
 Abort codes are the module's: ``std::error`` categories over ``code.move``'s reasons.
 The framework's own packages (``0x1`` .. ``0xa``) count as present for dependencies:
 this node's genesis writes no registry for its Python framework. A module's
@@ -22,12 +27,17 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ledgerkit._errors import BCSError
-from ledgerkit.bcs import Deserializer
-from ledgerkit.localnet.vm.framework._code_specs import PACKAGE_REGISTRY
-from ledgerkit.localnet.vm.framework._context import Context, MoveAbortError, native
+from ledgerkit.bcs import Deserializer, Serializer
+from ledgerkit.localnet.vm.framework._code_specs import MANAGING_REFS, PACKAGE_REGISTRY
+from ledgerkit.localnet.vm.framework._context import ACCOUNT, Context, MoveAbortError, native
+from ledgerkit.localnet.vm.framework._object_module import (
+    create_object,
+    grouped,
+    named_object_address,
+)
 from ledgerkit.types import Address, MoveType
 
-__all__ = ["decode_package_metadata", "publish_package"]
+__all__ = ["code_object_address", "decode_package_metadata", "publish_package"]
 
 ARBITRARY: Final = 0
 COMPATIBLE: Final = 1
@@ -35,6 +45,7 @@ IMMUTABLE: Final = 2
 #: ``util::from_bytes`` fails so on bytes that are not the BCS of the type.
 _BCS_FAILURE: Final = 0x1C5
 _MAX_METADATA: Final = 1 << 20
+_DOMAIN: Final = b"aptos_framework::object_code_deployment"
 
 
 def _hex(raw: bytes) -> str:
@@ -190,3 +201,26 @@ def _publish_package_txn(ctx: Context, _: tuple[MoveType, ...], args: list[Any])
     metadata_hex, code_hex = args
     pack = decode_package_metadata(bytes.fromhex(metadata_hex[2:]))
     publish_package(ctx, ctx.signer, pack, [bytes.fromhex(c[2:]) for c in code_hex])
+
+
+def code_object_address(publisher: Address, sequence_number: int) -> Address:
+    """The object ``object_code_deployment::publish`` creates for a publisher whose
+    sequence number is ``sequence_number`` as it runs: a named object of the seed
+    ``BCS(b"aptos_framework::object_code_deployment") ‖ BCS(u64 sequence_number + 1)``."""
+    seed = Serializer()
+    seed.var_bytes(_DOMAIN)
+    seed.u64(sequence_number + 1)
+    return named_object_address(publisher, seed.output())
+
+
+@grouped("object_code_deployment", "publish")
+def _publish_to_object(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
+    publisher = ctx.signer
+    sequence_number = int(ctx.resource(publisher, ACCOUNT)["sequence_number"])
+    address = code_object_address(publisher, sequence_number)
+    create_object(ctx, address, publisher)
+    metadata_hex, code_hex = args
+    pack = decode_package_metadata(bytes.fromhex(metadata_hex[2:]))
+    publish_package(ctx, address, pack, [bytes.fromhex(c[2:]) for c in code_hex])
+    ctx.emit_module("0x1::object_code_deployment::Publish", {"object_address": address.standard})
+    ctx.put(address, MANAGING_REFS, {"extend_ref": {"self": address.standard}})

@@ -7,9 +7,17 @@ from typing import Final
 
 from ledgerkit.localnet.vm.framework._abi import FunctionSpec, ModuleSpec, StructSpec
 
-__all__ = ["CODE", "CODE_MODULES", "COPYABLE_ANY", "PACKAGE_REGISTRY"]
+__all__ = [
+    "CODE",
+    "CODE_MODULES",
+    "COPYABLE_ANY",
+    "MANAGING_REFS",
+    "OBJECT_CODE_DEPLOYMENT",
+    "PACKAGE_REGISTRY",
+]
 
 PACKAGE_REGISTRY: Final = "0x1::code::PackageRegistry"
+MANAGING_REFS: Final = "0x1::object_code_deployment::ManagingRefs"
 _COPY_DROP_STORE: Final = ("copy", "drop", "store")
 _EXTENSION: Final = "0x1::option::Option<0x1::copyable_any::Any>"
 
@@ -79,5 +87,23 @@ CODE: Final = ModuleSpec(
     ),
 )
 
+
+def _event(name: str) -> StructSpec:
+    return StructSpec(name, ("drop", "store"), (("object_address", "address"),), is_event=True)
+
+
+OBJECT_CODE_DEPLOYMENT: Final = ModuleSpec(
+    "object_code_deployment",
+    structs=(
+        _event("Freeze"),
+        StructSpec("ManagingRefs", ("key",), (("extend_ref", "0x1::object::ExtendRef"),)),
+        _event("Publish"),
+        _event("Upgrade"),
+    ),
+    functions=(
+        FunctionSpec("publish", ("&signer", "vector<u8>", "vector<vector<u8>>"), entry=True),
+    ),
+)
+
 #: The modules of this file, for the framework's module list.
-CODE_MODULES: Final = (CODE, COPYABLE_ANY)
+CODE_MODULES: Final = (CODE, COPYABLE_ANY, OBJECT_CODE_DEPLOYMENT)
