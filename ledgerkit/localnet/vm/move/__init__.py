@@ -1,9 +1,15 @@
-"""Move bytecode on the node: the binary format's data model (``_format``); publishing
-(``_publish``: the VM's checks of a bundle, ``_compatibility``, ``_metadata``: the
-Aptos metadata and error maps, ``_abi``: the ABI served with a module).
+"""Move bytecode on the node.
 
 No Move VM can be installed from the package registries, so the node reads, checks and
-writes Move bytecode with its own code, after aptos-core's ``move-binary-format``.
+writes Move bytecode with its own code, after aptos-core's ``move-binary-format``:
+
+* ``_format``: the data model (compiled modules and scripts, opcodes, abilities);
+* ``_reader``: bytes to modules and scripts (versions 5 to 9, 10 on request), with
+  aptos-core's limits and statuses, and the bounds checker (``_bounds``) run after;
+* ``_writer``: modules and scripts to bytes, in aptos-core's serializer's layout;
+* publishing: ``_publish`` (the VM's checks of a bundle), ``_compatibility`` (upgrades),
+  ``_metadata`` (the Aptos metadata: error maps, views, events) and ``_abi`` (the ABI
+  served with a module).
 """
 
 from __future__ import annotations
@@ -62,6 +68,8 @@ from ledgerkit.localnet.vm.move._publish import (
     check_bundle,
     is_framework_address,
 )
+from ledgerkit.localnet.vm.move._reader import MAX_MODULE_SIZE, read_module, read_script
+from ledgerkit.localnet.vm.move._writer import write_module, write_script
 
 __all__ = [
     "ABILITY_COPY",
@@ -73,6 +81,7 @@ __all__ = [
     "ACCESS_WRITE",
     "ATTRIBUTE_MODULE_LOCK",
     "ATTRIBUTE_PERSISTENT",
+    "MAX_MODULE_SIZE",
     "VISIBILITY_FRIEND",
     "VISIBILITY_PRIVATE",
     "VISIBILITY_PUBLIC",
@@ -113,6 +122,10 @@ __all__ = [
     "is_framework_address",
     "module_abi",
     "module_abort",
+    "read_module",
+    "read_script",
     "runtime_metadata",
     "type_text",
+    "write_module",
+    "write_script",
 ]
