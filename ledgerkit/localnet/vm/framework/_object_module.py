@@ -55,7 +55,6 @@ GROUP_MEMBERS: Final = (
     "0x4::royalty::Royalty",
     "0x4::token::Token",
     "0x4::token::TokenIdentifiers",
-    "0x1::object_code_deployment::ManagingRefs",
 )
 _MEMBERS: Final = frozenset(GROUP_MEMBERS)
 
