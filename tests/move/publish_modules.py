@@ -17,7 +17,7 @@ model, and the Aptos metadata they carry (its BCS written out field by field her
 
         entry fun bump(s: &signer, by: u64) { ... }
         #[view] public fun get(a: address): u64 { ... }
-        public(friend) fun helper(c: &mut Counter) { ... }
+        public(friend) fun adjust(c: &mut Counter) { ... }
         #[view] fun peek<T0: copy + drop>(v: vector<T0>): T0 { ... }
         fun secret() { ... }
     }
@@ -71,7 +71,7 @@ IDENTIFIERS: Final = (
     "by",  # 10
     "bump",  # 11
     "get",  # 12
-    "helper",  # 13
+    "adjust",  # 13
     "peek",  # 14
     "secret",  # 15
     "pal",  # 16
@@ -136,7 +136,7 @@ def counter_module() -> CompiledModule:
         function_handles=(
             FunctionHandle(0, 11, 1, 0),  # bump(&signer, u64)
             FunctionHandle(0, 12, 2, 3),  # get(address): u64
-            FunctionHandle(0, 13, 4, 0),  # helper(&mut Counter)
+            FunctionHandle(0, 13, 4, 0),  # adjust(&mut Counter)
             FunctionHandle(0, 14, 5, 6, (ABILITY_COPY | ABILITY_DROP,)),  # peek
             FunctionHandle(0, 15, 0, 0),  # secret()
         ),

@@ -44,7 +44,7 @@ def test_the_abi_of_a_module_lists_what_it_exposes_and_every_struct() -> None:
                 "return": ["u64"],
             },
             {
-                "name": "helper",
+                "name": "adjust",
                 "visibility": "friend",
                 "is_entry": False,
                 "is_view": False,
@@ -102,7 +102,7 @@ def test_the_abi_of_a_module_lists_what_it_exposes_and_every_struct() -> None:
 
 def test_without_metadata_nothing_is_a_view_or_an_event() -> None:
     abi = module_abi(replace(counter_module(), metadata=()))
-    assert [f["name"] for f in abi["exposed_functions"]] == ["bump", "get", "helper"]
+    assert [f["name"] for f in abi["exposed_functions"]] == ["bump", "get", "adjust"]
     assert not any(f["is_view"] for f in abi["exposed_functions"])
     assert not any(s["is_event"] for s in abi["structs"])
 
@@ -113,7 +113,7 @@ def test_metadata_that_does_not_decode_counts_as_none() -> None:
     assert [
         f["name"]
         for f in module_abi(replace(counter_module(), metadata=broken))["exposed_functions"]
-    ] == ["bump", "get", "helper"]
+    ] == ["bump", "get", "adjust"]
 
 
 def test_abilities_are_named_in_the_api_order() -> None:

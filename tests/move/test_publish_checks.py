@@ -180,7 +180,7 @@ def test_the_same_module_is_compatible() -> None:
         (_with_handle(M, 1, return_=2), "changed return type of function `get`"),
         (
             _with_handle(M, 2, type_parameters=(0,)),
-            "changed type parameters of function `helper`",
+            "changed type parameters of function `adjust`",
         ),
         (replace(M, struct_defs=M.struct_defs[1:]), "removed struct `Counter`"),
         (

@@ -161,7 +161,7 @@ def test_a_published_module_is_served_with_its_abi(node: Node) -> None:
     ] == [
         ("bump", "private", True, False, ["&signer", "u64"], []),
         ("get", "public", False, True, ["address"], ["u64"]),
-        ("helper", "friend", False, False, [f"&mut {me}::counter::Counter"], []),
+        ("adjust", "friend", False, False, [f"&mut {me}::counter::Counter"], []),
         ("peek", "private", False, True, ["vector<T0>"], ["T0"]),
     ]
     assert abi["structs"][1] == {
