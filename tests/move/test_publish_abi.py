@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from publish_modules import CAFE_TEXT, counter_module
+from publish_modules import CAFE, CAFE_TEXT, counter_module
 
 from ledgerkit.localnet.vm.move import (
     Metadata,
@@ -14,6 +14,8 @@ from ledgerkit.localnet.vm.move import (
     module_abi,
     module_abort,
     runtime_metadata,
+    stored_module_abort,
+    write_module,
 )
 
 BOX_PARAMS = [{"constraints": ["store"]}, {"constraints": ["copy", "drop"]}]
@@ -133,3 +135,14 @@ def test_an_abort_of_a_published_module_is_named_from_its_error_map() -> None:
     unnamed = module_abort(module, 0x10002)
     assert unnamed.name is None
     assert unnamed.vm_status == "Move abort in 0xcafe::m: 0x10002"
+
+
+def test_an_abort_is_named_from_the_module_the_state_holds() -> None:
+    stored = write_module(counter_module())
+    assert stored_module_abort(CAFE, "m", stored, 0x10001).name == "ENOT_OWNER"
+    # No bytecode, bytes that do not read, or bytes of another module: unnamed.
+    for bytecode in (None, b"\xa1\x1c\xeb\x0b", stored):
+        name = "other" if bytecode == stored else "m"
+        abort = stored_module_abort(CAFE, name, bytecode, 0x10001)
+        assert abort.name is None
+        assert abort.vm_status == f"Move abort in 0xcafe::{name}: 0x10001"

@@ -62,6 +62,7 @@ from ledgerkit.localnet.vm.move._metadata import (
     check_metadata,
     module_abort,
     runtime_metadata,
+    stored_module_abort,
 )
 from ledgerkit.localnet.vm.move._publish import (
     PublishedModule,
@@ -125,6 +126,7 @@ __all__ = [
     "read_module",
     "read_script",
     "runtime_metadata",
+    "stored_module_abort",
     "type_text",
     "write_module",
     "write_script",

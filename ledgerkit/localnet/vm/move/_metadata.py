@@ -25,7 +25,8 @@ from typing import Final
 from ledgerkit._errors import BCSError
 from ledgerkit.bcs import Deserializer
 from ledgerkit.localnet.vm.framework._context import MoveAbortError, VMStatusError
-from ledgerkit.localnet.vm.move._format import CompiledModule, Metadata
+from ledgerkit.localnet.vm.move._format import BytecodeError, CompiledModule, Metadata
+from ledgerkit.localnet.vm.move._reader import read_module
 
 __all__ = [
     "COMPILATION_METADATA_KEY",
@@ -36,6 +37,7 @@ __all__ = [
     "check_metadata",
     "module_abort",
     "runtime_metadata",
+    "stored_module_abort",
 ]
 
 METADATA_V0_KEY: Final = b"aptos::metadata_v0"
@@ -176,3 +178,21 @@ def module_abort(module: CompiledModule, code: int) -> MoveAbortError:
     digits = module.address.hex().lstrip("0") or "0"
     info = abort_info(runtime_metadata(module.metadata, module.version), code)
     return MoveAbortError(f"0x{digits}::{module.name}", code, declared=info)
+
+
+def stored_module_abort(
+    address: bytes, name: str, bytecode: bytes | None, code: int
+) -> MoveAbortError:
+    """The abort ``address::name`` raises with ``code``, named from the error map of its
+    stored ``bytecode`` (as the state holds it): unnamed when there is no bytecode or it
+    does not read, as a node leaves an abort it cannot explain."""
+    if bytecode is not None:
+        try:
+            module = read_module(bytecode)
+        except BytecodeError:
+            pass
+        else:
+            if module.address == address and module.name == name:
+                return module_abort(module, code)
+    digits = address.hex().lstrip("0") or "0"
+    return MoveAbortError(f"0x{digits}::{name}", code, declared=None)
