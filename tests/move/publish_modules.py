@@ -42,6 +42,7 @@ from ledgerkit.localnet.vm.move import (
     FieldDefinition,
     FunctionDefinition,
     FunctionHandle,
+    FunctionInstantiation,
     Instruction,
     Metadata,
     ModuleHandle,
@@ -198,4 +199,33 @@ def using(module: CompiledModule, address: bytes, name: str) -> CompiledModule:
         ),
         identifiers=(*module.identifiers, name),
         address_identifiers=(*module.address_identifiers, address),
+    )
+
+
+def emitting(module: CompiledModule, struct_handle: int) -> CompiledModule:
+    """``module`` with one more function, ``emits()``, calling
+    ``0x1::event::emit<S>`` for the struct of handle ``struct_handle``."""
+    identifiers = (*module.identifiers, "event", "emit", "emits")
+    base = len(module.identifiers)
+    signatures = (*module.signatures, (("struct", struct_handle),), (("tparam", 0),))
+    event_module = len(module.module_handles)
+    emit = len(module.function_handles)
+    code = CodeUnit(0, (Instruction(Op.CALL_GENERIC, 0), Instruction(Op.RET)))
+    return replace(
+        module,
+        identifiers=identifiers,
+        module_handles=(*module.module_handles, ModuleHandle(1, base)),
+        function_handles=(
+            *module.function_handles,
+            FunctionHandle(
+                event_module, base + 1, len(signatures) - 1, 0, (ABILITY_DROP | ABILITY_STORE,)
+            ),
+            FunctionHandle(0, base + 2, 0, 0),
+        ),
+        function_instantiations=(FunctionInstantiation(emit, len(signatures) - 2),),
+        signatures=signatures,
+        function_defs=(
+            *module.function_defs,
+            FunctionDefinition(emit + 1, VISIBILITY_PRIVATE, False, (), code),
+        ),
     )

@@ -8,7 +8,17 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
-from publish_modules import BEEF, CAFE, ONE, at, counter_module, metadata_v1, named, using
+from publish_modules import (
+    BEEF,
+    CAFE,
+    ONE,
+    at,
+    counter_module,
+    emitting,
+    metadata_v1,
+    named,
+    using,
+)
 
 from ledgerkit.localnet.vm.framework import VMStatusError
 from ledgerkit.localnet.vm.move import (
@@ -127,6 +137,17 @@ def test_malformed_metadata_is_refused() -> None:
     assert status(bad_view) == "CONSTRAINT_NOT_SATISFIED"
     not_decoding = replace(M, metadata=(Metadata(b"aptos::metadata_v1", b"\x01"),))
     assert status(not_decoding) == "CONSTRAINT_NOT_SATISFIED"
+
+
+def test_a_module_emits_only_its_own_event_structs() -> None:
+    # Bumped (handle 3) is an #[event]; Counter (0) is not; String (1) is 0x1's.
+    assert status(emitting(M, 3)) == "ok"
+    assert status(emitting(M, 0)) == "EVENT_METADATA_VALIDATION_ERROR"
+    assert status(emitting(M, 1)) == "EVENT_METADATA_VALIDATION_ERROR"
+    # An upgrade may not drop an #[event].
+    plain = replace(M, metadata=(metadata_v1({}, {}, {"get": [1], "peek": [1]}),))
+    assert status(plain, on_chain={(CAFE, "m"): M}) == "EVENT_METADATA_VALIDATION_ERROR"
+    assert status(M, on_chain={(CAFE, "m"): plain}) == "ok"
 
 
 def test_a_module_at_another_address() -> None:

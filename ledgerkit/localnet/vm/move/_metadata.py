@@ -25,7 +25,7 @@ from typing import Final
 from ledgerkit._errors import BCSError
 from ledgerkit.bcs import Deserializer
 from ledgerkit.localnet.vm.framework._context import MoveAbortError, VMStatusError
-from ledgerkit.localnet.vm.move._format import BytecodeError, CompiledModule, Metadata
+from ledgerkit.localnet.vm.move._format import BytecodeError, CompiledModule, Metadata, Op
 from ledgerkit.localnet.vm.move._reader import read_module
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "METADATA_V1_KEY",
     "RuntimeMetadata",
     "abort_info",
+    "check_events",
     "check_metadata",
     "module_abort",
     "runtime_metadata",
@@ -50,6 +51,9 @@ EVENT: Final = 4
 RANDOMNESS: Final = 5
 _KNOWN_KINDS: Final = frozenset({0, 1, 2, 3, 4, 5})
 _CONSTRAINT: Final = "CONSTRAINT_NOT_SATISFIED"
+_EVENT_ERROR: Final = "EVENT_METADATA_VALIDATION_ERROR"
+_GROUP_SCOPES: Final = frozenset({"module_scope", "address_scope", "global_scope"})
+_ONE: Final = bytes(31) + b"\x01"
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +119,7 @@ def runtime_metadata(entries: Sequence[Metadata], version: int = 6) -> RuntimeMe
 def check_metadata(module: CompiledModule) -> None:
     """Refuse a module whose metadata a node would not publish: an unknown key, a key
     twice, a value that does not decode, an unknown attribute, a view function that
-    returns nothing, an attribute of a struct the module does not define:
+    returns nothing, a resource group (member) attribute on a struct that cannot be one:
     ``CONSTRAINT_NOT_SATISFIED``, as aptos-core's publishing checks say."""
     seen_runtime = seen_compilation = False
     for entry in module.metadata:
@@ -155,11 +159,56 @@ def check_metadata(module: CompiledModule) -> None:
                 raise VMStatusError(_CONSTRAINT, f"unknown attribute {kind} of {name}")
     structs = {module.struct_name(s.struct_handle): s for s in module.struct_defs}
     for name, attributes in metadata.struct_attributes.items():
-        for kind, _ in attributes:
-            if kind not in _KNOWN_KINDS or kind in VIEW_KINDS or kind == RANDOMNESS:
+        for kind, args in attributes:
+            sdef = structs.get(name)
+            handle = None if sdef is None else module.struct_handles[sdef.struct_handle]
+            if kind == RESOURCE_GROUP and args and args[0] in _GROUP_SCOPES:
+                fields = () if sdef is None else sdef.fields or ()
+                if handle is None or handle.abilities or handle.type_parameters or len(fields) != 1:
+                    raise VMStatusError(_CONSTRAINT, f"{name} cannot be a resource group")
+            elif kind == RESOURCE_GROUP_MEMBER and args:
+                if handle is None or not handle.abilities & 0x8:
+                    raise VMStatusError(_CONSTRAINT, f"{name} cannot be a resource group member")
+            elif kind != EVENT:
                 raise VMStatusError(_CONSTRAINT, f"unknown attribute {kind} of {name}")
-            if name not in structs:
-                raise VMStatusError(_CONSTRAINT, f"attribute of {name}, which is not defined")
+
+
+def _event_structs(module: CompiledModule) -> set[str]:
+    metadata = runtime_metadata(module.metadata, module.version) or RuntimeMetadata()
+    found: set[str] = set()
+    for name, attributes in metadata.struct_attributes.items():
+        if sum(kind == EVENT for kind, _ in attributes) > 1:
+            raise VMStatusError(_EVENT_ERROR, "found duplicate event attribute")
+        if any(kind == EVENT for kind, _ in attributes):
+            found.add(name)
+    return found
+
+
+def check_events(module: CompiledModule, old: CompiledModule | None = None) -> None:
+    """``EVENT_METADATA_VALIDATION_ERROR`` unless every ``0x1::event::emit`` call of the
+    module emits a struct of its own marked ``#[event]``, and an upgrade keeps every
+    ``#[event]`` of the module it replaces (aptos-core's event validation)."""
+    events = _event_structs(module)
+    for fdef in module.function_defs:
+        for instruction in fdef.code.code if fdef.code is not None else ():
+            if instruction.op != Op.CALL_GENERIC:
+                continue
+            inst = module.function_instantiations[instruction.arg]
+            handle = module.function_handles[inst.handle]
+            called = module.module_id(handle.module), module.identifier(handle.name)
+            if called != ((_ONE, "event"), "emit"):
+                continue
+            tokens = module.signature(inst.type_parameters)
+            if not tokens or tokens[0][0] not in ("struct", "struct_inst"):
+                raise VMStatusError(_EVENT_ERROR, "0x1::event::emit of a non-struct type")
+            struct = module.struct_handles[tokens[0][1]]
+            name = module.identifier(struct.name)
+            if struct.module != module.self_handle:
+                raise VMStatusError(_EVENT_ERROR, f"{name} is not defined in the module")
+            if name not in events:
+                raise VMStatusError(_EVENT_ERROR, f"missing #[event] attribute on {name}")
+    if old is not None and not _event_structs(old) <= events:
+        raise VMStatusError(_EVENT_ERROR, "invalid change in event attributes")
 
 
 def abort_info(metadata: RuntimeMetadata | None, code: int) -> tuple[str, str] | None:

@@ -11,6 +11,8 @@ runs them itself) refuses it with the status a node gives when:
 * a module is not one the metadata names, one the metadata names is missing, a module
   uses a module of a package the metadata does not list as a dependency, two modules
   share a name, or a module's own metadata is malformed: ``CONSTRAINT_NOT_SATISFIED``;
+* a module emits (``0x1::event::emit``) a struct that is not its own ``#[event]``, or an
+  upgrade drops an ``#[event]``: ``EVENT_METADATA_VALIDATION_ERROR``;
 * a module's address is not the publisher's: ``MODULE_ADDRESS_DOES_NOT_MATCH_SENDER``;
 * a module replaces a published one incompatibly: ``BACKWARD_INCOMPATIBLE_MODULE_UPDATE``.
 
@@ -32,7 +34,7 @@ from ledgerkit.localnet.vm.framework._context import VMStatusError
 from ledgerkit.localnet.vm.move._abi import module_abi
 from ledgerkit.localnet.vm.move._compatibility import check_compatible
 from ledgerkit.localnet.vm.move._format import BytecodeError, CompiledModule
-from ledgerkit.localnet.vm.move._metadata import check_metadata
+from ledgerkit.localnet.vm.move._metadata import check_events, check_metadata
 
 __all__ = ["MAX_BUNDLE_MODULES", "PublishedModule", "check_bundle", "is_framework_address"]
 
@@ -105,6 +107,7 @@ def _validate_request(
     modules: list[CompiledModule],
     expected: Sequence[str],
     allowed: Mapping[bytes, frozenset[str]] | None,
+    old: Mapping[str, CompiledModule],
 ) -> None:
     remaining = set(expected)
     for module in modules:
@@ -119,6 +122,8 @@ def _validate_request(
                         _CONSTRAINT, f"unregistered dependency: '0x{address.hex()}::{name}'"
                     )
         check_metadata(module)
+    for module in modules:
+        check_events(module, old.get(module.name))
     if remaining:
         raise VMStatusError(_CONSTRAINT, "not all registered modules published")
 
@@ -157,13 +162,17 @@ def check_bundle(
         raise VMStatusError(_CONSTRAINT, f"more than {MAX_BUNDLE_MODULES} modules")
     modules = _deserialize(bundle, read)
     _link(modules, stored)
-    _validate_request(modules, expected, allowed)
+    old: dict[str, CompiledModule] = {}
+    for module in modules:
+        old_code = stored(module.address, module.name)
+        if old_code is not None:
+            old[module.name] = _deserialize([old_code], read)[0]
+    _validate_request(modules, expected, allowed, old)
     for module in modules:
         if module.address != destination:
             raise VMStatusError("MODULE_ADDRESS_DOES_NOT_MATCH_SENDER")
-        old_code = stored(destination, module.name)
-        if old_code is not None:
-            check_compatible(_deserialize([old_code], read)[0], module)
+        if module.name in old:
+            check_compatible(old[module.name], module)
     return [
         PublishedModule(module.name, blob, module_abi(module))
         for module, blob in zip(modules, bundle, strict=True)
