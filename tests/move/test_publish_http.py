@@ -55,8 +55,10 @@ def package_metadata(
     *,
     policy: int = 1,
     deps: tuple[tuple[Address, str], ...] = (FRAMEWORK_DEP,),
+    extension: tuple[str, bytes] | None = None,
 ) -> bytes:
-    """The BCS of ``0x1::code::PackageMetadata``."""
+    """The BCS of ``0x1::code::PackageMetadata`` (``extension``: a ``copyable_any::Any``'s
+    type name and data)."""
     s = Serializer()
     s.string(name)
     s.u8(policy)  # UpgradePolicy { policy }
@@ -73,7 +75,12 @@ def package_metadata(
     for account, package in deps:
         s.address(account)
         s.string(package)
-    s.u8(0)  # extension: none
+    if extension is None:
+        s.u8(0)
+    else:
+        s.u8(1)
+        s.string(extension[0])
+        s.var_bytes(extension[1])
     return s.output()
 
 
@@ -221,6 +228,17 @@ def test_an_immutable_package_is_never_upgraded(node: Node) -> None:
     )
 
 
+def test_a_package_extension_is_kept_as_an_option_of_any(node: Node) -> None:
+    henry = node.accounts[7]
+    code = [write_module(module_at(henry, "extended"))]
+    metadata = package_metadata("Extended", ["extended"], extension=("0x1::x::Y", b"\x01\x02"))
+    assert publish(node, henry, metadata, code)["success"]
+    (package,) = [
+        p for p in registry(node, henry.address)["data"]["packages"] if p["name"] == "Extended"
+    ]
+    assert package["extension"] == {"vec": [{"type_name": "0x1::x::Y", "data": "0x0102"}]}
+
+
 def test_the_arbitrary_policy_is_refused(node: Node) -> None:
     dave = node.accounts[3]
     code = [write_module(module_at(dave, "loose"))]
@@ -294,7 +312,8 @@ def test_the_vm_refuses_bundles_that_do_not_fit(node: Node) -> None:
         "names": "CONSTRAINT_NOT_SATISFIED",
         "metadata": "Move abort in 0x1::util: 0x1c5",
     }
-    assert registry(node, henry.address) is None
+    found = registry(node, henry.address)
+    assert found is None or "Mine" not in [p["name"] for p in found["data"]["packages"]]
 
 
 def test_published_code_does_not_run_yet(node: Node) -> None:
