@@ -9,7 +9,9 @@ from dataclasses import replace
 from publish_modules import CAFE, CAFE_TEXT, counter_module
 
 from ledgerkit.localnet.vm.move import (
+    FieldDefinition,
     Metadata,
+    VariantDefinition,
     abilities_text,
     module_abi,
     module_abort,
@@ -146,3 +148,28 @@ def test_an_abort_is_named_from_the_module_the_state_holds() -> None:
         abort = stored_module_abort(CAFE, name, bytecode, 0x10001)
         assert abort.name is None
         assert abort.vm_status == f"Move abort in 0xcafe::{name}: 0x10001"
+
+
+def test_an_enum_lists_its_variants_and_no_fields() -> None:
+    module = counter_module()
+    # enum Counter has key { Empty, Full { by: u64 } }: identifiers 4 and 5 become the
+    # variant names.
+    names = list(module.identifiers)
+    names[4], names[5] = "Empty", "Full"
+    full = VariantDefinition(5, (FieldDefinition(10, ("u64",)),))
+    enum = replace(module.struct_defs[0], fields=None, variants=(VariantDefinition(4, ()), full))
+    changed = replace(module, identifiers=tuple(names), struct_defs=(enum, *module.struct_defs[1:]))
+    (counter, *_) = module_abi(changed)["structs"]
+    assert counter == {
+        "name": "Counter",
+        "is_native": False,
+        "is_event": False,
+        "is_enum": True,
+        "abilities": ["key"],
+        "generic_type_params": [],
+        "fields": [],
+        "variants": [
+            {"name": "Empty", "fields": []},
+            {"name": "Full", "fields": [{"name": "by", "type": "u64"}]},
+        ],
+    }
