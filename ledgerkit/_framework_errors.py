@@ -394,6 +394,27 @@ _PROPERTY_MAP: Final = {
     7: ("ETYPE_INVALID", "The property type is not one a property map holds"),
     8: ("EPROPERTY_MAP_KEY_TOO_LONG", "The property name is over 128 bytes"),
 }
+_CODE: Final = {
+    1: ("EMODULE_NAME_CLASH", "A module of the package is published by another package here"),
+    2: ("EUPGRADE_IMMUTABLE", "The package is immutable: it cannot be upgraded"),
+    3: ("EUPGRADE_WEAKER_POLICY", "An upgrade cannot weaken the package's upgrade policy"),
+    4: ("EMODULE_MISSING", "An upgrade must keep every module of the package"),
+    5: ("EPACKAGE_DEP_MISSING", "A dependency is not a package published at its address"),
+    6: ("EDEP_WEAKER_POLICY", "A dependency's upgrade policy is weaker than the package's"),
+    7: (
+        "EDEP_ARBITRARY_NOT_SAME_ADDRESS",
+        "A dependency with the arbitrary policy must be at the publisher's address",
+    ),
+    8: ("EINCOMPATIBLE_POLICY_DISABLED", "The arbitrary upgrade policy cannot be used"),
+    9: ("ENOT_PACKAGE_OWNER", "The signer does not own the code object"),
+    10: ("ECODE_OBJECT_DOES_NOT_EXIST", "No package registry at the code object's address"),
+    12: ("EPERMISSIONED_SIGNER_REMOVED", "Permissioned signers are no longer supported"),
+}
+_OBJECT_CODE_DEPLOYMENT: Final = {
+    1: ("EOBJECT_CODE_DEPLOYMENT_NOT_SUPPORTED", "Publishing to an object is not enabled"),
+    2: ("ENOT_CODE_OBJECT_OWNER", "The signer does not own the code object"),
+    3: ("ECODE_OBJECT_DOES_NOT_EXIST", "The object holds no published code"),
+}
 _FROM_BCS: Final = {1: ("EINVALID_UTF8", "The bytes are not the BCS of a value of that type")}
 
 #: ``(module, reason) -> (name, description)``.
@@ -424,6 +445,8 @@ FRAMEWORK_ERRORS: Final[Mapping[tuple[str, int], tuple[str, str]]] = MappingProx
             ("0x4::royalty", _ROYALTY),
             ("0x4::property_map", _PROPERTY_MAP),
             ("0x1::from_bcs", _FROM_BCS),
+            ("0x1::code", _CODE),
+            ("0x1::object_code_deployment", _OBJECT_CODE_DEPLOYMENT),
         )
         for reason, entry in table.items()
     }

@@ -569,7 +569,9 @@ def finalize(ctx: Context) -> list[StateChange]:
                 "data": w.value,
                 "type": "write_module",
             }
-            json_bytes = FRAMEWORK.module_payloads[(w.address, w.path)][1]
+            # A published module is not one of the framework's.
+            framework_module = FRAMEWORK.module_payloads.get((w.address, w.path))
+            json_bytes = orjson.dumps(w.value) if framework_module is None else framework_module[1]
             out.append(StateChange(w.skey, json_bytes, w.bcs, change))
         else:
             handle, key_hex = w.address.standard, "0x" + w.bcs.hex()

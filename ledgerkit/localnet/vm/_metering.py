@@ -31,7 +31,9 @@ __all__ = ["FEE_STATEMENT", "fee_event", "gas_usage"]
 
 FEE_STATEMENT: Final = "0x1::transaction_fee::FeeStatement"
 OBJECT_GROUP: Final = "0x1::object::ObjectGroup"
-_GROUP_MODULES: Final = frozenset({"object", "fungible_asset", "primary_fungible_store"})
+_GROUP_MODULES: Final = frozenset(
+    {"object", "fungible_asset", "primary_fungible_store", "object_code_deployment"}
+)
 _FRAMEWORK_ADDRESS: Final = Address.from_int(1)
 _TOKEN_ADDRESS: Final = Address.from_int(4)
 #: A handle event's ``EventKey`` (creation number, account) and sequence number.

@@ -10,7 +10,8 @@ with ABIs, and their Python bodies.
 * ``_token_objects_specs``: the digital asset package at ``0x4``;
 * ``_asset_modules``, ``_object_module``, ``_token_objects``, ``_property_map``,
   ``_token_views``, ``_account_rotation``, ``_coin_modules``, ``_system_modules``,
-  ``_demo_module``, ``_multisig_account`` and ``_multisig_views``: the bodies
+  ``_demo_module``, ``_multisig_account``, ``_multisig_views`` and ``_code_module``
+  (package publishing, declared in ``_code_specs``): the bodies
   (``_multisig_specs`` declares the multisig module; importing ``_multisig_views``
   for the executor's steps registers both multisig bodies).
 
@@ -33,6 +34,7 @@ import orjson
 from ledgerkit.bcs import MoveValueCodec
 from ledgerkit.localnet.vm.framework import (  # noqa: F401 - registers bodies
     _asset_modules,
+    _code_module,
     _demo_module,
     _object_module,
     _system_modules,

@@ -73,12 +73,20 @@ class MoveAbortError(Exception):
     of this node's, refused at once.
     """
 
-    def __init__(self, module: str, code: int, expected: str | None = None) -> None:
+    def __init__(
+        self,
+        module: str,
+        code: int,
+        expected: str | None = None,
+        *,
+        declared: tuple[str, str] | None = None,
+    ) -> None:
         self.module = module
         #: ``address::name``, short address: ``module`` is a name at ``0x1`` or that.
         self.location = module if "::" in module else f"0x1::{module}"
         self.code = code
-        declared = declared_error(self.location, code)
+        if declared is None:  # a published module's own error map gives ``declared``
+            declared = declared_error(self.location, code)
         self.name: str | None = None if declared is None else declared[0]
         self.description: str | None = None if declared is None else declared[1]
         if expected is not None and expected != self.name:
@@ -241,6 +249,17 @@ class Context:
         self.writes[skey] = Write(
             skey, MODULE, address, name, module, self._existed_before(skey), bcs=bytecode
         )
+
+    def module_code(self, address: Address, name: str) -> bytes | None:
+        """The bytecode of module ``address::name`` as this transaction sees it, or None."""
+        skey = _module_key(address, name)
+        write = self.writes.get(skey)
+        if write is not None:
+            return None if write.value is None else write.bcs
+        raw = self._read(skey)
+        self.reads += 1
+        self.read_pages.append(max(1, -(-(0 if raw is None else len(raw[1])) // 4096)))
+        return None if raw is None else raw[1]
 
     # -- events and guids ---------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from typing import Final
 
 from ledgerkit.localnet.vm.framework._abi import FunctionSpec, ModuleSpec, StructSpec
 from ledgerkit.localnet.vm.framework._account_specs import ACCOUNT
+from ledgerkit.localnet.vm.framework._code_specs import CODE_MODULES
 from ledgerkit.localnet.vm.framework._coin_specs import (
     AGGREGATOR,
     MANAGED_COIN,
@@ -515,4 +516,5 @@ MODULES: Final = (
     TYPE_INFO,
     *TOKEN_V1_MODULES,
     *TOKEN_OBJECT_MODULES,
+    *CODE_MODULES,
 )
