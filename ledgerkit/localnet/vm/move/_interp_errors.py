@@ -43,7 +43,7 @@ class MoveExecutionError(VMStatusError):
         abort_code: int | None = None,
         sub_status: int | None = None,
     ) -> None:
-        super().__init__(status, message or status)
+        super().__init__(status, f"{status}: {message}" if message else status)
         self.message = message or status
         self.abort_code = abort_code
         self.sub_status = sub_status
