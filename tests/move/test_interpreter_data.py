@@ -8,9 +8,9 @@ from interp_kit import ALL, BOOL, U8, U64, Mod, Op, code, run
 
 from ledgerkit.localnet.vm.move._interp_errors import MoveExecutionError
 from ledgerkit.localnet.vm.move._runtime_types import StructType, VectorType, type_name
-from ledgerkit.localnet.vm.move._values import StructValue, VectorValue
 from ledgerkit.localnet.vm.move._values import U8 as V8
 from ledgerkit.localnet.vm.move._values import U64 as V64
+from ledgerkit.localnet.vm.move._values import StructValue, VectorValue
 
 CAFE = bytes(30) + b"\xca\xfe"
 
@@ -154,7 +154,13 @@ def test_generic_box_instantiated_two_ways() -> None:
     box_t = m.struct_inst(box, ("tparam", 0))
     value_t = m.field_inst(box, 0, ("tparam", 0))
     box_tok = ("struct_inst", 0, (("tparam", 0),))
-    wrap = m.fn("wrap", [("tparam", 0)], [box_tok], code((Op.MOVE_LOC, 0), (Op.PACK_GENERIC, box_t), Op.RET), tparams=1)
+    wrap = m.fn(
+        "wrap",
+        [("tparam", 0)],
+        [box_tok],
+        code((Op.MOVE_LOC, 0), (Op.PACK_GENERIC, box_t), Op.RET),
+        tparams=1,
+    )
     get = m.fn(
         "get",
         [("ref", box_tok)],
@@ -211,10 +217,30 @@ def test_enum_variants() -> None:
     r_field = m.variant_field(shape, (0,), 0)
     shape_tok = ("struct", 0)
     m.fn("circle", [U64], [shape_tok], code((Op.MOVE_LOC, 0), (Op.PACK_VARIANT, circle), Op.RET))
-    m.fn("rect", [U64, U64], [shape_tok], code((Op.MOVE_LOC, 0), (Op.MOVE_LOC, 1), (Op.PACK_VARIANT, rect), Op.RET))
-    m.fn("is_rect", [("ref", shape_tok)], [BOOL], code((Op.MOVE_LOC, 0), (Op.TEST_VARIANT, rect), Op.RET))
-    m.fn("radius", [("ref", shape_tok)], [U64], code((Op.MOVE_LOC, 0), (Op.IMM_BORROW_VARIANT_FIELD, r_field), Op.READ_REF, Op.RET))
-    m.fn("area", [shape_tok], [U64], code((Op.MOVE_LOC, 0), (Op.UNPACK_VARIANT, rect), Op.MUL, Op.RET))
+    m.fn(
+        "rect",
+        [U64, U64],
+        [shape_tok],
+        code((Op.MOVE_LOC, 0), (Op.MOVE_LOC, 1), (Op.PACK_VARIANT, rect), Op.RET),
+    )
+    m.fn(
+        "is_rect",
+        [("ref", shape_tok)],
+        [BOOL],
+        code((Op.MOVE_LOC, 0), (Op.TEST_VARIANT, rect), Op.RET),
+    )
+    m.fn(
+        "radius",
+        [("ref", shape_tok)],
+        [U64],
+        code((Op.MOVE_LOC, 0), (Op.IMM_BORROW_VARIANT_FIELD, r_field), Op.READ_REF, Op.RET),
+    )
+    m.fn(
+        "area",
+        [shape_tok],
+        [U64],
+        code((Op.MOVE_LOC, 0), (Op.UNPACK_VARIANT, rect), Op.MUL, Op.RET),
+    )
     module = m.build()
     (c,) = run(module, "circle", [V64(5)])
     (r,) = run(module, "rect", [V64(3), V64(4)])
