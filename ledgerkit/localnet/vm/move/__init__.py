@@ -1,4 +1,6 @@
-"""Move bytecode on the node: the binary format's data model (``_format``).
+"""Move bytecode on the node: the binary format's data model (``_format``) and the
+interpreter (``_interpreter``: :func:`execute_function`, :func:`execute_script` over a
+:class:`MoveHost`).
 
 No Move VM can be installed from the package registries, so the node reads, checks and
 writes Move bytecode with its own code, after aptos-core's ``move-binary-format``.
@@ -86,4 +88,80 @@ __all__ = [
     "VariantDefinition",
     "VariantFieldHandle",
     "VariantFieldInstantiation",
+]
+
+# The interpreter.
+from ledgerkit.localnet.vm.move._framework_pure import PURE_FUNCTIONS
+from ledgerkit.localnet.vm.move._host import Limits, MoveHost
+from ledgerkit.localnet.vm.move._interp_errors import MoveExecutionError
+from ledgerkit.localnet.vm.move._interp_gas import INSTRUCTION_GAS, GasMeter
+from ledgerkit.localnet.vm.move._interpreter import execute_function, execute_script
+from ledgerkit.localnet.vm.move._runtime_types import (
+    ReferenceType,
+    RuntimeType,
+    StructType,
+    VectorType,
+    type_name,
+)
+from ledgerkit.localnet.vm.move._stdlib_natives import NATIVES
+from ledgerkit.localnet.vm.move._values import (
+    I8,
+    I16,
+    I32,
+    I64,
+    I128,
+    I256,
+    U8,
+    U16,
+    U32,
+    U64,
+    U128,
+    U256,
+    AddressValue,
+    MoveInt,
+    Reference,
+    SignerValue,
+    StructLayout,
+    StructValue,
+    VectorValue,
+    decode_bcs,
+    encode_bcs,
+)
+
+__all__ += [
+    "I8",
+    "I16",
+    "I32",
+    "I64",
+    "I128",
+    "I256",
+    "INSTRUCTION_GAS",
+    "NATIVES",
+    "PURE_FUNCTIONS",
+    "U8",
+    "U16",
+    "U32",
+    "U64",
+    "U128",
+    "U256",
+    "AddressValue",
+    "GasMeter",
+    "Limits",
+    "MoveExecutionError",
+    "MoveHost",
+    "MoveInt",
+    "Reference",
+    "ReferenceType",
+    "RuntimeType",
+    "SignerValue",
+    "StructLayout",
+    "StructType",
+    "StructValue",
+    "VectorType",
+    "VectorValue",
+    "decode_bcs",
+    "encode_bcs",
+    "execute_function",
+    "execute_script",
+    "type_name",
 ]

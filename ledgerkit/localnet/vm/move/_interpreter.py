@@ -372,22 +372,26 @@ def execute_function(
 ) -> list[Value]:
     """Run ``module::function<type_args>(args)``; its return values.
 
-    ``args`` are values (signers as :class:`SignerValue`); raises
-    :class:`MoveExecutionError` with the VM status on any failure. Visibility (entry,
-    view) is the caller's to check.
+    ``args`` are interpreter values (``U64(5)``, ``AddressValue(...)``, a signer as
+    ``Reference([SignerValue(address)], 0, False)`` for ``&signer``); every failure is a
+    :class:`MoveExecutionError` with the VM status. Visibility (entry, view) and the
+    arguments' types are the caller's to check.
     """
-    fdef = module.find_function_def(function)
-    if fdef is None:
-        raise MoveExecutionError("FUNCTION_RESOLUTION_FAILURE", f"{module.name}::{function}")
-    handle = module.function_handles[fdef.function]
-    n_params = len(module.signature(handle.parameters))
-    _check_arity(len(handle.type_parameters), type_args, n_params, args)
     it = Interpreter(host, meter, limits or Limits())
-    if fdef.code is None:
-        raise MoveExecutionError(INVARIANT, f"{function} is native")
-    n_returns = len(module.signature(handle.return_))
-    n_locals = len(module.signature(fdef.code.locals))
-    code = fdef.code.code
+    try:
+        fdef = module.find_function_def(function)
+        if fdef is None:
+            raise MoveExecutionError("FUNCTION_RESOLUTION_FAILURE", f"{module.name}::{function}")
+        handle = module.function_handles[fdef.function]
+        n_params = len(module.signature(handle.parameters))
+        _check_arity(len(handle.type_parameters), type_args, n_params, args)
+        if fdef.code is None:
+            raise MoveExecutionError(INVARIANT, f"{function} is native")
+        n_returns = len(module.signature(handle.return_))
+        n_locals = len(module.signature(fdef.code.locals))
+        code = fdef.code.code
+    except _BYTECODE_FAULTS as error:
+        raise invariant(f"{type(error).__name__}: {error}") from error
     it.push_frame(module, function, code, list(args), n_locals, tuple(type_args), n_returns)
     return it.run()
 
@@ -402,9 +406,12 @@ def execute_script(
     limits: Limits | None = None,
 ) -> None:
     """Run a script's code with ``type_args`` and ``args`` (signers first)."""
-    n_params = len(script.signature(script.parameters))
-    _check_arity(len(script.type_parameters), type_args, n_params, args)
     it = Interpreter(host, meter, limits or Limits())
-    n_locals = len(script.signature(script.code.locals))
+    try:
+        n_params = len(script.signature(script.parameters))
+        _check_arity(len(script.type_parameters), type_args, n_params, args)
+        n_locals = len(script.signature(script.code.locals))
+    except _BYTECODE_FAULTS as error:
+        raise invariant(f"{type(error).__name__}: {error}") from error
     it.push_frame(script, "main", script.code.code, list(args), n_locals, tuple(type_args), 0)
     it.run()

@@ -13,11 +13,12 @@ replaces its contents in place, so a resource the host handed out sees the chang
 
 Values know their own BCS (:func:`encode_bcs`): widths come from the integer classes and
 a vector carries its element type, so no layout is needed. :func:`decode_bcs` reads
-constants and arguments of non-struct types.
+constants and arguments (struct fields from a layout the caller gives).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Final
 
 from ledgerkit.localnet.vm.move._format import ABILITY_COPY, ABILITY_DROP, ABILITY_STORE
@@ -47,6 +48,7 @@ __all__ = [
     "MoveInt",
     "Reference",
     "SignerValue",
+    "StructLayout",
     "StructValue",
     "Value",
     "VectorValue",
@@ -309,10 +311,15 @@ def _encode(value: Value, out: bytearray) -> None:
         raise invariant(f"cannot serialize {type(value).__name__}")
 
 
-def decode_bcs(ty: RuntimeType, data: bytes) -> Value:
-    """The value of non-struct type ``ty`` whose BCS is ``data`` (``DATA_FORMAT_ERROR``
-    if it is not exactly that)."""
-    value, end = _decode(ty, data, 0, 0)
+#: The field types of a struct type, or None if unknown (see :func:`decode_bcs`).
+StructLayout = Callable[[StructType], Sequence[RuntimeType] | None]
+
+
+def decode_bcs(ty: RuntimeType, data: bytes, layout: StructLayout | None = None) -> Value:
+    """The value of type ``ty`` whose BCS is ``data`` (``DATA_FORMAT_ERROR`` if it is not
+    exactly that). Struct fields come from ``layout``; without one, only
+    ``0x1::string::String`` and ``0x1::option::Option<T>`` are known."""
+    value, end = _decode(ty, data, 0, 0, layout)
     if end != len(data):
         raise MoveExecutionError("DATA_FORMAT_ERROR", "trailing bytes")
     return value
@@ -331,18 +338,42 @@ def _read_uleb(data: bytes, pos: int) -> tuple[int, int]:
         shift += 7
 
 
-def _decode(ty: RuntimeType, data: bytes, pos: int, depth: int) -> tuple[Value, int]:
+_STD: Final = bytes(31) + b"\x01"
+
+
+def _struct_fields(ty: StructType, layout: StructLayout | None) -> Sequence[RuntimeType]:
+    if ty.address == _STD and (ty.module, ty.name) == ("string", "String"):
+        return (VectorType("u8"),)
+    if ty.address == _STD and (ty.module, ty.name) == ("option", "Option"):
+        return (VectorType(ty.type_args[0]),)
+    fields = None if layout is None else layout(ty)
+    if fields is None:
+        raise MoveExecutionError("DATA_FORMAT_ERROR", f"no layout for {ty}")
+    return fields
+
+
+def _decode(
+    ty: RuntimeType, data: bytes, pos: int, depth: int, layout: StructLayout | None
+) -> tuple[Value, int]:
     if depth > MAX_VALUE_DEPTH:
-        raise MoveExecutionError("VM_MAX_VALUE_DEPTH_REACHED", "constant too deep")
+        raise MoveExecutionError("VM_MAX_VALUE_DEPTH_REACHED", "value too deep")
     if isinstance(ty, VectorType):
         count, pos = _read_uleb(data, pos)
-        if count > len(data) - pos and ty.elem != "bool":
+        if count > len(data) - pos:
             raise MoveExecutionError("DATA_FORMAT_ERROR", "vector longer than its bytes")
         elems = []
         for _ in range(count):
-            elem, pos = _decode(ty.elem, data, pos, depth + 1)
+            elem, pos = _decode(ty.elem, data, pos, depth + 1, layout)
             elems.append(elem)
         return VectorValue(ty.elem, elems), pos
+    if isinstance(ty, StructType):
+        fields = []
+        for field_type in _struct_fields(ty, layout):
+            field, pos = _decode(field_type, data, pos, depth + 1, layout)
+            fields.append(field)
+        if ty.name == "Option" and ty.address == _STD and len(fields[0].elems) > 1:
+            raise MoveExecutionError("DATA_FORMAT_ERROR", "an Option holds one value at most")
+        return StructValue(ty, fields), pos
     if ty == "bool":
         if pos >= len(data) or data[pos] > 1:
             raise MoveExecutionError("DATA_FORMAT_ERROR", "bad bool")
@@ -359,4 +390,4 @@ def _decode(ty: RuntimeType, data: bytes, pos: int, depth: int) -> tuple[Value, 
             raise MoveExecutionError("DATA_FORMAT_ERROR", f"short {ty}")
         raw = int.from_bytes(data[pos : pos + size], "little", signed=cls.SIGNED)
         return cls(raw), pos + size
-    raise MoveExecutionError("DATA_FORMAT_ERROR", f"cannot read a {ty} from BCS here")
+    raise MoveExecutionError("DATA_FORMAT_ERROR", f"cannot read a {ty} from BCS")
