@@ -1,9 +1,16 @@
-"""Move bytecode on the node: the binary format's data model (``_format``) and the
-interpreter (``_interpreter``: :func:`execute_function`, :func:`execute_script` over a
-:class:`MoveHost`).
+"""Move bytecode on the node.
 
 No Move VM can be installed from the package registries, so the node reads, checks and
-writes Move bytecode with its own code, after aptos-core's ``move-binary-format``.
+writes Move bytecode with its own code, after aptos-core's ``move-binary-format``:
+
+* ``_format``: the data model (compiled modules and scripts, opcodes, abilities);
+* ``_reader``: bytes to modules and scripts (versions 5 to 9, 10 on request), with
+  aptos-core's limits and statuses, and the bounds checker (``_bounds``) run after;
+* ``_writer``: modules and scripts to bytes, in aptos-core's serializer's layout;
+* ``_interpreter``: runs modules and scripts (:func:`execute_function`,
+  :func:`execute_script`) against a :class:`MoveHost`, after aptos-core's Move VM
+  interpreter (values in ``_values``, types in ``_runtime_types``, natives in
+  ``_stdlib_natives`` and ``_framework_pure``, gas in ``_interp_gas``).
 """
 
 from __future__ import annotations
@@ -48,6 +55,8 @@ from ledgerkit.localnet.vm.move._format import (
     VariantFieldHandle,
     VariantFieldInstantiation,
 )
+from ledgerkit.localnet.vm.move._reader import MAX_MODULE_SIZE, read_module, read_script
+from ledgerkit.localnet.vm.move._writer import write_module, write_script
 
 __all__ = [
     "ABILITY_COPY",
@@ -59,6 +68,7 @@ __all__ = [
     "ACCESS_WRITE",
     "ATTRIBUTE_MODULE_LOCK",
     "ATTRIBUTE_PERSISTENT",
+    "MAX_MODULE_SIZE",
     "VISIBILITY_FRIEND",
     "VISIBILITY_PRIVATE",
     "VISIBILITY_PUBLIC",
@@ -88,6 +98,10 @@ __all__ = [
     "VariantDefinition",
     "VariantFieldHandle",
     "VariantFieldInstantiation",
+    "read_module",
+    "read_script",
+    "write_module",
+    "write_script",
 ]
 
 # The interpreter.
