@@ -128,3 +128,41 @@ def test_malformed_bytecode_gets_a_status(instrs: tuple[object, ...], status: st
     with pytest.raises(MoveExecutionError) as caught:
         run(m.build(), "f")
     assert caught.value.status == status
+
+
+def nested_structs(levels: int) -> Mod:
+    """S0 { x: u64 }, S1 { inner: S0 }, ... and ``f`` packing the deepest one."""
+    m = Mod("chain")
+    m.struct("S0", [("x", U64)])
+    for i in range(1, levels):
+        m.struct(f"S{i}", [("inner", ("struct", i - 1))])
+    instrs = [Instruction(Op.LD_U64, 7)] + [Instruction(Op.PACK, i) for i in range(levels)]
+    m.fn("f", [], [], code(*instrs, Op.POP, Op.RET))
+    return m
+
+
+def test_value_depth_128_is_allowed_129_is_not() -> None:
+    assert run(nested_structs(128).build(), "f") == []
+    with pytest.raises(MoveExecutionError) as caught:
+        run(nested_structs(129).build(), "f")
+    assert caught.value.status == "VM_MAX_VALUE_DEPTH_REACHED"
+
+
+def test_abort_with_a_message() -> None:
+    m = Mod("msg")
+    s = m.sig(U8)
+    m.fn(
+        "f",
+        [],
+        [],
+        code(
+            (Op.LD_U64, 9), (Op.LD_U8, 0x6F), (Op.LD_U8, 0x6B), (Op.VEC_PACK, (s, 2)), Op.ABORT_MSG
+        ),
+    )
+    with pytest.raises(MoveExecutionError) as caught:
+        run(m.build(), "f")
+    assert (caught.value.status, caught.value.abort_code, caught.value.message) == (
+        "ABORTED",
+        9,
+        "ok",
+    )

@@ -65,6 +65,8 @@ FRAMEWORK_ADDRESSES: Final = frozenset(bytes(31) + bytes([n]) for n in (1, 3, 4)
 _DROP: Final = 0x2
 Tables = CompiledModule | CompiledScript
 Handler = Callable[["Interpreter", "Frame", Any], None]
+#: What a call resolves to: bytecode, a native run here, or None (the host's bridge).
+Target = tuple[CompiledModule, FunctionDefinition] | NativeFunction | None
 #: Python errors that can only come from malformed bytecode reaching a container.
 _BYTECODE_FAULTS: Final = (IndexError, KeyError, TypeError, ValueError, AttributeError)
 
@@ -105,6 +107,7 @@ class Interpreter:
         self.frames: list[Frame] = []
         self.steps = 0
         self._modules: dict[tuple[bytes, str], CompiledModule | None] = {}
+        self._targets: dict[tuple[bytes, str, str, bool], Target] = {}
 
     # -- operand stack -------------------------------------------------------------
     def pop(self, frame: Frame) -> Value:
@@ -243,7 +246,12 @@ class Interpreter:
             address,
             module_name,
         )
-        target = self._resolve(tables if own else None, address, module_name, name)
+        key = (address, module_name, name, own)
+        if key in self._targets:
+            target = self._targets[key]
+        else:
+            target = self._resolve(tables if own else None, address, module_name, name)
+            self._targets[key] = target
         if isinstance(target, tuple):
             module, fdef = target
             assert fdef.code is not None
@@ -260,9 +268,7 @@ class Interpreter:
             raise invariant(f"{module_name}::{name} returned {len(results)} values")
         self.stack.extend(results)
 
-    def _resolve(
-        self, own: Tables | None, address: bytes, module_name: str, name: str
-    ) -> tuple[CompiledModule, FunctionDefinition] | NativeFunction | None:
+    def _resolve(self, own: Tables | None, address: bytes, module_name: str, name: str) -> Target:
         """A bytecode function, a native run here, or None: the host's bridge."""
         if isinstance(own, CompiledModule):
             fdef = own.find_function_def(name)
@@ -289,7 +295,7 @@ class Interpreter:
 
     def _bytecode_or_native(
         self, module: CompiledModule, fdef: FunctionDefinition, address: bytes, mod: str, name: str
-    ) -> tuple[CompiledModule, FunctionDefinition] | NativeFunction | None:
+    ) -> Target:
         if fdef.code is not None:
             return module, fdef
         if address == bytes(31) + b"\x01" and (mod, name) in NATIVES:
