@@ -179,28 +179,11 @@ class Interpreter:
         from ledgerkit.localnet.vm.move._ops_scalar import SCALAR_HANDLERS
 
         handlers: dict[int, Handler] = {**SCALAR_HANDLERS, **DATA_HANDLERS}
-        gas, meter, limits = INSTRUCTION_GAS, self.meter, self.limits
-        frame = self.frames[-1]
+        frames, stack, frame = self.frames, self.stack, self.frames[-1]
         try:
-            while self.frames:
-                frame = self.frames[-1]
-                pc = frame.pc
-                if not 0 <= pc < len(frame.code):
-                    raise MoveExecutionError("PC_OVERFLOW", f"pc {pc} outside the code")
-                op, arg = frame.code[pc]
-                frame.pc = pc + 1
-                meter.used += gas.get(op, 0)
-                if meter.used > meter.budget:
-                    meter.charge(0)
-                self.steps += 1
-                if self.steps > limits.max_steps:
-                    raise MoveExecutionError("EXECUTION_LIMIT_REACHED", "too many instructions")
-                handler = handlers.get(op)
-                if handler is None:
-                    raise MoveExecutionError("UNKNOWN_OPCODE", f"opcode {op:#x}")
-                handler(self, frame, arg)
-                if len(self.stack) > limits.max_stack:
-                    raise MoveExecutionError("EXECUTION_STACK_OVERFLOW", "operand stack full")
+            while frames:
+                frame = frames[-1]
+                self._run_frame(frame, handlers, len(frames), stack)
         except MoveExecutionError as error:
             _locate(error, frame)
             raise
@@ -210,6 +193,32 @@ class Interpreter:
         except _BYTECODE_FAULTS as error:
             raise _located(invariant(f"{type(error).__name__}: {error}"), frame) from error
         return self.stack[:]
+
+    def _run_frame(
+        self, frame: Frame, handlers: dict[int, Handler], depth: int, stack: list[Value]
+    ) -> None:
+        """Run ``frame`` until it calls or returns (the frame stack changes)."""
+        gas, meter, frames = INSTRUCTION_GAS, self.meter, self.frames
+        code, budget, max_stack = frame.code, meter.budget, self.limits.max_stack
+        size = len(code)
+        while len(frames) == depth:
+            pc = frame.pc
+            if not 0 <= pc < size:
+                raise MoveExecutionError("PC_OVERFLOW", f"pc {pc} outside the code")
+            op, arg = code[pc]
+            frame.pc = pc + 1
+            meter.used += gas.get(op, 0)
+            if meter.used > budget:
+                meter.charge(0)
+            self.steps += 1
+            if self.steps > self.limits.max_steps:
+                raise MoveExecutionError("EXECUTION_LIMIT_REACHED", "too many instructions")
+            handler = handlers.get(op)
+            if handler is None:
+                raise MoveExecutionError("UNKNOWN_OPCODE", f"opcode {op:#x}")
+            handler(self, frame, arg)
+            if len(stack) > max_stack:
+                raise MoveExecutionError("EXECUTION_STACK_OVERFLOW", "operand stack full")
 
     # -- calls ---------------------------------------------------------------------
     def push_frame(
