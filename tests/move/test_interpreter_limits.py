@@ -1,6 +1,6 @@
 """Bounds of an execution: gas (figures worked out from aptos-core's instruction table
 times 10), instruction count, call depth, operand stack depth, value depth, closures
-refused, and malformed bytecode reported with a VM status, never a Python exception."""
+and malformed bytecode reported with a VM status, never a Python exception."""
 
 from __future__ import annotations
 
@@ -117,8 +117,12 @@ def test_vector_length_is_bounded() -> None:
         (((Op.LD_U8, 300), Op.RET), "UNKNOWN_INVARIANT_VIOLATION_ERROR"),
         (((Op.BR_TRUE, 0), Op.RET), "EMPTY_VALUE_STACK"),
         (((Op.LD_U64, 1), (Op.BR_TRUE, 0)), "UNKNOWN_INVARIANT_VIOLATION_ERROR"),
-        (((Op.PACK_CLOSURE, (0, 0)), Op.RET), "UNIMPLEMENTED_FUNCTIONALITY"),
-        ((Op.CALL_CLOSURE, Op.RET), "UNIMPLEMENTED_FUNCTIONALITY"),
+        (
+            ((Op.PACK_CLOSURE, (0, 1)), Op.RET),
+            "UNKNOWN_INVARIANT_VIOLATION_ERROR",
+        ),  # f has 0 params
+        (((Op.CALL_CLOSURE, 0), Op.RET), "EMPTY_VALUE_STACK"),
+        (((Op.LD_U64, 1), (Op.CALL_CLOSURE, 0), Op.RET), "UNKNOWN_INVARIANT_VIOLATION_ERROR"),
         ((Instruction(0xEE), Op.RET), "UNKNOWN_OPCODE"),
     ],
 )

@@ -111,6 +111,7 @@ from ledgerkit.localnet.vm.move._interp_errors import MoveExecutionError
 from ledgerkit.localnet.vm.move._interp_gas import INSTRUCTION_GAS, GasMeter
 from ledgerkit.localnet.vm.move._interpreter import execute_function, execute_script
 from ledgerkit.localnet.vm.move._runtime_types import (
+    FunctionType,
     ReferenceType,
     RuntimeType,
     StructType,
@@ -132,6 +133,7 @@ from ledgerkit.localnet.vm.move._values import (
     U128,
     U256,
     AddressValue,
+    ClosureValue,
     MoveInt,
     Reference,
     SignerValue,
@@ -159,6 +161,8 @@ __all__ += [
     "U128",
     "U256",
     "AddressValue",
+    "ClosureValue",
+    "FunctionType",
     "GasMeter",
     "Limits",
     "MoveExecutionError",

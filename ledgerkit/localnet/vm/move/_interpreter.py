@@ -3,10 +3,9 @@
 The node runs published Move modules and scripts with this interpreter: no Move VM can
 be installed from the package registries, so it follows aptos-core's
 ``move-vm/runtime/src/interpreter.rs`` (facts only: instruction semantics, statuses,
-limits) in our own code. It runs every instruction of bytecode versions 6 and 7 (enums)
-and 9 (signed integers) and ``ABORT_MSG`` of 10; the closures of version 8
-(``PACK_CLOSURE*``, ``CALL_CLOSURE``, function types) end with
-``UNIMPLEMENTED_FUNCTIONALITY``.
+limits) in our own code. It runs every instruction of bytecode versions 6, 7 (enums), 8
+(closures: ``PACK_CLOSURE*``, ``CALL_CLOSURE``), 9 (signed integers) and ``ABORT_MSG``
+of 10. Function values cannot be stored or serialized yet (their BCS is refused).
 
 There is no bytecode verifier: every instruction checks what it pops (types, widths,
 references, abilities where it matters), and what a verifier would have refused ends
@@ -175,10 +174,11 @@ class Interpreter:
     # -- the loop ------------------------------------------------------------------
     def run(self) -> list[Value]:
         """Run until the entry frame returns; its results."""
+        from ledgerkit.localnet.vm.move._ops_closures import CLOSURE_HANDLERS
         from ledgerkit.localnet.vm.move._ops_data import DATA_HANDLERS
         from ledgerkit.localnet.vm.move._ops_scalar import SCALAR_HANDLERS
 
-        handlers: dict[int, Handler] = {**SCALAR_HANDLERS, **DATA_HANDLERS}
+        handlers: dict[int, Handler] = {**SCALAR_HANDLERS, **DATA_HANDLERS, **CLOSURE_HANDLERS}
         frames, stack, frame = self.frames, self.stack, self.frames[-1]
         try:
             while frames:
@@ -239,9 +239,16 @@ class Interpreter:
             Frame(module, name, code, locals_, type_args, len(self.stack), n_returns)
         )
 
-    def call(self, frame: Frame, handle_index: int, type_args: tuple[RuntimeType, ...]) -> None:
-        """Call function handle ``handle_index`` of the frame's module."""
-        tables = frame.module
+    def call(
+        self,
+        frame: Frame,
+        handle_index: int,
+        type_args: tuple[RuntimeType, ...],
+        tables: Tables | None = None,
+    ) -> None:
+        """Call function handle ``handle_index`` of ``tables`` (default: the frame's
+        module), its arguments on the frame's stack."""
+        tables = tables or frame.module
         handle = tables.function_handles[handle_index]
         if len(type_args) != len(handle.type_parameters):
             raise MoveExecutionError("NUMBER_OF_TYPE_ARGUMENTS_MISMATCH", "call")

@@ -348,10 +348,6 @@ def _move_to(generic: bool) -> Handler:
     return handler
 
 
-def _closures(it: Interpreter, frame: Frame, arg: Any) -> None:
-    raise MoveExecutionError("UNIMPLEMENTED_FUNCTIONALITY", "closures (bytecode v8)")
-
-
 DATA_HANDLERS: dict[int, Handler] = {
     Op.IMM_BORROW_LOC: _borrow_loc(False),
     Op.MUT_BORROW_LOC: _borrow_loc(True),
@@ -394,7 +390,4 @@ DATA_HANDLERS: dict[int, Handler] = {
     Op.MOVE_FROM_GENERIC: _move_from(True),
     Op.MOVE_TO: _move_to(False),
     Op.MOVE_TO_GENERIC: _move_to(True),
-    Op.PACK_CLOSURE: _closures,
-    Op.PACK_CLOSURE_GENERIC: _closures,
-    Op.CALL_CLOSURE: _closures,
 }

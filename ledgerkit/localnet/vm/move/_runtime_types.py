@@ -33,6 +33,7 @@ from ledgerkit.localnet.vm.move._interp_errors import MoveExecutionError, invari
 __all__ = [
     "INTEGER_TYPES",
     "PRIMITIVE_TYPES",
+    "FunctionType",
     "ReferenceType",
     "RuntimeType",
     "StructType",
@@ -73,12 +74,21 @@ class StructType:
 
 
 @dataclass(frozen=True, slots=True)
+class FunctionType:
+    """A function value's type: its parameters, results and abilities."""
+
+    params: tuple[RuntimeType, ...]
+    results: tuple[RuntimeType, ...]
+    abilities: int
+
+
+@dataclass(frozen=True, slots=True)
 class ReferenceType:
     inner: RuntimeType
     mutable: bool
 
 
-RuntimeType = Union[str, VectorType, StructType, ReferenceType]  # noqa: UP007
+RuntimeType = Union[str, VectorType, StructType, ReferenceType, FunctionType]  # noqa: UP007
 
 
 class ModuleTables(Protocol):
@@ -98,7 +108,7 @@ def abilities_of(ty: RuntimeType) -> int:
         return ABILITY_DROP if ty == "signer" else _ALL
     if isinstance(ty, VectorType):
         return abilities_of(ty.elem) & _ALL
-    if isinstance(ty, StructType):
+    if isinstance(ty, StructType | FunctionType):
         return ty.abilities
     return ABILITY_COPY | ABILITY_DROP
 
@@ -128,6 +138,9 @@ def type_name(ty: RuntimeType) -> str:
         return f"vector<{type_name(ty.elem)}>"
     if isinstance(ty, ReferenceType):
         return ("&mut " if ty.mutable else "&") + type_name(ty.inner)
+    if isinstance(ty, FunctionType):
+        params = ", ".join(type_name(t) for t in ty.params)
+        return f"|{params}|" + ", ".join(type_name(t) for t in ty.results)
     text = f"{_short(ty.address)}::{ty.module}::{ty.name}"
     if ty.type_args:
         text += "<" + ", ".join(type_name(a) for a in ty.type_args) + ">"
@@ -139,11 +152,11 @@ def _size(ty: RuntimeType) -> tuple[int, int]:
     if isinstance(ty, str):
         return 1, 1
     if isinstance(ty, VectorType | ReferenceType):
-        inner = ty.elem if isinstance(ty, VectorType) else ty.inner
-        nodes, depth = _size(inner)
+        nodes, depth = _size(ty.elem if isinstance(ty, VectorType) else ty.inner)
         return nodes + 1, depth + 1
     nodes, depth = 1, 1
-    for arg in ty.type_args:
+    parts = ty.type_args if isinstance(ty, StructType) else ty.params + ty.results
+    for arg in parts:
         n, d = _size(arg)
         nodes += n
         depth = max(depth, d + 1)
@@ -205,5 +218,7 @@ def _build(
     if kind in ("ref", "mut_ref"):
         return ReferenceType(_build(tables, token[1], type_args), kind == "mut_ref")
     if kind == "function":
-        raise MoveExecutionError("UNIMPLEMENTED_FUNCTIONALITY", "function values (closures)")
+        params = tuple(_build(tables, t, type_args) for t in token[1])
+        results = tuple(_build(tables, t, type_args) for t in token[2])
+        return FunctionType(params, results, token[3])
     raise invariant(f"unknown signature token {kind!r}")

@@ -45,6 +45,7 @@ __all__ = [
     "U128",
     "U256",
     "AddressValue",
+    "ClosureValue",
     "MoveInt",
     "Reference",
     "SignerValue",
@@ -182,6 +183,36 @@ class Reference:
             self.cell[self.index] = value
 
 
+class ClosureValue:
+    """A function value: function handle ``handle`` of ``tables`` (the module that packed
+    it) instantiated with ``type_args``, with ``captured`` values for the parameters whose
+    bit is set in ``mask`` (bit 0: the first parameter)."""
+
+    __slots__ = ("abilities", "captured", "handle", "mask", "tables", "type_args")
+
+    def __init__(
+        self,
+        tables: Any,
+        handle: int,
+        type_args: tuple[RuntimeType, ...],
+        mask: int,
+        captured: list[Value],
+        abilities: int,
+    ) -> None:
+        self.tables = tables
+        self.handle = handle
+        self.type_args = type_args
+        self.mask = mask
+        self.captured = captured
+        self.abilities = abilities
+
+    def identity(self) -> tuple[bytes, str, str, tuple[RuntimeType, ...], int]:
+        """The function it calls: (address, module, name, type arguments, mask)."""
+        handle = self.tables.function_handles[self.handle]
+        address, module = self.tables.module_id(handle.module)
+        return address, module, self.tables.function_name(self.handle), self.type_args, self.mask
+
+
 class _Invalid:
     __slots__ = ()
 
@@ -199,6 +230,11 @@ def copy_value(value: Value) -> Value:
         return VectorValue(value.elem_type, [copy_value(v) for v in value.elems])
     if isinstance(value, StructValue):
         return StructValue(value.ty, [copy_value(v) for v in value.fields], value.variant)
+    if isinstance(value, ClosureValue):
+        captured = [copy_value(v) for v in value.captured]
+        return ClosureValue(
+            value.tables, value.handle, value.type_args, value.mask, captured, value.abilities
+        )
     return value
 
 
@@ -220,6 +256,10 @@ def values_equal(a: Value, b: Value) -> bool:
         )
     if isinstance(a, SignerValue):
         return bool(a.address == b.address)
+    if isinstance(a, ClosureValue):
+        return a.identity() == b.identity() and all(
+            values_equal(x, y) for x, y in zip(a.captured, b.captured, strict=True)
+        )
     return bool(a == b)
 
 
@@ -231,6 +271,8 @@ def value_abilities(value: Value) -> int:
         return abilities_of(VectorType(value.elem_type))
     if isinstance(value, SignerValue):
         return ABILITY_DROP
+    if isinstance(value, ClosureValue):
+        return value.abilities
     return ABILITY_COPY | ABILITY_DROP | (0 if isinstance(value, Reference) else ABILITY_STORE)
 
 
