@@ -13,14 +13,16 @@ from ledgerkit.localnet.vm.move._values import U8 as V8
 from ledgerkit.localnet.vm.move._values import U64 as V64
 
 
-def binary(op: int, ty: tuple[str, ...], result: tuple[str, ...] | None = None) -> Mod:
+def binary(
+    op: int, ty: tuple[str, ...], result: tuple[str, ...] | None, rhs: tuple[str, ...]
+) -> Mod:
     m = Mod("arith")
-    m.fn("f", [ty, ty], [result or ty], code((Op.COPY_LOC, 0), (Op.COPY_LOC, 1), op, Op.RET))
+    m.fn("f", [ty, rhs], [result or ty], code((Op.COPY_LOC, 0), (Op.COPY_LOC, 1), op, Op.RET))
     return m
 
 
-def calc(op: int, a: object, b: object, ty: tuple[str, ...], result=None) -> object:  # type: ignore[no-untyped-def]
-    (value,) = run(binary(op, ty, result).build(), "f", [a, b])
+def calc(op: int, a: object, b: object, ty: tuple[str, ...], result=None, rhs=None) -> object:  # type: ignore[no-untyped-def]
+    (value,) = run(binary(op, ty, result, rhs or ty).build(), "f", [a, b])
     return value
 
 
@@ -77,16 +79,19 @@ def test_widths_overflow_at_their_own_bounds() -> None:
 
 def test_mixed_widths_are_what_a_verifier_refuses() -> None:
     with pytest.raises(MoveExecutionError) as caught:
-        calc(Op.ADD, V64(1), V8(1), U64)
+        calc(Op.ADD, V64(1), V8(1), U64, rhs=U8)
     assert caught.value.status == "UNKNOWN_INVARIANT_VIOLATION_ERROR"
+    with pytest.raises(MoveExecutionError) as caught:
+        calc(Op.ADD, V64(1), V8(1), U64)  # the entry's arguments are checked
+    assert caught.value.status == "TYPE_MISMATCH"
 
 
 def test_shifts() -> None:
     assert calc(Op.SHL, V8(0b1011_0001), V8(4), U8) == 0b0001_0000  # high bits dropped
-    assert calc(Op.SHR, V64(1024), V8(3), U64) == 128
-    assert calc(Op.SHL, V64(1), V8(63), U64) == 2**63
+    assert calc(Op.SHR, V64(1024), V8(3), U64, rhs=U8) == 128
+    assert calc(Op.SHL, V64(1), V8(63), U64, rhs=U8) == 2**63
     with pytest.raises(MoveExecutionError, match="ARITHMETIC_ERROR"):
-        calc(Op.SHL, V64(1), V8(64), U64)
+        calc(Op.SHL, V64(1), V8(64), U64, rhs=U8)
     with pytest.raises(MoveExecutionError, match="ARITHMETIC_ERROR"):
         calc(Op.SHR, V8(1), V8(8), U8)
 

@@ -276,3 +276,23 @@ def test_values_carry_their_vectors_bcs() -> None:
 
     assert encode_bcs(VectorValue("u8", [V8(1), V8(2)])) == b"\x02\x01\x02"
     assert encode_bcs(VectorValue("u64", [V64(1)])) == b"\x01" + (1).to_bytes(8, "little")
+
+
+def test_vector_elements_keep_their_type() -> None:
+    m = Mod("vec")
+    s = m.sig(U64)
+    m.fn(
+        "push",
+        [],
+        [],
+        code(
+            (Op.VEC_PACK, (s, 0)), (Op.ST_LOC, 0),
+            (Op.MUT_BORROW_LOC, 0), (Op.LD_U8, 1), (Op.VEC_PUSH_BACK, s), Op.RET,
+        ),
+        locals_=[("vector", U64)],
+    )  # fmt: skip
+    m.fn("pack", [], [], code((Op.LD_U8, 1), (Op.VEC_PACK, (s, 1)), Op.POP, Op.RET))
+    for name in ("push", "pack"):
+        with pytest.raises(MoveExecutionError) as caught:
+            run(m.build(), name)
+        assert caught.value.status == "UNKNOWN_INVARIANT_VIOLATION_ERROR"

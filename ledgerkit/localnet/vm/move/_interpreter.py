@@ -32,6 +32,7 @@ from ledgerkit.localnet.vm.move._format import (
     CompiledScript,
     FunctionDefinition,
     Instruction,
+    SignatureToken,
 )
 from ledgerkit.localnet.vm.move._framework_pure import PURE_FUNCTIONS
 from ledgerkit.localnet.vm.move._host import Limits, MoveHost
@@ -43,7 +44,7 @@ from ledgerkit.localnet.vm.move._interp_gas import (
     INSTRUCTION_GAS,
     GasMeter,
 )
-from ledgerkit.localnet.vm.move._runtime_types import RuntimeType
+from ledgerkit.localnet.vm.move._runtime_types import RuntimeType, instantiate, type_name
 from ledgerkit.localnet.vm.move._stdlib_natives import NATIVES, NativeFunction
 from ledgerkit.localnet.vm.move._values import (
     INVALID,
@@ -56,6 +57,7 @@ from ledgerkit.localnet.vm.move._values import (
     Value,
     VectorValue,
     value_abilities,
+    value_has_type,
 )
 
 __all__ = ["Frame", "Interpreter", "execute_function", "execute_script"]
@@ -382,6 +384,18 @@ def _check_arity(
         raise MoveExecutionError("NUMBER_OF_ARGUMENTS_MISMATCH", f"expected {expected} arguments")
 
 
+def _check_types(
+    tables: Tables,
+    params: Sequence[SignatureToken],
+    type_args: Sequence[RuntimeType],
+    args: Sequence[Value],
+) -> None:
+    for index, (token, arg) in enumerate(zip(params, args, strict=True)):
+        ty = instantiate(tables, token, type_args)
+        if not value_has_type(arg, ty):
+            raise MoveExecutionError("TYPE_MISMATCH", f"argument {index} is not a {type_name(ty)}")
+
+
 def execute_function(
     host: MoveHost,
     module: CompiledModule,
@@ -409,6 +423,7 @@ def execute_function(
         _check_arity(len(handle.type_parameters), type_args, n_params, args)
         if fdef.code is None:
             raise MoveExecutionError(INVARIANT, f"{function} is native")
+        _check_types(module, module.signature(handle.parameters), type_args, args)
         n_returns = len(module.signature(handle.return_))
         n_locals = len(module.signature(fdef.code.locals))
         code = fdef.code.code
@@ -432,6 +447,7 @@ def execute_script(
     try:
         n_params = len(script.signature(script.parameters))
         _check_arity(len(script.type_parameters), type_args, n_params, args)
+        _check_types(script, script.signature(script.parameters), type_args, args)
         n_locals = len(script.signature(script.code.locals))
     except _BYTECODE_FAULTS as error:
         raise invariant(f"{type(error).__name__}: {error}") from error

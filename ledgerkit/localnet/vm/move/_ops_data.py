@@ -39,6 +39,7 @@ from ledgerkit.localnet.vm.move._values import (
     check_depth,
     copy_value,
     value_abilities,
+    value_has_type,
 )
 
 if TYPE_CHECKING:
@@ -244,6 +245,8 @@ def _vec_pack(it: Interpreter, frame: Frame, arg: Any) -> None:
     if count > it.limits.max_vector_length:
         raise MoveExecutionError("MEMORY_LIMIT_EXCEEDED", f"vector of {count}")
     value = VectorValue(elem, _pack_fields(it, frame, count))
+    if not all(value_has_type(v, elem) for v in value.elems):
+        raise invariant(f"vector of {elem} packed from other values")
     check_depth(value)
     it.stack.append(value)
 
@@ -266,6 +269,8 @@ def _vec_push_back(it: Interpreter, frame: Frame, arg: Any) -> None:
     vector = it.pop_vector_ref(frame, mutable=True)
     if len(vector.elems) >= it.limits.max_vector_length:
         raise MoveExecutionError("MEMORY_LIMIT_EXCEEDED", "vector too long")
+    if not value_has_type(value, vector.elem_type):
+        raise invariant(f"push of {value!r} onto a vector of {vector.elem_type}")
     vector.elems.append(value)
 
 

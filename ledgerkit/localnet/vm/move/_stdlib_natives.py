@@ -38,6 +38,7 @@ from ledgerkit.localnet.vm.move._values import (
     Value,
     VectorValue,
     encode_bcs,
+    value_has_type,
 )
 
 if TYPE_CHECKING:
@@ -143,6 +144,8 @@ def _push_back(ctx: NativeContext, ta: TypeArgs, args: Args) -> Args:
     vector = vector_of(args[0], mutable=True)
     if len(vector.elems) >= ctx.limits.max_vector_length:
         raise MoveExecutionError("MEMORY_LIMIT_EXCEEDED", "vector too long")
+    if not value_has_type(args[1], vector.elem_type):
+        raise invariant(f"push of {args[1]!r} onto a vector of {vector.elem_type}")
     vector.elems.append(args[1])
     return []
 

@@ -24,6 +24,7 @@ from typing import Any, ClassVar, Final
 from ledgerkit.localnet.vm.move._format import ABILITY_COPY, ABILITY_DROP, ABILITY_STORE
 from ledgerkit.localnet.vm.move._interp_errors import MoveExecutionError, invariant
 from ledgerkit.localnet.vm.move._runtime_types import (
+    ReferenceType,
     RuntimeType,
     StructType,
     VectorType,
@@ -58,6 +59,7 @@ __all__ = [
     "decode_bcs",
     "encode_bcs",
     "value_abilities",
+    "value_has_type",
     "values_equal",
 ]
 
@@ -274,6 +276,23 @@ def value_abilities(value: Value) -> int:
     if isinstance(value, ClosureValue):
         return value.abilities
     return ABILITY_COPY | ABILITY_DROP | (0 if isinstance(value, Reference) else ABILITY_STORE)
+
+
+def value_has_type(value: Value, ty: RuntimeType) -> bool:
+    """Whether ``value`` is of type ``ty`` (its outer shape: a vector's element type, a
+    struct's full type, a reference's kind; not what a reference points to)."""
+    if isinstance(ty, str):
+        if ty in INT_CLASSES:
+            return type(value) is INT_CLASSES[ty]
+        kinds = {"bool": bool, "address": AddressValue, "signer": SignerValue}
+        return type(value) is kinds.get(ty)
+    if isinstance(ty, VectorType):
+        return isinstance(value, VectorValue) and value.elem_type == ty.elem
+    if isinstance(ty, StructType):
+        return isinstance(value, StructValue) and value.ty == ty
+    if isinstance(ty, ReferenceType):
+        return isinstance(value, Reference) and (value.mutable or not ty.mutable)
+    return isinstance(value, ClosureValue)
 
 
 def check_depth(value: Value, depth: int = 1) -> None:
