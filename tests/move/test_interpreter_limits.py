@@ -170,3 +170,23 @@ def test_abort_with_a_message() -> None:
         9,
         "ok",
     )
+
+
+def test_copying_a_large_value_counts_against_the_instruction_bound() -> None:
+    # a vector<u64> of 10,000 elements (abstract size 40 + 8 x 10,000) copied in a loop:
+    # each copy counts 1,250 instructions more: after 2 + 7 x 1,253 = 8,773 the eighth
+    # copy brings the count to 10,024, and the instruction after it (POP) stops
+    m = Mod("copies")
+    data = b"\x90\x4e" + bytes(8 * 10_000)  # ULEB128 10,000 then the zeros
+    big = m.const(("vector", U64), data)
+    m.fn(
+        "f",
+        [],
+        [],
+        code((Op.LD_CONST, big), (Op.ST_LOC, 0), (Op.COPY_LOC, 0), Op.POP, (Op.BRANCH, 2)),
+        locals_=[("vector", U64)],
+    )
+    with pytest.raises(MoveExecutionError) as caught:
+        run(m.build(), "f", budget=10**15, max_steps=10_000)
+    assert caught.value.status == "EXECUTION_LIMIT_REACHED"
+    assert caught.value.offset == 3

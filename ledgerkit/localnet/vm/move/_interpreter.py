@@ -42,6 +42,7 @@ from ledgerkit.localnet.vm.move._interp_gas import (
     CALL_PER_ARG,
     CALL_PER_LOCAL,
     INSTRUCTION_GAS,
+    PER_ABSTRACT_VALUE_UNIT,
     GasMeter,
 )
 from ledgerkit.localnet.vm.move._runtime_types import RuntimeType, instantiate, type_name
@@ -172,6 +173,13 @@ class Interpreter:
         args = self.stack[len(self.stack) - count :]
         del self.stack[len(self.stack) - count :]
         return args
+
+    def charge_size(self, size: int) -> None:
+        """Charge the gas of handling a value of abstract ``size``, and count it against
+        the instruction bound too (one instruction per 64 units), so that copying large
+        values over and over ends as soon as running many instructions would."""
+        self.meter.charge(PER_ABSTRACT_VALUE_UNIT * size)
+        self.steps += size >> 6
 
     # -- the loop ------------------------------------------------------------------
     def run(self) -> list[Value]:

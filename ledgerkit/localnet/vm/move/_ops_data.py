@@ -22,7 +22,7 @@ from ledgerkit.localnet.vm.move._interp_errors import (
     MoveExecutionError,
     invariant,
 )
-from ledgerkit.localnet.vm.move._interp_gas import PACK_PER_FIELD, PER_ABSTRACT_VALUE_UNIT
+from ledgerkit.localnet.vm.move._interp_gas import PACK_PER_FIELD
 from ledgerkit.localnet.vm.move._runtime_types import (
     RuntimeType,
     StructType,
@@ -132,7 +132,7 @@ def _read_ref(it: Interpreter, frame: Frame, arg: Any) -> None:
     value = it.pop_ref(frame).read()
     if not value_abilities(value) & ABILITY_COPY:
         raise invariant("read of a value without copy")
-    it.meter.charge(PER_ABSTRACT_VALUE_UNIT * abstract_size(value))
+    it.charge_size(abstract_size(value))
     it.stack.append(copy_value(value))
 
 

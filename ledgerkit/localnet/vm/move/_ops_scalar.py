@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ledgerkit.localnet.vm.move._format import ABILITY_COPY, ABILITY_DROP, Op
 from ledgerkit.localnet.vm.move._interp_errors import MoveExecutionError, invariant
-from ledgerkit.localnet.vm.move._interp_gas import LD_CONST_PER_BYTE, PER_ABSTRACT_VALUE_UNIT
+from ledgerkit.localnet.vm.move._interp_gas import LD_CONST_PER_BYTE
 from ledgerkit.localnet.vm.move._runtime_types import instantiate
 from ledgerkit.localnet.vm.move._values import (
     INT_CLASSES,
@@ -187,7 +187,7 @@ def _equality(negate: bool) -> Handler:
         a = it.pop(frame)
         size = abstract_size(a.read() if isinstance(a, Reference) else a)
         size += abstract_size(b.read() if isinstance(b, Reference) else b)
-        it.meter.charge(PER_ABSTRACT_VALUE_UNIT * size)
+        it.charge_size(size)
         it.stack.append(values_equal(a, b) != negate)
 
     return handler
@@ -206,7 +206,7 @@ def _copy_loc(it: Interpreter, frame: Frame, arg: Any) -> None:
     value = _local(frame, arg)
     if not value_abilities(value) & ABILITY_COPY:
         raise invariant("copy of a value without copy")
-    it.meter.charge(PER_ABSTRACT_VALUE_UNIT * abstract_size(value))
+    it.charge_size(abstract_size(value))
     it.stack.append(copy_value(value))
 
 
