@@ -279,3 +279,46 @@ def test_framework_bridge() -> None:
     with pytest.raises(MoveExecutionError) as caught:
         run(m.build(), "f", [Reference([SignerValue(CAFE)], 0, False), to], host=host)
     assert (caught.value.abort_code, caught.value.location) == (0x10006, (STD, "coin"))
+
+
+def test_vector_insert_and_option_from_vec() -> None:
+    m = Mod("more")
+    vec_t = ("vector", ("tparam", 0))
+    insert = m.fn_inst(
+        m.ext_fn(1, "vector", "insert", [("mut_ref", vec_t), U64, ("tparam", 0)], [], 1), U64
+    )
+    opt = ("struct_inst", m.ext_struct(1, "option", "Option"), (U64,))
+    from_vec = m.fn_inst(m.ext_fn(1, "option", "from_vec", [vec_t], [opt], 1), U64)
+    s = m.sig(U64)
+    m.fn(
+        "ins",
+        [U64],
+        [("vector", U64)],
+        code(
+            (Op.LD_U64, 1), (Op.LD_U64, 3), (Op.VEC_PACK, (s, 2)), (Op.ST_LOC, 1),
+            (Op.MUT_BORROW_LOC, 1), (Op.MOVE_LOC, 0), (Op.LD_U64, 2), (Op.CALL_GENERIC, insert),
+            (Op.MOVE_LOC, 1), Op.RET,
+        ),
+        locals_=[("vector", U64)],
+    )  # fmt: skip
+    m.fn(
+        "two",
+        [],
+        [opt],
+        code(
+            (Op.LD_U64, 1),
+            (Op.LD_U64, 2),
+            (Op.VEC_PACK, (s, 2)),
+            (Op.CALL_GENERIC, from_vec),
+            Op.RET,
+        ),
+    )
+    module = m.build()
+    assert run(module, "ins", [V64(1)])[0].elems == [1, 2, 3]
+    assert run(module, "ins", [V64(2)])[0].elems == [1, 3, 2]
+    with pytest.raises(MoveExecutionError) as caught:
+        run(module, "ins", [V64(3)])
+    assert (caught.value.abort_code, caught.value.location) == (0x20000, (STD, "vector"))
+    with pytest.raises(MoveExecutionError) as caught:
+        run(module, "two")
+    assert (caught.value.abort_code, caught.value.location) == (0x40002, (STD, "option"))

@@ -78,6 +78,7 @@ _EINVALID_UTF8: Final = 1
 _EINVALID_INDEX: Final = 2
 _EOPTION_IS_SET: Final = 0x40000
 _EOPTION_NOT_SET: Final = 0x40001
+_EOPTION_VEC_TOO_LONG: Final = 0x40002
 _EINDEX_OUT_OF_BOUNDS: Final = 0x20000
 _Args = Args
 _TA = TypeArgs
@@ -260,7 +261,54 @@ def _get_with_default(ctx: NativeContext, ta: _TA, args: _Args) -> _Args:
     return [copy_value(elems[0]) if elems else args[1]]
 
 
+def _opt_borrow_mut(ctx: NativeContext, ta: _TA, args: _Args) -> _Args:
+    vector = _option_vec(vector_ref(args[0]), ta)
+    if not vector.elems:
+        raise _abort("option", "borrow_mut", _EOPTION_NOT_SET)
+    return [Reference(vector.elems, 0, True)]
+
+
+def _opt_swap(ctx: NativeContext, ta: _TA, args: _Args) -> _Args:
+    vector = _option_vec(vector_ref(args[0]), ta)
+    if not vector.elems:
+        raise _abort("option", "swap", _EOPTION_NOT_SET)
+    old, vector.elems[0] = vector.elems[0], args[1]
+    return [old]
+
+
+def _destroy_with_default(ctx: NativeContext, ta: _TA, args: _Args) -> _Args:
+    elems = _option_vec(args[0], ta).elems
+    return [elems[0] if elems else args[1]]
+
+
+def _borrow_with_default(ctx: NativeContext, ta: _TA, args: _Args) -> _Args:
+    elems = _option_vec(args[0], ta).elems
+    return [Reference(elems, 0, False) if elems else args[1]]
+
+
+def _to_vec(ctx: NativeContext, ta: _TA, args: _Args) -> _Args:
+    return [_option_vec(args[0], ta)]
+
+
+def _from_vec(ctx: NativeContext, ta: _TA, args: _Args) -> _Args:
+    vector = vector_of(args[0])
+    if len(vector.elems) > 1:
+        raise _abort("option", "from_vec", _EOPTION_VEC_TOO_LONG)
+    return [StructValue(option_type(ta[0]), [vector])]
+
+
 # -- vector (Move-level helpers) ---------------------------------------------------------
+def _v_insert(ctx: NativeContext, ta: _TA, args: _Args) -> _Args:
+    vector = vector_of(args[0], mutable=True)
+    i = u64_of(args[1])
+    if i > len(vector.elems):
+        raise _abort("vector", "insert", _EINDEX_OUT_OF_BOUNDS)
+    if len(vector.elems) >= ctx.limits.max_vector_length:
+        raise MoveExecutionError("MEMORY_LIMIT_EXCEEDED", "vector too long")
+    vector.elems.insert(i, args[2])
+    return []
+
+
 def _v_is_empty(ctx: NativeContext, ta: _TA, args: _Args) -> _Args:
     return [not vector_of(args[0]).elems]
 
@@ -339,6 +387,13 @@ _TABLE: dict[tuple[str, str], NativeFunction] = {
     ("option", "destroy_some"): _destroy_some,
     ("option", "destroy_none"): _destroy_none,
     ("option", "get_with_default"): _get_with_default,
+    ("option", "borrow_mut"): _opt_borrow_mut,
+    ("option", "swap"): _opt_swap,
+    ("option", "destroy_with_default"): _destroy_with_default,
+    ("option", "borrow_with_default"): _borrow_with_default,
+    ("option", "to_vec"): _to_vec,
+    ("option", "from_vec"): _from_vec,
+    ("vector", "insert"): _v_insert,
     ("vector", "is_empty"): _v_is_empty,
     ("vector", "contains"): _v_contains,
     ("vector", "index_of"): _v_index_of,
