@@ -19,7 +19,6 @@ from ledgerkit.localnet.vm.move._format import (
     FunctionInstantiation,
     Instruction,
     ModuleHandle,
-    Op,
     StructDefinition,
     StructDefInstantiation,
     StructHandle,
@@ -284,4 +283,3 @@ def run(
     )
 
 
-__all__ = ["Op"]

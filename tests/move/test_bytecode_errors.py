@@ -18,6 +18,7 @@ from ledgerkit.localnet.vm.move import (
     Instruction,
     Op,
     StructDefinition,
+    StructVariantInstantiation,
     read_module,
     read_script,
     write_module,
@@ -182,6 +183,8 @@ def test_the_node_reads_only_the_serializers_layout() -> None:
     assert status_of(permuted) == "MALFORMED"
     assert status_of(with_signature("03", "0600000a")) == "MALFORMED"  # mask before v7
     assert status_of(with_signature("03", "07000000")) == "MALFORMED"  # no mask from v7
+    # 0x08000007: aptos-core's mask clears bit 27 too, so this reads as version 7
+    assert status_of(with_signature("03", "07000008")) == "MALFORMED"
 
 
 def test_scripts() -> None:
@@ -220,6 +223,11 @@ def test_bounds_beyond_single_instructions() -> None:
         ),
     )
     assert status_of(write_module(stray)) == "INDEX_OUT_OF_BOUNDS"
+    # an instruction's instantiation whose type arguments are signature 99 of 5
+    bad_instantiation = dataclasses.replace(
+        module, struct_variant_instantiations=(StructVariantInstantiation(1, 99),)
+    )
+    assert status_of(write_module(bad_instantiation)) == "INDEX_OUT_OF_BOUNDS"
     small = small_module(6)
     assert status_of(write_module(dataclasses.replace(small, self_handle=1))) == (
         "INDEX_OUT_OF_BOUNDS"

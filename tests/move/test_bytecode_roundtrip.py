@@ -1,7 +1,7 @@
 """The Move binary format read and written back byte for byte.
 
 Real bytecode (``data/``) comes from the Aptos SDKs' test data and examples: the
-TypeScript SDK's end-to-end helpers (``transfer``, ``any_authenticator``,
+TypeScript SDK's end-to-end tests (``transfer``, ``any_authenticator``,
 ``hello_world_authenticator``, whose publisher address placeholder is filled with
 ``0xca``; ``tx_args_module``; the permissioned-delegation script) and examples
 (``update_jwk`` script), and the Python SDK's ``two_by_two_transfer`` script. What the

@@ -100,6 +100,7 @@ class _Checker:
     def tparams_in_signature(self, index: int, count: int) -> None:
         top = self.max_tparam.get(index)
         if top is None:
+            _in(self.u.signatures, index, "signature")
             top = -1
             for tok in self.u.signatures[index]:
                 for node in walk(tok):

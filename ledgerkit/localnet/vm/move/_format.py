@@ -76,11 +76,15 @@ ABILITY_DROP = 0x2
 ABILITY_STORE = 0x4
 ABILITY_KEY = 0x8
 
+#: Function visibilities as serialized. The pre-version-5 "script" visibility (0x2, public
+#: and entry) is not among them: aptos-core refuses it from version 5 on, and so does the
+#: reader; an entry function is ``is_entry`` with any visibility.
 VISIBILITY_PRIVATE = 0x0
 VISIBILITY_PUBLIC = 0x1
 VISIBILITY_FRIEND = 0x3
 
-#: Access specifier kinds (bytecode v7).
+#: Access specifier kinds (bytecode v7). ``ACCESS_ACQUIRES`` is the format's third kind;
+#: aptos-core's reader and writer no longer take it, nor do the node's.
 ACCESS_READ = 0x1
 ACCESS_WRITE = 0x2
 ACCESS_ACQUIRES = 0x3

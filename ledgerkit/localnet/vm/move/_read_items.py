@@ -38,13 +38,11 @@ from ledgerkit.localnet.vm.move._format import (
     VariantFieldInstantiation,
 )
 from ledgerkit.localnet.vm.move._operands import (
-    CLOSURE,
     FIXED,
     FIXED_WIDTH,
     INDEX,
     LOCAL,
     MIN_VERSION,
-    OFFSET,
     OPERAND,
     VEC,
 )
@@ -111,7 +109,8 @@ _LEAF: Final[dict[int, SignatureToken]] = {
     0x15: ("i128",),
     0x16: ("i256",),
 }
-_OPS: Final = {int(op): op for op in Op}
+#: Opcode byte -> (its Op, its operand kind, the first version it is in).
+_DECODE: Final = {int(op): (op, OPERAND[op], MIN_VERSION[op]) for op in Op}
 _SAT: Final = "="  # marks a finished token on the reader's stack
 _FIXED_STATUS: Final = {1: "MALFORMED", 2: "BAD_U16", 4: "BAD_U32", 8: "BAD_U64"}
 
@@ -405,27 +404,38 @@ def read_code(c: Cursor) -> tuple[Instruction, ...]:
     """An instruction stream: its length, then each opcode and its operands."""
     count = c.uleb(BYTECODE_COUNT_MAX)
     version = c.version
-    code = []
+    data = c.data
+    end = c.end
+    make = tuple.__new__
+    code: list[Instruction] = []
     for _ in range(count):
-        op = c.u8()
-        kind = OPERAND.get(op)
-        if kind is None or op not in _OPS:
+        pos = c.pos
+        if pos >= end:
+            raise BytecodeError("MALFORMED", "Unexpected EOF")
+        op = data[pos]
+        c.pos = pos + 1
+        info = _DECODE.get(op)
+        if info is None:
             raise BytecodeError("UNKNOWN_OPCODE", f"code {op:X}")
-        if MIN_VERSION[op] > version:
+        member, kind, since = info
+        if since > version:
             raise BytecodeError("MALFORMED", f"opcode {op:#x} not in bytecode version {version}")
         arg: Any = None
-        if kind == INDEX:
-            arg = c.uleb(INDEX_MAX)
-        elif kind == LOCAL:
-            arg = c.uleb(LOCAL_INDEX_MAX)
-        elif kind == OFFSET:
-            arg = c.uleb(INDEX_MAX)
-        elif kind == FIXED:
-            width, signed = FIXED_WIDTH[op]
-            arg = c.fixed(width, _FIXED_STATUS.get(width, f"BAD_U{width * 8}"), signed=signed)
-        elif kind == VEC:
-            arg = (c.uleb(INDEX_MAX), c.fixed(8, "BAD_U64"))
-        elif kind == CLOSURE:
-            arg = (c.uleb(INDEX_MAX), c.uleb((1 << 64) - 1))
-        code.append(Instruction(_OPS[op], arg))
+        if kind:
+            # one-byte ULEB128 operands (most of them) without a call
+            if kind <= INDEX and pos + 1 < end and data[pos + 1] < 0x80:
+                arg = data[pos + 1]
+                c.pos = pos + 2
+            elif kind == LOCAL:
+                arg = c.uleb(LOCAL_INDEX_MAX)
+            elif kind <= INDEX:
+                arg = c.uleb(INDEX_MAX)
+            elif kind == FIXED:
+                width, signed = FIXED_WIDTH[op]
+                arg = c.fixed(width, _FIXED_STATUS.get(width, f"BAD_U{width * 8}"), signed=signed)
+            elif kind == VEC:
+                arg = (c.uleb(INDEX_MAX), c.fixed(8, "BAD_U64"))
+            else:
+                arg = (c.uleb(INDEX_MAX), c.uleb((1 << 64) - 1))
+        code.append(make(Instruction, (member, arg)))
     return tuple(code)

@@ -187,7 +187,8 @@ def _check_canonical(layout: _Layout, c: Cursor) -> None:
     """The node's own rule: only the layout aptos-core's serializer writes."""
     if c.pos != len(c.data):
         raise BytecodeError("MALFORMED", f"{len(c.data) - c.pos} bytes after the last section")
-    if (layout.raw_version != layout.version) != (layout.version >= 7):
+    canonical = layout.version | VERSION_MASK if layout.version >= 7 else layout.version
+    if layout.raw_version != canonical:
         raise BytecodeError("MALFORMED", f"version word {layout.raw_version:#010x} not canonical")
     ranks = [_RANK[kind] for kind, _, _ in layout.tables]
     offsets = [offset for _, offset, _ in layout.tables]

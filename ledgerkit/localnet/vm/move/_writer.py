@@ -235,25 +235,30 @@ def _struct_def(out: _Out, sdef: StructDefinition) -> None:
 def _code(out: _Out, unit: CodeUnit) -> None:
     out.uleb(unit.locals)
     out.uleb(len(unit.code))
+    buf = out.buf
+    version = out.version
     for op, arg in unit.code:
         kind = OPERAND.get(op)
         if kind is None:
             raise BytecodeError("UNKNOWN_OPCODE", f"code {op!r}")
-        out.need(MIN_VERSION[op], f"opcode {op:#x}")
-        out.u8(op)
-        if kind in (INDEX, OFFSET):
+        if MIN_VERSION[op] > version:
+            out.need(MIN_VERSION[op], f"opcode {int(op):#x}")
+        buf.append(op)
+        if kind in (INDEX, OFFSET, LOCAL) and type(arg) is int and 0 <= arg < 0x80:
+            buf.append(arg)  # a one-byte ULEB128 operand, the common case
+        elif kind in (INDEX, OFFSET):
             out.uleb(arg)
         elif kind == LOCAL:
             out.uleb(arg, 255)
         elif kind == FIXED:
             width, signed = FIXED_WIDTH[op]
             try:
-                out.buf += int(arg).to_bytes(width, "little", signed=signed)
+                buf += int(arg).to_bytes(width, "little", signed=signed)
             except OverflowError as error:
                 raise BytecodeError("MALFORMED", f"{arg} does not fit opcode {op:#x}") from error
         elif kind == VEC:
             out.uleb(arg[0])
-            out.buf += int(arg[1]).to_bytes(8, "little")
+            buf += int(arg[1]).to_bytes(8, "little")
         elif kind == CLOSURE:
             out.uleb(arg[0])
             out.uleb(arg[1], (1 << 64) - 1)
