@@ -19,6 +19,7 @@ from ledgerkit.localnet.vm.move._format import (
     FunctionInstantiation,
     Instruction,
     ModuleHandle,
+    Op,
     StructDefinition,
     StructDefInstantiation,
     StructHandle,
@@ -283,3 +284,7 @@ def run(
     )
 
 
+__all__ = [
+    "ADDRESS", "ALL", "BOOL", "KEY", "SIGNER", "U8", "U64",
+    "DictHost", "Mod", "Op", "addr", "code", "run",
+]  # fmt: skip
