@@ -414,7 +414,8 @@ def execute_function(
     meter: GasMeter,
     limits: Limits | None = None,
 ) -> list[Value]:
-    """Run ``module::function<type_args>(args)``; its return values.
+    """Run ``module::function<type_args>(args)``; its return values (checked against
+    the declared return types).
 
     ``args`` are interpreter values (``U64(5)``, ``AddressValue(...)``, a signer as
     ``Reference([SignerValue(address)], 0, False)`` for ``&signer``); every failure is a
@@ -438,7 +439,11 @@ def execute_function(
     except _BYTECODE_FAULTS as error:
         raise invariant(f"{type(error).__name__}: {error}") from error
     it.push_frame(module, function, code, list(args), n_locals, tuple(type_args), n_returns)
-    return it.run()
+    results = it.run()
+    for token, value in zip(module.signature(handle.return_), results, strict=True):
+        if not value_has_type(value, instantiate(module, token, type_args)):
+            raise invariant(f"{function} returned {value!r}, not its declared type")
+    return results
 
 
 def execute_script(
