@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ledgerkit.localnet.vm.move._entry import execute_function
 from ledgerkit.localnet.vm.move._format import (
     VISIBILITY_PUBLIC,
     CodeUnit,
@@ -29,7 +30,6 @@ from ledgerkit.localnet.vm.move._format import (
     VariantFieldHandle,
 )
 from ledgerkit.localnet.vm.move._interp_gas import GasMeter
-from ledgerkit.localnet.vm.move._interpreter import execute_function
 from ledgerkit.localnet.vm.move._runtime_types import StructType
 
 U64 = ("u64",)

@@ -272,7 +272,7 @@ def test_equality_is_structural() -> None:
 
 
 def test_values_carry_their_vectors_bcs() -> None:
-    from ledgerkit.localnet.vm.move._values import encode_bcs
+    from ledgerkit.localnet.vm.move._value_bcs import encode_bcs
 
     assert encode_bcs(VectorValue("u8", [V8(1), V8(2)])) == b"\x02\x01\x02"
     assert encode_bcs(VectorValue("u64", [V64(1)])) == b"\x01" + (1).to_bytes(8, "little")

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 from interp_kit import U8, U64, Mod, Op, code, run
 
+from ledgerkit.localnet.vm.move._entry import execute_function
 from ledgerkit.localnet.vm.move._format import Instruction
 from ledgerkit.localnet.vm.move._interp_errors import MoveExecutionError
 from ledgerkit.localnet.vm.move._interp_gas import GasMeter
-from ledgerkit.localnet.vm.move._interpreter import execute_function
 from ledgerkit.localnet.vm.move._values import U64 as V64
 
 

@@ -105,11 +105,11 @@ __all__ = [
 ]
 
 # The interpreter.
+from ledgerkit.localnet.vm.move._entry import execute_function, execute_script
 from ledgerkit.localnet.vm.move._framework_pure import PURE_FUNCTIONS
 from ledgerkit.localnet.vm.move._host import Limits, MoveHost
 from ledgerkit.localnet.vm.move._interp_errors import MoveExecutionError
 from ledgerkit.localnet.vm.move._interp_gas import INSTRUCTION_GAS, GasMeter
-from ledgerkit.localnet.vm.move._interpreter import execute_function, execute_script
 from ledgerkit.localnet.vm.move._runtime_types import (
     FunctionType,
     ReferenceType,
@@ -119,6 +119,7 @@ from ledgerkit.localnet.vm.move._runtime_types import (
     type_name,
 )
 from ledgerkit.localnet.vm.move._stdlib_natives import NATIVES
+from ledgerkit.localnet.vm.move._value_bcs import StructLayout, decode_bcs, encode_bcs
 from ledgerkit.localnet.vm.move._values import (
     I8,
     I16,
@@ -137,11 +138,8 @@ from ledgerkit.localnet.vm.move._values import (
     MoveInt,
     Reference,
     SignerValue,
-    StructLayout,
     StructValue,
     VectorValue,
-    decode_bcs,
-    encode_bcs,
 )
 
 __all__ += [

@@ -31,8 +31,9 @@ class Limits:
     slots: ``CALL_STACK_OVERFLOW``, ``EXECUTION_STACK_OVERFLOW``). ``max_steps`` bounds
     the instructions run whatever the gas budget (``EXECUTION_LIMIT_REACHED``; a copy,
     read or comparison of a large value counts one more per 64 units of its size): this
-    interpreter runs some 300,000 instructions a second, far fewer than a node, so a
-    budget a node spends in a second would take it minutes; 2,000,000 is a few seconds.
+    interpreter runs a few hundred thousand instructions a second, far fewer than a
+    node, so a budget a node spends in a second would take it minutes; 2,000,000 is a
+    few seconds.
     ``max_vector_length`` bounds any vector (``MEMORY_LIMIT_EXCEEDED``).
     """
 

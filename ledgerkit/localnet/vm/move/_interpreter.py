@@ -16,13 +16,12 @@ A call goes, in order, to: a function of the calling module; a native of the sta
 library the interpreter runs itself (``_stdlib_natives``); a framework function it
 implements directly (``_framework_pure``); a module the host has published; and, for the
 framework addresses (0x1, 0x3, 0x4) whose Move code the node does not have, the host's
-:meth:`MoveHost.call_framework`. Entry points: :func:`execute_function` and
-:func:`execute_script`.
+:meth:`MoveHost.call_framework`. The entry points are in ``_entry``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, Final
 
 from ledgerkit.localnet.vm.framework._context import MoveAbortError, VMStatusError
@@ -32,11 +31,10 @@ from ledgerkit.localnet.vm.move._format import (
     CompiledScript,
     FunctionDefinition,
     Instruction,
-    SignatureToken,
 )
 from ledgerkit.localnet.vm.move._framework_pure import PURE_FUNCTIONS
 from ledgerkit.localnet.vm.move._host import Limits, MoveHost
-from ledgerkit.localnet.vm.move._interp_errors import INVARIANT, MoveExecutionError, invariant
+from ledgerkit.localnet.vm.move._interp_errors import MoveExecutionError, invariant
 from ledgerkit.localnet.vm.move._interp_gas import (
     CALL_GENERIC_PER_TY_ARG,
     CALL_PER_ARG,
@@ -45,7 +43,7 @@ from ledgerkit.localnet.vm.move._interp_gas import (
     PER_ABSTRACT_VALUE_UNIT,
     GasMeter,
 )
-from ledgerkit.localnet.vm.move._runtime_types import RuntimeType, instantiate, type_name
+from ledgerkit.localnet.vm.move._runtime_types import RuntimeType
 from ledgerkit.localnet.vm.move._stdlib_natives import NATIVES, NativeFunction
 from ledgerkit.localnet.vm.move._values import (
     INVALID,
@@ -58,10 +56,9 @@ from ledgerkit.localnet.vm.move._values import (
     Value,
     VectorValue,
     value_abilities,
-    value_has_type,
 )
 
-__all__ = ["Frame", "Interpreter", "execute_function", "execute_script"]
+__all__ = ["Frame", "Interpreter"]
 
 FRAMEWORK_ADDRESSES: Final = frozenset(bytes(31) + bytes([n]) for n in (1, 3, 4))
 _DROP: Final = 0x2
@@ -70,7 +67,7 @@ Handler = Callable[["Interpreter", "Frame", Any], None]
 #: What a call resolves to: bytecode, a native run here, or None (the host's bridge).
 Target = tuple[CompiledModule, FunctionDefinition] | NativeFunction | None
 #: Python errors that can only come from malformed bytecode reaching a container.
-_BYTECODE_FAULTS: Final = (IndexError, KeyError, TypeError, ValueError, AttributeError)
+BYTECODE_FAULTS: Final = (IndexError, KeyError, TypeError, ValueError, AttributeError)
 
 
 class Frame:
@@ -200,7 +197,7 @@ class Interpreter:
         except RecursionError as error:
             deep = MoveExecutionError("VM_MAX_VALUE_DEPTH_REACHED", "too deep")
             raise _located(deep, frame) from error
-        except _BYTECODE_FAULTS as error:
+        except BYTECODE_FAULTS as error:
             raise _located(invariant(f"{type(error).__name__}: {error}"), frame) from error
         return self.stack[:]
 
@@ -379,90 +376,3 @@ def _locate(error: MoveExecutionError, frame: Frame) -> None:
 def _located(error: MoveExecutionError, frame: Frame) -> MoveExecutionError:
     _locate(error, frame)
     return error
-
-
-def _check_arity(
-    expected_types: int, type_args: Sequence[RuntimeType], expected: int, args: Sequence[Value]
-) -> None:
-    if len(type_args) != expected_types:
-        raise MoveExecutionError(
-            "NUMBER_OF_TYPE_ARGUMENTS_MISMATCH", f"expected {expected_types} type arguments"
-        )
-    if len(args) != expected:
-        raise MoveExecutionError("NUMBER_OF_ARGUMENTS_MISMATCH", f"expected {expected} arguments")
-
-
-def _check_types(
-    tables: Tables,
-    params: Sequence[SignatureToken],
-    type_args: Sequence[RuntimeType],
-    args: Sequence[Value],
-) -> None:
-    for index, (token, arg) in enumerate(zip(params, args, strict=True)):
-        ty = instantiate(tables, token, type_args)
-        if not value_has_type(arg, ty):
-            raise MoveExecutionError("TYPE_MISMATCH", f"argument {index} is not a {type_name(ty)}")
-
-
-def execute_function(
-    host: MoveHost,
-    module: CompiledModule,
-    function: str,
-    type_args: Sequence[RuntimeType],
-    args: Sequence[Value],
-    *,
-    meter: GasMeter,
-    limits: Limits | None = None,
-) -> list[Value]:
-    """Run ``module::function<type_args>(args)``; its return values (checked against
-    the declared return types).
-
-    ``args`` are interpreter values (``U64(5)``, ``AddressValue(...)``, a signer as
-    ``Reference([SignerValue(address)], 0, False)`` for ``&signer``); every failure is a
-    :class:`MoveExecutionError` with the VM status. Visibility (entry, view) and the
-    arguments' types are the caller's to check.
-    """
-    it = Interpreter(host, meter, limits or Limits())
-    try:
-        fdef = module.find_function_def(function)
-        if fdef is None:
-            raise MoveExecutionError("FUNCTION_RESOLUTION_FAILURE", f"{module.name}::{function}")
-        handle = module.function_handles[fdef.function]
-        n_params = len(module.signature(handle.parameters))
-        _check_arity(len(handle.type_parameters), type_args, n_params, args)
-        if fdef.code is None:
-            raise MoveExecutionError(INVARIANT, f"{function} is native")
-        _check_types(module, module.signature(handle.parameters), type_args, args)
-        n_returns = len(module.signature(handle.return_))
-        n_locals = len(module.signature(fdef.code.locals))
-        code = fdef.code.code
-    except _BYTECODE_FAULTS as error:
-        raise invariant(f"{type(error).__name__}: {error}") from error
-    it.push_frame(module, function, code, list(args), n_locals, tuple(type_args), n_returns)
-    results = it.run()
-    for token, value in zip(module.signature(handle.return_), results, strict=True):
-        if not value_has_type(value, instantiate(module, token, type_args)):
-            raise invariant(f"{function} returned {value!r}, not its declared type")
-    return results
-
-
-def execute_script(
-    host: MoveHost,
-    script: CompiledScript,
-    type_args: Sequence[RuntimeType],
-    args: Sequence[Value],
-    *,
-    meter: GasMeter,
-    limits: Limits | None = None,
-) -> None:
-    """Run a script's code with ``type_args`` and ``args`` (signers first)."""
-    it = Interpreter(host, meter, limits or Limits())
-    try:
-        n_params = len(script.signature(script.parameters))
-        _check_arity(len(script.type_parameters), type_args, n_params, args)
-        _check_types(script, script.signature(script.parameters), type_args, args)
-        n_locals = len(script.signature(script.code.locals))
-    except _BYTECODE_FAULTS as error:
-        raise invariant(f"{type(error).__name__}: {error}") from error
-    it.push_frame(script, "main", script.code.code, list(args), n_locals, tuple(type_args), 0)
-    it.run()

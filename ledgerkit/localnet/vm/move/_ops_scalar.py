@@ -17,6 +17,7 @@ from ledgerkit.localnet.vm.move._format import ABILITY_COPY, ABILITY_DROP, Op
 from ledgerkit.localnet.vm.move._interp_errors import MoveExecutionError, invariant
 from ledgerkit.localnet.vm.move._interp_gas import LD_CONST_PER_BYTE
 from ledgerkit.localnet.vm.move._runtime_types import instantiate
+from ledgerkit.localnet.vm.move._value_bcs import decode_bcs
 from ledgerkit.localnet.vm.move._values import (
     INT_CLASSES,
     INVALID,
@@ -26,7 +27,6 @@ from ledgerkit.localnet.vm.move._values import (
     VectorValue,
     abstract_size,
     copy_value,
-    decode_bcs,
     value_abilities,
     values_equal,
 )

@@ -28,6 +28,7 @@ from ledgerkit.localnet.vm.move._interp_errors import (
 )
 from ledgerkit.localnet.vm.move._interp_gas import NATIVE_BASE, NATIVE_PER_BYTE, GasMeter
 from ledgerkit.localnet.vm.move._runtime_types import RuntimeType, StructType, type_name
+from ledgerkit.localnet.vm.move._value_bcs import encode_bcs
 from ledgerkit.localnet.vm.move._values import (
     U8,
     U64,
@@ -37,7 +38,6 @@ from ledgerkit.localnet.vm.move._values import (
     StructValue,
     Value,
     VectorValue,
-    encode_bcs,
     value_has_type,
 )
 
