@@ -5,6 +5,9 @@ They check what the caller hands over (the function exists and is not native, th
 numbers of type arguments and arguments, each argument's type, and on the way out each
 result's type) and run an :class:`Interpreter` to the end. The node turns transaction
 payloads and view requests into these calls.
+
+Part of the node's own Move interpreter: no Move VM can be installed from the package
+registries (see ``_interpreter``).
 """
 
 from __future__ import annotations

@@ -10,6 +10,9 @@ framework's Move code uses (``string``: 1 invalid UTF-8, 2 bad index; ``option``
 located in the framework module. :data:`PURE_FUNCTIONS` maps (module, function) to a
 native-shaped function; the interpreter consults it before the host's bridge, and the
 host may use it too.
+
+Part of the node's own Move interpreter: no Move VM can be installed from the package
+registries (see ``_interpreter``).
 """
 
 from __future__ import annotations

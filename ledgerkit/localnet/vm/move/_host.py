@@ -5,6 +5,9 @@ The interpreter holds no state of its own between executions: published modules,
 resources, events and the framework (whose Move code the node does not have: its
 functions are Python bodies) all come through the host. The node implements it over its
 ledger state; the tests implement it over dicts.
+
+Part of the node's own Move interpreter: no Move VM can be installed from the package
+registries (see ``_interpreter``).
 """
 
 from __future__ import annotations

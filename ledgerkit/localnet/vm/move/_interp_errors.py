@@ -6,6 +6,9 @@ resources, bad vector indices, aborts and exhausted budgets all end here, and by
 verifier would have refused (a ``u8`` added to a ``u64``, a pop below the frame, a jump
 out of the code) is reported as ``UNKNOWN_INVARIANT_VIOLATION_ERROR``, the status the
 real VM gives its own dynamic checks, with a message saying what was wrong.
+
+Part of the node's own Move interpreter: no Move VM can be installed from the package
+registries (see ``_interpreter``).
 """
 
 from __future__ import annotations

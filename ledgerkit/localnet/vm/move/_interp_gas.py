@@ -14,6 +14,9 @@ What is not metered as on a node: storage reads and writes (the host charges the
 the node's schedule does), type substitution (``subst_ty_per_node``), native functions
 beyond a flat base plus a per-byte part for hashing and serialization, and the
 framework functions served by the host, which charge through the meter themselves.
+
+Part of the node's own Move interpreter: no Move VM can be installed from the package
+registries (see ``_interpreter``).
 """
 
 from __future__ import annotations

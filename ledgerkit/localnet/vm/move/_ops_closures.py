@@ -9,6 +9,9 @@ parameter), popped in parameter order. Its abilities are those of the function t
 parameter slots and calls the function as ``CALL`` does. Closures compare by function,
 type arguments, mask and captured values; they cannot be serialized (``bcs::to_bytes`` or
 storage of one is refused).
+
+Part of the node's own Move interpreter: no Move VM can be installed from the package
+registries (see ``_interpreter``).
 """
 
 from __future__ import annotations

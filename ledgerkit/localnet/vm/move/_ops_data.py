@@ -8,6 +8,9 @@ Vector instructions fail with ``VECTOR_OPERATION_ERROR`` (sub-status: 1 index ou
 bounds, 2 pop of an empty vector, 4 unpack of the wrong length). Global storage goes to
 the host: a missing resource is ``MISSING_DATA``, a second ``move_to``
 ``RESOURCE_ALREADY_EXISTS``.
+
+Part of the node's own Move interpreter: no Move VM can be installed from the package
+registries (see ``_interpreter``).
 """
 
 from __future__ import annotations

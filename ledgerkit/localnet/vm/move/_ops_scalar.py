@@ -6,6 +6,9 @@ is ``UNKNOWN_INVARIANT_VIOLATION_ERROR``) and fail with ``ARITHMETIC_ERROR`` on
 overflow, underflow, division by zero, a shift by the width or more, and a cast out of
 range, as a node does. Signed division truncates toward zero and the remainder takes
 the dividend's sign (Rust's ``/`` and ``%``); bit operations and shifts are unsigned only.
+
+Part of the node's own Move interpreter: no Move VM can be installed from the package
+registries (see ``_interpreter``).
 """
 
 from __future__ import annotations

@@ -11,6 +11,9 @@ abilities, less ``copy``/``drop``/``store`` when a non-phantom argument lacks it
 Types are bounded as a node bounds them (``max_ty_size`` 128 nodes, ``max_ty_depth`` 20):
 past that, ``VM_MAX_TYPE_NODES_REACHED`` / ``VM_MAX_TYPE_DEPTH_REACHED``, which also ends
 a generic function that instantiates itself with ever larger types.
+
+Part of the node's own Move interpreter: no Move VM can be installed from the package
+registries (see ``_interpreter``).
 """
 
 from __future__ import annotations

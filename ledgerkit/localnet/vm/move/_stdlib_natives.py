@@ -9,6 +9,9 @@ Errors are the VM's: a vector index out of bounds is ``VECTOR_OPERATION_ERROR``
 
 Gas: a flat base per native and a per-byte part for hashing and serialization (a node
 charges each native its own figures from ``move_stdlib.rs``; these are of that order).
+
+Part of the node's own Move interpreter: no Move VM can be installed from the package
+registries (see ``_interpreter``).
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@ type), so encoding takes no layout; decoding a struct takes the struct's field t
 from a layout the caller gives (``0x1::string::String`` and ``0x1::option::Option`` are
 known without one). Our own codec rather than ``ledgerkit.bcs``'s Move value codec,
 which works on JSON-shaped values and type tags, not on these runtime values.
+
+Part of the node's own Move interpreter: no Move VM can be installed from the package
+registries (see ``_interpreter``).
 """
 
 from __future__ import annotations

@@ -13,6 +13,9 @@ replaces its contents in place, so a resource the host handed out sees the chang
 
 Values know their own BCS (``_value_bcs``): widths come from the integer classes and a
 vector carries its element type.
+
+Part of the node's own Move interpreter: no Move VM can be installed from the package
+registries (see ``_interpreter``).
 """
 
 from __future__ import annotations
