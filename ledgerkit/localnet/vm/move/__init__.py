@@ -10,6 +10,10 @@ writes Move bytecode with its own code, after aptos-core's ``move-binary-format`
 * publishing: ``_publish`` (the VM's checks of a bundle), ``_compatibility`` (upgrades),
   ``_metadata`` (the Aptos metadata: error maps, views, events) and ``_abi`` (the ABI
   served with a module).
+* ``_interpreter``: runs modules and scripts (:func:`execute_function`,
+  :func:`execute_script`) against a :class:`MoveHost`, after aptos-core's Move VM
+  interpreter (values in ``_values``, types in ``_runtime_types``, natives in
+  ``_stdlib_natives`` and ``_framework_pure``, gas in ``_interp_gas``).
 """
 
 from __future__ import annotations
@@ -130,4 +134,82 @@ __all__ = [
     "type_text",
     "write_module",
     "write_script",
+]
+
+# The interpreter.
+from ledgerkit.localnet.vm.move._entry import execute_function, execute_script
+from ledgerkit.localnet.vm.move._framework_pure import PURE_FUNCTIONS
+from ledgerkit.localnet.vm.move._host import Limits, MoveHost
+from ledgerkit.localnet.vm.move._interp_errors import MoveExecutionError
+from ledgerkit.localnet.vm.move._interp_gas import INSTRUCTION_GAS, GasMeter
+from ledgerkit.localnet.vm.move._runtime_types import (
+    FunctionType,
+    ReferenceType,
+    RuntimeType,
+    StructType,
+    VectorType,
+    type_name,
+)
+from ledgerkit.localnet.vm.move._stdlib_natives import NATIVES
+from ledgerkit.localnet.vm.move._value_bcs import StructLayout, decode_bcs, encode_bcs
+from ledgerkit.localnet.vm.move._values import (
+    I8,
+    I16,
+    I32,
+    I64,
+    I128,
+    I256,
+    U8,
+    U16,
+    U32,
+    U64,
+    U128,
+    U256,
+    AddressValue,
+    ClosureValue,
+    MoveInt,
+    Reference,
+    SignerValue,
+    StructValue,
+    VectorValue,
+)
+
+__all__ += [
+    "I8",
+    "I16",
+    "I32",
+    "I64",
+    "I128",
+    "I256",
+    "INSTRUCTION_GAS",
+    "NATIVES",
+    "PURE_FUNCTIONS",
+    "U8",
+    "U16",
+    "U32",
+    "U64",
+    "U128",
+    "U256",
+    "AddressValue",
+    "ClosureValue",
+    "FunctionType",
+    "GasMeter",
+    "Limits",
+    "MoveExecutionError",
+    "MoveHost",
+    "MoveInt",
+    "Reference",
+    "ReferenceType",
+    "RuntimeType",
+    "SignerValue",
+    "StructLayout",
+    "StructType",
+    "StructValue",
+    "VectorType",
+    "VectorValue",
+    "decode_bcs",
+    "encode_bcs",
+    "execute_function",
+    "execute_script",
+    "type_name",
 ]
