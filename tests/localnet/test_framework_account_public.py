@@ -150,3 +150,17 @@ def test_the_clock_in_seconds_and_microseconds() -> None:
     )
     assert call(ctx, "timestamp::now_microseconds") == ["1700000000123456"]
     assert call(ctx, "timestamp::now_seconds") == ["1700000000"]
+
+
+def test_guid_accessors_read_the_id() -> None:
+    ctx = context()
+    guid = {"id": {"creation_num": "7", "addr": ALICE.long}}
+    id_ = {"creation_num": "7", "addr": ALICE.long}
+    assert call(ctx, "guid::create_id", ALICE.long, "7") == [id_]
+    assert call(ctx, "guid::id", guid) == [id_]
+    assert call(ctx, "guid::creator_address", guid) == [ALICE.long]
+    assert call(ctx, "guid::creation_num", guid) == ["7"]
+    assert call(ctx, "guid::id_creator_address", id_) == [ALICE.long]
+    assert call(ctx, "guid::id_creation_num", id_) == ["7"]
+    assert call(ctx, "guid::eq_id", guid, id_) == [True]
+    assert call(ctx, "guid::eq_id", guid, {"creation_num": "8", "addr": ALICE.long}) == [False]

@@ -168,6 +168,7 @@ def test_transfer_raw_follows_the_ungated_flag_and_the_signers_ownership() -> No
     address = auid(1).long
     (transfer_ref,) = call(ctx, "object::generate_transfer_ref", ctor) or []
     call(ctx, "object::disable_ungated_transfer", transfer_ref)
+    assert call(ctx, "object::ungated_transfer_allowed", {"inner": address}, ty=(CORE,)) == [False]
     aborts(
         ctx, 0x50003, "ENO_UNGATED_TRANSFERS", "object::transfer_raw", ALICE.long, address, BOB.long
     )

@@ -79,6 +79,15 @@ EVENT = {
     "emit_event": (["&mut " + HANDLE, "T0"], [], EV),
     "guid": (["&" + HANDLE], ["&0x1::guid::GUID"], EV),
 }
+GUID = {
+    "create_id": (["address", "u64"], ["0x1::guid::ID"], []),
+    "creation_num": (["&0x1::guid::GUID"], ["u64"], []),
+    "creator_address": (["&0x1::guid::GUID"], ["address"], []),
+    "eq_id": (["&0x1::guid::GUID", "&0x1::guid::ID"], ["bool"], []),
+    "id": (["&0x1::guid::GUID"], ["0x1::guid::ID"], []),
+    "id_creation_num": (["&0x1::guid::ID"], ["u64"], []),
+    "id_creator_address": (["&0x1::guid::ID"], ["address"], []),
+}
 TYPE_INFO = {
     "account_address": (["&0x1::type_info::TypeInfo"], ["address"], []),
     "chain_id": ([], ["u8"], []),
@@ -100,6 +109,7 @@ MODULES = {
     "object": OBJECT,
     "account": ACCOUNT,
     "event": EVENT,
+    "guid": GUID,
     "type_info": TYPE_INFO,
     "transaction_context": TRANSACTION_CONTEXT,
 }

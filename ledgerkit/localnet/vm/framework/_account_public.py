@@ -1,11 +1,13 @@
-"""Public functions of ``account``, ``event``, ``type_info`` and ``transaction_context``
-that Move code calls: resource accounts and signer capabilities, GUIDs and event handles,
-handle events, type names, the transaction's hash, sender and unique addresses.
+"""Public functions of ``account``, ``event``, ``guid``, ``type_info`` and
+``transaction_context`` that Move code calls: resource accounts and signer capabilities,
+GUIDs and event handles, handle events, type names, the transaction's hash, sender and
+unique addresses.
 
 The node has no Move framework bytecode, so these are Python bodies over JSON values
 (see :mod:`._object_refs` for the JSON of signers, refs and handles). Also:
 
-* ``SignerCapability``: ``{"account": addr}``; ``AUID``: ``{"unique_address": addr}``;
+* ``SignerCapability``: ``{"account": addr}``; ``guid::ID``:
+  ``{"creation_num": "n", "addr": addr}``; ``AUID``: ``{"unique_address": addr}``;
   ``TypeInfo``: ``{"account_address": addr, "module_name": "0x..", "struct_name": "0x.."}``.
 * A tuple return is the list of its values: ``create_resource_account`` returns
   ``[signer address, SignerCapability]``.
@@ -131,6 +133,51 @@ def _counter(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[An
 @native("event", "guid")
 def _guid(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
     return [args[0]["guid"]]
+
+
+# -- guid -----------------------------------------------------------------------------------
+
+
+def _id(value: Any) -> dict[str, str]:
+    return {
+        "creation_num": str(int(value["creation_num"])),
+        "addr": Address.parse(value["addr"]).standard,
+    }
+
+
+@native("guid", "create_id")
+def _create_id(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
+    return [_id({"addr": args[0], "creation_num": args[1]})]
+
+
+@native("guid", "id")
+def _guid_id(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
+    return [_id(args[0]["id"])]
+
+
+@native("guid", "creator_address")
+def _creator(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
+    return [_id(args[0]["id"])["addr"]]
+
+
+@native("guid", "creation_num")
+def _creation_num(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
+    return [_id(args[0]["id"])["creation_num"]]
+
+
+@native("guid", "id_creator_address")
+def _id_creator(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
+    return [_id(args[0])["addr"]]
+
+
+@native("guid", "id_creation_num")
+def _id_number(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
+    return [_id(args[0])["creation_num"]]
+
+
+@native("guid", "eq_id")
+def _eq_id(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
+    return [_id(args[0]["id"]) == _id(args[1])]
 
 
 # -- type_info ------------------------------------------------------------------------------

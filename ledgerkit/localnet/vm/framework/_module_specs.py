@@ -22,6 +22,7 @@ from ledgerkit.localnet.vm.framework._coin_specs import (
 from ledgerkit.localnet.vm.framework._multisig_specs import MULTISIG_ACCOUNT
 from ledgerkit.localnet.vm.framework._public_specs import (
     EVENT_PUBLIC,
+    GUID_PUBLIC,
     OBJECT_PUBLIC,
     TRANSACTION_CONTEXT,
     TYPE_INFO_PUBLIC,
@@ -262,7 +263,7 @@ GUID = ModuleSpec(
         S("GUID", DROP_STORE, (("id", "0x1::guid::ID"),)),
         S("ID", COPY_DROP_STORE, (("creation_num", "u64"), ("addr", "address"))),
     ),
-    functions=(F("creation_num", ("&0x1::guid::GUID",), ("u64",)),),
+    functions=merged(GUID_PUBLIC, F("creation_num", ("&0x1::guid::GUID",), ("u64",))),
 )
 
 STRING = ModuleSpec(

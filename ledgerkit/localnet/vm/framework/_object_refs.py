@@ -120,8 +120,10 @@ def _object_exists(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> l
 
 @native("object", "ungated_transfer_allowed")
 def _ungated_allowed(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
-    address = object_arg(ctx, args[0], ty[0])
-    return [bool(ctx.resource(address, OBJECT_CORE)["allow_ungated_transfer"])]
+    core = ctx.resource(_address(args[0]["inner"]), OBJECT_CORE)
+    if core is None:  # only the core is checked here, not T
+        raise ctx.abort("object", 0x60002, "EOBJECT_DOES_NOT_EXIST")
+    return [bool(core["allow_ungated_transfer"])]
 
 
 # -- creation -------------------------------------------------------------------------------

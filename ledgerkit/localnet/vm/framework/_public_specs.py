@@ -1,5 +1,6 @@
-"""Public non-entry functions of ``object``, ``account``, ``event``, ``type_info`` and
-``transaction_context``, declared: what published Move code calls into the framework.
+"""Public non-entry functions of ``object``, ``account``, ``event``, ``guid``,
+``type_info`` and ``transaction_context``, declared: what published Move code calls into
+the framework.
 
 Signatures are those of the Aptos framework's Move sources (parameter and return types
 as the API renders them, ``T0`` for the first generic); the bodies are in
@@ -18,6 +19,7 @@ from ledgerkit.localnet.vm.framework._abi import FunctionSpec, ModuleSpec, Struc
 __all__ = [
     "ACCOUNT_PUBLIC",
     "EVENT_PUBLIC",
+    "GUID_PUBLIC",
     "OBJECT_PUBLIC",
     "TRANSACTION_CONTEXT",
     "TYPE_INFO_PUBLIC",
@@ -114,6 +116,17 @@ ACCOUNT_PUBLIC: Final = (
 EVENT_PUBLIC: Final = (
     _f("emit_event", ("&mut " + _HANDLE, "T0"), (), _EVENT_T),
     _f("guid", ("&" + _HANDLE,), ("&0x1::guid::GUID",), _EVENT_T),
+)
+
+_GUID: Final = "&0x1::guid::GUID"
+_ID: Final = "&0x1::guid::ID"
+GUID_PUBLIC: Final = (
+    _f("create_id", ("address", "u64"), ("0x1::guid::ID",)),
+    _f("creator_address", (_GUID,), ("address",)),
+    _f("eq_id", (_GUID, _ID), ("bool",)),
+    _f("id", (_GUID,), ("0x1::guid::ID",)),
+    _f("id_creation_num", (_ID,), ("u64",)),
+    _f("id_creator_address", (_ID,), ("address",)),
 )
 
 TYPE_INFO_PUBLIC: Final = (
