@@ -134,6 +134,9 @@ def test_the_transaction_context_knows_hash_signers_and_unique_ids() -> None:
     assert call(ctx, "transaction_context::sender") == [ALICE.long]
     assert call(ctx, "transaction_context::secondary_signers") == [[BOB.long]]
     assert call(ctx, "transaction_context::chain_id") == [4]
+    assert call(ctx, "transaction_context::is_orderless_txn") == [False]
+    ctx.orderless = True
+    assert call(ctx, "transaction_context::is_orderless_txn") == [True]
 
 
 def test_outside_a_transaction_the_sender_is_unavailable() -> None:

@@ -102,6 +102,7 @@ TRANSACTION_CONTEXT = {
     "generate_auid": ([], ["0x1::transaction_context::AUID"], []),
     "generate_auid_address": ([], ["address"], []),
     "get_transaction_hash": ([], ["vector<u8>"], []),
+    "is_orderless_txn": ([], ["bool"], []),
     "secondary_signers": ([], ["vector<address>"], []),
     "sender": ([], ["address"], []),
 }

@@ -1,7 +1,7 @@
 """Public functions of ``account``, ``event``, ``guid``, ``type_info`` and
 ``transaction_context`` that Move code calls: resource accounts and signer capabilities,
-GUIDs and event handles, handle events, type names, the transaction's hash, sender and
-unique addresses.
+GUIDs and event handles, handle events, type names, the transaction's hash, sender,
+unique addresses and whether it is orderless.
 
 The node has no Move framework bytecode, so these are Python bodies over JSON values
 (see :mod:`._object_refs` for the JSON of signers, refs and handles). Also:
@@ -266,3 +266,9 @@ def _secondary(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[
 def _tc_chain_id(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
     _in_transaction(ctx)
     return [ctx.chain_id]
+
+
+@native("transaction_context", "is_orderless_txn")
+def _is_orderless(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
+    _in_transaction(ctx)
+    return [ctx.orderless]

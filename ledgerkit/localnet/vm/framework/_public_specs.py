@@ -147,6 +147,7 @@ TRANSACTION_CONTEXT: Final = ModuleSpec(
         _f("generate_auid", (), ("0x1::transaction_context::AUID",)),
         _f("generate_auid_address", (), ("address",)),
         _f("get_transaction_hash", (), ("vector<u8>",)),
+        _f("is_orderless_txn", (), ("bool",)),
         _f("secondary_signers", (), ("vector<address>",)),
         _f("sender", (), ("address",)),
     ),
