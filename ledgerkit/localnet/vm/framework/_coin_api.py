@@ -322,3 +322,12 @@ def _supply(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any
 def _paired(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
     metadata = paired_metadata(ctx, resolve_coin(ctx, ty[0]))
     return [{"vec": [] if metadata is None else [{"inner": metadata.standard}]}]
+
+
+@native("coin", "paired_coin")
+def _paired_coin(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
+    address = Address.parse(args[0]["inner"] if isinstance(args[0], dict) else args[0])
+    if not ctx.exists(address, METADATA):
+        raise ctx.abort("object", 0x60002, "EOBJECT_DOES_NOT_EXIST")
+    paired = ctx.resource(address, PAIRED_COIN_TYPE)
+    return [{"vec": [] if paired is None else [paired["type"]]}]
