@@ -294,7 +294,10 @@ def _balance(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[An
 
 def _info_field(field: str) -> None:
     def body(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
-        return [_info_or_abort(ctx, resolve_coin(ctx, ty[0]))[field]]
+        # No type resolution first: a type that names nothing has no CoinInfo either.
+        if not isinstance(ty[0], StructTag):
+            raise VMStatusError("TYPE_RESOLUTION_FAILURE")
+        return [_info_or_abort(ctx, ty[0])[field]]
 
     native("coin", field)(body)
 
