@@ -263,3 +263,49 @@ def test_every_declared_function_has_a_body(module: str) -> None:
     for function in spec.functions:
         fid = EntryFunctionId.parse(f"0x1::{module}::{function.name}")
         assert FRAMEWORK.body(fid) is not None, fid
+
+
+APT: Final = "0x1::aptos_coin::AptosCoin"
+APT_FA: Final = Address.from_int(0xA)
+
+
+def _apt_store(owner: Address) -> Address:
+    return Address(hashlib.sha3_256(bytes(owner) + bytes(APT_FA) + b"\xfc").digest())
+
+
+def test_apt_moves_between_its_coin_and_its_asset_at_0xa(ctx: Context) -> None:
+    """APT as genesis leaves it: ``CoinInfo`` at ``0x1`` counting no coins, the asset at
+    ``0xa`` holding the whole supply (1000 here, all in ``0xcafe``'s primary store)."""
+    ctx.put(
+        Address.from_int(1),
+        f"0x1::coin::CoinInfo<{APT}>",
+        {"name": "Aptos Coin", "symbol": "APT", "decimals": 8, "supply": _supply(0)},
+    )
+    ctx.put(
+        APT_FA,
+        "0x1::fungible_asset::Metadata",
+        {"name": "Aptos Coin", "symbol": "APT", "decimals": 8, "icon_uri": "", "project_uri": ""},
+    )
+    supply = {"current": {"value": "1000", "max_value": U128_MAX}}
+    ctx.put(APT_FA, "0x1::fungible_asset::ConcurrentSupply", supply)
+    store = {"metadata": {"inner": "0xa"}, "balance": "1000", "frozen": False}
+    ctx.put(_apt_store(CAFE), "0x1::fungible_asset::FungibleStore", store)
+    ctx.put(_apt_store(CAFE), "0x1::object::ObjectCore", {"owner": CAFE.standard})
+    coin = call(ctx, "0x1::coin::withdraw", ["400"], APT)[0]
+    assert coin == {"value": "400"}
+    assert call(ctx, "0x1::coin::coin_supply", [], APT) == [{"vec": ["400"]}]
+    assert (
+        ctx.resource(APT_FA, "0x1::fungible_asset::ConcurrentSupply")["current"]["value"] == "600"
+    )
+    assert call(ctx, "0x1::coin::supply", [], APT) == [{"vec": ["1000"]}]
+    carol = Address.parse("0xca401")
+    call(ctx, "0x1::aptos_account::deposit_coins", [carol.standard, coin], APT)
+    assert ctx.exists(carol, ACCOUNT)
+    assert ctx.resource(_apt_store(carol), "0x1::fungible_asset::FungibleStore") == {
+        "metadata": {"inner": "0xa"},
+        "balance": "400",
+        "frozen": False,
+    }
+    assert call(ctx, "0x1::coin::coin_supply", [], APT) == [{"vec": ["0"]}]
+    assert call(ctx, "0x1::coin::balance", [CAFE.standard], APT) == ["600"]
+    assert call(ctx, "0x1::coin::paired_metadata", [], APT) == [{"vec": [{"inner": "0xa"}]}]
