@@ -259,3 +259,17 @@ def test_ensure_primary_store_exists_makes_an_empty_store(ctx: Context) -> None:
         "frozen": False,
     }
     assert call(ctx, "0x1::fungible_asset::store_exists", [_store(BOB).standard]) == [True]
+
+
+def test_the_owner_of_an_object_may_withdraw_from_the_object_s_store(ctx: Context) -> None:
+    """``object::owns`` follows ownership: Alice owns a vault object, which owns a store."""
+    _create(ctx)
+    vault = Address(hashlib.sha3_256(bytes(ALICE) + b"vault" + b"\xfe").digest())
+    ctx.put(vault, OBJECT_CORE, object_core(vault, ALICE))
+    call(ctx, "0x1::primary_fungible_store::mint", [REF, vault.standard, "40"])
+    ctx.signers = (ALICE,)
+    taken = call(ctx, "0x1::fungible_asset::withdraw", [_obj(_store(vault)), "15"], KEYED)
+    assert taken == [_asset(15)]
+    ctx.signers = (BOB,)
+    error = _abort(ctx, "0x1::fungible_asset::withdraw", [_obj(_store(vault)), "1"], KEYED)
+    assert error == ("0x1::fungible_asset", 0x50008, "ENOT_STORE_OWNER")

@@ -24,8 +24,8 @@ from ledgerkit.localnet.vm.framework._asset_modules import (
     object_core,
     primary_store_address,
 )
-from ledgerkit.localnet.vm.framework._context import Context, VMStatusError, native
-from ledgerkit.localnet.vm.framework._object_module import OBJECT_CORE, owner_of
+from ledgerkit.localnet.vm.framework._context import NATIVES, Context, VMStatusError, native
+from ledgerkit.localnet.vm.framework._object_module import OBJECT_CORE
 from ledgerkit.types import U64_MAX, Address, MoveType
 
 __all__ = [
@@ -44,6 +44,8 @@ U128_MAX: Final = (1 << 128) - 1
 _FA: Final = "fungible_asset"
 _PFS: Final = "primary_fungible_store"
 SUPPLY: Final = "0x1::fungible_asset::Supply"
+_FRAMEWORK: Final = Address.from_int(1)
+_STORE_TYPE: Final = MoveType.parse(FUNGIBLE_STORE)
 _MAX_NAME: Final = 32
 _MAX_SYMBOL: Final = 32
 _MAX_DECIMALS: Final = 32
@@ -164,8 +166,11 @@ def _not_frozen(ctx: Context, address: Address) -> None:
 
 
 def owned_withdraw(ctx: Context, address: Address, amount: int) -> dict[str, Any]:
-    """``fungible_asset::withdraw``: the signer must own the store, which is not frozen."""
-    if not ctx.exists(address, OBJECT_CORE) or owner_of(ctx, address) != ctx.signer:
+    """``fungible_asset::withdraw``: the signer must own the store (directly or through
+    objects it owns, as ``object::owns`` follows them), which is not frozen."""
+    owns = NATIVES[(_FRAMEWORK, "object", "owns")]
+    answer = owns(ctx, (_STORE_TYPE,), [{"inner": address.standard}, ctx.signer.standard])
+    if not answer or not answer[0]:
         raise ctx.abort(_FA, 0x50008, "ENOT_STORE_OWNER")
     _not_frozen(ctx, address)
     return store_withdraw(ctx, address, amount)
