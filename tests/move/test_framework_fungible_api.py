@@ -273,3 +273,32 @@ def test_the_owner_of_an_object_may_withdraw_from_the_object_s_store(ctx: Contex
     ctx.signers = (BOB,)
     error = _abort(ctx, "0x1::fungible_asset::withdraw", [_obj(_store(vault)), "1"], KEYED)
     assert error == ("0x1::fungible_asset", 0x50008, "ENOT_STORE_OWNER")
+
+
+def test_transfer_and_burn_refs_act_on_any_store_of_their_asset(ctx: Context) -> None:
+    _create(ctx)
+    call(ctx, "0x1::primary_fungible_store::mint", [REF, ALICE.standard, "100"])
+    alice, bob = _obj(_store(ALICE)), _obj(_store(BOB))
+    function = "0x1::primary_fungible_store::withdraw_with_ref"
+    assert call(ctx, function, [REF, ALICE.standard, "30"]) == [_asset(30)]
+    function = "0x1::primary_fungible_store::deposit_with_ref"
+    call(ctx, function, [REF, BOB.standard, _asset(30)])
+    call(ctx, "0x1::fungible_asset::transfer_with_ref", [REF, alice, bob, "20"], KEYED)
+    call(ctx, "0x1::fungible_asset::burn_from", [REF, bob, "5"], KEYED)
+    taken = call(ctx, "0x1::fungible_asset::withdraw_with_ref", [REF, bob, "1"], KEYED)
+    call(ctx, "0x1::fungible_asset::deposit_with_ref", [REF, alice, taken[0]], KEYED)
+    assert ctx.resource(_store(ALICE), STORE)["balance"] == "51"
+    assert ctx.resource(_store(BOB), STORE)["balance"] == "44"
+    assert call(ctx, "0x1::fungible_asset::supply", [GEM_OBJ], META_T) == [{"vec": ["95"]}]
+    at_least = "0x1::primary_fungible_store::is_balance_at_least"
+    assert call(ctx, at_least, [BOB.standard, GEM_OBJ, "44"], META_T) == [True]
+    assert call(ctx, at_least, [BOB.standard, GEM_OBJ, "45"], META_T) == [False]
+    nobody = Address.parse("0x404").standard
+    assert call(ctx, at_least, [nobody, GEM_OBJ, "0"], META_T) == [True]
+    assert call(ctx, "0x1::fungible_asset::transfer_ref_metadata", [REF]) == [GEM_OBJ]
+    assert call(ctx, "0x1::fungible_asset::icon_uri", [GEM_OBJ], META_T) == ["https://gem/icon"]
+    apt_ref = {"metadata": {"inner": "0xa"}}
+    error = _abort(ctx, "0x1::fungible_asset::withdraw_with_ref", [apt_ref, bob, "1"], KEYED)
+    assert error == ("0x1::fungible_asset", 0x10009, "ETRANSFER_REF_AND_STORE_MISMATCH")
+    error = _abort(ctx, "0x1::fungible_asset::deposit_with_ref", [apt_ref, bob, _asset(0)], KEYED)
+    assert error == ("0x1::fungible_asset", 0x10002, "ETRANSFER_REF_AND_FUNGIBLE_ASSET_MISMATCH")

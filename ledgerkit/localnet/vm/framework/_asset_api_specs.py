@@ -115,6 +115,17 @@ FUNGIBLE_ASSET_API: Final = (
     _entry_transfer(),
     _fn("withdraw", ("&signer", _OBJ, "u64"), (_FA,), _KEYED),
     _fn("zero", (_OBJ,), (_FA,), _KEYED),
+    # transfer and burn refs, ref and metadata views (bodies in ._fungible_refs)
+    _fn("burn_from", ("&" + _BURN_REF, _OBJ, "u64"), (), _KEYED),
+    _fn("burn_ref_metadata", ("&" + _BURN_REF,), (_META,)),
+    _fn("deposit_with_ref", ("&" + _TRANSFER_REF, _OBJ, _FA), (), _KEYED),
+    _fn("icon_uri", (_OBJ,), (_STRING,), _KEYED, view=True),
+    _fn("is_balance_at_least", (_OBJ, "u64"), ("bool",), _KEYED, view=True),
+    _fn("mint_ref_metadata", ("&" + _MINT_REF,), (_META,)),
+    _fn("project_uri", (_OBJ,), (_STRING,), _KEYED, view=True),
+    _fn("transfer_ref_metadata", ("&" + _TRANSFER_REF,), (_META,)),
+    _fn("transfer_with_ref", ("&" + _TRANSFER_REF, _OBJ, _OBJ, "u64"), (), _KEYED),
+    _fn("withdraw_with_ref", ("&" + _TRANSFER_REF, _OBJ, "u64"), (_FA,), _KEYED),
 )
 
 PRIMARY_FUNGIBLE_STORE_API: Final = (
@@ -128,6 +139,9 @@ PRIMARY_FUNGIBLE_STORE_API: Final = (
     _fn("set_frozen_flag", ("&" + _TRANSFER_REF, "address", "bool")),
     _fn("transfer_with_ref", ("&" + _TRANSFER_REF, "address", "address", "u64")),
     _fn("withdraw", ("&signer", _OBJ, "u64"), (_FA,), _KEYED),
+    _fn("deposit_with_ref", ("&" + _TRANSFER_REF, "address", _FA)),
+    _fn("is_balance_at_least", ("address", _OBJ, "u64"), ("bool",), _KEYED, view=True),
+    _fn("withdraw_with_ref", ("&" + _TRANSFER_REF, "address", "u64"), (_FA,)),
 )
 
 APTOS_ACCOUNT_API: Final = (
