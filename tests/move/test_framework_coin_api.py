@@ -309,3 +309,18 @@ def test_apt_moves_between_its_coin_and_its_asset_at_0xa(ctx: Context) -> None:
     assert call(ctx, "0x1::coin::coin_supply", [], APT) == [{"vec": ["0"]}]
     assert call(ctx, "0x1::coin::balance", [CAFE.standard], APT) == ["600"]
     assert call(ctx, "0x1::coin::paired_metadata", [], APT) == [{"vec": [{"inner": "0xa"}]}]
+
+
+def test_transfer_coins_moves_a_published_coin_and_makes_the_account(ctx: Context) -> None:
+    _initialize(ctx)
+    call(ctx, "0x1::coin::deposit", [CAFE.standard, call(ctx, "0x1::coin::mint", ["9", CAP])[0]])
+    dave = Address.parse("0xda7e")
+    call(ctx, "0x1::aptos_account::transfer_coins", [dave.standard, "4"])
+    assert ctx.exists(dave, ACCOUNT)
+    assert call(ctx, "0x1::coin::balance", [dave.standard]) == ["4"]
+    assert call(ctx, "0x1::coin::balance", [CAFE.standard]) == ["5"]
+    assert call(ctx, "0x1::coin::supply", []) == [{"vec": ["9"]}]
+    error = _abort(
+        ctx, "0x1::aptos_account::transfer_coins", [dave.standard, "1"], "0x1::ledger_demo::Point"
+    )
+    assert (error.code, error.name) == (0x60003, "ECOIN_INFO_NOT_PUBLISHED")

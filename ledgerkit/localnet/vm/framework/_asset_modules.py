@@ -14,7 +14,6 @@ import hashlib
 from typing import Any, Final
 
 from ledgerkit.localnet.vm.framework._context import ACCOUNT, Context, VMStatusError, native
-from ledgerkit.localnet.vm.framework._move_values import render_type
 from ledgerkit.types import U64_MAX, Address, MoveType, StructTag
 
 __all__ = [
@@ -34,6 +33,7 @@ __all__ = [
     "object_core",
     "primary_store_address",
     "store_balance",
+    "transfer_apt",
     "type_info",
 ]
 
@@ -242,7 +242,8 @@ def _get_guid_next(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> l
 # -- aptos_account ----------------------------------------------------------------------------
 
 
-def _transfer_apt(ctx: Context, to: Address, amount: int) -> None:
+def transfer_apt(ctx: Context, to: Address, amount: int) -> None:
+    """``aptos_account::transfer``: the recipient's account is made when it has none."""
     if not ctx.exists(to, ACCOUNT):
         create_account(ctx, to)
     transfer_asset(ctx, ctx.signer, to, APT_METADATA, amount)
@@ -250,13 +251,10 @@ def _transfer_apt(ctx: Context, to: Address, amount: int) -> None:
 
 @native("aptos_account", "transfer")
 def _aa_transfer(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
-    _transfer_apt(ctx, Address.parse(args[0]), int(args[1]))
+    transfer_apt(ctx, Address.parse(args[0]), int(args[1]))
 
 
-@native("aptos_account", "transfer_coins")
-def _aa_transfer_coins(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
-    _require_apt(ctx, ty[0])
-    _transfer_apt(ctx, Address.parse(args[0]), int(args[1]))
+# ``transfer_coins`` (any coin type): :mod:`._managed_coin`.
 
 
 @native("aptos_account", "batch_transfer")
@@ -265,7 +263,7 @@ def _aa_batch(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     if len(recipients) != len(amounts):
         raise ctx.abort("aptos_account", 0x10005, "EMISMATCHING_RECIPIENTS_AND_AMOUNTS_LENGTH")
     for to, amount in zip(recipients, amounts, strict=True):
-        _transfer_apt(ctx, Address.parse(to), int(amount))
+        transfer_apt(ctx, Address.parse(to), int(amount))
 
 
 @native("aptos_account", "create_account")
@@ -280,11 +278,6 @@ def _aa_create(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
 
 
 # -- coin -------------------------------------------------------------------------------------
-
-
-def _require_apt(ctx: Context, coin: MoveType) -> None:
-    if render_type(coin) != APT_TYPE:
-        raise ctx.abort("coin", 0x60003, "ECOIN_INFO_NOT_PUBLISHED")
 
 
 # ``coin``'s other functions (any coin type): :mod:`._coin_api`.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ledgerkit.localnet.vm.framework._asset_modules import create_account
+from ledgerkit.localnet.vm.framework._asset_modules import APT_TYPE, create_account, transfer_apt
 from ledgerkit.localnet.vm.framework._coin_api import (
     CAPABILITY,
     burn_coin,
@@ -155,3 +155,18 @@ def _aa_deposit_assets(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) 
     to = Address.parse(args[0])
     _ensure_account(ctx, to)
     primary_deposit(ctx, to, args[1])
+
+
+@native("aptos_account", "transfer_coins")
+def _aa_transfer_coins(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
+    """``deposit_coins(to, coin::withdraw(from, amount))``; APT moves between the two
+    primary stores directly (the same stores and events, no coin count written)."""
+    coin, to, amount = resolve_coin(ctx, ty[0]), Address.parse(args[0]), int(args[1])
+    if coin_info(ctx, coin) is None:
+        raise ctx.abort("coin", 0x60003, "ECOIN_INFO_NOT_PUBLISHED")
+    if render_type(coin) == APT_TYPE:
+        transfer_apt(ctx, to, amount)
+        return
+    value = withdraw_coin(ctx, coin, amount)
+    _ensure_account(ctx, to)
+    deposit_coin(ctx, coin, to, value)
