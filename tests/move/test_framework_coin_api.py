@@ -170,10 +170,19 @@ def test_mint_deposit_withdraw_burn_keep_the_supply(ctx: Context) -> None:
     types = [event["type"] for event in ctx.events]
     assert types == [
         "0x1::fungible_asset::Creation",
+        "0x1::coin::PairCreation",
         "0x1::fungible_asset::Deposit",
         "0x1::fungible_asset::Withdraw",
     ]
     assert ctx.events[0]["data"]["maximum_supply"] == {"vec": []}
+    assert ctx.events[1]["data"] == {
+        "coin_type": {
+            "account_address": CAFE.standard,
+            "module_name": "0x" + b"moon_coin".hex(),
+            "struct_name": "0x" + b"MoonCoin".hex(),
+        },
+        "fungible_asset_metadata_address": PAIRED.standard,
+    }
 
 
 def test_withdrawing_more_than_the_balance_aborts(ctx: Context) -> None:

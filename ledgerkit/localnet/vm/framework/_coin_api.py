@@ -10,7 +10,8 @@ its paired asset (its count leaves ``CoinInfo.supply`` and joins the asset's sup
 withdrawal turns the asset back into a coin. A coin's paired metadata object is made on
 first need, as the framework makes it: the named object of ``0xa`` whose seed is the
 coin's type name, holding ``Metadata``, an unlimited ``ConcurrentSupply`` and
-``PairedCoinType`` (APT's is ``0xa`` itself, made at genesis).
+``PairedCoinType``, with the ``Creation`` and ``PairCreation`` events (APT's is ``0xa``
+itself, made at genesis).
 """
 
 from __future__ import annotations
@@ -130,7 +131,10 @@ def paired_metadata(ctx: Context, coin: StructTag, *, create: bool = False) -> A
     create_object(ctx, address, _FA_CREATOR)
     fields = [{"vec": []}, info["name"], info["symbol"], info["decimals"], "", ""]
     add_fungibility(ctx, {"self": address.standard, "can_delete": False}, fields)
-    ctx.put(address, PAIRED_COIN_TYPE, {"type": type_info(render_type(coin))})
+    coin_type = type_info(render_type(coin))
+    ctx.put(address, PAIRED_COIN_TYPE, {"type": coin_type})
+    pair = {"coin_type": coin_type, "fungible_asset_metadata_address": address.standard}
+    ctx.emit_module("0x1::coin::PairCreation", pair)
     return address
 
 

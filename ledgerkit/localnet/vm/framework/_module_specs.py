@@ -120,6 +120,15 @@ COIN = ModuleSpec(
         S("DepositEvent", DROP_STORE, (("amount", "u64"),)),
         S("FreezeCapability", ("copy", "store"), (("dummy_field", "bool"),), ANY),
         S("MintCapability", ("copy", "store"), (("dummy_field", "bool"),), ANY),
+        S(
+            "PairCreation",
+            DROP_STORE,
+            (
+                ("coin_type", "0x1::type_info::TypeInfo"),
+                ("fungible_asset_metadata_address", "address"),
+            ),
+            is_event=True,
+        ),
         S("PairedCoinType", KEY, (("type", "0x1::type_info::TypeInfo"),)),
         S("WithdrawEvent", DROP_STORE, (("amount", "u64"),)),
     ),
