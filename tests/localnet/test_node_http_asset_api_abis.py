@@ -116,3 +116,24 @@ def test_fungible_asset_declares_the_values_it_passes(http: httpx.Client) -> Non
     ]
     assert structs["MintRef"]["abilities"] == ["drop", "store"]
     assert structs["Frozen"]["is_event"] is True
+
+
+@pytest.mark.parametrize(
+    ("function", "type_arguments", "arguments", "answer"),
+    [
+        ("0x1::coin::is_coin_initialized", ["0x1::aptos_coin::AptosCoin"], [], [True]),
+        ("0x1::coin::is_coin_initialized", ["0x1::ledger_demo::Point"], [], [False]),
+        (
+            "0x1::primary_fungible_store::is_frozen",
+            ["0x1::fungible_asset::Metadata"],
+            ["0x" + "5e" * 32, "0xa"],
+            [False],
+        ),
+        ("0x1::fungible_asset::icon_uri", ["0x1::fungible_asset::Metadata"], ["0xa"], [""]),
+    ],
+)
+def test_the_new_views_answer(
+    http: httpx.Client, function: str, type_arguments: list[str], arguments: list[Any], answer: Any
+) -> None:
+    body = {"function": function, "type_arguments": type_arguments, "arguments": arguments}
+    assert ok(http.post("/view", json=body)) == answer
