@@ -36,10 +36,21 @@ def context(*signers: Address, accounts: tuple[Address, ...] = (ALICE, BOB)) -> 
 
 
 def call(ctx: Context, function: str, *args: Any, ty: tuple[str, ...] = ()) -> list[Any] | None:
-    """Run the body of ``module::function`` at 0x1."""
+    """Run the body of ``module::function`` at 0x1 as a call from Move reaches it: the
+    arguments of its leading signer parameters are the signers the body sees
+    (``ctx.signers``), the others its JSON arguments."""
     module, name = function.split("::")
     body = NATIVES[(Address.from_int(1), module, name)]
-    return body(ctx, tuple(MoveType.parse(t) for t in ty), list(args))
+    spec = FRAMEWORK.module(module)
+    declared = None if spec is None else spec.function(name)
+    count = 0 if declared is None else declared.signer_count
+    kept = ctx.signers
+    if count:
+        ctx.signers = tuple(Address.parse(a) for a in args[:count])
+    try:
+        return body(ctx, tuple(MoveType.parse(t) for t in ty), list(args[count:]))
+    finally:
+        ctx.signers = kept
 
 
 def aborts(ctx: Context, code: int, name: str | None, function: str, *args: Any, **kw: Any) -> None:

@@ -82,7 +82,7 @@ def _resource_address(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -
 
 @native("account", "create_resource_account")
 def _resource_account(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
-    address = resource_account_address(Address.parse(args[0]), _seed(args[1]))
+    address = resource_account_address(ctx.signer, _seed(args[0]))
     account = ctx.resource(address, ACCOUNT)
     if account is None:
         account = account_data(address, bytes(address))
@@ -109,12 +109,12 @@ def _capability_address(ctx: Context, ty: tuple[MoveType, ...], args: list[Any])
 
 @native("account", "create_guid")
 def _account_guid(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
-    return [next_guid(ctx, Address.parse(args[0]))]
+    return [next_guid(ctx, ctx.signer)]
 
 
 @native("account", "new_event_handle")
 def _account_handle(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
-    return [{"counter": "0", "guid": next_guid(ctx, Address.parse(args[0]))}]
+    return [{"counter": "0", "guid": next_guid(ctx, ctx.signer)}]
 
 
 # -- event ----------------------------------------------------------------------------------

@@ -7,9 +7,9 @@ framework bytecode: every framework function is a Python body over JSON values, 
 converts Move values to and from:
 
 * ``signer`` / ``&signer``: the signer's address (``"0x..."``); a body returning
-  ``signer`` returns that address and the bridge makes a signer value of it. Public
-  non-entry bodies get every parameter in ``args``, signers included (entry bodies, run
-  for transactions, take their signers from ``ctx.signers``).
+  ``signer`` returns that address and the bridge makes a signer value of it. As for
+  every body, the leading signer parameters are not in ``args``: the body reads them
+  from ``ctx.signers``, which the bridge sets to the signers the Move code passed.
 * ``ConstructorRef``: ``{"self": addr, "can_delete": bool}``; ``DeleteRef``,
   ``ExtendRef``, ``TransferRef``, ``DeriveRef``: ``{"self": addr}``;
   ``LinearTransferRef``: ``{"self": addr, "owner": addr}``; ``Object<T>``:
@@ -131,8 +131,8 @@ def _ungated_allowed(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) ->
 
 @grouped("object", "create_named_object")
 def _create_named(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
-    creator = _address(args[0])
-    seed = bytes.fromhex(args[1].removeprefix("0x"))
+    creator = ctx.signer
+    seed = bytes.fromhex(args[0].removeprefix("0x"))
     return _constructor(ctx, creator, named_object_address(creator, seed), False)
 
 
@@ -154,14 +154,14 @@ def _create_sticky(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> l
 
 @grouped("object", "create_object_from_account")
 def _from_account(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
-    creator = _address(args[0])
+    creator = ctx.signer
     number = int(next_guid(ctx, creator)["id"]["creation_num"])
     return _constructor(ctx, creator, guid_object_address(creator, number), True)
 
 
 @grouped("object", "create_object_from_object")
 def _from_object(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
-    creator = _address(args[0])
+    creator = ctx.signer
     number = int(_object_guid(ctx, creator)["id"]["creation_num"])
     return _constructor(ctx, creator, guid_object_address(creator, number), True)
 
@@ -174,12 +174,12 @@ def _object_guid(ctx: Context, address: Address) -> dict[str, Any]:
 
 @grouped("object", "create_guid")
 def _create_guid(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
-    return [_object_guid(ctx, _address(args[0]))]
+    return [_object_guid(ctx, ctx.signer)]
 
 
 @grouped("object", "new_event_handle")
 def _new_event_handle(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
-    return [{"counter": "0", "guid": _object_guid(ctx, _address(args[0]))}]
+    return [{"counter": "0", "guid": _object_guid(ctx, ctx.signer)}]
 
 
 # -- the constructor's refs -----------------------------------------------------------------
@@ -321,4 +321,4 @@ def _transfer_with_ctor(ctx: Context, ty: tuple[MoveType, ...], args: list[Any])
 
 @grouped("object", "transfer_raw")
 def _transfer_raw(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
-    transfer_raw(ctx, _address(args[0]), _address(args[1]), _address(args[2]))
+    transfer_raw(ctx, ctx.signer, _address(args[0]), _address(args[1]))
