@@ -24,6 +24,7 @@ from ledgerkit.localnet.vm._executor import (
     finalize,
     replay_nonce,
     run_view,
+    script_of,
     validate,
 )
 from ledgerkit.localnet.vm._gas_schedule import (
@@ -66,5 +67,6 @@ __all__ = [
     "multisig_of",
     "replay_nonce",
     "run_view",
+    "script_of",
     "validate",
 ]

@@ -148,6 +148,10 @@ from ledgerkit.localnet.vm.move._runtime_types import (
     RuntimeType,
     StructType,
     VectorType,
+    abilities_of,
+    instantiate,
+    struct_abilities,
+    struct_field_types,
     type_name,
 )
 from ledgerkit.localnet.vm.move._stdlib_natives import NATIVES
@@ -159,6 +163,7 @@ from ledgerkit.localnet.vm.move._values import (
     I64,
     I128,
     I256,
+    INT_CLASSES,
     U8,
     U16,
     U32,
@@ -171,6 +176,7 @@ from ledgerkit.localnet.vm.move._values import (
     Reference,
     SignerValue,
     StructValue,
+    Value,
     VectorValue,
 )
 
@@ -182,6 +188,7 @@ __all__ += [
     "I128",
     "I256",
     "INSTRUCTION_GAS",
+    "INT_CLASSES",
     "NATIVES",
     "PURE_FUNCTIONS",
     "U8",
@@ -205,11 +212,16 @@ __all__ += [
     "StructLayout",
     "StructType",
     "StructValue",
+    "Value",
     "VectorType",
     "VectorValue",
+    "abilities_of",
     "decode_bcs",
     "encode_bcs",
     "execute_function",
     "execute_script",
+    "instantiate",
+    "struct_abilities",
+    "struct_field_types",
     "type_name",
 ]
