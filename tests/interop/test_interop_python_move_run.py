@@ -32,7 +32,7 @@ from ledgerkit.localnet import LocalNode
 
 # The assembler is the Move tests' tool; its examples are read from there.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "move"))
-from assembler.examples import EXAMPLES  # noqa: E402
+from assembler.examples import EXAMPLES
 
 pytestmark = [pytest.mark.interop, pytest.mark.timeout(600)]
 
@@ -61,9 +61,7 @@ def test_the_sdk_calls_a_published_entry_function_and_its_view(board_node: Local
             payload = EntryFunction.natural(
                 module, "set_message", [], [TransactionArgument("gm", Serializer.str)]
             )
-            signed = await rest.create_bcs_signed_transaction(
-                account, TransactionPayload(payload)
-            )
+            signed = await rest.create_bcs_signed_transaction(account, TransactionPayload(payload))
             called = await rest.submit_bcs_transaction(signed)
             await rest.wait_for_transaction(called)
             txn = await rest.transaction_by_hash(called)
