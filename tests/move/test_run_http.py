@@ -144,6 +144,12 @@ def test_counter_counts_in_its_events_and_its_view(node: Node, publisher: Any) -
     ]
     assert view(node, f"{me}::counter::get", [mine]).json() == ["3"]
     assert view(node, f"{me}::counter::get", [me]).json() == ["0"]
+    # The transaction in BCS carries the event's BCS: the address, then the u64 3.
+    as_bcs = node.http.get(
+        f"/transactions/by_hash/{txn['hash']}", headers={"Accept": "application/x-bcs"}
+    )
+    assert as_bcs.status_code == 200, as_bcs.text
+    assert bytes(carol.address) + (3).to_bytes(8, "little") in as_bcs.content
 
 
 def test_a_generic_box_holds_what_was_put(node: Node, publisher: Any) -> None:

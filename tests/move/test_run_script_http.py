@@ -57,6 +57,14 @@ def test_the_two_signer_script_moves_apt_from_the_first_signer_to_the_second(
     # coin::transfer<AptosCoin>(a, address_of(b), 1234): a pays 1234 and the fee.
     assert apt_balance(node, a) == before[0] - AMOUNT - fee
     assert apt_balance(node, b) == before[1] + AMOUNT
+    # The payload shows the script's ABI read from its bytecode, and the transaction
+    # reads back in BCS.
+    assert txn["payload"]["code"]["abi"]["params"] == ["&signer", "&signer", "u64"]
+    as_bcs = node.http.get(
+        f"/transactions/by_hash/{txn['hash']}", headers={"Accept": "application/x-bcs"}
+    )
+    assert as_bcs.status_code == 200, as_bcs.text
+    assert EXAMPLES["two_signer_transfer"].bytecode() in as_bcs.content
 
 
 def test_a_script_is_refused_as_a_node_refuses_it(node: Node) -> None:

@@ -41,6 +41,7 @@ from ledgerkit.localnet.vm._gas_schedule import (
     estimate_gas_price,
     intrinsic_gas,
 )
+from ledgerkit.localnet.vm._move_json import ChainLayouts
 from ledgerkit.localnet.vm._multisig import multisig_of
 
 __all__ = [
@@ -54,6 +55,7 @@ __all__ = [
     "STATUS_CODES",
     "SUCCESS",
     "BlockGas",
+    "ChainLayouts",
     "FeeStatement",
     "GasUsage",
     "PrologueError",

@@ -20,10 +20,12 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from ledgerkit._errors import InputError
-from ledgerkit.localnet.vm.framework import VMStatusError
+from ledgerkit.localnet.vm.framework import FRAMEWORK, VMStatusError
 from ledgerkit.localnet.vm.move import (
     INT_CLASSES,
     AddressValue,
+    BytecodeError,
+    CompiledModule,
     ReferenceType,
     RuntimeType,
     SignerValue,
@@ -31,11 +33,13 @@ from ledgerkit.localnet.vm.move import (
     StructValue,
     VectorType,
     VectorValue,
+    read_module,
+    type_text,
 )
 from ledgerkit.localnet.vm.move import Value as MoveValue
-from ledgerkit.types import Address
+from ledgerkit.types import Address, MoveType, StructTag
 
-__all__ = ["Fields", "from_json", "to_json"]
+__all__ = ["ChainLayouts", "Fields", "from_json", "to_json"]
 
 #: The fields (name, type) of a struct type, or None when it is not known.
 Fields = Callable[[StructType], Sequence[tuple[str, RuntimeType]] | None]
@@ -190,3 +194,48 @@ def _struct_from_json(data: Any, ty: StructType, fields: Fields, depth: int) -> 
     except KeyError:
         raise _bad(ty, data) from None
     return StructValue(ty, values)
+
+
+class ChainLayouts:
+    """A codec :class:`~ledgerkit.bcs.LayoutSource` knowing the framework's structs and
+    those of modules published on chain (read with ``module_code(address, name)``, the
+    stored bytecode or None), so that values of published types (a module event's data)
+    encode as the framework's do."""
+
+    generation = 0
+
+    def __init__(self, module_code: Callable[[Address, str], bytes | None]) -> None:
+        self._code = module_code
+        self._modules: dict[tuple[Address, str], CompiledModule | None] = {}
+
+    def _module(self, address: Address, name: str) -> CompiledModule | None:
+        key = (address, name)
+        if key not in self._modules:
+            code = self._code(address, name)
+            module = None
+            if code is not None:
+                try:
+                    module = read_module(code)
+                except BytecodeError:
+                    module = None
+            self._modules[key] = module
+        return self._modules[key]
+
+    def struct_fields(self, tag: StructTag) -> Sequence[tuple[str, MoveType]] | None:
+        found = FRAMEWORK.layouts.struct_fields(tag)
+        if found is not None:
+            return found
+        module = self._module(tag.address, tag.module)
+        sdef = None if module is None else module.find_struct_def(tag.name)
+        if module is None or sdef is None or sdef.fields is None:
+            return None
+        handle = module.struct_handles[sdef.struct_handle]
+        if len(handle.type_parameters) != len(tag.type_args):
+            return None
+        return tuple(
+            (
+                module.identifier(f.name),
+                MoveType.parse(type_text(module, f.signature)).substitute(tag.type_args),
+            )
+            for f in sdef.fields
+        )

@@ -18,7 +18,7 @@ writes Move bytecode with its own code, after aptos-core's ``move-binary-format`
 
 from __future__ import annotations
 
-from ledgerkit.localnet.vm.move._abi import abilities_text, module_abi, type_text
+from ledgerkit.localnet.vm.move._abi import abilities_text, module_abi, script_abi, type_text
 from ledgerkit.localnet.vm.move._compatibility import check_compatible, incompatibilities
 from ledgerkit.localnet.vm.move._format import (
     ABILITY_COPY,
@@ -130,6 +130,7 @@ __all__ = [
     "read_module",
     "read_script",
     "runtime_metadata",
+    "script_abi",
     "stored_module_abort",
     "type_text",
     "write_module",
