@@ -39,17 +39,18 @@ as it runs, the fee payer paying. A simulation with the fee payer ``0x0`` (not k
 checks no fee payer and charges no fee, as public nodes simulate it.
 
 *Execution* (:func:`execute`) runs the entry function's Python body in a
-:class:`~ledgerkit.localnet.vm.framework.Context`, charges gas by :mod:`._gas_schedule`, then runs
-the epilogue (sequence number bump, fee burned from the payer). A transaction that fails
-after validation is kept: it pays for its gas, its sequence number is used, and nothing
-else it did survives. Its ``vm_status`` is ``Move abort in 0x1::module: NAME(0xcode):
-description`` (or ``... : 0xcode`` for codes without a name), ``Out of gas``, or the name
-of a VM status: ``LINKER_ERROR`` (no such module), ``FUNCTION_RESOLUTION_FAILURE``,
-``EXECUTE_ENTRY_FUNCTION_CALLED_ON_NON_ENTRY_FUNCTION``,
+:class:`~ledgerkit.localnet.vm.framework.Context` (a published module's entry function, or a
+script, in the Move interpreter: :mod:`._move_calls`), charges gas by :mod:`._gas_schedule`,
+then runs the epilogue (sequence number bump, fee burned from the payer). A transaction that
+fails after validation is kept: it pays for its gas, its sequence number is used, and
+nothing else it did survives. Its ``vm_status`` is ``Move abort in 0x1::module:
+NAME(0xcode): description`` (or ``... : 0xcode`` for codes without a name), ``Out of gas``,
+or the name of a VM status: ``LINKER_ERROR`` (no such module),
+``FUNCTION_RESOLUTION_FAILURE``, ``EXECUTE_ENTRY_FUNCTION_CALLED_ON_NON_ENTRY_FUNCTION``,
 ``NUMBER_OF_TYPE_ARGUMENTS_MISMATCH``, ``NUMBER_OF_ARGUMENTS_MISMATCH``,
 ``NUMBER_OF_SIGNER_ARGUMENTS_MISMATCH``, ``FAILED_TO_DESERIALIZE_ARGUMENT``,
-``FEATURE_UNDER_GATING``: the names of the ledger's ``StatusCode``, as public nodes
-spell them.
+``FEATURE_UNDER_GATING``: the names of the ledger's ``StatusCode``, as public nodes spell
+them.
 """
 
 from __future__ import annotations
