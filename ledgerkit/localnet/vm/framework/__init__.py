@@ -33,10 +33,12 @@ import orjson
 
 from ledgerkit.bcs import MoveValueCodec
 from ledgerkit.localnet.vm.framework import (  # noqa: F401 - registers bodies
+    _account_public,
     _asset_modules,
     _code_module,
     _demo_module,
     _object_module,
+    _object_refs,
     _system_modules,
     _token_objects,
     _token_v1_changes,

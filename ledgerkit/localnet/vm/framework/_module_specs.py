@@ -20,6 +20,14 @@ from ledgerkit.localnet.vm.framework._coin_specs import (
     OPTIONAL_AGGREGATOR,
 )
 from ledgerkit.localnet.vm.framework._multisig_specs import MULTISIG_ACCOUNT
+from ledgerkit.localnet.vm.framework._public_specs import (
+    EVENT_PUBLIC,
+    GUID_PUBLIC,
+    OBJECT_PUBLIC,
+    TRANSACTION_CONTEXT,
+    TYPE_INFO_PUBLIC,
+    merged,
+)
 from ledgerkit.localnet.vm.framework._token_objects_specs import TOKEN_OBJECT_MODULES
 from ledgerkit.localnet.vm.framework._token_v1_specs import TOKEN_V1_MODULES
 
@@ -217,7 +225,8 @@ OBJECT = ModuleSpec(
         S("TransferEvent", DROP_STORE, TRANSFER_FIELDS),
         S("Transfer", DROP_STORE, TRANSFER_FIELDS, is_event=True),
     ),
-    functions=(
+    functions=merged(
+        OBJECT_PUBLIC,
         entry("burn", "&signer", "0x1::object::Object<T0>", generics=KEYED),
         view("is_burnt", ("0x1::object::Object<T0>",), "bool", KEYED),
         F("is_object", ("address",), ("bool",)),
@@ -242,7 +251,8 @@ OBJECT = ModuleSpec(
 EVENT = ModuleSpec(
     "event",
     structs=(S("EventHandle", STORE, (("counter", "u64"), ("guid", "0x1::guid::GUID")), ANY),),
-    functions=(
+    functions=merged(
+        EVENT_PUBLIC,
         F("counter", ("&0x1::event::EventHandle<T0>",), ("u64",), generics=(("drop", "store"),)),
     ),
 )
@@ -253,7 +263,7 @@ GUID = ModuleSpec(
         S("GUID", DROP_STORE, (("id", "0x1::guid::ID"),)),
         S("ID", COPY_DROP_STORE, (("creation_num", "u64"), ("addr", "address"))),
     ),
-    functions=(F("creation_num", ("&0x1::guid::GUID",), ("u64",)),),
+    functions=merged(GUID_PUBLIC, F("creation_num", ("&0x1::guid::GUID",), ("u64",))),
 )
 
 STRING = ModuleSpec(
@@ -310,6 +320,7 @@ TYPE_INFO = ModuleSpec(
             ),
         ),
     ),
+    functions=TYPE_INFO_PUBLIC,
 )
 
 TIMESTAMP = ModuleSpec(
@@ -512,6 +523,7 @@ MODULES: Final = (
     STRING,
     TABLE,
     TIMESTAMP,
+    TRANSACTION_CONTEXT,
     TRANSACTION_FEE,
     TYPE_INFO,
     *TOKEN_V1_MODULES,
