@@ -13,7 +13,8 @@ from collections.abc import Callable, Iterator
 
 import httpx
 import pytest
-from run_kit import Node, call, publish_example, resource, view
+from assembler import ModuleBuilder
+from run_kit import Node, call, publish_example, publish_module, resource, view
 
 from ledgerkit.localnet import LocalNode
 from ledgerkit.types import Address
@@ -58,3 +59,111 @@ def test_a_note_is_made_as_a_named_object_and_given_away(node: Node) -> None:
     assert resource(node, note, "0x1::object::ObjectCore")["data"]["owner"] == (
         bob.address.standard
     )
+
+
+def registry(address: str) -> ModuleBuilder:
+    """``module registry { use aptos_std::table::{Self, Table};
+    struct Names has key { by_id: Table<u64, String> }
+    public entry fun init(account: &signer) { move_to(account, Names { by_id: table::new() }) }
+    public entry fun add(account: &signer, id: u64, name: String) acquires Names {
+        table::add(&mut borrow_global_mut<Names>(signer::address_of(account)).by_id, id, name)
+    }
+    #[view] public fun name_of(owner: address, id: u64): String acquires Names {
+        *table::borrow(&borrow_global<Names>(owner).by_id, id)
+    } }``"""
+    table = "0x1::table::Table"
+    m = ModuleBuilder(address, "registry")
+    m.declare_struct(f"{table}<phantom K: copy + drop, phantom V> has store")
+    m.declare_function(f"0x1::table::new<K: copy + drop, V: store>(): {table}<K, V>")
+    m.declare_function(f"0x1::table::add<K: copy + drop, V>(&mut {table}<K, V>, K, V)")
+    m.declare_function(f"0x1::table::borrow<K: copy + drop, V>(&{table}<K, V>, K): &V")
+    names = f"{table}<u64, 0x1::string::String>"
+    m.struct("Names", "key", [("by_id", names)])
+    m.function(
+        "init",
+        visibility="public",
+        entry=True,
+        params=["account: &signer"],
+        code=[
+            ("MoveLoc", "account"),
+            ("Call", "0x1::table::new<u64, 0x1::string::String>"),
+            ("Pack", "Names"),
+            ("MoveTo", "Names"),
+            "Ret",
+        ],
+    )
+    m.function(
+        "add",
+        visibility="public",
+        entry=True,
+        params=["account: &signer", "id: u64", "name: 0x1::string::String"],
+        acquires=["Names"],
+        code=[
+            ("MoveLoc", "account"),
+            ("Call", "0x1::signer::address_of"),
+            ("MutBorrowGlobal", "Names"),
+            ("MutBorrowField", "Names.by_id"),
+            ("MoveLoc", "id"),
+            ("MoveLoc", "name"),
+            ("Call", "0x1::table::add<u64, 0x1::string::String>"),
+            "Ret",
+        ],
+    )
+    m.function(
+        "name_of",
+        visibility="public",
+        view=True,
+        params=["owner: address", "id: u64"],
+        returns=["0x1::string::String"],
+        acquires=["Names"],
+        code=[
+            ("MoveLoc", "owner"),
+            ("ImmBorrowGlobal", "Names"),
+            ("ImmBorrowField", "Names.by_id"),
+            ("MoveLoc", "id"),
+            ("Call", "0x1::table::borrow<u64, 0x1::string::String>"),
+            "ReadRef",
+            "Ret",
+        ],
+    )
+    return m
+
+
+def test_a_table_keeps_items_by_key(node: Node) -> None:
+    carol = node.accounts[3]
+    me = carol.address.standard
+    published = publish_module(node, carol, registry(me), "Registry")
+    assert published["success"], published["vm_status"]
+    made = call(node, carol, f"{me}::registry::init")
+    assert made["success"], made["vm_status"]
+    # The table's handle: SHA3-256(transaction hash ‖ u32 big-endian count of tables made).
+    handle = hashlib.sha3_256(bytes.fromhex(made["hash"][2:]) + bytes(4)).digest()
+    names = resource(node, me, f"{me}::registry::Names")["data"]
+    assert names == {"by_id": {"handle": Address(handle).standard}}
+    for id_, name in ((7, "seven"), (8, "eight")):
+        added = call(
+            node, carol, f"{me}::registry::add", [("u64", id_), ("0x1::string::String", name)]
+        )
+        assert added["success"], added["vm_status"]
+    [item] = [c for c in added["changes"] if c["type"] == "write_table_item"]
+    # key: the u64 8 in BCS; value: the String "eight" (length 5, its bytes).
+    assert (item["handle"], item["key"], item["value"]) == (
+        Address(handle).standard,
+        "0x" + (8).to_bytes(8, "little").hex(),
+        "0x05" + b"eight".hex(),
+    )
+    assert item["data"] == {
+        "key": "8",
+        "key_type": "u64",
+        "value": "eight",
+        "value_type": "0x1::string::String",
+    }
+    assert view(node, f"{me}::registry::name_of", [me, "7"]).json() == ["seven"]
+    again = call(node, carol, f"{me}::registry::add", [("u64", 7), ("0x1::string::String", "x")])
+    # table::add of a key present: the table natives' ALREADY_EXISTS, (100 << 8) + 7.
+    assert (again["success"], again["vm_status"]) == (False, "Move abort in 0x1::table: 0x6407")
+    table_item = node.http.post(
+        f"/tables/{Address(handle).standard}/item",
+        json={"key_type": "u64", "value_type": "0x1::string::String", "key": "8"},
+    )
+    assert (table_item.status_code, table_item.json()) == (200, "eight")
