@@ -9,10 +9,9 @@ is written back through the reference. So a framework function is callable from 
 exactly when it is declared (with its exact types) and has a body.
 
 Signers: the leading ``&signer`` / ``signer`` parameters become the context's signers
-while the body runs (as when a transaction calls it); an entry function's body takes
-the other arguments only (its signers never were arguments), any other function's body
-takes every argument, a signer as its address. A body returning ``signer`` returns an
-address. A reference a body returns is a fresh value: writes through it are not seen.
+while the body runs, as when a transaction calls an entry function, and the body takes
+the other arguments only (every body reads its signers from the context). A body
+returning ``signer`` returns an address. A reference a body returns is a fresh value: writes through it are not seen.
 """
 
 from __future__ import annotations
@@ -92,7 +91,7 @@ def call_body(
     api_types = tuple(MoveType.parse(type_name(t)) for t in type_args)
     leading = spec.signer_count
     signers = tuple(_signer(a) for a in args[:leading])
-    passed = args[leading:] if spec.entry else args
+    passed = args[leading:]
     json_args: list[Any] = [to_json(a, move_type_of(a), host.fields) for a in passed]
     ctx = host.ctx
     saved = ctx.signers
