@@ -8,9 +8,16 @@ import pytest
 from interp_kit import BOOL, U8, U64, Mod, Op, code, run
 
 from ledgerkit.localnet.vm.move._interp_errors import MoveExecutionError
-from ledgerkit.localnet.vm.move._values import I8, I64, U16, U128, U256, VectorValue
-from ledgerkit.localnet.vm.move._values import U8 as V8
-from ledgerkit.localnet.vm.move._values import U64 as V64
+from ledgerkit.localnet.vm.move._values import (
+    I8Value,
+    I64Value,
+    U8Value,
+    U16Value,
+    U64Value,
+    U128Value,
+    U256Value,
+    VectorValue,
+)
 
 
 def binary(
@@ -41,8 +48,8 @@ def calc(op: int, a: object, b: object, ty: tuple[str, ...], result=None, rhs=No
     ],
 )
 def test_u64_arithmetic(op: int, a: int, b: int, expected: int) -> None:
-    value = calc(op, V64(a), V64(b), U64)
-    assert type(value) is V64
+    value = calc(op, U64Value(a), U64Value(b), U64)
+    assert type(value) is U64Value
     assert value == expected
 
 
@@ -58,7 +65,7 @@ def test_u64_arithmetic(op: int, a: int, b: int, expected: int) -> None:
 )
 def test_u64_arithmetic_errors(op: int, a: int, b: int) -> None:
     with pytest.raises(MoveExecutionError) as caught:
-        calc(op, V64(a), V64(b), U64)
+        calc(op, U64Value(a), U64Value(b), U64)
     assert caught.value.status == "ARITHMETIC_ERROR"
     assert caught.value.location == (bytes(30) + b"\xca\xfe", "arith")
     assert caught.value.function == "f"
@@ -66,34 +73,34 @@ def test_u64_arithmetic_errors(op: int, a: int, b: int) -> None:
 
 
 def test_widths_overflow_at_their_own_bounds() -> None:
-    assert calc(Op.ADD, V8(200), V8(55), U8) == 255
+    assert calc(Op.ADD, U8Value(200), U8Value(55), U8) == 255
     with pytest.raises(MoveExecutionError, match="ARITHMETIC_ERROR"):
-        calc(Op.ADD, V8(200), V8(56), U8)
-    assert calc(Op.ADD, U16(65534), U16(1), ("u16",)) == 65535
-    assert calc(Op.MUL, U128(2**64), U128(2**63), ("u128",)) == 2**127
-    big = U256(2**256 - 1)
-    assert calc(Op.SUB, big, U256(0), ("u256",)) == 2**256 - 1
+        calc(Op.ADD, U8Value(200), U8Value(56), U8)
+    assert calc(Op.ADD, U16Value(65534), U16Value(1), ("u16",)) == 65535
+    assert calc(Op.MUL, U128Value(2**64), U128Value(2**63), ("u128",)) == 2**127
+    big = U256Value(2**256 - 1)
+    assert calc(Op.SUB, big, U256Value(0), ("u256",)) == 2**256 - 1
     with pytest.raises(MoveExecutionError, match="ARITHMETIC_ERROR"):
-        calc(Op.ADD, big, U256(1), ("u256",))
+        calc(Op.ADD, big, U256Value(1), ("u256",))
 
 
 def test_mixed_widths_are_what_a_verifier_refuses() -> None:
     with pytest.raises(MoveExecutionError) as caught:
-        calc(Op.ADD, V64(1), V8(1), U64, rhs=U8)
+        calc(Op.ADD, U64Value(1), U8Value(1), U64, rhs=U8)
     assert caught.value.status == "UNKNOWN_INVARIANT_VIOLATION_ERROR"
     with pytest.raises(MoveExecutionError) as caught:
-        calc(Op.ADD, V64(1), V8(1), U64)  # the entry's arguments are checked
+        calc(Op.ADD, U64Value(1), U8Value(1), U64)  # the entry's arguments are checked
     assert caught.value.status == "TYPE_MISMATCH"
 
 
 def test_shifts() -> None:
-    assert calc(Op.SHL, V8(0b1011_0001), V8(4), U8) == 0b0001_0000  # high bits dropped
-    assert calc(Op.SHR, V64(1024), V8(3), U64, rhs=U8) == 128
-    assert calc(Op.SHL, V64(1), V8(63), U64, rhs=U8) == 2**63
+    assert calc(Op.SHL, U8Value(0b1011_0001), U8Value(4), U8) == 0b0001_0000  # high bits dropped
+    assert calc(Op.SHR, U64Value(1024), U8Value(3), U64, rhs=U8) == 128
+    assert calc(Op.SHL, U64Value(1), U8Value(63), U64, rhs=U8) == 2**63
     with pytest.raises(MoveExecutionError, match="ARITHMETIC_ERROR"):
-        calc(Op.SHL, V64(1), V8(64), U64, rhs=U8)
+        calc(Op.SHL, U64Value(1), U8Value(64), U64, rhs=U8)
     with pytest.raises(MoveExecutionError, match="ARITHMETIC_ERROR"):
-        calc(Op.SHR, V8(1), V8(8), U8)
+        calc(Op.SHR, U8Value(1), U8Value(8), U8)
 
 
 @pytest.mark.parametrize(
@@ -101,7 +108,7 @@ def test_shifts() -> None:
     [(Op.LT, 1, 2, True), (Op.GT, 1, 2, False), (Op.LE, 2, 2, True), (Op.GE, 1, 2, False)],
 )
 def test_comparisons(op: int, a: int, b: int, expected: bool) -> None:
-    assert calc(op, V64(a), V64(b), U64, BOOL) is expected
+    assert calc(op, U64Value(a), U64Value(b), U64, BOOL) is expected
 
 
 @pytest.mark.parametrize(
@@ -116,7 +123,7 @@ def test_not_and_neq() -> None:
     m = Mod("b")
     m.fn("f", [BOOL], [BOOL], code((Op.MOVE_LOC, 0), Op.NOT, Op.RET))
     assert run(m.build(), "f", [True]) == [False]
-    assert calc(Op.NEQ, V64(3), V64(4), U64, BOOL) is True
+    assert calc(Op.NEQ, U64Value(3), U64Value(4), U64, BOOL) is True
 
 
 def cast(op: int, value: object, source: tuple[str, ...], target: tuple[str, ...]) -> object:
@@ -126,33 +133,33 @@ def cast(op: int, value: object, source: tuple[str, ...], target: tuple[str, ...
 
 
 def test_casts() -> None:
-    assert cast(Op.CAST_U8, V64(255), U64, U8) == 255
-    assert type(cast(Op.CAST_U8, V64(255), U64, U8)) is V8
-    assert cast(Op.CAST_U128, V64(2**64 - 1), U64, ("u128",)) == 2**64 - 1
-    assert cast(Op.CAST_U64, U256(2**64 - 1), ("u256",), U64) == 2**64 - 1
+    assert cast(Op.CAST_U8, U64Value(255), U64, U8) == 255
+    assert type(cast(Op.CAST_U8, U64Value(255), U64, U8)) is U8Value
+    assert cast(Op.CAST_U128, U64Value(2**64 - 1), U64, ("u128",)) == 2**64 - 1
+    assert cast(Op.CAST_U64, U256Value(2**64 - 1), ("u256",), U64) == 2**64 - 1
     with pytest.raises(MoveExecutionError, match="ARITHMETIC_ERROR"):
-        cast(Op.CAST_U8, V64(256), U64, U8)
+        cast(Op.CAST_U8, U64Value(256), U64, U8)
     with pytest.raises(MoveExecutionError, match="ARITHMETIC_ERROR"):
-        cast(Op.CAST_U64, U256(2**64), ("u256",), U64)
+        cast(Op.CAST_U64, U256Value(2**64), ("u256",), U64)
 
 
 def test_signed_integers() -> None:
     i64 = ("i64",)
-    assert calc(Op.DIV, I64(-7), I64(2), i64) == -3  # truncates toward zero
-    assert calc(Op.MOD, I64(-7), I64(2), i64) == -1  # takes the dividend's sign
-    assert calc(Op.SUB, I64(-5), I64(10), i64) == -15
+    assert calc(Op.DIV, I64Value(-7), I64Value(2), i64) == -3  # truncates toward zero
+    assert calc(Op.MOD, I64Value(-7), I64Value(2), i64) == -1  # takes the dividend's sign
+    assert calc(Op.SUB, I64Value(-5), I64Value(10), i64) == -15
     with pytest.raises(MoveExecutionError, match="ARITHMETIC_ERROR"):
-        calc(Op.SUB, I8(-128), I8(1), ("i8",))
+        calc(Op.SUB, I8Value(-128), I8Value(1), ("i8",))
     with pytest.raises(MoveExecutionError, match="ARITHMETIC_ERROR"):
-        calc(Op.DIV, I8(-128), I8(-1), ("i8",))
+        calc(Op.DIV, I8Value(-128), I8Value(-1), ("i8",))
     m = Mod("neg")
     m.fn("f", [("i8",)], [("i8",)], code((Op.MOVE_LOC, 0), Op.NEGATE, Op.RET))
-    assert run(m.build(), "f", [I8(5)]) == [-5]
+    assert run(m.build(), "f", [I8Value(5)]) == [-5]
     with pytest.raises(MoveExecutionError, match="ARITHMETIC_ERROR"):
-        run(m.build(), "f", [I8(-128)])
-    assert cast(Op.CAST_I8, V64(127), U64, ("i8",)) == 127
+        run(m.build(), "f", [I8Value(-128)])
+    assert cast(Op.CAST_I8, U64Value(127), U64, ("i8",)) == 127
     with pytest.raises(MoveExecutionError, match="ARITHMETIC_ERROR"):
-        cast(Op.CAST_U8, I8(-1), ("i8",), U8)
+        cast(Op.CAST_U8, I8Value(-1), ("i8",), U8)
 
 
 def test_literals_and_constants() -> None:
@@ -166,7 +173,7 @@ def test_literals_and_constants() -> None:
         code((Op.LD_U128, 2**127), (Op.LD_CONST, c), (Op.LD_CONST, a), (Op.LD_I16, -300), Op.RET),
     )
     big, text, top, small = run(m.build(), "f")
-    assert (big, type(big)) == (2**127, U128)
+    assert (big, type(big)) == (2**127, U128Value)
     assert isinstance(text, VectorValue)
     assert bytes(text.elems) == b"abc"
     assert top == 2**64 - 1

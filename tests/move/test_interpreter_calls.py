@@ -9,9 +9,13 @@ from interp_kit import ADDRESS, BOOL, SIGNER, U8, U64, DictHost, Mod, Op, code, 
 from ledgerkit.localnet.vm.framework._context import MoveAbortError
 from ledgerkit.localnet.vm.move._format import VISIBILITY_PRIVATE
 from ledgerkit.localnet.vm.move._interp_errors import MoveExecutionError
-from ledgerkit.localnet.vm.move._values import U8 as V8
-from ledgerkit.localnet.vm.move._values import U64 as V64
-from ledgerkit.localnet.vm.move._values import AddressValue, SignerValue, VectorValue
+from ledgerkit.localnet.vm.move._values import (
+    AddressValue,
+    SignerValue,
+    U8Value,
+    U64Value,
+    VectorValue,
+)
 
 STD = bytes(31) + b"\x01"
 CAFE = bytes(30) + b"\xca\xfe"
@@ -25,7 +29,7 @@ def text(value: object) -> bytes:
 
 
 def bytes_arg(data: bytes) -> VectorValue:
-    return VectorValue("u8", [V8(b) for b in data])
+    return VectorValue("u8", [U8Value(b) for b in data])
 
 
 def test_recursive_factorial() -> None:
@@ -41,9 +45,9 @@ def test_recursive_factorial() -> None:
             Op.MUL, Op.RET,
         ),
     )  # fmt: skip
-    assert run(m.build(), "fact", [V64(20)]) == [2432902008176640000]
+    assert run(m.build(), "fact", [U64Value(20)]) == [2432902008176640000]
     with pytest.raises(MoveExecutionError, match="ARITHMETIC_ERROR"):
-        run(m.build(), "fact", [V64(21)])  # 21! > 2^64
+        run(m.build(), "fact", [U64Value(21)])  # 21! > 2^64
 
 
 def test_call_into_another_published_module() -> None:
@@ -78,7 +82,7 @@ def test_entry_arity_and_unknown_function() -> None:
     with pytest.raises(MoveExecutionError, match="NUMBER_OF_ARGUMENTS_MISMATCH"):
         run(m.build(), "f", [])
     with pytest.raises(MoveExecutionError, match="NUMBER_OF_TYPE_ARGUMENTS_MISMATCH"):
-        run(m.build(), "f", [V64(1)], ["u8"])
+        run(m.build(), "f", [U64Value(1)], ["u8"])
     with pytest.raises(MoveExecutionError, match="FUNCTION_RESOLUTION_FAILURE"):
         run(m.build(), "g")
 
@@ -160,7 +164,7 @@ def test_hash_and_bcs_natives() -> None:
     assert text(run(module, "sha3", [bytes_arg(b"abc")])[0]).hex() == (
         "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532"
     )
-    assert text(run(module, "bcs", [V64(0x0102)])[0]) == b"\x02\x01\x00\x00\x00\x00\x00\x00"
+    assert text(run(module, "bcs", [U64Value(0x0102)])[0]) == b"\x02\x01\x00\x00\x00\x00\x00\x00"
 
 
 def string_module() -> Mod:
@@ -189,11 +193,11 @@ def test_string_functions() -> None:
     (value,) = run(module, "make", [bytes_arg("héllo".encode())])
     assert str(value.ty) == "0x1::string::String"
     assert text(value.fields[0]) == "héllo".encode()
-    piece, length = run(module, "sub", [bytes_arg("héllo".encode()), V64(0), V64(3)])
+    piece, length = run(module, "sub", [bytes_arg("héllo".encode()), U64Value(0), U64Value(3)])
     assert text(piece.fields[0]) == "hé".encode()  # h + two-byte é
     assert length == 6
     with pytest.raises(MoveExecutionError) as caught:
-        run(module, "sub", [bytes_arg("héllo".encode()), V64(0), V64(2)])  # inside é
+        run(module, "sub", [bytes_arg("héllo".encode()), U64Value(0), U64Value(2)])  # inside é
     assert (caught.value.abort_code, caught.value.location) == (2, (STD, "string"))
     with pytest.raises(MoveExecutionError) as caught:
         run(module, "make", [bytes_arg(b"\xff")])
@@ -263,7 +267,7 @@ def test_framework_bridge() -> None:
         return []
 
     host.bridge[("coin", "transfer")] = do_transfer
-    host.bridge[("coin", "balance_of")] = lambda ta, args, meter: [V64(7)]
+    host.bridge[("coin", "balance_of")] = lambda ta, args, meter: [U64Value(7)]
     from ledgerkit.localnet.vm.move._values import Reference
 
     to = AddressValue(bytes(31) + b"\x02")
@@ -314,10 +318,10 @@ def test_vector_insert_and_option_from_vec() -> None:
         ),
     )
     module = m.build()
-    assert run(module, "ins", [V64(1)])[0].elems == [1, 2, 3]
-    assert run(module, "ins", [V64(2)])[0].elems == [1, 3, 2]
+    assert run(module, "ins", [U64Value(1)])[0].elems == [1, 2, 3]
+    assert run(module, "ins", [U64Value(2)])[0].elems == [1, 3, 2]
     with pytest.raises(MoveExecutionError) as caught:
-        run(module, "ins", [V64(3)])
+        run(module, "ins", [U64Value(3)])
     assert (caught.value.abort_code, caught.value.location) == (0x20000, (STD, "vector"))
     with pytest.raises(MoveExecutionError) as caught:
         run(module, "two")

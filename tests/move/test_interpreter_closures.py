@@ -7,8 +7,7 @@ import pytest
 from interp_kit import BOOL, U64, Mod, Op, code, run
 
 from ledgerkit.localnet.vm.move._interp_errors import MoveExecutionError
-from ledgerkit.localnet.vm.move._values import U64 as V64
-from ledgerkit.localnet.vm.move._values import ClosureValue
+from ledgerkit.localnet.vm.move._values import ClosureValue, U64Value
 
 FN = ("function", (U64,), (U64,), 0x7)
 
@@ -58,14 +57,14 @@ def closures() -> Mod:
 
 def test_captured_values_take_their_parameter_slots() -> None:
     module = closures().build()
-    (from_ten,) = run(module, "minus_from", [V64(10)])
-    (less_three,) = run(module, "minus", [V64(3)])
+    (from_ten,) = run(module, "minus_from", [U64Value(10)])
+    (less_three,) = run(module, "minus", [U64Value(3)])
     assert isinstance(from_ten, ClosureValue)
     assert from_ten.identity()[2:] == ("sub", (), 0b01)
-    assert run(module, "apply", [from_ten, V64(4)]) == [6]  # sub(10, 4)
-    assert run(module, "apply", [less_three, V64(10)]) == [7]  # sub(10, 3)
+    assert run(module, "apply", [from_ten, U64Value(4)]) == [6]  # sub(10, 4)
+    assert run(module, "apply", [less_three, U64Value(10)]) == [7]  # sub(10, 3)
     with pytest.raises(MoveExecutionError, match="ARITHMETIC_ERROR"):
-        run(module, "apply", [less_three, V64(2)])  # sub(2, 3)
+        run(module, "apply", [less_three, U64Value(2)])  # sub(2, 3)
 
 
 def test_generic_function_value_and_equality() -> None:

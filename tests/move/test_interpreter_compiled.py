@@ -78,7 +78,7 @@ def test_coin_transfers_go_to_the_bridge() -> None:
     def withdraw(type_args, args, meter):  # type: ignore[no-untyped-def]
         amount = int(args[1])
         ledger.append(("withdraw", args[0].read().address, amount))
-        return [move.StructValue(coin, [move.U64(amount)])]
+        return [move.StructValue(coin, [move.U64Value(amount)])]
 
     def deposit(type_args, args, meter):  # type: ignore[no-untyped-def]
         ledger.append(("deposit", args[0], int(args[1].fields[0])))
@@ -89,7 +89,7 @@ def test_coin_transfers_go_to_the_bridge() -> None:
     alice = move.Reference([move.SignerValue(bytes(31) + b"\x0a")], 0, False)
     bob = move.AddressValue(bytes(31) + b"\x0b")
     move.execute_function(
-        host, module, "transfer", [], [alice, move.U64(25), bob], meter=move.GasMeter(10**9)
+        host, module, "transfer", [], [alice, move.U64Value(25), bob], meter=move.GasMeter(10**9)
     )
     assert ledger == [("withdraw", bytes(31) + b"\x0a", 25), ("deposit", bob, 25)]
     assert host.bridge_calls == [("coin", "withdraw"), ("coin", "deposit")]

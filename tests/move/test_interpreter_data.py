@@ -8,9 +8,7 @@ from interp_kit import ALL, BOOL, U8, U64, Mod, Op, code, run
 
 from ledgerkit.localnet.vm.move._interp_errors import MoveExecutionError
 from ledgerkit.localnet.vm.move._runtime_types import StructType, VectorType, type_name
-from ledgerkit.localnet.vm.move._values import U8 as V8
-from ledgerkit.localnet.vm.move._values import U64 as V64
-from ledgerkit.localnet.vm.move._values import StructValue, VectorValue
+from ledgerkit.localnet.vm.move._values import StructValue, U8Value, U64Value, VectorValue
 
 CAFE = bytes(30) + b"\xca\xfe"
 
@@ -33,7 +31,7 @@ def test_pack_unpack_round_trip() -> None:
             (Op.ST_LOC, 0), (Op.ST_LOC, 1), (Op.MOVE_LOC, 0), (Op.MOVE_LOC, 1), Op.RET,
         ),
     )  # fmt: skip
-    assert run(m.build(), "swap", [V64(3), V64(4)]) == [4, 3]
+    assert run(m.build(), "swap", [U64Value(3), U64Value(4)]) == [4, 3]
 
 
 def test_borrow_field_write_ref_and_read_back() -> None:
@@ -65,7 +63,7 @@ def test_freeze_then_read() -> None:
         [U64],
         code((Op.MUT_BORROW_LOC, 0), Op.FREEZE_REF, Op.READ_REF, Op.RET),
     )
-    assert run(m.build(), "f", [V64(9)]) == [9]
+    assert run(m.build(), "f", [U64Value(9)]) == [9]
 
 
 def test_write_through_immutable_reference_is_refused() -> None:
@@ -77,7 +75,7 @@ def test_write_through_immutable_reference_is_refused() -> None:
         code((Op.LD_U64, 1), (Op.IMM_BORROW_LOC, 0), Op.WRITE_REF, Op.RET),
     )
     with pytest.raises(MoveExecutionError) as caught:
-        run(m.build(), "f", [V64(9)])
+        run(m.build(), "f", [U64Value(9)])
     assert caught.value.status == "UNKNOWN_INVARIANT_VIOLATION_ERROR"
 
 
@@ -85,7 +83,7 @@ def test_moved_local_cannot_be_copied() -> None:
     m = Mod("locals")
     m.fn("f", [U64], [U64], code((Op.MOVE_LOC, 0), Op.POP, (Op.COPY_LOC, 0), Op.RET))
     with pytest.raises(MoveExecutionError) as caught:
-        run(m.build(), "f", [V64(1)])
+        run(m.build(), "f", [U64Value(1)])
     assert caught.value.status == "UNKNOWN_INVARIANT_VIOLATION_ERROR"
     assert caught.value.offset == 2
 
@@ -242,8 +240,8 @@ def test_enum_variants() -> None:
         code((Op.MOVE_LOC, 0), (Op.UNPACK_VARIANT, rect), Op.MUL, Op.RET),
     )
     module = m.build()
-    (c,) = run(module, "circle", [V64(5)])
-    (r,) = run(module, "rect", [V64(3), V64(4)])
+    (c,) = run(module, "circle", [U64Value(5)])
+    (r,) = run(module, "rect", [U64Value(3), U64Value(4)])
     assert (c.variant, c.fields) == (0, [5])
     from ledgerkit.localnet.vm.move._values import Reference
 
@@ -268,14 +266,14 @@ def test_equality_is_structural() -> None:
             (Op.MOVE_LOC, 0), (Op.MOVE_LOC, 1), (Op.PACK, point), Op.EQ, Op.RET,
         ),
     )  # fmt: skip
-    assert run(m.build(), "same", [V64(1), V64(2)]) == [True]
+    assert run(m.build(), "same", [U64Value(1), U64Value(2)]) == [True]
 
 
 def test_values_carry_their_vectors_bcs() -> None:
     from ledgerkit.localnet.vm.move._value_bcs import encode_bcs
 
-    assert encode_bcs(VectorValue("u8", [V8(1), V8(2)])) == b"\x02\x01\x02"
-    assert encode_bcs(VectorValue("u64", [V64(1)])) == b"\x01" + (1).to_bytes(8, "little")
+    assert encode_bcs(VectorValue("u8", [U8Value(1), U8Value(2)])) == b"\x02\x01\x02"
+    assert encode_bcs(VectorValue("u64", [U64Value(1)])) == b"\x01" + (1).to_bytes(8, "little")
 
 
 def test_vector_elements_keep_their_type() -> None:

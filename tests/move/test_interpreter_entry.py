@@ -46,7 +46,7 @@ def test_script_calls_a_module_with_its_signer() -> None:
     host = DictHost(lib.build())
     owner = move.SignerValue(CAFE)
     meter = move.GasMeter(10**8)
-    move.execute_script(host, script, [], [owner, move.U64(9)], meter=meter)
+    move.execute_script(host, script, [], [owner, move.U64Value(9)], meter=meter)
     vault_ty = move.StructType(CAFE, "bank", "Vault", (), 0xC)
     assert host.resources[(CAFE, vault_ty)].fields == [10]
     with pytest.raises(move.MoveExecutionError, match="NUMBER_OF_ARGUMENTS_MISMATCH"):
@@ -88,7 +88,7 @@ def test_framework_table_serves_a_bridge() -> None:
         limits = move.Limits()
 
     Ctx.meter = meter  # type: ignore[attr-defined]
-    (s,) = utf8(Ctx, (), [move.VectorValue("u8", [move.U8(0x61)])])  # type: ignore[arg-type]
+    (s,) = utf8(Ctx, (), [move.VectorValue("u8", [move.U8Value(0x61)])])  # type: ignore[arg-type]
     assert move.type_name(s.ty) == "0x1::string::String"
     assert meter.used == 7350  # the flat native charge
     with pytest.raises(move.MoveExecutionError, match="UNKNOWN_INVARIANT_VIOLATION_ERROR"):

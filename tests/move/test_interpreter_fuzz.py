@@ -12,14 +12,14 @@ from bytecode_samples import every_instruction, full_module
 from interp_kit import DictHost, run
 
 from ledgerkit.localnet.vm.move import (
-    U8,
-    U64,
     AddressValue,
     CodeUnit,
     CompiledModule,
     Instruction,
     MoveExecutionError,
     Op,
+    U8Value,
+    U64Value,
     VectorValue,
 )
 
@@ -43,7 +43,11 @@ def with_body(module: CompiledModule, body: tuple[Instruction, ...]) -> Compiled
 
 
 def args() -> list[object]:
-    return [U64(1), AddressValue(bytes(31) + b"\x01"), VectorValue("u8", [U8(1), U8(2)])]
+    return [
+        U64Value(1),
+        AddressValue(bytes(31) + b"\x01"),
+        VectorValue("u8", [U8Value(1), U8Value(2)]),
+    ]
 
 
 def outcome(module: CompiledModule) -> str:

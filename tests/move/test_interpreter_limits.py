@@ -11,7 +11,7 @@ from ledgerkit.localnet.vm.move._entry import execute_function
 from ledgerkit.localnet.vm.move._format import Instruction
 from ledgerkit.localnet.vm.move._interp_errors import MoveExecutionError
 from ledgerkit.localnet.vm.move._interp_gas import GasMeter
-from ledgerkit.localnet.vm.move._values import U64 as V64
+from ledgerkit.localnet.vm.move._values import U64Value
 
 
 def test_gas_of_a_small_function_is_the_table_times_ten() -> None:
@@ -21,7 +21,7 @@ def test_gas_of_a_small_function_is_the_table_times_ten() -> None:
 
     meter = GasMeter(10**9)
     module = m.build()
-    execute_function(DictHost(module), module, "f", [], [V64(1), V64(2)], meter=meter)
+    execute_function(DictHost(module), module, "f", [], [U64Value(1), U64Value(2)], meter=meter)
     # call.per_arg 367 x 2 args, 0 locals; move_loc 441 x 2; add 588; ret 220 (x 10)
     assert meter.used == (367 * 2 + 441 * 2 + 588 + 220) * 10 == 24240
 

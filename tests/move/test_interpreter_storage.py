@@ -8,8 +8,13 @@ from interp_kit import ADDRESS, ALL, BOOL, KEY, SIGNER, U64, DictHost, Mod, Op, 
 
 from ledgerkit.localnet.vm.move._interp_errors import MoveExecutionError
 from ledgerkit.localnet.vm.move._runtime_types import StructType
-from ledgerkit.localnet.vm.move._values import U64 as V64
-from ledgerkit.localnet.vm.move._values import AddressValue, Reference, SignerValue, StructValue
+from ledgerkit.localnet.vm.move._values import (
+    AddressValue,
+    Reference,
+    SignerValue,
+    StructValue,
+    U64Value,
+)
 
 CAFE = bytes(30) + b"\xca\xfe"
 ALICE = AddressValue(bytes(31) + b"\xa1")
@@ -103,7 +108,7 @@ def test_resource_life_cycle() -> None:
     module = m.build()
     host = DictHost(module)
     assert run(module, "has", [ALICE], host=host) == [False]
-    run(module, "init", [signer(ALICE), V64(41)], host=host)
+    run(module, "init", [signer(ALICE), U64Value(41)], host=host)
     assert run(module, "has", [ALICE], host=host) == [True]
     assert host.resources[(ALICE, counter_ty)].fields == [41]
     assert run(module, "bump", [ALICE], host=host) == [41]
@@ -127,9 +132,9 @@ def test_second_move_to_is_resource_already_exists() -> None:
     m, counter_ty, _ = counter_module()
     module = m.build()
     host = DictHost(module)
-    run(module, "init", [signer(ALICE), V64(1)], host=host)
+    run(module, "init", [signer(ALICE), U64Value(1)], host=host)
     with pytest.raises(MoveExecutionError) as caught:
-        run(module, "init", [signer(ALICE), V64(2)], host=host)
+        run(module, "init", [signer(ALICE), U64Value(2)], host=host)
     assert caught.value.status == "RESOURCE_ALREADY_EXISTS"
     assert host.resources[(ALICE, counter_ty)].fields == [1]
 
@@ -138,7 +143,7 @@ def test_generic_resource_is_keyed_by_its_instantiation() -> None:
     m, _, slot_ty = counter_module()
     module = m.build()
     host = DictHost(module)
-    run(module, "put_slot", [signer(ALICE), V64(5)], host=host)
+    run(module, "put_slot", [signer(ALICE), U64Value(5)], host=host)
     assert run(module, "has_slot", [ALICE], host=host) == [True]
     assert host.resources[(ALICE, slot_ty)].fields == [5]
     assert str(slot_ty) == "0xcafe::counter::Slot<u64>"
@@ -163,7 +168,7 @@ def test_overwriting_a_resource_without_drop_is_refused() -> None:
     module = m.build()
     host = DictHost(module)
     coin_ty = StructType(CAFE, "nodrop", "Coin", (), KEY | 0x4)
-    host.resources[(ALICE, coin_ty)] = StructValue(coin_ty, [V64(5)])
+    host.resources[(ALICE, coin_ty)] = StructValue(coin_ty, [U64Value(5)])
     with pytest.raises(MoveExecutionError, match="UNKNOWN_INVARIANT_VIOLATION_ERROR"):
         run(module, "f", [ALICE], host=host)
     assert host.resources[(ALICE, coin_ty)].fields == [5]

@@ -59,8 +59,10 @@ U64_MAX = 2**64 - 1
 PLAYER = "0x" + "5a" * 32
 APT_KEY = "0x" + "00" * 31 + "0a"
 APT = "0x1::aptos_coin::AptosCoin"
-#: A type that is no coin: ``0x1::coin::balance`` of it aborts.
+#: A type that is no coin: ``0x1::coin::balance`` of it is 0, as of a coin none holds.
 NO_COIN = "0x1::ledger_demo::Board"
+#: ``0x1::object::owner<ObjectCore>`` of an account aborts: no object is there.
+OBJECT_CORE = "0x1::object::ObjectCore"
 #: What the tests type into ``0x1::ledger_demo::echo``'s form (``T0`` is ``u64``), one
 #: value of each kind of its parameters.
 ECHOED = [
@@ -363,13 +365,15 @@ def _click_bytes(inspector: TransactionInspector) -> None:
 
 def view_form(explorer: AccountExplorer, module: str, function: str) -> ViewForm:
     """The Modules tab of ``explorer`` (an account's explorer), ``module`` selected in
-    its first page and then ``function``: the form of that view function."""
+    its first page and then ``function`` (its functions shown on one page): the form of
+    that view function."""
     view = explorer.view
     assert view is not None
     view.show("Modules")
     titled = {grid.title: grid for grid in view.grids}
     modules, functions = titled["Modules"], titled["Functions"]
     modules.selected_index = [row["name"] for row in modules.rows].index(module)
+    functions.page_size = 200  # the whole module on one page, as a user would show it
     functions.selected_index = [row["name"] for row in functions.rows].index(function)
     [form] = view.tabs.children[2].children[0].children[2].children if view.tabs else []
     assert isinstance(form, ViewForm)
@@ -387,10 +391,13 @@ def call_view(form: ViewForm, type_arguments: list[str], arguments: list[str]) -
 
 def _view_calls(client: Any, scene: Scene) -> None:
     """The view functions the tests call from 0x1's Modules tab: ALICE's APT, a coin type
-    that is no coin (the call aborts), and ``ledger_demo::echo`` of every kind."""
+    that is no coin (none held), the owner of an object that is not there (the call
+    aborts), and ``ledger_demo::echo`` of every kind."""
     form = view_form(AccountExplorer(client, "0x1"), "coin", "balance")
     call_view(form, [APT], [scene.alice])
     call_view(form, [NO_COIN], [scene.alice])
+    owner = view_form(AccountExplorer(client, "0x1"), "object", "owner")
+    call_view(owner, [OBJECT_CORE], [scene.alice])
     echo = view_form(AccountExplorer(client, "0x1"), "ledger_demo", "echo")
     call_view(echo, ["u64"], ECHOED)
 

@@ -11,7 +11,8 @@ exactly when it is declared (with its exact types) and has a body.
 Signers: the leading ``&signer`` / ``signer`` parameters become the context's signers
 while the body runs, as when a transaction calls an entry function, and the body takes
 the other arguments only (every body reads its signers from the context). A body
-returning ``signer`` returns an address. A reference a body returns is a fresh value: writes through it are not seen.
+returning ``signer`` returns an address. A reference a body returns is a fresh value:
+writes through it are not seen.
 """
 
 from __future__ import annotations

@@ -35,12 +35,6 @@ from ledgerkit.localnet.vm.framework import (
 )
 from ledgerkit.localnet.vm.move import (
     ABILITY_KEY,
-    U8,
-    U16,
-    U32,
-    U64,
-    U128,
-    U256,
     AddressValue,
     CompiledModule,
     CompiledScript,
@@ -50,6 +44,12 @@ from ledgerkit.localnet.vm.move import (
     RuntimeType,
     SignerValue,
     StructType,
+    U8Value,
+    U16Value,
+    U32Value,
+    U64Value,
+    U128Value,
+    U256Value,
     Value,
     VectorType,
     VectorValue,
@@ -83,7 +83,14 @@ _ARGUMENT_STRUCTS: Final = {
     ("fixed_point32", "FixedPoint32"),
     ("fixed_point64", "FixedPoint64"),
 }
-_SCRIPT_VALUES: Final = {"u8": U8, "u16": U16, "u32": U32, "u64": U64, "u128": U128, "u256": U256}
+_SCRIPT_VALUES: Final = {
+    "u8": U8Value,
+    "u16": U16Value,
+    "u32": U32Value,
+    "u64": U64Value,
+    "u128": U128Value,
+    "u256": U256Value,
+}
 
 
 #: Statuses a node reports as ``Execution failed in <function> at code offset <n>``.
@@ -317,7 +324,7 @@ def _script_argument(argument: ScriptArgument) -> tuple[RuntimeType, Value]:
     if kind == "address":
         return "address", AddressValue(bytes(value))
     if kind == "u8_vector":
-        return VectorType("u8"), VectorValue("u8", [U8(b) for b in bytes(value)])
+        return VectorType("u8"), VectorValue("u8", [U8Value(b) for b in bytes(value)])
     return kind, _SCRIPT_VALUES[kind](int(value))
 
 

@@ -61,7 +61,7 @@ def execute_function(
     """Run ``module::function<type_args>(args)``; its return values (checked against
     the declared return types).
 
-    ``args`` are interpreter values (``U64(5)``, ``AddressValue(...)``, a signer as
+    ``args`` are interpreter values (``U64Value(5)``, ``AddressValue(...)``, a signer as
     ``Reference([SignerValue(address)], 0, False)`` for ``&signer``); every failure is a
     :class:`MoveExecutionError` with the VM status. Visibility (entry, view) and the
     arguments' types are the caller's to check.

@@ -49,10 +49,10 @@ from ledgerkit.localnet.vm.move._stdlib_natives import (
     vector_of,
 )
 from ledgerkit.localnet.vm.move._values import (
-    U64,
     Reference,
     SignerValue,
     StructValue,
+    U64Value,
     Value,
     VectorValue,
     copy_value,
@@ -134,7 +134,7 @@ def _into_bytes(ctx: NativeContext, ta: _TA, args: _Args) -> _Args:
 
 
 def _str_length(ctx: NativeContext, ta: _TA, args: _Args) -> _Args:
-    return [U64(len(_string(args[0])))]
+    return [U64Value(len(_string(args[0])))]
 
 
 def _str_is_empty(ctx: NativeContext, ta: _TA, args: _Args) -> _Args:
@@ -167,7 +167,7 @@ def _str_sub_string(ctx: NativeContext, ta: _TA, args: _Args) -> _Args:
 def _str_index_of(ctx: NativeContext, ta: _TA, args: _Args) -> _Args:
     data, needle = _string(args[0]), _string(args[1])
     found = data.find(needle)
-    return [U64(len(data) if found < 0 else found)]
+    return [U64Value(len(data) if found < 0 else found)]
 
 
 # -- signer, error ----------------------------------------------------------------------
@@ -179,12 +179,12 @@ def _address_of(ctx: NativeContext, ta: _TA, args: _Args) -> _Args:
 
 
 def _canonical(ctx: NativeContext, ta: _TA, args: _Args) -> _Args:
-    return [U64(((u64_of(args[0]) << 16) + u64_of(args[1])) & U64.MAX)]
+    return [U64Value(((u64_of(args[0]) << 16) + u64_of(args[1])) & U64Value.MAX)]
 
 
 def _category(category: int) -> NativeFunction:
     def code(ctx: NativeContext, ta: _TA, args: _Args) -> _Args:
-        return [U64(((category << 16) + u64_of(args[0])) & U64.MAX)]
+        return [U64Value(((category << 16) + u64_of(args[0])) & U64Value.MAX)]
 
     return code
 
@@ -325,8 +325,8 @@ def _v_index_of(ctx: NativeContext, ta: _TA, args: _Args) -> _Args:
     needle = deref(args[1])
     for i, e in enumerate(vector_of(args[0]).elems):
         if values_equal(e, needle):
-            return [True, U64(i)]
-    return [False, U64(0)]
+            return [True, U64Value(i)]
+    return [False, U64Value(0)]
 
 
 def _v_append(ctx: NativeContext, ta: _TA, args: _Args) -> _Args:

@@ -47,12 +47,12 @@ from ledgerkit.localnet.vm.move._runtime_types import RuntimeType
 from ledgerkit.localnet.vm.move._stdlib_natives import NATIVES, NativeFunction
 from ledgerkit.localnet.vm.move._values import (
     INVALID,
-    U64,
     AddressValue,
     MoveInt,
     Reference,
     SignerValue,
     StructValue,
+    U64Value,
     Value,
     VectorValue,
     value_abilities,
@@ -122,7 +122,7 @@ class Interpreter:
 
     def pop_u64(self, frame: Frame) -> int:
         value = self.pop(frame)
-        if type(value) is not U64:
+        if type(value) is not U64Value:
             raise invariant(f"expected a u64, got {value!r}")
         return int(value)
 

@@ -34,9 +34,9 @@ from ledgerkit.localnet.vm.move._runtime_types import (
 )
 from ledgerkit.localnet.vm.move._values import (
     INVALID,
-    U64,
     Reference,
     StructValue,
+    U64Value,
     VectorValue,
     abstract_size,
     check_depth,
@@ -255,7 +255,7 @@ def _vec_pack(it: Interpreter, frame: Frame, arg: Any) -> None:
 
 
 def _vec_len(it: Interpreter, frame: Frame, arg: Any) -> None:
-    it.stack.append(U64(len(it.pop_vector_ref(frame).elems)))
+    it.stack.append(U64Value(len(it.pop_vector_ref(frame).elems)))
 
 
 def _vec_borrow(mutable: bool) -> Handler:

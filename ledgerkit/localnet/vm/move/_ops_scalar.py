@@ -24,9 +24,9 @@ from ledgerkit.localnet.vm.move._value_bcs import decode_bcs
 from ledgerkit.localnet.vm.move._values import (
     INT_CLASSES,
     INVALID,
-    U8,
     MoveInt,
     Reference,
+    U8Value,
     VectorValue,
     abstract_size,
     copy_value,
@@ -128,7 +128,7 @@ def _shift(left: bool) -> Handler:
         by = it.pop_int(frame)
         value = it.pop_int(frame)
         cls = type(value)
-        if type(by) is not U8 or cls.SIGNED:
+        if type(by) is not U8Value or cls.SIGNED:
             raise invariant("shifts take an unsigned integer and a u8")
         if by >= cls.BITS:
             raise _arith_error(f"shift of a {cls.TYPE} by {int(by)}")

@@ -33,12 +33,12 @@ from ledgerkit.localnet.vm.move._interp_gas import NATIVE_BASE, NATIVE_PER_BYTE,
 from ledgerkit.localnet.vm.move._runtime_types import RuntimeType, StructType, type_name
 from ledgerkit.localnet.vm.move._value_bcs import encode_bcs
 from ledgerkit.localnet.vm.move._values import (
-    U8,
-    U64,
     AddressValue,
     Reference,
     SignerValue,
     StructValue,
+    U8Value,
+    U64Value,
     Value,
     VectorValue,
     value_has_type,
@@ -99,7 +99,7 @@ def vector_of(value: Value, *, mutable: bool = False) -> VectorValue:
 
 
 def u64_of(value: Value) -> int:
-    if type(value) is not U64:
+    if type(value) is not U64Value:
         raise invariant(f"expected a u64, got {value!r}")
     return int(value)
 
@@ -114,7 +114,7 @@ def byte_string(value: Value) -> bytes:
 
 def bytes_value(data: bytes) -> VectorValue:
     """A ``vector<u8>`` value."""
-    return VectorValue("u8", [U8(b) for b in data])
+    return VectorValue("u8", [U8Value(b) for b in data])
 
 
 def _index(vector: VectorValue, index: int) -> int:
@@ -132,7 +132,7 @@ def _empty(ctx: NativeContext, ta: TypeArgs, args: Args) -> Args:
 
 
 def _length(ctx: NativeContext, ta: TypeArgs, args: Args) -> Args:
-    return [U64(len(vector_of(args[0]).elems))]
+    return [U64Value(len(vector_of(args[0]).elems))]
 
 
 def _borrow(mutable: bool) -> NativeFunction:
@@ -244,7 +244,7 @@ def _sub_string(ctx: NativeContext, ta: TypeArgs, args: Args) -> Args:
 def _index_of(ctx: NativeContext, ta: TypeArgs, args: Args) -> Args:
     data, needle = byte_string(args[0]), byte_string(args[1])
     found = data.find(needle)
-    return [U64(len(data) if found < 0 else found)]
+    return [U64Value(len(data) if found < 0 else found)]
 
 
 # -- type_info, event -------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Runtime values of the Move interpreter.
 
-Integers are ``int`` subclasses, one per width (:class:`U8` ... :class:`U256`,
-:class:`I8` ... :class:`I256`), so a value knows its type and the interpreter can check
+Integers are ``int`` subclasses, one per width (:class:`U8Value` ... :class:`U256Value`,
+:class:`I8Value` ... :class:`I256Value`), so a value knows its type and the interpreter can check
 ranges and refuse mixed widths without a verifier; ``bool`` is Python's bool; an address
 is an :class:`AddressValue` (32 bytes), a signer a :class:`SignerValue`. Vectors and
 structs are mutable containers (:class:`VectorValue`, :class:`StructValue`, the latter
@@ -33,25 +33,25 @@ from ledgerkit.localnet.vm.move._runtime_types import (
 )
 
 __all__ = [
-    "I8",
-    "I16",
-    "I32",
-    "I64",
-    "I128",
-    "I256",
     "INT_CLASSES",
-    "U8",
-    "U16",
-    "U32",
-    "U64",
-    "U128",
-    "U256",
     "AddressValue",
     "ClosureValue",
+    "I8Value",
+    "I16Value",
+    "I32Value",
+    "I64Value",
+    "I128Value",
+    "I256Value",
     "MoveInt",
     "Reference",
     "SignerValue",
     "StructValue",
+    "U8Value",
+    "U16Value",
+    "U32Value",
+    "U64Value",
+    "U128Value",
+    "U256Value",
     "Value",
     "VectorValue",
     "abstract_size",
@@ -85,23 +85,37 @@ def _int_class(name: str, bits: int, signed: bool) -> type[MoveInt]:
     high = (1 << (bits - 1)) - 1 if signed else (1 << bits) - 1
     attrs = {"__slots__": (), "TYPE": name, "BITS": bits, "SIGNED": signed, "MIN": low}
     attrs["MAX"] = high
-    return type(name.upper(), (MoveInt,), attrs)
+    return type(f"{name.upper()}Value", (MoveInt,), attrs)
 
 
-U8 = _int_class("u8", 8, False)
-U16 = _int_class("u16", 16, False)
-U32 = _int_class("u32", 32, False)
-U64 = _int_class("u64", 64, False)
-U128 = _int_class("u128", 128, False)
-U256 = _int_class("u256", 256, False)
-I8 = _int_class("i8", 8, True)
-I16 = _int_class("i16", 16, True)
-I32 = _int_class("i32", 32, True)
-I64 = _int_class("i64", 64, True)
-I128 = _int_class("i128", 128, True)
-I256 = _int_class("i256", 256, True)
+U8Value = _int_class("u8", 8, False)
+U16Value = _int_class("u16", 16, False)
+U32Value = _int_class("u32", 32, False)
+U64Value = _int_class("u64", 64, False)
+U128Value = _int_class("u128", 128, False)
+U256Value = _int_class("u256", 256, False)
+I8Value = _int_class("i8", 8, True)
+I16Value = _int_class("i16", 16, True)
+I32Value = _int_class("i32", 32, True)
+I64Value = _int_class("i64", 64, True)
+I128Value = _int_class("i128", 128, True)
+I256Value = _int_class("i256", 256, True)
 INT_CLASSES: Final[dict[str, type[MoveInt]]] = {
-    c.TYPE: c for c in (U8, U16, U32, U64, U128, U256, I8, I16, I32, I64, I128, I256)
+    c.TYPE: c
+    for c in (
+        U8Value,
+        U16Value,
+        U32Value,
+        U64Value,
+        U128Value,
+        U256Value,
+        I8Value,
+        I16Value,
+        I32Value,
+        I64Value,
+        I128Value,
+        I256Value,
+    )
 }
 
 
