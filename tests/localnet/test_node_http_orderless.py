@@ -258,7 +258,7 @@ def test_a_fee_payer_not_known_yet_is_simulated_without_a_fee(
         sender.address,
         sequence_number(http, sender.address),
         call,
-        2_000,
+        20_000,  # enough to create TO, whether or not a test before this one made it
         100,
         ledger_secs(http) + 600,
         chain_id,
