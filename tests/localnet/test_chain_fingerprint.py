@@ -44,8 +44,8 @@ SEED_0 = Fingerprint(
         "first_version": "785",
         "last_version": "793",
     },
-    genesis_hash="0x5fbc60888c60cefb81f1d5378e0989c318f05bc21eb554aa36244e1dcb2d7448",
-    pages_digest="6f6cfc0661930045ff98c80976261d64530983f88c939568101ca9f73cea9c84",
+    genesis_hash="0x31be5fbbbcf6ce6a20bbbafc8f792d3ce93436758aecce9b22f938001f675fa2",
+    pages_digest="124f22c96d84a4b80ed3225ccfe0ab241d55433cee91224075170af5f0afaa98",
 )
 
 SEED_3 = Fingerprint(
@@ -58,8 +58,8 @@ SEED_3 = Fingerprint(
         "first_version": "1245",
         "last_version": "1255",
     },
-    genesis_hash="0xcbc354b79180b0b49fd7a78fcb76ac68cc1efc709841ec563f1c7a88c886991f",
-    pages_digest="db28f4c1aca4246843e849816dc7e64c857c6fe22e27cc0c47d950fd274e556e",
+    genesis_hash="0x7878d50394402773a9ddb5f5a2c0c32fbf80909ce86b0b4fe95be279f78c2984",
+    pages_digest="a96928ad154e0717ceb6c07beb133ba2fa504ab8746aadce1dce638fb2ce70f7",
 )
 
 
