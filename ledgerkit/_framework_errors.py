@@ -60,6 +60,7 @@ _COIN: Final = {
     ),
     27: ("ECOIN_CONVERSION_MAP_NOT_FOUND", "The coin conversion map has not been created"),
     28: ("EAPT_PAIRING_IS_NOT_ENABLED", "Pairing APT with a fungible asset is not enabled yet"),
+    29: ("ECOIN_DECIMALS_TOO_LARGE", "The coin has more than 32 decimals"),
 }
 
 _FUNGIBLE_ASSET: Final = {

@@ -269,15 +269,23 @@ def test_a_malformed_payload_is_invalid_input_naming_the_field(
     assert says in body["message"]
 
 
-def test_submitting_what_the_node_does_not_run_is_refused_cleanly(http: httpx.Client) -> None:
+def test_a_script_from_an_account_that_does_not_exist_goes_no_further(
+    http: httpx.Client,
+) -> None:
+    """The node runs scripts; this one's sender has no account: submitted, it is refused;
+    simulated, it fails in the prologue."""
     json_payload, _, _ = KINDS["script"]()
     signature = {"type": "ed25519_signature", "public_key": "0x" + "11" * 32,
                  "signature": "0x" + "00" * 64}  # fmt: skip
     body = {**request(json_payload), "signature": signature}
-    for path in ("/transactions", "/transactions/simulate"):
-        answer = http.post(path, json=body)
-        assert answer.status_code == 400, (path, answer.text)
-        assert answer.json()["error_code"] in ("invalid_input", "vm_error")
+    answer = http.post("/transactions", json=body)
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["error_code"] in ("invalid_input", "vm_error")
+    simulated = http.post("/transactions/simulate", json=body)
+    assert simulated.status_code == 200, simulated.text
+    assert [(t["success"], t["vm_status"]) for t in simulated.json()] == [
+        (False, "SENDING_ACCOUNT_DOES_NOT_EXIST")
+    ]
 
 
 def test_a_multisig_payload_for_an_account_that_is_not_one_is_refused(

@@ -316,15 +316,17 @@ def test_the_vm_refuses_bundles_that_do_not_fit(node: Node) -> None:
     assert found is None or "Mine" not in [p["name"] for p in found["data"]["packages"]]
 
 
-def test_published_code_does_not_run_yet(node: Node) -> None:
+def test_published_code_runs_as_soon_as_it_is_published(node: Node) -> None:
     alice = node.accounts[0]
     module = module_at(alice, "runs")
     assert publish(node, alice, package_metadata("Runs", ["runs"]), [write_module(module)])[
         "success"
     ]
+    # bump's body returns at once; secret is neither entry nor public.
     called = send(node, alice, f"{alice.address}::runs::bump", [("u64", 1)])
-    assert not called["success"]
-    assert called["vm_status"] == "LINKER_ERROR"
+    assert (called["success"], called["vm_status"]) == (True, "Executed successfully")
+    secret = send(node, alice, f"{alice.address}::runs::secret", [])
+    assert secret["vm_status"] == "EXECUTE_ENTRY_FUNCTION_CALLED_ON_NON_ENTRY_FUNCTION"
 
 
 def test_a_package_published_to_a_new_code_object(node: Node) -> None:

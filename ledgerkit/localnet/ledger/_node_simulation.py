@@ -24,6 +24,7 @@ from ledgerkit.localnet.vm import (
     execute,
     intrinsic_gas,
     multisig_of,
+    script_of,
     validate,
 )
 from ledgerkit.localnet.vm.framework import (
@@ -77,9 +78,14 @@ def simulate(
         raise NodeError(
             ErrorCode.INVALID_INPUT, "Simulated transactions must not have a valid signature"
         )
-    if entry_function_of(signed) is None and multisig_of(signed) is None:
+    if (
+        entry_function_of(signed) is None
+        and multisig_of(signed) is None
+        and script_of(signed) is None
+    ):
         raise NodeError(
-            ErrorCode.INVALID_INPUT, "this node simulates entry function and multisig payloads only"
+            ErrorCode.INVALID_INPUT,
+            "this node simulates entry function, script and multisig payloads only",
         )
     raw = signed.raw
     price = raw.gas_unit_price if gas_unit_price is None else gas_unit_price

@@ -57,6 +57,7 @@ from ledgerkit.localnet.vm import (
     entry_function_of,
     multisig_of,
     replay_nonce,
+    script_of,
     validate,
 )
 from ledgerkit.localnet.vm.framework import FRAMEWORK, Context
@@ -418,10 +419,10 @@ def pending_of(signed: SignedTransaction) -> Pending:
     body = signed.to_bcs()
     ef = entry_function_of(signed)
     multisig = multisig_of(signed)
-    if ef is None and multisig is None:
+    if ef is None and multisig is None and script_of(signed) is None:
         raise NodeError(
             ErrorCode.INVALID_INPUT,
-            "this node runs entry function and multisig payloads only (no scripts)",
+            "this node runs entry function, script and multisig payloads only",
         )
     # a multisig payload's arguments are read by the call it runs, when it runs
     arguments = None if ef is None else decode_arguments(ef)

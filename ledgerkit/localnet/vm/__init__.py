@@ -24,6 +24,7 @@ from ledgerkit.localnet.vm._executor import (
     finalize,
     replay_nonce,
     run_view,
+    script_of,
     validate,
 )
 from ledgerkit.localnet.vm._gas_schedule import (
@@ -40,6 +41,7 @@ from ledgerkit.localnet.vm._gas_schedule import (
     estimate_gas_price,
     intrinsic_gas,
 )
+from ledgerkit.localnet.vm._move_json import ChainLayouts
 from ledgerkit.localnet.vm._multisig import multisig_of
 
 __all__ = [
@@ -53,6 +55,7 @@ __all__ = [
     "STATUS_CODES",
     "SUCCESS",
     "BlockGas",
+    "ChainLayouts",
     "FeeStatement",
     "GasUsage",
     "PrologueError",
@@ -66,5 +69,6 @@ __all__ = [
     "multisig_of",
     "replay_nonce",
     "run_view",
+    "script_of",
     "validate",
 ]

@@ -39,17 +39,18 @@ as it runs, the fee payer paying. A simulation with the fee payer ``0x0`` (not k
 checks no fee payer and charges no fee, as public nodes simulate it.
 
 *Execution* (:func:`execute`) runs the entry function's Python body in a
-:class:`~ledgerkit.localnet.vm.framework.Context`, charges gas by :mod:`._gas_schedule`, then runs
-the epilogue (sequence number bump, fee burned from the payer). A transaction that fails
-after validation is kept: it pays for its gas, its sequence number is used, and nothing
-else it did survives. Its ``vm_status`` is ``Move abort in 0x1::module: NAME(0xcode):
-description`` (or ``... : 0xcode`` for codes without a name), ``Out of gas``, or the name
-of a VM status: ``LINKER_ERROR`` (no such module), ``FUNCTION_RESOLUTION_FAILURE``,
-``EXECUTE_ENTRY_FUNCTION_CALLED_ON_NON_ENTRY_FUNCTION``,
+:class:`~ledgerkit.localnet.vm.framework.Context` (a published module's entry function, or a
+script, in the Move interpreter: :mod:`._move_calls`), charges gas by :mod:`._gas_schedule`,
+then runs the epilogue (sequence number bump, fee burned from the payer). A transaction that
+fails after validation is kept: it pays for its gas, its sequence number is used, and
+nothing else it did survives. Its ``vm_status`` is ``Move abort in 0x1::module:
+NAME(0xcode): description`` (or ``... : 0xcode`` for codes without a name), ``Out of gas``,
+or the name of a VM status: ``LINKER_ERROR`` (no such module),
+``FUNCTION_RESOLUTION_FAILURE``, ``EXECUTE_ENTRY_FUNCTION_CALLED_ON_NON_ENTRY_FUNCTION``,
 ``NUMBER_OF_TYPE_ARGUMENTS_MISMATCH``, ``NUMBER_OF_ARGUMENTS_MISMATCH``,
 ``NUMBER_OF_SIGNER_ARGUMENTS_MISMATCH``, ``FAILED_TO_DESERIALIZE_ARGUMENT``,
-``FEATURE_UNDER_GATING``: the names of the ledger's ``StatusCode``, as public nodes
-spell them.
+``FEATURE_UNDER_GATING``: the names of the ledger's ``StatusCode``, as public nodes spell
+them.
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ from ledgerkit.bcs import (
     MultiEd25519Authenticator,
     MultiKeyAuthenticator,
     NoAccountAuthenticator,
+    Script,
     Serializer,
     SignedTransaction,
     SingleKeyAuthenticator,
@@ -92,6 +94,14 @@ from ledgerkit.localnet.vm._gas_schedule import (
     view_gas,
 )
 from ledgerkit.localnet.vm._metering import fee_event, gas_usage
+from ledgerkit.localnet.vm._move_calls import (
+    is_published,
+    move_status,
+    run_init_modules,
+    run_published_entry,
+    run_published_script,
+    run_published_view,
+)
 from ledgerkit.localnet.vm._multisig import (
     MULTISIG_STATUS_CODES,
     multisig_prologue,
@@ -115,6 +125,7 @@ from ledgerkit.localnet.vm.framework import (
     state_key_hash,
     store_balance,
 )
+from ledgerkit.localnet.vm.move import MoveExecutionError
 from ledgerkit.types import Address, EntryFunctionId, MoveType, StructTag
 
 __all__ = [
@@ -127,6 +138,7 @@ __all__ = [
     "finalize",
     "replay_nonce",
     "run_view",
+    "script_of",
     "validate",
 ]
 
@@ -257,6 +269,20 @@ def entry_function_of(signed: SignedTransaction) -> EntryFunction | None:
     if (
         isinstance(payload, TransactionPayloadV1)
         and isinstance(payload.executable, EntryFunction)
+        and payload.multisig_address is None
+    ):
+        return payload.executable
+    return None
+
+
+def script_of(signed: SignedTransaction) -> Script | None:
+    """The script a transaction runs, or None."""
+    payload = signed.raw.payload
+    if isinstance(payload, Script):
+        return payload
+    if (
+        isinstance(payload, TransactionPayloadV1)
+        and isinstance(payload.executable, Script)
         and payload.multisig_address is None
     ):
         return payload.executable
@@ -400,8 +426,18 @@ def _keys_hold(generics: Sequence[Sequence[str]], type_args: Sequence[MoveType])
     return True
 
 
-def _run_entry(ctx: Context, ef: EntryFunction, arguments: list[Any] | None) -> None:
+def _run_entry(
+    ctx: Context,
+    ef: EntryFunction,
+    arguments: list[Any] | None,
+    max_gas_amount: int = MAX_GAS_AMOUNT,
+) -> None:
     module, function = FRAMEWORK.function(ef.function_id)
+    if module is None and is_published(ef.function_id):
+        run_published_entry(
+            ctx, ef.function_id, ef.type_args, ef.args, max_gas_amount=max_gas_amount
+        )
+        return
     if module is None:
         raise VMStatusError("LINKER_ERROR")
     if function is None:
@@ -426,6 +462,8 @@ def _run_entry(ctx: Context, ef: EntryFunction, arguments: list[Any] | None) -> 
     if body is None:
         raise VMStatusError("FUNCTION_RESOLUTION_FAILURE")
     body(ctx, ef.type_args, args)
+    if any(w.kind == MODULE and not w.existed for w in ctx.writes.values()):
+        run_init_modules(ctx, max_gas_amount=max_gas_amount)  # a first publish
 
 
 def _statement(signed: SignedTransaction, usage: GasUsage) -> tuple[FeeStatement, bool]:
@@ -488,8 +526,11 @@ def execute(
     )
     ctx.orderless = replay_nonce(signed) is not None
     ef = entry_function_of(signed)
+    script = script_of(signed)
     try:
-        if ef is None:  # a multisig payload, or one this node does not run
+        if script is not None:
+            run_published_script(ctx, script, max_gas_amount=signed.raw.max_gas_amount)
+        elif ef is None:  # a multisig payload, or one this node does not run
             ctx = run_multisig(
                 ctx,
                 signed,
@@ -499,7 +540,7 @@ def execute(
                 ),
             )
         else:
-            _run_entry(ctx, ef, arguments)
+            _run_entry(ctx, ef, arguments, signed.raw.max_gas_amount)
         statement, out_of_gas = _statement(signed, gas_usage(ctx, size, completed=True))
         if out_of_gas:
             status = "Out of gas"
@@ -516,6 +557,9 @@ def execute(
     except MoveAbortError as abort:
         statement, out_of_gas = _statement(signed, gas_usage(ctx, size, completed=False))
         status = "Out of gas" if out_of_gas else abort.vm_status
+    except MoveExecutionError as failure:  # published code failed as it ran
+        statement, out_of_gas = _statement(signed, gas_usage(ctx, size, completed=False))
+        status = "Out of gas" if out_of_gas else move_status(ctx, failure)
     except VMStatusError as failure:
         statement, _ = _statement(signed, GasUsage(size=size, calls=0))
         status = failure.status
@@ -554,7 +598,7 @@ def finalize(ctx: Context) -> list[StateChange]:
                 out.append(StateChange(w.skey, None, None, change))
                 continue
             resource = {"type": w.path, "data": w.value}
-            bcs = codec.encode(w.path, w.value)
+            bcs = w.bcs or codec.encode(w.path, w.value)
             change = {
                 "address": address,
                 "state_key_hash": key_hash,
@@ -585,7 +629,7 @@ def finalize(ctx: Context) -> list[StateChange]:
                 }
                 out.append(StateChange(w.skey, None, None, change))
                 continue
-            value_bcs = codec.encode(w.value_type, w.value)
+            value_bcs = w.value_bcs or codec.encode(w.value_type, w.value)
             data = {"key": w.key, "key_type": w.path, "value": w.value, "value_type": w.value_type}
             change = {
                 "state_key_hash": key_hash,
@@ -610,6 +654,17 @@ def _invalid(message: str) -> NodeError:
     return NodeError(ErrorCode.INVALID_INPUT, message)
 
 
+def _view_refusal(fid: EntryFunctionId, failure: VMStatusError) -> NodeError:
+    """How the node refuses a view of published code before it runs."""
+    if failure.status == "LINKER_ERROR":
+        return _invalid(f"Module {fid.module} not found")
+    if failure.status == "FUNCTION_RESOLUTION_FAILURE":
+        return _invalid(f"Function {fid} not found")
+    if failure.status == "INVALID_MAIN_FUNCTION_SIGNATURE":
+        return _invalid(f"Function {fid} is not marked as a view function")
+    return _invalid(f"Invalid arguments for {fid}: {failure.status}: {failure}")
+
+
 def run_view(
     read: ReadFn,
     fid: EntryFunctionId,
@@ -626,6 +681,22 @@ def run_view(
     non-view function, wrong arguments, an abort) is ``invalid_input``, as on a node.
     """
     module, function = FRAMEWORK.function(fid)
+    if module is None and is_published(fid):
+        ctx = Context(read, FRAMEWORK.codec, timestamp_usec=timestamp_usec, chain_id=chain_id)
+        try:
+            results_json, results_bcs = run_published_view(
+                ctx, fid, type_args, args, json_args=not bcs_args, max_gas_amount=MAX_GAS_AMOUNT
+            )
+        except MoveExecutionError as failure:
+            status = move_status(ctx, failure)
+            raise _invalid(f"Failed to execute view function {fid}: {status}") from None
+        except VMStatusError as failure:
+            raise _view_refusal(fid, failure) from None
+        out = Serializer()
+        out.uleb128(len(results_bcs))
+        for raw in results_bcs:
+            out.fixed_bytes(raw)
+        return results_json, out.output(), view_gas(ctx.read_pages, ctx.extra_gas)
     if module is None:
         raise _invalid(f"Module {fid.module} not found")
     if function is None:

@@ -67,10 +67,10 @@ def _group_member(w: Write) -> bool:
 def _value_size(w: Write) -> int:
     codec = FRAMEWORK.codec
     if w.kind == RESOURCE:
-        return len(codec.encode(w.path, w.value))
+        return len(w.bcs or codec.encode(w.path, w.value))
     if w.kind == MODULE:
         return len(w.bcs)
-    return len(codec.encode(w.value_type, w.value))
+    return len(w.value_bcs or codec.encode(w.value_type, w.value))
 
 
 def _slot(ctx: Context, w: Write) -> SlotWrite:
@@ -98,8 +98,9 @@ def _group_slot(ctx: Context, address: Address, members: list[Write]) -> SlotWri
     return SlotWrite(key_size, size, created=created)
 
 
-def _event_size(event: dict[str, Any]) -> int:
-    data = FRAMEWORK.codec.encode(event["type"], event["data"])
+def _event_size(event: dict[str, Any], data: bytes | None = None) -> int:
+    if data is None:
+        data = FRAMEWORK.codec.encode(event["type"], event["data"])
     size = 1 + len(_tag_bcs(event["type"])) + len(data)
     if event["guid"] != _ZERO_GUID:
         size += _HANDLE_EVENT_BYTES
@@ -119,7 +120,7 @@ def gas_usage(ctx: Context, size: int, *, completed: bool) -> GasUsage:
             else:
                 slots.append(_slot(ctx, w))
         slots += [_group_slot(ctx, address, members) for address, members in groups.items()]
-        events = tuple(_event_size(e) for e in ctx.events)
+        events = tuple(_event_size(e, ctx.event_bcs.get(i)) for i, e in enumerate(ctx.events))
     return GasUsage(
         size=size,
         calls=1,

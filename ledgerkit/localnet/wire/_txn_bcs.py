@@ -33,6 +33,7 @@ from ledgerkit.bcs import (
     ExecutionStatus,
     GenesisTransaction,
     LedgerTransaction,
+    MoveValueCodec,
     SignedTransaction,
     StateKey,
     TransactionData,
@@ -42,6 +43,7 @@ from ledgerkit.bcs import (
     WriteSet,
 )
 from ledgerkit.localnet._node_errors import NodeError
+from ledgerkit.localnet.vm import ChainLayouts
 from ledgerkit.localnet.vm.framework import (
     FRAMEWORK,
     module_key,
@@ -88,7 +90,7 @@ def signed_of(txn: dict[str, Any], chain_id: int) -> SignedTransaction:
         request = {k: txn[k] for k in _SIGNED_FIELDS}
         if "replay_protection_nonce" in txn:  # orderless: the nonce is part of the payload
             request["replay_protection_nonce"] = txn["replay_protection_nonce"]
-        signed = signed_from_json(request, chain_id, simulation=False)
+        signed = signed_from_json(request, chain_id, simulation=False, stored=True)
     except (KeyError, LedgerError) as exc:
         raise _internal(f"transaction {txn.get('hash')} does not rebuild: {exc}") from None
     if "0x" + bytes(signed.hash()).hex() != txn["hash"]:
@@ -147,10 +149,16 @@ def write_set_of(changes: list[dict[str, Any]], version: int, state_at: StateAt)
     return WriteSet(tuple(out))
 
 
-def event_of(event: dict[str, Any]) -> ContractEvent:
-    """One event of a transaction's JSON."""
+def event_of(event: dict[str, Any], codec: MoveValueCodec | None = None) -> ContractEvent:
+    """One event of a transaction's JSON (``codec``: one that also knows the published
+    structs, for a published module's event)."""
     event_type = MoveType.parse(event["type"])
-    data = FRAMEWORK.codec.encode(event_type, event["data"])
+    try:
+        data = FRAMEWORK.codec.encode(event_type, event["data"])
+    except LedgerError:
+        if codec is None:
+            raise
+        data = codec.encode(event_type, event["data"])
     guid = event["guid"]
     account = Address.parse(guid["account_address"])
     number = int(guid["creation_number"])
@@ -204,7 +212,13 @@ def transaction_data(
         events_json = txn["payload"]["write_set"]["events"]
     else:
         events_json = txn.get("events", [])
-    events = tuple(event_of(e) for e in events_json)
+
+    def module_code(address: Address, name: str) -> bytes | None:
+        found = state_at(module_key(address, name), version)
+        return None if found is None else found[1]
+
+    codec = MoveValueCodec(ChainLayouts(module_code))
+    events = tuple(event_of(e, codec) for e in events_json)
     changes = write_set_of(changes_json, version, state_at)
     checkpoint = txn.get("state_checkpoint_hash")
     info = TransactionInfo(

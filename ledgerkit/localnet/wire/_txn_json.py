@@ -39,6 +39,7 @@ from ledgerkit.bcs import (
     TransactionPayloadV1,
 )
 from ledgerkit.localnet.vm.framework import FRAMEWORK, render_type
+from ledgerkit.localnet.vm.move import BytecodeError, read_script, script_abi
 from ledgerkit.localnet.wire._json_fields import call_arguments, field, hex_field, invalid
 from ledgerkit.localnet.wire._script_json import script_from_json
 from ledgerkit.types import Address, EntryFunctionId, HexBytes, parse_uint
@@ -55,6 +56,10 @@ __all__ = [
     "signature_json",
     "user_fields",
 ]
+
+
+#: Where the framework's (Python) modules are; any other address holds published ones.
+_FRAMEWORK_ADDRESSES = frozenset(Address.from_int(n) for n in (1, 3, 4))
 
 
 def _hex(data: bytes) -> str:
@@ -114,11 +119,20 @@ def payload_json(payload: TransactionPayload, arguments: list[Any] | None = None
             body["transaction_payload"] = _entry_function_json(payload.payload)
         return body
     return {
-        "code": {"bytecode": _hex(payload.code)},
+        "code": _script_code(payload.code),
         "type_arguments": [render_type(t) for t in payload.type_args],
         "arguments": [_script_arg(a.kind, a.value) for a in payload.args],
         "type": "script_payload",
     }
+
+
+def _script_code(code: bytes) -> dict[str, Any]:
+    """A script's bytecode and, when it reads, its ABI (as a node serves them)."""
+    try:
+        abi = script_abi(read_script(code))
+    except BytecodeError:
+        return {"bytecode": _hex(code)}
+    return {"bytecode": _hex(code), "abi": abi}
 
 
 def _script_arg(kind: str, value: Any) -> Any:
@@ -396,14 +410,27 @@ def authenticator_from_json(obj: Any, where: str = "signature") -> TransactionAu
         raise invalid(f"{where}: {exc}") from None
 
 
-def entry_function_from_json(obj: Any, where: str = "payload") -> EntryFunction:
-    """An ``entry_function_payload`` with its JSON arguments converted by the ABI."""
+def entry_function_from_json(
+    obj: Any, where: str = "payload", *, stored: bool = False
+) -> EntryFunction:
+    """An ``entry_function_payload`` with its JSON arguments converted by the ABI.
+
+    ``stored``: the JSON is a committed transaction's, where a call of a published
+    module shows each argument as the hex of its BCS (the node reads no published ABI
+    there), taken back as such.
+    """
     try:
         fid = EntryFunctionId.parse(field(obj, "function", where))
     except InputError as exc:
         raise invalid(f"{where}.function: {exc}") from None
     type_args, arguments = call_arguments(obj, where)
     module, function = FRAMEWORK.function(fid)
+    if module is None and stored and fid.address not in _FRAMEWORK_ADDRESSES:
+        try:
+            raw = tuple(bytes.fromhex(str(a).removeprefix("0x")) for a in arguments)
+        except ValueError as exc:
+            raise invalid(f"{where}.arguments: {exc}") from None
+        return EntryFunction(fid.module, fid.name, type_args, raw)
     if module is None:
         raise invalid(f"Module {fid.module} not found")
     if function is None:
@@ -436,10 +463,10 @@ def _multisig_from_json(obj: Any) -> Multisig:
     return Multisig(address, entry_function_from_json(inner, "payload.transaction_payload"))
 
 
-def _payload_from_json(obj: Any) -> TransactionPayload:
+def _payload_from_json(obj: Any, stored: bool = False) -> TransactionPayload:
     kind = field(obj, "type", "payload")
     if kind == "entry_function_payload":
-        return entry_function_from_json(obj)
+        return entry_function_from_json(obj, stored=stored)
     if kind == "script_payload":
         return script_from_json(obj)
     if kind == "multisig_payload":
@@ -450,11 +477,12 @@ def _payload_from_json(obj: Any) -> TransactionPayload:
     )
 
 
-def raw_from_json(request: Any, chain_id: int) -> RawTransaction:
-    """The raw transaction of a submit, simulate or encode request."""
+def raw_from_json(request: Any, chain_id: int, *, stored: bool = False) -> RawTransaction:
+    """The raw transaction of a submit, simulate or encode request (``stored``: of a
+    committed transaction's JSON)."""
     if not isinstance(request, dict):
         raise invalid("the request must be a JSON object")
-    payload = _payload_from_json(field(request, "payload", "the request"))
+    payload = _payload_from_json(field(request, "payload", "the request"), stored)
     if request.get("replay_protection_nonce") is not None:
         # An orderless transaction: the versioned payload carries the nonce.
         nonce = _u64(request, "replay_protection_nonce")

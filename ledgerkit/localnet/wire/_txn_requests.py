@@ -17,10 +17,11 @@ __all__ = ["signed_from_json", "signing_message_of"]
 
 
 def signed_from_json(
-    request: dict[str, Any], chain_id: int, *, simulation: bool
+    request: dict[str, Any], chain_id: int, *, simulation: bool, stored: bool = False
 ) -> SignedTransaction:
-    """The signed transaction of a JSON submit (or simulate) request on chain ``chain_id``."""
-    raw = raw_from_json(request, chain_id)
+    """The signed transaction of a JSON submit (or simulate) request on chain ``chain_id``
+    (``stored``: rebuilt from a committed transaction's JSON)."""
+    raw = raw_from_json(request, chain_id, stored=stored)
     if "signature" not in request:
         what = "simulated" if simulation else "submitted"
         raise NodeError(ErrorCode.INVALID_INPUT, f"a {what} transaction needs a signature")

@@ -9,7 +9,9 @@ with ABIs, and their Python bodies.
 * ``_nonces``: the orderless transactions' nonces an account has used;
 * ``_token_objects_specs``: the digital asset package at ``0x4``;
 * ``_asset_modules``, ``_object_module``, ``_token_objects``, ``_property_map``,
-  ``_token_views``, ``_account_rotation``, ``_coin_modules``, ``_system_modules``,
+  ``_token_views``, ``_account_rotation``, ``_coin_modules``, ``_coin_api``,
+  ``_fungible_api``, ``_fungible_refs`` and ``_managed_coin`` (the public coin and asset
+  functions published code calls, declared in ``_asset_api_specs``), ``_system_modules``,
   ``_demo_module``, ``_multisig_account``, ``_multisig_views`` and ``_code_module``
   (package publishing, declared in ``_code_specs``): the bodies
   (``_multisig_specs`` declares the multisig module; importing ``_multisig_views``
@@ -33,10 +35,16 @@ import orjson
 
 from ledgerkit.bcs import MoveValueCodec
 from ledgerkit.localnet.vm.framework import (  # noqa: F401 - registers bodies
+    _account_public,
     _asset_modules,
     _code_module,
+    _coin_api,
     _demo_module,
+    _fungible_api,
+    _fungible_refs,
+    _managed_coin,
     _object_module,
+    _object_refs,
     _system_modules,
     _token_objects,
     _token_v1_changes,

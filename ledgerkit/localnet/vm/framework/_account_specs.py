@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Final
 
 from ledgerkit.localnet.vm.framework._abi import FunctionSpec, ModuleSpec, StructSpec
+from ledgerkit.localnet.vm.framework._public_specs import ACCOUNT_PUBLIC, merged
 
 __all__ = ["ACCOUNT"]
 
@@ -148,6 +149,6 @@ _FUNCTIONS: Final = (
 ACCOUNT: Final = ModuleSpec(
     "account",
     structs=_STRUCTS,
-    functions=_FUNCTIONS,
+    functions=merged(ACCOUNT_PUBLIC, *_FUNCTIONS),
     friends=("0x1::aptos_account", "0x1::coin", "0x1::object"),
 )

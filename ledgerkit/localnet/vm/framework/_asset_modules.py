@@ -14,7 +14,6 @@ import hashlib
 from typing import Any, Final
 
 from ledgerkit.localnet.vm.framework._context import ACCOUNT, Context, VMStatusError, native
-from ledgerkit.localnet.vm.framework._move_values import render_type
 from ledgerkit.types import U64_MAX, Address, MoveType, StructTag
 
 __all__ = [
@@ -34,6 +33,7 @@ __all__ = [
     "object_core",
     "primary_store_address",
     "store_balance",
+    "transfer_apt",
     "type_info",
 ]
 
@@ -242,7 +242,8 @@ def _get_guid_next(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> l
 # -- aptos_account ----------------------------------------------------------------------------
 
 
-def _transfer_apt(ctx: Context, to: Address, amount: int) -> None:
+def transfer_apt(ctx: Context, to: Address, amount: int) -> None:
+    """``aptos_account::transfer``: the recipient's account is made when it has none."""
     if not ctx.exists(to, ACCOUNT):
         create_account(ctx, to)
     transfer_asset(ctx, ctx.signer, to, APT_METADATA, amount)
@@ -250,13 +251,10 @@ def _transfer_apt(ctx: Context, to: Address, amount: int) -> None:
 
 @native("aptos_account", "transfer")
 def _aa_transfer(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
-    _transfer_apt(ctx, Address.parse(args[0]), int(args[1]))
+    transfer_apt(ctx, Address.parse(args[0]), int(args[1]))
 
 
-@native("aptos_account", "transfer_coins")
-def _aa_transfer_coins(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
-    _require_apt(ctx, ty[0])
-    _transfer_apt(ctx, Address.parse(args[0]), int(args[1]))
+# ``transfer_coins`` (any coin type): :mod:`._managed_coin`.
 
 
 @native("aptos_account", "batch_transfer")
@@ -265,7 +263,7 @@ def _aa_batch(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     if len(recipients) != len(amounts):
         raise ctx.abort("aptos_account", 0x10005, "EMISMATCHING_RECIPIENTS_AND_AMOUNTS_LENGTH")
     for to, amount in zip(recipients, amounts, strict=True):
-        _transfer_apt(ctx, Address.parse(to), int(amount))
+        transfer_apt(ctx, Address.parse(to), int(amount))
 
 
 @native("aptos_account", "create_account")
@@ -282,70 +280,7 @@ def _aa_create(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
 # -- coin -------------------------------------------------------------------------------------
 
 
-def _require_apt(ctx: Context, coin: MoveType) -> None:
-    if render_type(coin) != APT_TYPE:
-        raise ctx.abort("coin", 0x60003, "ECOIN_INFO_NOT_PUBLISHED")
-
-
-def _coin_info(ctx: Context, coin: MoveType) -> Any:
-    tag = render_type(StructTag(_FRAMEWORK, "coin", "CoinInfo", (coin,)))
-    info = ctx.resource(_FRAMEWORK, tag)
-    if info is None:
-        raise ctx.abort("coin", 0x60003, "ECOIN_INFO_NOT_PUBLISHED")
-    return info
-
-
-@native("coin", "transfer")
-def _coin_transfer(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
-    _require_apt(ctx, ty[0])
-    to = Address.parse(args[0])
-    if not ctx.exists(to, ACCOUNT):
-        raise ctx.abort("coin", 0x60005, "ECOIN_STORE_NOT_PUBLISHED")
-    transfer_asset(ctx, ctx.signer, to, APT_METADATA, int(args[1]))
-
-
-@native("coin", "balance")
-def _coin_balance(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
-    _require_apt(ctx, ty[0])
-    return [str(store_balance(ctx, Address.parse(args[0]), APT_METADATA))]
-
-
-@native("coin", "name")
-def _coin_name(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
-    return [_coin_info(ctx, ty[0])["name"]]
-
-
-@native("coin", "symbol")
-def _coin_symbol(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
-    return [_coin_info(ctx, ty[0])["symbol"]]
-
-
-@native("coin", "decimals")
-def _coin_decimals(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
-    return [_coin_info(ctx, ty[0])["decimals"]]
-
-
-@native("coin", "supply")
-def _coin_supply(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
-    """Coins held as ``Coin`` values (``CoinInfo``'s count) and the paired asset's supply."""
-    supply = _coin_info(ctx, ty[0])["supply"]["vec"]
-    if not supply:
-        return [{"vec": []}]
-    coins = int(supply[0]["integer"]["vec"][0]["value"])
-    paired = _fa_supply(ctx, (), [APT_METADATA.standard]) or [{"vec": ["0"]}]
-    return [{"vec": [str(coins + int(paired[0]["vec"][0]))]}]
-
-
-@native("coin", "paired_metadata")
-def _coin_paired(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
-    paired = render_type(ty[0]) == APT_TYPE
-    return [{"vec": [{"inner": APT_METADATA.standard}] if paired else []}]
-
-
-@native("coin", "paired_coin")
-def _coin_paired_coin(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
-    paired = ctx.resource(_metadata_of(ctx, args[0]), PAIRED_COIN_TYPE)
-    return [{"vec": [] if paired is None else [paired["type"]]}]
+# ``coin``'s other functions (any coin type): :mod:`._coin_api`.
 
 
 # -- fungible_asset, primary_fungible_store, object ------------------------------------------------

@@ -18,8 +18,8 @@ and keeps the object's ``ExtendRef`` in ``ManagingRefs``; its ``upgrade`` and
 
 Abort codes are the module's: ``std::error`` categories over ``code.move``'s reasons.
 The framework's own packages (``0x1`` .. ``0xa``) count as present for dependencies:
-this node's genesis writes no registry for its Python framework. A module's
-``init_module`` is not run, and the published code does not run yet.
+this node's genesis writes no registry for its Python framework. The executor runs a
+first-published module's ``init_module`` after this body (``vm._move_calls``).
 """
 
 from __future__ import annotations

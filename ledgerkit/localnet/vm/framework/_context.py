@@ -119,6 +119,8 @@ class Write:
     For a resource ``path`` is the struct tag text and ``value`` its data; for a module
     ``path`` is its name and ``value`` ``{bytecode, abi}`` (``bcs`` the bytecode); for a
     table item ``path`` is the key type, ``key`` the key's JSON and ``bcs`` its BCS.
+    A resource of a published module's type carries its BCS in ``bcs`` and a table item
+    of one its value's in ``value_bcs`` (the framework's codec knows no such layout).
     """
 
     skey: bytes
@@ -130,6 +132,7 @@ class Write:
     key: Any = None
     value_type: str = ""
     bcs: bytes = b""
+    value_bcs: bytes = b""
 
 
 class Context:
@@ -155,6 +158,8 @@ class Context:
         self._auids = 0
         self.writes: dict[bytes, Write] = {}
         self.events: list[dict[str, Any]] = []
+        #: The BCS of module events of published types, by index in ``events``.
+        self.event_bcs: dict[int, bytes] = {}
         #: Events emitted to handles: (account, creation number, sequence number, event).
         self.handle_events: list[tuple[bytes, int, int, dict[str, Any]]] = []
         self.reads = 0
@@ -210,31 +215,55 @@ class Context:
         stored = self._load(skey)
         return None if stored is None else stored["value"]
 
+    def table_item(self, handle: Address, key_bcs: bytes) -> Any:
+        """The value JSON under the key whose BCS is ``key_bcs`` in ``handle``, or None."""
+        skey = _table_key(handle, key_bcs)
+        write = self.writes.get(skey)
+        if write is not None:
+            return write.value
+        stored = self._load(skey)
+        return None if stored is None else stored["value"]
+
     # -- writing ------------------------------------------------------------------------
 
-    def put(self, address: Address, tag: str, data: Any) -> None:
-        """Write resource ``tag`` at ``address``."""
+    def put(self, address: Address, tag: str, data: Any, *, bcs: bytes = b"") -> None:
+        """Write resource ``tag`` at ``address`` (``bcs``: its BCS, for a published type)."""
         skey = resource_key(address, tag)
-        self.writes[skey] = Write(skey, RESOURCE, address, tag, data, self._existed_before(skey))
+        existed = self._existed_before(skey)
+        self.writes[skey] = Write(skey, RESOURCE, address, tag, data, existed, bcs=bcs)
 
     def delete(self, address: Address, tag: str) -> None:
         skey = resource_key(address, tag)
         self.writes[skey] = Write(skey, RESOURCE, address, tag, None, self._existed_before(skey))
 
     def table_put(
-        self, handle: Address, key_type: str, value_type: str, key: Any, value: Any
+        self,
+        handle: Address,
+        key_type: str,
+        value_type: str,
+        key: Any,
+        value: Any,
+        *,
+        key_bcs: bytes | None = None,
+        value_bcs: bytes = b"",
     ) -> None:
-        """Write ``value`` under ``key`` in the table ``handle`` (types as text)."""
-        key_bcs = self.codec.encode(key_type, key)
+        """Write ``value`` under ``key`` in the table ``handle`` (types as text; the
+        BCS of key and value given for published types)."""
+        if key_bcs is None:
+            key_bcs = self.codec.encode(key_type, key)
         skey = _table_key(handle, key_bcs)
         existed = self._existed_before(skey)
         self.writes[skey] = Write(
-            skey, TABLE_ITEM, handle, key_type, value, existed, key, value_type, key_bcs
-        )
+            skey, TABLE_ITEM, handle, key_type, value, existed, key, value_type, key_bcs,
+            value_bcs,
+        )  # fmt: skip
 
-    def table_delete(self, handle: Address, key_type: str, key: Any) -> None:
+    def table_delete(
+        self, handle: Address, key_type: str, key: Any, *, key_bcs: bytes | None = None
+    ) -> None:
         """Remove ``key`` from the table ``handle``."""
-        key_bcs = self.codec.encode(key_type, key)
+        if key_bcs is None:
+            key_bcs = self.codec.encode(key_type, key)
         skey = _table_key(handle, key_bcs)
         existed = self._existed_before(skey)
         self.writes[skey] = Write(
@@ -290,8 +319,13 @@ class Context:
         owner = bytes(Address.parse(guid["addr"]))
         self.handle_events.append((owner, int(guid["creation_num"]), sequence, event))
 
-    def emit_module(self, event_type: str, data: dict[str, Any]) -> None:
-        """Emit a module event (no handle: zero GUID, sequence number 0)."""
+    def emit_module(
+        self, event_type: str, data: dict[str, Any], *, bcs: bytes | None = None
+    ) -> None:
+        """Emit a module event (no handle: zero GUID, sequence number 0; ``bcs``: its
+        data's BCS, for a published type)."""
+        if bcs is not None:
+            self.event_bcs[len(self.events)] = bcs
         self.events.append(
             {"guid": _ZERO_GUID, "sequence_number": "0", "type": event_type, "data": data}
         )

@@ -13,6 +13,14 @@ from typing import Final
 
 from ledgerkit.localnet.vm.framework._abi import FunctionSpec, ModuleSpec, StructSpec
 from ledgerkit.localnet.vm.framework._account_specs import ACCOUNT
+from ledgerkit.localnet.vm.framework._asset_api_specs import (
+    APTOS_ACCOUNT_API,
+    COIN_API,
+    DISPATCHABLE_FUNGIBLE_ASSET,
+    FUNGIBLE_ASSET_API,
+    FUNGIBLE_ASSET_STRUCTS,
+    PRIMARY_FUNGIBLE_STORE_API,
+)
 from ledgerkit.localnet.vm.framework._code_specs import CODE_MODULES
 from ledgerkit.localnet.vm.framework._coin_specs import (
     AGGREGATOR,
@@ -20,6 +28,14 @@ from ledgerkit.localnet.vm.framework._coin_specs import (
     OPTIONAL_AGGREGATOR,
 )
 from ledgerkit.localnet.vm.framework._multisig_specs import MULTISIG_ACCOUNT
+from ledgerkit.localnet.vm.framework._public_specs import (
+    EVENT_PUBLIC,
+    GUID_PUBLIC,
+    OBJECT_PUBLIC,
+    TRANSACTION_CONTEXT,
+    TYPE_INFO_PUBLIC,
+    merged,
+)
 from ledgerkit.localnet.vm.framework._token_objects_specs import TOKEN_OBJECT_MODULES
 from ledgerkit.localnet.vm.framework._token_v1_specs import TOKEN_V1_MODULES
 
@@ -48,6 +64,15 @@ def F(  # noqa: N802 - a constructor-like shorthand for the declarations below
     return FunctionSpec(name, params, returns, generics, entry, view, visibility)
 
 
+def by_name(*functions: FunctionSpec) -> tuple[FunctionSpec, ...]:
+    """Functions in the order an ABI lists them (by name)."""
+    return tuple(sorted(functions, key=lambda f: f.name))
+
+
+def by_struct_name(*structs: StructSpec) -> tuple[StructSpec, ...]:
+    return tuple(sorted(structs, key=lambda s: s.name))
+
+
 def handle(event: str) -> str:
     return f"0x1::event::EventHandle<{event}>"
 
@@ -64,11 +89,12 @@ def view(
 
 APTOS_ACCOUNT = ModuleSpec(
     "aptos_account",
-    functions=(
+    functions=by_name(
         entry("batch_transfer", "&signer", "vector<address>", "vector<u64>"),
         entry("create_account", "address"),
         entry("transfer", "&signer", "address", "u64"),
         entry("transfer_coins", "&signer", "address", "u64", generics=ANY),
+        *APTOS_ACCOUNT_API,
     ),
 )
 
@@ -102,10 +128,19 @@ COIN = ModuleSpec(
         S("DepositEvent", DROP_STORE, (("amount", "u64"),)),
         S("FreezeCapability", ("copy", "store"), (("dummy_field", "bool"),), ANY),
         S("MintCapability", ("copy", "store"), (("dummy_field", "bool"),), ANY),
+        S(
+            "PairCreation",
+            DROP_STORE,
+            (
+                ("coin_type", "0x1::type_info::TypeInfo"),
+                ("fungible_asset_metadata_address", "address"),
+            ),
+            is_event=True,
+        ),
         S("PairedCoinType", KEY, (("type", "0x1::type_info::TypeInfo"),)),
         S("WithdrawEvent", DROP_STORE, (("amount", "u64"),)),
     ),
-    functions=(
+    functions=by_name(
         view("balance", ("address",), "u64", ANY),
         view("coin_supply", (), "0x1::option::Option<u128>", ANY),
         view("decimals", (), "u8", ANY),
@@ -125,6 +160,7 @@ COIN = ModuleSpec(
         view("supply", (), "0x1::option::Option<u128>", ANY),
         view("symbol", (), "0x1::string::String", ANY),
         entry("transfer", "&signer", "address", "u64", generics=ANY),
+        *COIN_API,
     ),
     friends=("0x1::aptos_account",),
 )
@@ -133,7 +169,7 @@ APTOS_COIN = ModuleSpec("aptos_coin", structs=(S("AptosCoin", KEY, (("dummy_fiel
 
 FUNGIBLE_ASSET = ModuleSpec(
     "fungible_asset",
-    structs=(
+    structs=by_struct_name(
         S(
             "ConcurrentSupply",
             KEY,
@@ -162,8 +198,9 @@ FUNGIBLE_ASSET = ModuleSpec(
         ),
         S("Supply", KEY, (("current", "u128"), ("maximum", "0x1::option::Option<u128>"))),
         S("Withdraw", DROP_STORE, (("store", "address"), ("amount", "u64")), is_event=True),
+        *FUNGIBLE_ASSET_STRUCTS,
     ),
-    functions=(
+    functions=by_name(
         view("balance", ("0x1::object::Object<T0>",), "u64", KEYED),
         view("decimals", ("0x1::object::Object<T0>",), "u8", KEYED),
         view("is_frozen", ("0x1::object::Object<T0>",), "bool", KEYED),
@@ -177,17 +214,19 @@ FUNGIBLE_ASSET = ModuleSpec(
         ),
         view("supply", ("0x1::object::Object<T0>",), "0x1::option::Option<u128>", KEYED),
         view("symbol", ("0x1::object::Object<T0>",), "0x1::string::String", KEYED),
+        *FUNGIBLE_ASSET_API,
     ),
     friends=("0x1::coin", "0x1::primary_fungible_store"),
 )
 
 PRIMARY_FUNGIBLE_STORE = ModuleSpec(
     "primary_fungible_store",
-    functions=(
+    functions=by_name(
         view("balance", ("address", "0x1::object::Object<T0>"), "u64", KEYED),
         view("primary_store_address", ("address", "0x1::object::Object<T0>"), "address", KEYED),
         view("primary_store_exists", ("address", "0x1::object::Object<T0>"), "bool", KEYED),
         entry("transfer", "&signer", "0x1::object::Object<T0>", "address", "u64", generics=KEYED),
+        *PRIMARY_FUNGIBLE_STORE_API,
     ),
 )
 
@@ -217,7 +256,8 @@ OBJECT = ModuleSpec(
         S("TransferEvent", DROP_STORE, TRANSFER_FIELDS),
         S("Transfer", DROP_STORE, TRANSFER_FIELDS, is_event=True),
     ),
-    functions=(
+    functions=merged(
+        OBJECT_PUBLIC,
         entry("burn", "&signer", "0x1::object::Object<T0>", generics=KEYED),
         view("is_burnt", ("0x1::object::Object<T0>",), "bool", KEYED),
         F("is_object", ("address",), ("bool",)),
@@ -242,7 +282,8 @@ OBJECT = ModuleSpec(
 EVENT = ModuleSpec(
     "event",
     structs=(S("EventHandle", STORE, (("counter", "u64"), ("guid", "0x1::guid::GUID")), ANY),),
-    functions=(
+    functions=merged(
+        EVENT_PUBLIC,
         F("counter", ("&0x1::event::EventHandle<T0>",), ("u64",), generics=(("drop", "store"),)),
     ),
 )
@@ -253,7 +294,7 @@ GUID = ModuleSpec(
         S("GUID", DROP_STORE, (("id", "0x1::guid::ID"),)),
         S("ID", COPY_DROP_STORE, (("creation_num", "u64"), ("addr", "address"))),
     ),
-    functions=(F("creation_num", ("&0x1::guid::GUID",), ("u64",)),),
+    functions=merged(GUID_PUBLIC, F("creation_num", ("&0x1::guid::GUID",), ("u64",))),
 )
 
 STRING = ModuleSpec(
@@ -310,6 +351,7 @@ TYPE_INFO = ModuleSpec(
             ),
         ),
     ),
+    functions=TYPE_INFO_PUBLIC,
 )
 
 TIMESTAMP = ModuleSpec(
@@ -497,6 +539,7 @@ MODULES: Final = (
     BLOCK,
     CHAIN_ID,
     COIN,
+    DISPATCHABLE_FUNGIBLE_ASSET,
     EVENT,
     FUNGIBLE_ASSET,
     GUID,
@@ -512,6 +555,7 @@ MODULES: Final = (
     STRING,
     TABLE,
     TIMESTAMP,
+    TRANSACTION_CONTEXT,
     TRANSACTION_FEE,
     TYPE_INFO,
     *TOKEN_V1_MODULES,

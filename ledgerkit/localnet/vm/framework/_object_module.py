@@ -29,6 +29,7 @@ __all__ = [
     "object_arg",
     "owner_of",
     "set_ungated",
+    "transfer_raw",
     "transfer_with_ref",
 ]
 
@@ -151,13 +152,18 @@ def _set_owner(ctx: Context, address: Address, to: Address, *, always: bool = Fa
     ctx.put(address, OBJECT_CORE, core)
 
 
-def transfer_with_ref(ctx: Context, address: Address, to: Address) -> None:
-    """``transfer_with_ref`` of a linear transfer ref taken from the current owner: emits
-    ``Transfer`` even when the owner does not change."""
+def transfer_with_ref(
+    ctx: Context, address: Address, to: Address, *, owner: Address | None = None
+) -> None:
+    """``transfer_with_ref`` of a linear transfer ref: emits ``Transfer`` even when the
+    owner does not change. ``owner`` is the ref's (the owner when it was made: aborts
+    ``ENOT_OBJECT_OWNER`` when that changed since); None: one taken just now."""
     if ctx.exists(address, UNTRANSFERABLE):
         raise ctx.abort("object", 0x50009, "EOBJECT_NOT_TRANSFERRABLE")
     if ctx.exists(address, TOMBSTONE):
         ctx.delete(address, TOMBSTONE)
+    if owner is not None and owner_of(ctx, address) != owner:
+        raise ctx.abort("object", 0x50004, "ENOT_OBJECT_OWNER")
     _set_owner(ctx, address, to, always=True)
 
 
@@ -191,25 +197,27 @@ def _verify_ungated(ctx: Context, owner: Address, address: Address) -> None:
         current = Address.parse(parent["owner"])
 
 
-def _transfer_raw(ctx: Context, address: Address, to: Address) -> None:
-    _verify_ungated(ctx, ctx.signer, address)
+def transfer_raw(ctx: Context, owner: Address, address: Address, to: Address) -> None:
+    """``object::transfer_raw`` by ``owner`` (the signer): ungated transfers all the way
+    up to it, then ``Transfer`` and the new owner unless ``to`` owns it already."""
+    _verify_ungated(ctx, owner, address)
     _set_owner(ctx, address, to)
 
 
 @grouped("object", "transfer_call")
 def _transfer_call(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
-    _transfer_raw(ctx, Address.parse(args[0]), Address.parse(args[1]))
+    transfer_raw(ctx, ctx.signer, Address.parse(args[0]), Address.parse(args[1]))
 
 
 @grouped("object", "transfer")
 def _transfer(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
-    _transfer_raw(ctx, object_arg(ctx, args[0], ty[0]), Address.parse(args[1]))
+    transfer_raw(ctx, ctx.signer, object_arg(ctx, args[0], ty[0]), Address.parse(args[1]))
 
 
 @grouped("object", "transfer_to_object")
 def _transfer_to_object(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     address = object_arg(ctx, args[0], ty[0])
-    _transfer_raw(ctx, address, object_arg(ctx, args[1], ty[1]))
+    transfer_raw(ctx, ctx.signer, address, object_arg(ctx, args[1], ty[1]))
 
 
 @grouped("object", "burn")

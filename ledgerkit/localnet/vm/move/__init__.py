@@ -18,7 +18,7 @@ writes Move bytecode with its own code, after aptos-core's ``move-binary-format`
 
 from __future__ import annotations
 
-from ledgerkit.localnet.vm.move._abi import abilities_text, module_abi, type_text
+from ledgerkit.localnet.vm.move._abi import abilities_text, module_abi, script_abi, type_text
 from ledgerkit.localnet.vm.move._compatibility import check_compatible, incompatibilities
 from ledgerkit.localnet.vm.move._format import (
     ABILITY_COPY,
@@ -130,6 +130,7 @@ __all__ = [
     "read_module",
     "read_script",
     "runtime_metadata",
+    "script_abi",
     "stored_module_abort",
     "type_text",
     "write_module",
@@ -148,6 +149,10 @@ from ledgerkit.localnet.vm.move._runtime_types import (
     RuntimeType,
     StructType,
     VectorType,
+    abilities_of,
+    instantiate,
+    struct_abilities,
+    struct_field_types,
     type_name,
 )
 from ledgerkit.localnet.vm.move._stdlib_natives import NATIVES
@@ -159,6 +164,7 @@ from ledgerkit.localnet.vm.move._values import (
     I64,
     I128,
     I256,
+    INT_CLASSES,
     U8,
     U16,
     U32,
@@ -171,6 +177,7 @@ from ledgerkit.localnet.vm.move._values import (
     Reference,
     SignerValue,
     StructValue,
+    Value,
     VectorValue,
 )
 
@@ -182,6 +189,7 @@ __all__ += [
     "I128",
     "I256",
     "INSTRUCTION_GAS",
+    "INT_CLASSES",
     "NATIVES",
     "PURE_FUNCTIONS",
     "U8",
@@ -205,11 +213,16 @@ __all__ += [
     "StructLayout",
     "StructType",
     "StructValue",
+    "Value",
     "VectorType",
     "VectorValue",
+    "abilities_of",
     "decode_bcs",
     "encode_bcs",
     "execute_function",
     "execute_script",
+    "instantiate",
+    "struct_abilities",
+    "struct_field_types",
     "type_name",
 ]

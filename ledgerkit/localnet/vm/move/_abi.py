@@ -25,6 +25,7 @@ from ledgerkit.localnet.vm.move._format import (
     VISIBILITY_PRIVATE,
     VISIBILITY_PUBLIC,
     CompiledModule,
+    CompiledScript,
     FieldDefinition,
     FunctionDefinition,
     SignatureToken,
@@ -33,7 +34,7 @@ from ledgerkit.localnet.vm.move._format import (
 from ledgerkit.localnet.vm.move._metadata import RuntimeMetadata, runtime_metadata
 from ledgerkit.types import Address
 
-__all__ = ["abilities_text", "module_abi", "type_text"]
+__all__ = ["abilities_text", "module_abi", "script_abi", "type_text"]
 
 #: Ability names in the API's order.
 _ABILITIES: Final = (
@@ -62,7 +63,7 @@ def _address_text(raw: bytes) -> str:
     return Address(raw).standard
 
 
-def type_text(module: CompiledModule, token: SignatureToken) -> str:
+def type_text(module: CompiledModule | CompiledScript, token: SignatureToken) -> str:
     """A signature token as the API writes a type (``T0`` for type parameter 0)."""
     kind = token[0]
     if kind in _PRIMITIVES:
@@ -159,4 +160,18 @@ def module_abi(module: CompiledModule) -> dict[str, Any]:
         "friends": friends,
         "exposed_functions": exposed,
         "structs": [_struct(module, sdef, meta) for sdef in module.struct_defs],
+    }
+
+
+def script_abi(script: CompiledScript) -> dict[str, Any]:
+    """A script's ABI (a ``MoveFunction`` named ``main``, public entry), as a node serves
+    it beside a script payload's bytecode."""
+    return {
+        "name": "main",
+        "visibility": "public",
+        "is_entry": True,
+        "is_view": False,
+        "generic_type_params": [{"constraints": abilities_text(c)} for c in script.type_parameters],
+        "params": [type_text(script, t) for t in script.signature(script.parameters)],
+        "return": [],
     }

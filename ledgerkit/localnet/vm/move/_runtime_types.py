@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final, Protocol, Union
+from typing import Any, Final, Protocol, Union
 
 from ledgerkit.localnet.vm.move._format import (
     ABILITY_COPY,
@@ -44,6 +44,7 @@ __all__ = [
     "abilities_of",
     "instantiate",
     "struct_abilities",
+    "struct_field_types",
     "type_name",
 ]
 
@@ -225,3 +226,21 @@ def _build(
         results = tuple(_build(tables, t, type_args) for t in token[2])
         return FunctionType(params, results, token[3])
     raise invariant(f"unknown signature token {kind!r}")
+
+
+def struct_field_types(
+    module: Any, name: str, type_args: tuple[RuntimeType, ...]
+) -> list[tuple[str, RuntimeType]] | None:
+    """The fields (name, type) of struct ``name`` of ``module`` (a compiled module)
+    instantiated with ``type_args``; None when it declares no such struct with fields
+    (an enum, a native struct, another arity)."""
+    sdef = module.find_struct_def(name)
+    if sdef is None or sdef.fields is None:
+        return None
+    handle = module.struct_handles[sdef.struct_handle]
+    if len(handle.type_parameters) != len(type_args):
+        return None
+    return [
+        (module.identifier(f.name), instantiate(module, f.signature, type_args))
+        for f in sdef.fields
+    ]
