@@ -6,6 +6,7 @@ gas) written out by hand from the examples' Move sources.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from typing import Any, Final
 
@@ -242,3 +243,50 @@ def test_calls_a_node_refuses_fail_with_its_statuses(node: Node, publisher: Any)
         False,
         "NUMBER_OF_TYPE_ARGUMENTS_MISMATCH",
     )
+
+
+def test_a_call_submitted_in_json_is_read_by_the_published_abi(node: Node, publisher: Any) -> None:
+    me = publisher.address.standard
+    erin = node.accounts[4]
+    board = f"{me}::message_board"
+    sequence = node.http.get(f"/accounts/{erin.address}").json()["sequence_number"]
+    request = {
+        "sender": erin.address.standard,
+        "sequence_number": sequence,
+        "max_gas_amount": "200000",
+        "gas_unit_price": "100",
+        "expiration_timestamp_secs": str(int(time.time()) + 600),
+        "payload": {
+            "type": "entry_function_payload",
+            "function": f"{board}::set_message",
+            "type_arguments": [],
+            "arguments": ["from json"],
+        },
+    }
+    encoded = node.http.post("/transactions/encode_submission", json=request)
+    assert encoded.status_code == 200, encoded.text
+    key = erin.private_key
+    signature = key.sign(bytes.fromhex(encoded.json()[2:]))
+    signed = {
+        **request,
+        "signature": {
+            "type": "ed25519_signature",
+            "public_key": "0x" + key.public_key_bytes.hex(),
+            "signature": "0x" + signature.hex(),
+        },
+    }
+    submitted = node.http.post("/transactions", json=signed)
+    assert submitted.status_code == 202, submitted.text
+    txn = node.http.get(f"/transactions/wait_by_hash/{submitted.json()['hash']}").json()
+    assert (txn["success"], txn["vm_status"]) == (True, "Executed successfully")
+    stored = resource(node, erin.address.standard, f"{board}::MessageHolder")
+    assert stored["data"] == {"message": "from json"}
+    # A function the module does not have, and a module that is not there.
+    for function, says in (
+        (f"{board}::shout", f"Function {board}::shout not found"),
+        (f"{me}::nowhere::go", f"Module {me}::nowhere not found"),
+    ):
+        wrong = {**request, "payload": {**request["payload"], "function": function}}
+        refused = node.http.post("/transactions/encode_submission", json=wrong)
+        assert refused.status_code == 400
+        assert says in refused.json()["message"]

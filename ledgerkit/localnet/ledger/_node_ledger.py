@@ -306,11 +306,22 @@ class Ledger:
 
     def signed_from_json(self, request: dict[str, Any], *, simulation: bool) -> SignedTransaction:
         """The signed transaction of a JSON submit (or simulate) request."""
-        return signed_from_json(request, self.config.chain_id, simulation=simulation)
+        return signed_from_json(
+            request, self.config.chain_id, simulation=simulation, abi_of=self._module_abi
+        )
 
     def encode_submission(self, request: dict[str, Any]) -> bytes:
         """The signing message of a JSON transaction request."""
-        return signing_message_of(request, self.config.chain_id)
+        return signing_message_of(request, self.config.chain_id, self._module_abi)
+
+    def _module_abi(self, address: Address, name: str) -> dict[str, Any] | None:
+        """The ABI of a module published on chain (at the head), or None."""
+        try:
+            module = self.reads.module(address, name, None)
+        except NodeError:
+            return None
+        abi: dict[str, Any] = orjson.loads(module.json)["abi"]
+        return abi
 
     def transaction_by_hash(self, txn_hash: bytes) -> dict[str, Any]:
         """The committed transaction, or its ``pending_transaction`` JSON while waiting."""

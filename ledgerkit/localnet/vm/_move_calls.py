@@ -178,7 +178,7 @@ def _decode_argument(ty: RuntimeType, raw: bytes) -> Value:
     return value
 
 
-def _signer_count(tables: CompiledModule | CompiledScript, params: Sequence[Any]) -> int:
+def _signer_count(params: Sequence[Any]) -> int:
     count = 0
     for token in params:
         if token == ("signer",) or token == ("ref", ("signer",)):
@@ -222,7 +222,7 @@ def _arguments(
     *,
     view: bool = False,
 ) -> list[Value]:
-    count = _signer_count(tables, params)
+    count = _signer_count(params)
     if len(params) - count != len(raw_args):
         raise VMStatusError("NUMBER_OF_ARGUMENTS_MISMATCH")
     if view and count:
@@ -294,7 +294,7 @@ def run_published_script(ctx: Context, script: Script, *, max_gas_amount: int) -
         raise VMStatusError("CODE_DESERIALIZATION_ERROR", str(error)) from None
     types = _type_args(host, compiled.type_parameters, script.type_args)
     params = compiled.signature(compiled.parameters)
-    count = _signer_count(compiled, params)
+    count = _signer_count(params)
     if len(params) - count != len(script.args):
         raise VMStatusError("NUMBER_OF_ARGUMENTS_MISMATCH")
     if count and count != len(ctx.signers):

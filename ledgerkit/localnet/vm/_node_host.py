@@ -28,7 +28,14 @@ from typing import Any, Final
 
 from ledgerkit.localnet.vm._move_bridge import call_body, move_type_of
 from ledgerkit.localnet.vm._move_json import from_json, to_json
-from ledgerkit.localnet.vm.framework import FRAMEWORK, Context, MoveAbortError, VMStatusError
+from ledgerkit.localnet.vm.framework import (
+    FRAMEWORK,
+    Context,
+    MoveAbortError,
+    VMStatusError,
+    resource_key,
+    table_key,
+)
 from ledgerkit.localnet.vm.move import (
     ABILITY_COPY,
     ABILITY_DROP,
@@ -213,7 +220,16 @@ class NodeHost:
         if bytes(address) == _ONE and module == "table":
             meter.charge(_TABLE_OP_GAS)
             return self._table(function, tuple(type_args), args)
-        return call_body(self, bytes(address), module, function, tuple(type_args), args)
+        # The body sees the state as the code left it, and what it writes is read anew.
+        self.flush()
+        try:
+            return call_body(self, bytes(address), module, function, tuple(type_args), args)
+        finally:
+            self._forget_clean()
+
+    def _forget_clean(self) -> None:
+        self._resources = {k: v for k, v in self._resources.items() if v.dirty}
+        self._items = {k: v for k, v in self._items.items() if v.dirty}
 
     # -- tables --------------------------------------------------------------------------
 
@@ -269,7 +285,8 @@ class NodeHost:
     # -- the end -------------------------------------------------------------------------
 
     def flush(self) -> None:
-        """Write back every resource and table item the code changed."""
+        """Write back every resource and table item the code changed (again at each
+        call of a framework body and at the end: a mutable borrow may change it later)."""
         ctx = self.ctx
         for (address, ty), item in self._resources.items():
             if not item.dirty:
@@ -278,6 +295,8 @@ class NodeHost:
             if value is None:
                 if item.existed:
                     ctx.delete(Address(address), tag_text(ty))
+                else:  # made and removed in this transaction: nothing to write
+                    ctx.writes.pop(resource_key(address, tag_text(ty)), None)
                 continue
             data = to_json(value, ty, self.fields)
             ctx.put(Address(address), tag_text(ty), data, bcs=encode_bcs(value))
@@ -291,6 +310,8 @@ class NodeHost:
             if value is None:
                 if item.existed:
                     ctx.table_delete(Address(handle), key_text, key_json, key_bcs=key_bcs)
+                else:
+                    ctx.writes.pop(table_key(handle, key_bcs), None)
                 continue
             ctx.table_put(
                 Address(handle),

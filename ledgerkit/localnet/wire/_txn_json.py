@@ -13,6 +13,7 @@ Every malformed request becomes ``NodeError(INVALID_INPUT)`` naming the field.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ledgerkit._errors import BCSError, InputError, LedgerError
@@ -38,13 +39,14 @@ from ledgerkit.bcs import (
     TransactionPayload,
     TransactionPayloadV1,
 )
-from ledgerkit.localnet.vm.framework import FRAMEWORK, render_type
+from ledgerkit.localnet.vm.framework import FRAMEWORK, FunctionSpec, render_type
 from ledgerkit.localnet.vm.move import BytecodeError, read_script, script_abi
 from ledgerkit.localnet.wire._json_fields import call_arguments, field, hex_field, invalid
 from ledgerkit.localnet.wire._script_json import script_from_json
 from ledgerkit.types import Address, EntryFunctionId, HexBytes, parse_uint
 
 __all__ = [
+    "ModuleAbiOf",
     "authenticator_from_json",
     "body_address",
     "decode_arguments",
@@ -58,6 +60,8 @@ __all__ = [
 ]
 
 
+#: The ABI JSON of a published module by (address, name), or None.
+ModuleAbiOf = Callable[[Address, str], "dict[str, Any] | None"]
 #: Where the framework's (Python) modules are; any other address holds published ones.
 _FRAMEWORK_ADDRESSES = frozenset(Address.from_int(n) for n in (1, 3, 4))
 
@@ -410,14 +414,38 @@ def authenticator_from_json(obj: Any, where: str = "signature") -> TransactionAu
         raise invalid(f"{where}: {exc}") from None
 
 
+def _published_function(abi_of: ModuleAbiOf | None, fid: EntryFunctionId) -> Any:
+    """The ``FunctionSpec`` of a published function by its module's ABI (``False``: no
+    such module)."""
+    abi = None if abi_of is None else abi_of(fid.address, fid.module.name)
+    if abi is None:
+        return False
+    for f in abi.get("exposed_functions", []):
+        if f["name"] == fid.name:
+            return FunctionSpec(
+                f["name"],
+                tuple(f["params"]),
+                tuple(f["return"]),
+                tuple(tuple(g["constraints"]) for g in f["generic_type_params"]),
+                entry=f["is_entry"],
+                view=f["is_view"],
+                visibility=f["visibility"],
+            )
+    return None
+
+
 def entry_function_from_json(
-    obj: Any, where: str = "payload", *, stored: bool = False
+    obj: Any,
+    where: str = "payload",
+    *,
+    stored: bool = False,
+    abi_of: ModuleAbiOf | None = None,
 ) -> EntryFunction:
-    """An ``entry_function_payload`` with its JSON arguments converted by the ABI.
+    """An ``entry_function_payload`` with its JSON arguments converted by the ABI (a
+    published module's read with ``abi_of``).
 
     ``stored``: the JSON is a committed transaction's, where a call of a published
-    module shows each argument as the hex of its BCS (the node reads no published ABI
-    there), taken back as such.
+    module shows each argument as the hex of its BCS, taken back as such.
     """
     try:
         fid = EntryFunctionId.parse(field(obj, "function", where))
@@ -425,13 +453,18 @@ def entry_function_from_json(
         raise invalid(f"{where}.function: {exc}") from None
     type_args, arguments = call_arguments(obj, where)
     module, function = FRAMEWORK.function(fid)
-    if module is None and stored and fid.address not in _FRAMEWORK_ADDRESSES:
-        try:
-            raw = tuple(bytes.fromhex(str(a).removeprefix("0x")) for a in arguments)
-        except ValueError as exc:
-            raise invalid(f"{where}.arguments: {exc}") from None
-        return EntryFunction(fid.module, fid.name, type_args, raw)
-    if module is None:
+    known = module is not None
+    if not known and fid.address not in _FRAMEWORK_ADDRESSES:
+        if stored:
+            try:
+                raw = tuple(bytes.fromhex(str(a).removeprefix("0x")) for a in arguments)
+            except ValueError as exc:
+                raise invalid(f"{where}.arguments: {exc}") from None
+            return EntryFunction(fid.module, fid.name, type_args, raw)
+        published = _published_function(abi_of, fid)
+        known = published is not False
+        function = published or None
+    if not known:
         raise invalid(f"Module {fid.module} not found")
     if function is None:
         raise invalid(f"Function {fid} not found")
@@ -449,7 +482,7 @@ def entry_function_from_json(
         raise invalid(f"{where}.arguments: {exc}") from None
 
 
-def _multisig_from_json(obj: Any) -> Multisig:
+def _multisig_from_json(obj: Any, abi_of: ModuleAbiOf | None = None) -> Multisig:
     address = body_address(field(obj, "multisig_address", "payload"), "payload.multisig_address")
     inner = obj.get("transaction_payload")
     if inner is None:
@@ -460,29 +493,34 @@ def _multisig_from_json(obj: Any) -> Multisig:
             f"payload.transaction_payload: a multisig account runs an entry function here, "
             f"not {kind!r}"
         )
-    return Multisig(address, entry_function_from_json(inner, "payload.transaction_payload"))
+    inner_call = entry_function_from_json(inner, "payload.transaction_payload", abi_of=abi_of)
+    return Multisig(address, inner_call)
 
 
-def _payload_from_json(obj: Any, stored: bool = False) -> TransactionPayload:
+def _payload_from_json(
+    obj: Any, stored: bool = False, abi_of: ModuleAbiOf | None = None
+) -> TransactionPayload:
     kind = field(obj, "type", "payload")
     if kind == "entry_function_payload":
-        return entry_function_from_json(obj, stored=stored)
+        return entry_function_from_json(obj, stored=stored, abi_of=abi_of)
     if kind == "script_payload":
         return script_from_json(obj)
     if kind == "multisig_payload":
-        return _multisig_from_json(obj)
+        return _multisig_from_json(obj, abi_of)
     raise invalid(
         f"payload type {kind!r} is not supported: entry_function_payload, script_payload "
         "or multisig_payload"
     )
 
 
-def raw_from_json(request: Any, chain_id: int, *, stored: bool = False) -> RawTransaction:
+def raw_from_json(
+    request: Any, chain_id: int, *, stored: bool = False, abi_of: ModuleAbiOf | None = None
+) -> RawTransaction:
     """The raw transaction of a submit, simulate or encode request (``stored``: of a
-    committed transaction's JSON)."""
+    committed transaction's JSON; ``abi_of``: the ABI of a published module, or None)."""
     if not isinstance(request, dict):
         raise invalid("the request must be a JSON object")
-    payload = _payload_from_json(field(request, "payload", "the request"), stored)
+    payload = _payload_from_json(field(request, "payload", "the request"), stored, abi_of)
     if request.get("replay_protection_nonce") is not None:
         # An orderless transaction: the versioned payload carries the nonce.
         nonce = _u64(request, "replay_protection_nonce")
