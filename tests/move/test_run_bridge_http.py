@@ -167,3 +167,41 @@ def test_a_table_keeps_items_by_key(node: Node) -> None:
         json={"key_type": "u64", "value_type": "0x1::string::String", "key": "8"},
     )
     assert (table_item.status_code, table_item.json()) == (200, "eight")
+
+
+def looker(address: str) -> ModuleBuilder:
+    """``module looker { public entry fun look(_a: &signer, _o: Object<ObjectCore>) {} }``"""
+    m = ModuleBuilder(address, "looker")
+    m.function(
+        "look",
+        visibility="public",
+        entry=True,
+        params=["account: &signer", "o: 0x1::object::Object<0x1::object::ObjectCore>"],
+        code=["Ret"],
+    )
+    return m
+
+
+def test_an_object_argument_must_be_an_object(node: Node) -> None:
+    erin = node.accounts[4]
+    me = erin.address.standard
+    assert publish_module(node, erin, looker(me), "Looker")["success"]
+    assert publish_example(node, erin, "notes")["success"]
+    made = call(
+        node,
+        erin,
+        f"{me}::notes::create_note",
+        [("vector<u8>", b"n2"), ("0x1::string::String", "x"), ("address", me)],
+    )
+    assert made["success"], made["vm_status"]
+    note = Address(hashlib.sha3_256(bytes(erin.address) + b"n2" + b"\xfe").digest())
+    look = f"{me}::looker::look"
+    core = "0x1::object::Object<0x1::object::ObjectCore>"
+    fine = call(node, erin, look, [(core, note.standard)])
+    assert (fine["success"], fine["vm_status"]) == (True, "Executed successfully")
+    # An account is no object: address_to_object's not_found(EOBJECT_DOES_NOT_EXIST = 2).
+    refused = call(node, erin, look, [(core, me)])
+    assert refused["success"] is False
+    assert refused["vm_status"].startswith(
+        "Move abort in 0x1::object: EOBJECT_DOES_NOT_EXIST(0x60002)"
+    )

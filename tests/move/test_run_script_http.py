@@ -7,7 +7,7 @@ module whose ``init_module`` runs on its first publish and not on an upgrade.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Final
+from typing import Any, Final
 
 import httpx
 import pytest
@@ -19,11 +19,12 @@ from run_kit import (
     apt_balance,
     call,
     publish_module,
+    raw_call,
     resource,
     run_script,
 )
 
-from ledgerkit.bcs import Script, ScriptArgument
+from ledgerkit.bcs import Ed25519Authenticator, MultiAgentRawTransaction, Script, ScriptArgument
 from ledgerkit.localnet import LocalNode
 from ledgerkit.types import MoveType
 
@@ -150,3 +151,26 @@ def test_init_module_runs_on_the_first_publish_only(node: Node) -> None:
     upgrade = publish_module(node, dave, greeter(me, upgraded=True), "Greeter")
     assert (upgrade["success"], upgrade["vm_status"]) == (True, "Executed successfully")
     assert resource(node, me, tag)["data"] == {"count": "7"}
+
+
+def test_a_simulated_script_moves_nothing(node: Node) -> None:
+    alice, bob = node.accounts[4], node.accounts[5]
+    a, b = alice.address.standard, bob.address.standard
+    before = apt_balance(node, a), apt_balance(node, b)
+    raw = raw_call(node, alice, transfer_script())
+    multi = MultiAgentRawTransaction(raw, (bob.address,))
+
+    def unsigned(account: Any) -> Ed25519Authenticator:
+        return Ed25519Authenticator(account.private_key.public_key_bytes, bytes(64))
+
+    signed = multi.authenticate(unsigned(alice), [unsigned(bob)])
+    response = node.http.post(
+        "/transactions/simulate",
+        content=signed.to_bcs(),
+        headers={"Content-Type": "application/x.aptos.signed_transaction+bcs"},
+    )
+    assert response.status_code == 200, response.text
+    [simulated] = response.json()
+    assert (simulated["success"], simulated["vm_status"]) == (True, "Executed successfully")
+    assert int(simulated["gas_used"]) > 0
+    assert (apt_balance(node, a), apt_balance(node, b)) == before

@@ -690,6 +690,8 @@ def run_view(
         except MoveExecutionError as failure:
             status = move_status(ctx, failure)
             raise _invalid(f"Failed to execute view function {fid}: {status}") from None
+        except MoveAbortError as abort:  # an argument the framework refuses
+            raise _invalid(f"Failed to execute view function {fid}: {abort.vm_status}") from None
         except VMStatusError as failure:
             raise _view_refusal(fid, failure) from None
         out = Serializer()

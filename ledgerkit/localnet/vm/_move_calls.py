@@ -25,8 +25,14 @@ from typing import Any, Final
 from ledgerkit.bcs import Script, ScriptArgument
 from ledgerkit.localnet.vm._gas_schedule import GAS_UNIT_SCALING_FACTOR
 from ledgerkit.localnet.vm._move_json import from_json, to_json
-from ledgerkit.localnet.vm._node_host import FRAMEWORK_ADDRESSES, NodeHost
-from ledgerkit.localnet.vm.framework import MODULE, Context, MoveAbortError, VMStatusError
+from ledgerkit.localnet.vm._node_host import FRAMEWORK_ADDRESSES, NodeHost, tag_text
+from ledgerkit.localnet.vm.framework import (
+    MODULE,
+    OBJECT_CORE,
+    Context,
+    MoveAbortError,
+    VMStatusError,
+)
 from ledgerkit.localnet.vm.move import (
     ABILITY_KEY,
     U8,
@@ -213,7 +219,35 @@ def _type_args(
     return types
 
 
+def _check_objects(host: NodeHost, value: Value) -> None:
+    """An ``Object<T>`` argument is built as ``object::address_to_object<T>`` builds it:
+    ``ObjectCore`` at the address (else ``EOBJECT_DOES_NOT_EXIST``), then a ``T``
+    (else ``ERESOURCE_DOES_NOT_EXIST``), nested in vectors and options too."""
+    if isinstance(value, VectorValue):
+        for v in value.elems:
+            _check_objects(host, v)
+        return
+    ty = getattr(value, "ty", None)
+    if not isinstance(ty, StructType) or ty.address != _ONE:
+        return
+    if (ty.module, ty.name) != ("object", "Object"):
+        for v in value.fields:
+            _check_objects(host, v)
+        return
+    address = bytes(value.fields[0])
+    if not host.ctx.exists(Address(address), OBJECT_CORE):
+        raise MoveAbortError("object", 0x60002, "EOBJECT_DOES_NOT_EXIST")
+    inner = ty.type_args[0]
+    if isinstance(inner, StructType) and inner.address in FRAMEWORK_ADDRESSES:
+        present = host.ctx.exists(Address(address), tag_text(inner))
+    else:
+        present = isinstance(inner, StructType) and host.resource_exists(address, inner)
+    if not present:
+        raise MoveAbortError("object", 0x60007, "ERESOURCE_DOES_NOT_EXIST")
+
+
 def _arguments(
+    host: NodeHost,
     tables: CompiledModule | CompiledScript,
     params: Sequence[Any],
     type_args: tuple[RuntimeType, ...],
@@ -231,7 +265,9 @@ def _arguments(
         raise VMStatusError("NUMBER_OF_SIGNER_ARGUMENTS_MISMATCH")
     values = _signer_values(params[:count], signers)
     for token, raw in zip(params[count:], raw_args, strict=True):
-        values.append(_decode_argument(instantiate(tables, token, type_args), raw))
+        value = _decode_argument(instantiate(tables, token, type_args), raw)
+        _check_objects(host, value)
+        values.append(value)
     return values
 
 
@@ -265,7 +301,7 @@ def run_published_entry(
         raise VMStatusError("EXECUTE_ENTRY_FUNCTION_CALLED_ON_NON_ENTRY_FUNCTION")
     types = _type_args(host, handle.type_parameters, type_args)
     params = module.signature(handle.parameters)
-    args = _arguments(module, params, types, ctx.signers, raw_args)
+    args = _arguments(host, module, params, types, ctx.signers, raw_args)
     meter = GasMeter(max_gas_amount * GAS_UNIT_SCALING_FACTOR)
     try:
         execute_function(host, module, fid.name, types, args, meter=meter)
@@ -344,7 +380,7 @@ def run_published_view(
             raw_args.append(encode_bcs(from_json(data, ty, host.fields)))
     elif not all(isinstance(a, bytes) for a in raw_args):
         raise VMStatusError("FAILED_TO_DESERIALIZE_ARGUMENT")
-    args = _arguments(module, params, types, (), raw_args, view=True)
+    args = _arguments(host, module, params, types, (), raw_args, view=True)
     meter = GasMeter(max_gas_amount * GAS_UNIT_SCALING_FACTOR)
     try:
         results = execute_function(host, module, fid.name, types, args, meter=meter)

@@ -61,7 +61,7 @@ from ledgerkit.localnet.vm.move import struct_abilities as _struct_abilities
 from ledgerkit.types import Address, MoveType, PrimitiveType, StructTag
 from ledgerkit.types import VectorType as MoveVectorType
 
-__all__ = ["FRAMEWORK_ADDRESSES", "NodeHost"]
+__all__ = ["FRAMEWORK_ADDRESSES", "NodeHost", "tag_text"]
 
 FRAMEWORK_ADDRESSES: Final = frozenset(bytes(31) + bytes([n]) for n in (1, 3, 4))
 _ONE: Final = bytes(31) + b"\x01"
