@@ -192,6 +192,10 @@ def entry(module: str, name: str, obj: Any, homes: Homes) -> list[str]:
             f"   Another name for :{role}:`{home}`.",
             "",
         ]
+    if found == "data" and isinstance(obj, types.GenericAlias):
+        # A type alias (``tuple[Any, ...]``): autodata cannot format one.
+        alias = f"   Alias of ``{obj!r}``."
+        return [f".. py:data:: {name}", f"   :module: {module}", "", alias, ""]
     if found == "data":
         value = ["   :no-value:"] if len(repr(obj)) > SHORT_VALUE else []
         return [f".. autodata:: {full}", *value, ""]
@@ -225,7 +229,10 @@ def api_markdown(module: str, homes: Homes, level: int) -> str:
     out = eval_rst([f".. automodule:: {module}", "   :no-members:", ""])
     for title, names in groups:
         out += [f"{heading} {title}", ""]
-        listed = [f"   {name}" for name in names]  # automodule made ``module`` current
+        # automodule made ``module`` current; autosummary cannot format a type alias.
+        listed = [
+            f"   {name}" for name in names if not isinstance(objects[name], types.GenericAlias)
+        ]
         out += eval_rst([".. autosummary::", "   :nosignatures:", "", *listed, ""])
         body = [line for name in names for line in entry(module, name, objects[name], homes)]
         if body:

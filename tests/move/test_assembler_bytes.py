@@ -4,6 +4,7 @@ node's reader as built and rewritten byte for byte, and build_examples' files.""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -105,6 +106,38 @@ def test_build_examples_writes_bytecode_metadata_and_sources(tmp_path: Any) -> N
     counter = (tmp_path / "counter.mv").read_bytes()
     assert counter[:4] == bytes.fromhex("a11ceb0b")
     assert (tmp_path / "counter.package.bcs").read_bytes()[:9] == b"\x07Counter\x01"
+
+
+def test_build_examples_writes_the_examples_named(tmp_path: Any) -> None:
+    from assembler.build_examples import write_examples
+
+    written = write_examples(tmp_path, "0xcafe", ["counter"])
+    assert [p.name for p in written] == [
+        "counter.mv",
+        "counter.package.bcs",
+        "counter.move",
+        "counter.listing.txt",
+    ]
+    with pytest.raises(ValueError, match="no examples named"):
+        write_examples(tmp_path, "0xcafe", ["counterr"])
+
+
+def test_the_notebooks_package_is_the_counter_example(tmp_path: Any) -> None:
+    """notebooks/data/move holds what build_examples writes for the counter at the
+    embedded node's first dev account (0xe5a8…321d): its files are committed, so a change
+    of the assembler that changes them shows here."""
+    from assembler.build_examples import write_examples
+
+    committed = Path(__file__).resolve().parents[2] / "notebooks" / "data" / "move"
+    address = "0xe5a8c86bd15a035f4d5fcfc1ef37f664ef71f00c4ec940236951820f836c321d"
+    for path in write_examples(tmp_path, address, ["counter"]):
+        assert (committed / path.name).read_bytes() == path.read_bytes(), path.name
+    assert sorted(p.name for p in committed.iterdir()) == [
+        "counter.listing.txt",
+        "counter.move",
+        "counter.mv",
+        "counter.package.bcs",
+    ]
 
 
 def _kitchen_sink() -> ModuleBuilder:

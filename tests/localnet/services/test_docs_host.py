@@ -316,7 +316,7 @@ def test_ledgerkits_own_llms_txt_has_the_real_format() -> None:
         f"{ORIGIN}/{name}.md"
         for name in (
             *("getting-started", "client", "transactions", "faucet", "widgets", "frames"),
-            *("charts", "extract", "localnet", "teaching", "docsite"),
+            *("charts", "extract", "localnet", "move", "teaching", "docsite"),
         )
     ] + [f"{ORIGIN}/contributing.md"]
     assert all(m["description"] for m in matched if m and m["url"])

@@ -1,17 +1,19 @@
 """Write each example's bytecode, and each module's package metadata, to a directory:
 
-    python tests/move/assembler/build_examples.py OUT_DIR [--address 0xcafe]
+    python tests/move/assembler/build_examples.py OUT_DIR [--address 0xcafe] [--example NAME]...
 
 For each module example ``NAME``: ``NAME.mv`` (the module's bytecode),
 ``NAME.package.bcs`` (the BCS of its ``0x1::code::PackageMetadata``), ``NAME.move`` (its
 source) and ``NAME.listing.txt`` (the bytecode as text); for the script the same but the
-package metadata. Prints one line per file.
+package metadata. ``--example`` (repeatable) writes the examples named, not all. Prints one
+line per file.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 if __package__ in (None, ""):
@@ -24,11 +26,17 @@ else:
     from .examples import EXAMPLES
 
 
-def write_examples(out_dir: Path, address: str) -> list[Path]:
-    """Write every example under ``out_dir``; the paths written, in order."""
+def write_examples(out_dir: Path, address: str, names: Sequence[str] | None = None) -> list[Path]:
+    """Write every example (or those of ``names``) under ``out_dir``; the paths written,
+    in order."""
+    unknown = sorted(set(names or ()) - set(EXAMPLES))
+    if unknown:
+        raise ValueError(f"no examples named {unknown}; the examples: {sorted(EXAMPLES)}")
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for name, example in EXAMPLES.items():
+        if names and name not in names:
+            continue
         files = {f"{name}.mv": example.bytecode(address)}
         if example.package:
             files[f"{name}.package.bcs"] = example.package_metadata(address)
@@ -45,8 +53,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out_dir", type=Path)
     parser.add_argument("--address", default="0xcafe", help="the publishing address")
+    parser.add_argument(
+        "--example", action="append", choices=sorted(EXAMPLES), help="an example to write"
+    )
     args = parser.parse_args(argv)
-    for path in write_examples(args.out_dir, args.address):
+    for path in write_examples(args.out_dir, args.address, args.example):
         print(f"{path.stat().st_size:6d}  {path}")
     return 0
 
