@@ -47,7 +47,7 @@ from ledgerkit.localnet.vm.framework import (
     block_prologue,
     resource_key,
 )
-from ledgerkit.localnet.wire import info_json, user_fields
+from ledgerkit.localnet.wire import info_json, module_abi_reader, user_fields
 from ledgerkit.types import Address
 
 __all__ = [
@@ -367,12 +367,15 @@ class BlockBuilder:
                 arguments=pending.arguments,
             )
             raw = signed.raw
+            # A call the pending JSON could not read by an ABI (a published module's) reads
+            # by the module as the block has it now: published in this block, it is there.
             fields = user_fields(
                 signed,
                 output.events,
                 timestamp_usec,
-                payload=pending.json["payload"],
+                payload=None if pending.arguments is None else pending.json["payload"],
                 signature=pending.json["signature"],
+                abi_of=module_abi_reader(read),
             )
             rec.record(
                 pending.hash,

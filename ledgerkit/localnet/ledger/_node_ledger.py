@@ -350,6 +350,7 @@ class Ledger:
             chain_id=self.config.chain_id,
             state_at=self.store.reads.state,
             block_id=self._block_id,
+            head_abi_of=self._module_abi,
         )
 
     def _block_id(self, version: int) -> bytes:

@@ -35,7 +35,7 @@ from ledgerkit.localnet.vm.framework import (
     ReadFn,
     store_balance,
 )
-from ledgerkit.localnet.wire import info_json, user_fields
+from ledgerkit.localnet.wire import info_json, module_abi_reader, user_fields
 
 __all__ = ["simulate"]
 
@@ -133,5 +133,8 @@ def simulate(
         accumulator_root_hash=ZERO_HASH,
         changes=[c.change for c in output.changes],
     )
-    body.update(user_fields(signed, output.events, head.block.timestamp, simulated=True))
+    abi_of = module_abi_reader(read)
+    body.update(
+        user_fields(signed, output.events, head.block.timestamp, simulated=True, abi_of=abi_of)
+    )
     return [body], output.gas_used

@@ -61,7 +61,7 @@ from ledgerkit.localnet.vm import (
     validate,
 )
 from ledgerkit.localnet.vm.framework import FRAMEWORK, Context
-from ledgerkit.localnet.wire import decode_arguments, pending_json
+from ledgerkit.localnet.wire import ModuleAbiOf, decode_arguments, module_abi_reader, pending_json
 
 __all__ = [
     "PER_ACCOUNT_CAPACITY",
@@ -405,11 +405,12 @@ def admit(
         validate(signed, size, check, chain_id=chain_id, now_secs=now_secs, mode="mempool")
     except PrologueError as rejection:
         raise rejection.node_error() from None
-    return mempool.add(pending_of(signed), now_secs)
+    return mempool.add(pending_of(signed, module_abi_reader(read)), now_secs)
 
 
-def pending_of(signed: SignedTransaction) -> Pending:
-    """The mempool entry of a signed transaction (not validated here).
+def pending_of(signed: SignedTransaction, abi_of: ModuleAbiOf | None = None) -> Pending:
+    """The mempool entry of a signed transaction (not validated here; ``abi_of``: the
+    published modules' ABIs at the head, by which its JSON reads a call of one).
 
     Raises
     ------
@@ -436,7 +437,7 @@ def pending_of(signed: SignedTransaction) -> Pending:
         raw.gas_unit_price,
         raw.expiration_timestamp_secs,
         len(body),
-        pending_json(signed, txn_hash, arguments),
+        pending_json(signed, txn_hash, arguments, abi_of),
         arguments,
         replay_nonce(signed),
     )

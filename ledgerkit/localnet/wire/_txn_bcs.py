@@ -52,6 +52,8 @@ from ledgerkit.localnet.vm.framework import (
     state_key_hash,
     table_key,
 )
+from ledgerkit.localnet.wire._module_abis import module_abi_reader
+from ledgerkit.localnet.wire._txn_json import ModuleAbiOf
 from ledgerkit.localnet.wire._txn_requests import signed_from_json
 from ledgerkit.types import Address, ModuleId, MoveType
 
@@ -83,19 +85,31 @@ def _hash(text: str) -> bytes:
     return bytes.fromhex(text[2:])
 
 
-def signed_of(txn: dict[str, Any], chain_id: int) -> SignedTransaction:
+def signed_of(
+    txn: dict[str, Any], chain_id: int, abi_of: ModuleAbiOf | None = None
+) -> SignedTransaction:
     """The signed transaction of a user (or pending) transaction's JSON, checked against
-    its hash."""
+    its hash (a published call's arguments read by ``abi_of``, the ABIs as of its version;
+    as the hex of their BCS when that does not rebuild it)."""
     try:
         request = {k: txn[k] for k in _SIGNED_FIELDS}
         if "replay_protection_nonce" in txn:  # orderless: the nonce is part of the payload
             request["replay_protection_nonce"] = txn["replay_protection_nonce"]
-        signed = signed_from_json(request, chain_id, simulation=False, stored=True)
-    except (KeyError, LedgerError) as exc:
+    except KeyError as exc:
         raise _internal(f"transaction {txn.get('hash')} does not rebuild: {exc}") from None
-    if "0x" + bytes(signed.hash()).hex() != txn["hash"]:
-        raise _internal(f"transaction {txn['hash']} rebuilds to another hash")
-    return signed
+    failure = "rebuilds to another hash"
+    for readers in (abi_of, None) if abi_of is not None else (None,):
+        try:
+            signed = signed_from_json(
+                request, chain_id, simulation=False, stored=True, abi_of=readers
+            )
+        except LedgerError as exc:
+            failure = f"does not rebuild: {exc}"
+            continue
+        if "0x" + bytes(signed.hash()).hex() == txn["hash"]:
+            return signed
+        failure = "rebuilds to another hash"
+    raise _internal(f"transaction {txn['hash']} {failure}")
 
 
 def pending_data(signed: SignedTransaction) -> TransactionData:
@@ -169,11 +183,11 @@ def event_of(event: dict[str, Any], codec: MoveValueCodec | None = None) -> Cont
 
 def _ledger_transaction(
     txn: dict[str, Any], events: tuple[ContractEvent, ...], changes: WriteSet, chain_id: int,
-    block_id: Callable[[int], bytes],
+    block_id: Callable[[int], bytes], abi_of: ModuleAbiOf,
 ) -> LedgerTransaction:  # fmt: skip
     kind = txn["type"]
     if kind == "user_transaction":
-        return signed_of(txn, chain_id)
+        return signed_of(txn, chain_id, abi_of)
     if kind == "genesis_transaction":
         return GenesisTransaction(changes, events)
     if kind == "block_metadata_transaction":
@@ -199,12 +213,18 @@ def _ledger_transaction(
 
 
 def transaction_data(
-    txn: dict[str, Any], *, chain_id: int, state_at: StateAt, block_id: Callable[[int], bytes]
+    txn: dict[str, Any],
+    *,
+    chain_id: int,
+    state_at: StateAt,
+    block_id: Callable[[int], bytes],
+    head_abi_of: ModuleAbiOf | None = None,
 ) -> TransactionData:
     """The ``TransactionData`` of a committed transaction's JSON (pending: its signed
-    transaction); ``block_id`` gives the id of the block holding a version."""
+    transaction, a published call's arguments read by ``head_abi_of``); ``block_id``
+    gives the id of the block holding a version."""
     if txn.get("type") == "pending_transaction":
-        return pending_data(signed_of(txn, chain_id))
+        return pending_data(signed_of(txn, chain_id, head_abi_of))
     version = int(txn["version"])
     changes_json = txn["changes"]
     if txn["type"] == "genesis_transaction":
@@ -229,7 +249,8 @@ def transaction_data(
         state_change_hash=_hash(txn["state_change_hash"]),
         state_checkpoint_hash=None if checkpoint is None else _hash(checkpoint),
     )
-    transaction = _ledger_transaction(txn, events, changes, chain_id, block_id)
+    abi_of = module_abi_reader(lambda key: state_at(key, version))
+    transaction = _ledger_transaction(txn, events, changes, chain_id, block_id, abi_of)
     onchain = TransactionOnChainData(
         version, transaction, info, events, _hash(txn["accumulator_root_hash"]), changes
     )

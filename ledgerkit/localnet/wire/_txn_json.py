@@ -73,9 +73,18 @@ def _hex(data: bytes) -> str:
 # -- output -----------------------------------------------------------------------------------
 
 
-def decode_arguments(ef: EntryFunction) -> list[Any] | None:
-    """The arguments of an entry function call in JSON form (by its ABI), or None."""
-    _, function = FRAMEWORK.function(ef.function_id)
+def decode_arguments(ef: EntryFunction, abi_of: ModuleAbiOf | None = None) -> list[Any] | None:
+    """The arguments of an entry function call in JSON form, or None.
+
+    A framework function's are read by its declared ABI, a published one's by its module's
+    ABI as ``abi_of`` reads it (the state as of the call's version). None, so that the
+    JSON shows the hex of each argument's BCS, only when the module cannot be read there
+    (or the bytes do not fit its ABI).
+    """
+    fid = ef.function_id
+    module, function = FRAMEWORK.function(fid)
+    if module is None and abi_of is not None and fid.address not in _FRAMEWORK_ADDRESSES:
+        function = _published_function(abi_of, fid) or None
     if function is None or len(function.generics) != len(ef.type_args):
         return None
     try:
@@ -88,9 +97,11 @@ def decode_arguments(ef: EntryFunction) -> list[Any] | None:
         return None
 
 
-def _entry_function_json(ef: EntryFunction, arguments: list[Any] | None = None) -> dict[str, Any]:
+def _entry_function_json(
+    ef: EntryFunction, arguments: list[Any] | None = None, abi_of: ModuleAbiOf | None = None
+) -> dict[str, Any]:
     fid = ef.function_id
-    args = arguments if arguments is not None else decode_arguments(ef)
+    args = arguments if arguments is not None else decode_arguments(ef, abi_of)
     if args is None:
         args = [_hex(raw) for raw in ef.args]  # no ABI to read them by: show the bytes
     return {
@@ -101,26 +112,31 @@ def _entry_function_json(ef: EntryFunction, arguments: list[Any] | None = None) 
     }
 
 
-def payload_json(payload: TransactionPayload, arguments: list[Any] | None = None) -> dict[str, Any]:
-    """A payload as the node shows it (``arguments``: the call's, already decoded)."""
+def payload_json(
+    payload: TransactionPayload,
+    arguments: list[Any] | None = None,
+    abi_of: ModuleAbiOf | None = None,
+) -> dict[str, Any]:
+    """A payload as the node shows it (``arguments``: the call's, already decoded;
+    ``abi_of``: published modules' ABIs, by which their calls' arguments read)."""
     if isinstance(payload, TransactionPayloadV1):
         if isinstance(payload.executable, EntryFunction) and payload.multisig_address is None:
-            return _entry_function_json(payload.executable, arguments)
+            return _entry_function_json(payload.executable, arguments, abi_of)
         if payload.multisig_address is not None:
             inner = payload.executable if isinstance(payload.executable, EntryFunction) else None
-            return payload_json(Multisig(payload.multisig_address, inner))
+            return payload_json(Multisig(payload.multisig_address, inner), abi_of=abi_of)
         if isinstance(payload.executable, Script):
             return payload_json(payload.executable)
         return {"type": "module_bundle_payload"}
     if isinstance(payload, EntryFunction):
-        return _entry_function_json(payload, arguments)
+        return _entry_function_json(payload, arguments, abi_of)
     if isinstance(payload, Multisig):
         body: dict[str, Any] = {
             "multisig_address": payload.multisig_address.standard,
             "type": "multisig_payload",
         }
         if payload.payload is not None:
-            body["transaction_payload"] = _entry_function_json(payload.payload)
+            body["transaction_payload"] = _entry_function_json(payload.payload, None, abi_of)
         return body
     return {
         "code": _script_code(payload.code),
@@ -272,14 +288,18 @@ def _signed_fields(
 
 
 def pending_json(
-    signed: SignedTransaction, txn_hash: bytes, arguments: list[Any] | None
+    signed: SignedTransaction,
+    txn_hash: bytes,
+    arguments: list[Any] | None,
+    abi_of: ModuleAbiOf | None = None,
 ) -> dict[str, Any]:
-    """A waiting transaction as the node shows it (``arguments``: the call's, decoded)."""
+    """A waiting transaction as the node shows it (``arguments``: the call's, decoded;
+    ``abi_of``: published modules' ABIs at the head)."""
     return {
         "hash": _hex(txn_hash),
         **_signed_fields(
             signed,
-            payload_json(signed.raw.payload, arguments),
+            payload_json(signed.raw.payload, arguments, abi_of),
             signature_json(signed.authenticator),
         ),
         "type": "pending_transaction",
@@ -294,16 +314,19 @@ def user_fields(
     payload: dict[str, Any] | None = None,
     signature: dict[str, Any] | None = None,
     simulated: bool = False,
+    abi_of: ModuleAbiOf | None = None,
 ) -> dict[str, Any]:
     """What follows :func:`info_json` in an executed user transaction.
 
     ``payload`` and ``signature`` are the JSON already made for its pending form, when at
-    hand. A simulation's answer has no ``type`` tag, as public nodes answer it with bare
-    ``UserTransaction`` objects.
+    hand; ``abi_of`` reads published modules' ABIs in the state the transaction ran in,
+    so that a call of one shows its arguments as that ABI reads them. A simulation's
+    answer has no ``type`` tag, as public nodes answer it with bare ``UserTransaction``
+    objects.
     """
     body = _signed_fields(
         signed,
-        payload_json(signed.raw.payload) if payload is None else payload,
+        payload_json(signed.raw.payload, abi_of=abi_of) if payload is None else payload,
         signature_json(signed.authenticator) if signature is None else signature,
     )
     body["events"] = events
@@ -445,7 +468,8 @@ def entry_function_from_json(
     published module's read with ``abi_of``).
 
     ``stored``: the JSON is a committed transaction's, where a call of a published
-    module shows each argument as the hex of its BCS, taken back as such.
+    module whose ABI could not be read (no ``abi_of``, or no such module there) shows
+    each argument as the hex of its BCS, taken back as such.
     """
     try:
         fid = EntryFunctionId.parse(field(obj, "function", where))
@@ -455,13 +479,13 @@ def entry_function_from_json(
     module, function = FRAMEWORK.function(fid)
     known = module is not None
     if not known and fid.address not in _FRAMEWORK_ADDRESSES:
-        if stored:
+        published = _published_function(abi_of, fid)
+        if stored and published is False:
             try:
                 raw = tuple(bytes.fromhex(str(a).removeprefix("0x")) for a in arguments)
             except ValueError as exc:
                 raise invalid(f"{where}.arguments: {exc}") from None
             return EntryFunction(fid.module, fid.name, type_args, raw)
-        published = _published_function(abi_of, fid)
         known = published is not False
         function = published or None
     if not known:
