@@ -14,6 +14,7 @@ from ledgerkit.bcs import SignedTransaction
 from ledgerkit.localnet._node_errors import NodeError
 from ledgerkit.localnet.mempool._pool import Mempool, Pending, pending_of
 from ledgerkit.localnet.store import Store
+from ledgerkit.localnet.wire import module_abi_reader
 
 __all__ = ["StoreJournal", "restore_mempool"]
 
@@ -42,9 +43,10 @@ def restore_mempool(
     an account's next one), or that no longer fit are dropped (from the file too).
     """
     dropped = []
+    abi_of = module_abi_reader(store.reads.state)  # published calls read at the head
     for txn_hash, signed_bcs in store.mempool.transactions():
         try:
-            pending = pending_of(SignedTransaction.from_bcs(signed_bcs))
+            pending = pending_of(SignedTransaction.from_bcs(signed_bcs), abi_of)
             if pending.expiration_secs > now_secs and pending.sequence_number >= (
                 sequence_of(pending.sender)
             ):
