@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any, Final
 
 import httpx
@@ -131,3 +132,24 @@ def test_a_pending_call_shows_its_arguments_by_the_abi(node: Node, publisher: An
     txn = node.http.get(f"/transactions/wait_by_hash/{sent.json()['hash']}").json()
     assert txn["type"] == "user_transaction"
     assert _shown(txn) == (function, [], ["later"])
+
+
+def test_a_pending_call_reads_by_the_abi_after_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "l.sqlite3"
+    with LocalNode(seed=33, blocks=2, db=db) as first, httpx.Client(base_url=first.url) as http:
+        chain_id = int(http.get("/").json()["chain_id"])
+        running = Node(http, list(first.dev_accounts), chain_id)
+        alice = running.accounts[0]
+        assert publish_example(running, alice, "message_board")["success"]
+        function = f"{alice.address.standard}::message_board::set_message"
+        payload = EntryFunction.build(function, [], [("0x1::string::String", "kept")])
+        now = raw_call(running, alice, payload)
+        ahead = dataclasses.replace(now, sequence_number=now.sequence_number + 1)
+        sent = http.post(
+            "/transactions", content=ahead.sign(alice.private_key).to_bcs(), headers=BCS_TXN
+        )
+        assert sent.status_code == 202, sent.text
+    with LocalNode(seed=33, blocks=2, db=db) as second, httpx.Client(base_url=second.url) as http:
+        waiting = http.get(f"/transactions/by_hash/{sent.json()['hash']}").json()
+        assert waiting["type"] == "pending_transaction"
+        assert _shown(waiting) == (function, [], ["kept"])
