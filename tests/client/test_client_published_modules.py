@@ -25,6 +25,7 @@ from typing import Any
 import httpx
 import pytest
 
+import ledgerkit
 from ledgerkit import ArgumentError, LedgerError
 from ledgerkit.client import Client
 from ledgerkit.frames import (
@@ -186,6 +187,9 @@ def test_the_view_of_a_published_module_and_its_abort(
     assert done.success, done.vm_status
     answer = client.view(f"{me}::message_board::get_message", [carol.address.standard])
     assert answer.value == ["hi"]
+    # The committed call explained from its BCS: the argument typed by the published ABI.
+    explained = str(ledgerkit.explain(done.version, client=client))
+    assert 'arg[0] = 0x1::string::String "hi"' in explained
     nobody = node.accounts[4].address.standard
     with pytest.raises(LedgerError) as refused:
         client.view(f"{me}::message_board::get_message", [nobody])
