@@ -29,11 +29,13 @@ import ledgerkit
 from ledgerkit import ArgumentError, LedgerError
 from ledgerkit.client import Client
 from ledgerkit.frames import (
+    balance_changes_to_frame,
     events_to_frame,
     expand_event_data,
     functions_to_frame,
     modules_to_frame,
     structs_to_frame,
+    transactions_to_frame,
 )
 from ledgerkit.localnet import LocalNode
 from ledgerkit.tx import sign_transaction
@@ -206,6 +208,12 @@ def test_published_events_are_typed_columns(client: Client, chain: tuple[LocalNo
         done = client.submit_and_wait(sign_transaction(raw, eve)).value
         assert done.success, done.vm_status
     event_type = f"{me}::message_board::MessageChange"
+    # The transaction's frames: the call, and the sender paying the fee in APT.
+    assert list(transactions_to_frame([done])["function"]) == [function]
+    paid = balance_changes_to_frame([done])
+    assert list(zip(paid["address"], paid["coin_type"], paid["delta"], strict=True)) == [
+        (eve.address.standard, "0x1::aptos_coin::AptosCoin", -done.gas_used * done.gas_unit_price)
+    ]
     frame = events_to_frame(done.events)
     typed = expand_event_data(frame, event_type, modules=client.load_abis(event_type))
     row = typed.iloc[0]

@@ -21,7 +21,7 @@ from typing import Any
 
 import httpx
 import pytest
-from explorer_shown import grid_titled
+from explorer_shown import grid_titled, shortened
 from recorded_chain import call_view, view_form
 
 from ledgerkit.client import Client
@@ -38,7 +38,7 @@ from run_kit import Node, publish_example
 @pytest.fixture(scope="module")
 def chain(make_node: Callable[..., LocalNode]) -> Iterator[dict[str, Any]]:
     """A node of this module's own: the message board and the vault published at the first
-    dev account, which then sets its message to "hello" and fails a withdrawal."""
+    dev account, which then sets its message to "hi", then "hello", and fails a withdrawal."""
     running = make_node(seed=39, blocks=2, services=False)
     with (
         httpx.Client(base_url=running.url, timeout=60.0) as http,
@@ -50,9 +50,12 @@ def chain(make_node: Callable[..., LocalNode]) -> Iterator[dict[str, Any]]:
         for name in ("message_board", "vault"):
             published = publish_example(node, alice, name)
             assert published["success"], (name, published["vm_status"])
-        setting = client.build_transaction(alice, f"{me}::message_board::set_message", ["hello"])
-        done = client.submit_and_wait(sign_transaction(setting, alice)).value
-        assert done.success, done.vm_status
+        for message in ("hi", "hello"):
+            setting = client.build_transaction(
+                alice, f"{me}::message_board::set_message", [message]
+            )
+            done = client.submit_and_wait(sign_transaction(setting, alice)).value
+            assert done.success, done.vm_status
         failing = client.build_transaction(
             alice, f"{me}::vault::withdraw", [me, 1], max_gas_amount=100_000
         )
@@ -112,6 +115,16 @@ def test_the_inspector_types_a_published_call(chain: dict[str, Any]) -> None:
     inspector.view.show("Payload")
     payload = grid_titled(inspector, "message_board::set_message")
     assert [r["type"] for r in payload.rows] == ["0x1::string::String"]
+    # The module's event, its fields typed by the published ABI.
+    inspector.view.show("Events")
+    events = grid_titled(inspector, " event")
+    me = chain["me"]
+    change, fee = events.rows
+    assert (change["type"], change["fields"]) == (
+        f"{Address.parse(me).short}::message_board::MessageChange",
+        f"account: {shortened(me)} · from_message: hi · to_message: hello",
+    )
+    assert fee["type"] == "0x1::transaction_fee::FeeStatement"
 
 
 @pytest.mark.xfail(
