@@ -26,7 +26,7 @@ import httpx
 import pytest
 
 import ledgerkit
-from ledgerkit import ArgumentError, LedgerError
+from ledgerkit import ArgumentError, LedgerError, MoveModuleNotFoundError
 from ledgerkit.client import Client
 from ledgerkit.frames import (
     balance_changes_to_frame,
@@ -43,7 +43,9 @@ from ledgerkit.types import Address
 
 # The publishing helpers are the Move tests' own.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "move"))
-from run_kit import Node, publish_example
+from assembler import PackageModule, package_metadata
+from assembler.examples import EXAMPLES, message_board
+from run_kit import PUBLISH, Node, call, publish_example
 
 STRING = "0x1::string::String"
 
@@ -222,3 +224,37 @@ def test_published_events_are_typed_columns(client: Client, chain: tuple[LocalNo
         "one",
         "two",
     )
+
+
+def test_a_module_read_before_it_is_published_then_upgraded(
+    client: Client, chain: tuple[LocalNode, Node]
+) -> None:
+    """A user in a notebook: calls the board before publishing it (a typed error), publishes
+    it, calls it, then publishes an upgrade adding ``public entry fun clear(account:
+    &signer)`` and calls that, all with one client."""
+    node = chain[1]
+    frank = node.accounts[6]
+    mine = frank.address.standard
+    board = f"{mine}::message_board"
+    with pytest.raises(MoveModuleNotFoundError):
+        client.build_transaction(frank, f"{board}::set_message", ["early"])
+    with pytest.raises(MoveModuleNotFoundError):
+        client.view(f"{board}::get_message", [mine])
+    published = publish_example(node, frank, "message_board")
+    assert published["success"], published["vm_status"]
+    raw = client.build_transaction(frank, f"{board}::set_message", ["now"])
+    assert raw.payload.args == (b"\x03now",)
+
+    upgraded = message_board(mine)
+    upgraded.function(
+        "clear", visibility="public", entry=True, params=["account: &signer"], code=["Ret"]
+    )
+    example = EXAMPLES["message_board"]
+    package = package_metadata(
+        example.package, [PackageModule("message_board", example.source_at(mine))]
+    )
+    args = [("vector<u8>", package), ("vector<vector<u8>>", [upgraded.to_bytes()])]
+    done = call(node, frank, PUBLISH, args)
+    assert done["success"], done["vm_status"]
+    cleared = client.build_transaction(frank, f"{board}::clear", [])
+    assert (cleared.payload.function, cleared.payload.args) == ("clear", ())
