@@ -127,11 +127,6 @@ def test_the_inspector_types_a_published_call(chain: dict[str, Any]) -> None:
     assert fee["type"] == "0x1::transaction_fee::FeeStatement"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the node stores a published call's arguments as the hex of their BCS "
-    "(0x0568656c6c6f), not decoded by the module's ABI as it does the framework's",
-)
 def test_the_inspector_shows_a_published_calls_argument_decoded(chain: dict[str, Any]) -> None:
     inspector = TransactionInspector(chain["client"], chain["set"])
     assert inspector.view is not None
