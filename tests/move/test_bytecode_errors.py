@@ -6,6 +6,7 @@ status named in the reader's docstring."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 from bytecode_samples import full_module, full_script, layout, small_module
@@ -21,6 +22,7 @@ from ledgerkit.localnet.vm.move import (
     StructVariantInstantiation,
     read_module,
     read_script,
+    stored_module,
     write_module,
     write_script,
 )
@@ -241,3 +243,12 @@ def test_refusals_are_vm_status_errors() -> None:
     assert isinstance(caught.value, BytecodeError)
     assert status_of("a11ceb0b" * 4) == "MALFORMED"  # type: ignore[arg-type]
     assert status_of(b"\xa1\x1c\xeb\x0b" + bytes(65533)) == "EXCEEDED_MAX_TRANSACTION_SIZE"
+
+
+def test_a_stored_module_that_does_not_read_is_absent() -> None:
+    # What the node's readers of its store see: a module, or nothing (never an error).
+    data = (Path(__file__).parent / "data" / "hello_world_authenticator_v7.mv").read_bytes()
+    assert stored_module(data) == read_module(data)
+    assert stored_module(None) is None
+    assert stored_module(b"\xa1\x1c\xeb\x0b") is None  # the magic, and nothing after it
+    assert stored_module(data[:-1]) is None

@@ -24,7 +24,6 @@ from ledgerkit.localnet.vm.framework import FRAMEWORK, VMStatusError
 from ledgerkit.localnet.vm.move import (
     INT_CLASSES,
     AddressValue,
-    BytecodeError,
     CompiledModule,
     ReferenceType,
     RuntimeType,
@@ -33,7 +32,7 @@ from ledgerkit.localnet.vm.move import (
     StructValue,
     VectorType,
     VectorValue,
-    read_module,
+    stored_module,
     type_text,
 )
 from ledgerkit.localnet.vm.move import Value as MoveValue
@@ -211,14 +210,7 @@ class ChainLayouts:
     def _module(self, address: Address, name: str) -> CompiledModule | None:
         key = (address, name)
         if key not in self._modules:
-            code = self._code(address, name)
-            module = None
-            if code is not None:
-                try:
-                    module = read_module(code)
-                except BytecodeError:
-                    module = None
-            self._modules[key] = module
+            self._modules[key] = stored_module(self._code(address, name))
         return self._modules[key]
 
     def struct_fields(self, tag: StructTag) -> Sequence[tuple[str, MoveType]] | None:

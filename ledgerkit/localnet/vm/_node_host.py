@@ -42,7 +42,6 @@ from ledgerkit.localnet.vm.move import (
     ABILITY_KEY,
     ABILITY_STORE,
     AddressValue,
-    BytecodeError,
     CompiledModule,
     GasMeter,
     Reference,
@@ -53,7 +52,7 @@ from ledgerkit.localnet.vm.move import (
     Value,
     VectorType,
     encode_bcs,
-    read_module,
+    stored_module,
     struct_field_types,
     type_name,
 )
@@ -114,12 +113,7 @@ class NodeHost:
         if key not in self._modules:
             module = None
             if key[0] not in FRAMEWORK_ADDRESSES:
-                code = self.ctx.module_code(Address(key[0]), name)
-                if code is not None:
-                    try:
-                        module = read_module(code)
-                    except BytecodeError:
-                        module = None
+                module = stored_module(self.ctx.module_code(Address(key[0]), name))
             self._modules[key] = module
         return self._modules[key]
 

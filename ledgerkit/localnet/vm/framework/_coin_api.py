@@ -77,13 +77,10 @@ def resolve_coin(ctx: Context, coin: MoveType) -> StructTag:
     code = ctx.module_code(coin.address, coin.module)
     if code is None:
         raise VMStatusError("LINKER_ERROR")
-    from ledgerkit.localnet.vm.move import BytecodeError, read_module
+    from ledgerkit.localnet.vm.move import stored_module
 
-    try:
-        declared = read_module(code).find_struct_def(coin.name) is not None
-    except BytecodeError:
-        declared = False
-    if not declared:
+    module = stored_module(code)
+    if module is None or module.find_struct_def(coin.name) is None:
         raise VMStatusError("TYPE_RESOLUTION_FAILURE")
     return coin
 

@@ -73,7 +73,12 @@ from ledgerkit.localnet.vm.move._publish import (
     check_bundle,
     is_framework_address,
 )
-from ledgerkit.localnet.vm.move._reader import MAX_MODULE_SIZE, read_module, read_script
+from ledgerkit.localnet.vm.move._reader import (
+    MAX_MODULE_SIZE,
+    read_module,
+    read_script,
+    stored_module,
+)
 from ledgerkit.localnet.vm.move._writer import write_module, write_script
 
 __all__ = [
@@ -131,6 +136,7 @@ __all__ = [
     "read_script",
     "runtime_metadata",
     "script_abi",
+    "stored_module",
     "stored_module_abort",
     "type_text",
     "write_module",

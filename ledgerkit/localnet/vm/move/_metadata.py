@@ -25,8 +25,8 @@ from typing import Final
 from ledgerkit._errors import BCSError
 from ledgerkit.bcs import Deserializer
 from ledgerkit.localnet.vm.framework._context import MoveAbortError, VMStatusError
-from ledgerkit.localnet.vm.move._format import BytecodeError, CompiledModule, Metadata, Op
-from ledgerkit.localnet.vm.move._reader import read_module
+from ledgerkit.localnet.vm.move._format import CompiledModule, Metadata, Op
+from ledgerkit.localnet.vm.move._reader import stored_module
 
 __all__ = [
     "COMPILATION_METADATA_KEY",
@@ -235,13 +235,8 @@ def stored_module_abort(
     """The abort ``address::name`` raises with ``code``, named from the error map of its
     stored ``bytecode`` (as the state holds it): unnamed when there is no bytecode or it
     does not read, as a node leaves an abort it cannot explain."""
-    if bytecode is not None:
-        try:
-            module = read_module(bytecode)
-        except BytecodeError:
-            pass
-        else:
-            if module.address == address and module.name == name:
-                return module_abort(module, code)
+    module = stored_module(bytecode)
+    if module is not None and module.address == address and module.name == name:
+        return module_abort(module, code)
     digits = address.hex().lstrip("0") or "0"
     return MoveAbortError(f"0x{digits}::{name}", code, declared=None)

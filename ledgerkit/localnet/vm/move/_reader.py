@@ -44,6 +44,7 @@ __all__ = [
     "VERSION_MASK",
     "read_module",
     "read_script",
+    "stored_module",
 ]
 
 MAGIC: Final = b"\xa1\x1c\xeb\x0b"
@@ -207,6 +208,18 @@ def read_module(
     check_module(module)
     _check_canonical(layout, c)
     return module
+
+
+def stored_module(data: bytes | None) -> CompiledModule | None:
+    """The module a state item holds, or None when there is none or its bytes do not
+    read (every published module read when it was published: this guards the readers of
+    a damaged store, which treat such a module as absent)."""
+    if data is None:
+        return None
+    try:
+        return read_module(data)
+    except BytecodeError:
+        return None
 
 
 def read_script(
