@@ -372,6 +372,7 @@ def test_the_examples_are_modules_but_one() -> None:
         "container",
         "notes",
         "vault",
+        "fa_coin",
     )
 
 

@@ -100,7 +100,7 @@ def test_build_examples_writes_bytecode_metadata_and_sources(tmp_path: Any) -> N
 
     written = write_examples(tmp_path, "0xcafe")
     names = sorted(p.name for p in written)
-    assert len(names) == 6 * 4 + 3
+    assert len(names) == 7 * 4 + 3
     assert "two_signer_transfer.mv" in names
     assert "two_signer_transfer.package.bcs" not in names
     counter = (tmp_path / "counter.mv").read_bytes()

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ._builder import ModuleBuilder, ScriptBuilder
+from ._code import CodeItem
 from ._metadata import PackageModule, package_metadata
 
 #: The address the sources are written with.
@@ -675,6 +676,434 @@ def two_signer_transfer(address: str = SOURCE_ADDRESS) -> ScriptBuilder:
     )
 
 
+# -- (8) a fungible asset issuer --------------------------------------------------------
+
+FA_COIN = """\
+module 0xcafe::{module} {{
+    use std::error;
+    use std::option;
+    use std::signer;
+    use std::string::utf8;
+    use aptos_framework::fungible_asset::{{Self, BurnRef, Metadata, MintRef, TransferRef}};
+    use aptos_framework::object::{{Self, Object}};
+    use aptos_framework::primary_fungible_store;
+
+    /// Only the owner of the asset's metadata object may mint, move, burn or freeze.
+    const ENOT_OWNER: u64 = 1;
+    /// The asset's symbol, also the seed of its metadata object.
+    const ASSET_SYMBOL: vector<u8> = b"{symbol}";
+
+    /// The asset's refs, kept on its metadata object.
+    struct ManagedFungibleAsset has key {{
+        mint_ref: MintRef,
+        transfer_ref: TransferRef,
+        burn_ref: BurnRef,
+    }}
+
+    /// Runs once, when the module is first published: the asset's metadata object.
+    fun init_module(admin: &signer) {{
+        let constructor_ref = &object::create_named_object(admin, ASSET_SYMBOL);
+        primary_fungible_store::create_primary_store_enabled_fungible_asset(
+            constructor_ref,
+            option::none(),
+            utf8(b"{name}"),
+            utf8(ASSET_SYMBOL),
+            {decimals},
+            utf8(b"{icon_uri}"),
+            utf8(b"{project_uri}"),
+        );
+        let mint_ref = fungible_asset::generate_mint_ref(constructor_ref);
+        let burn_ref = fungible_asset::generate_burn_ref(constructor_ref);
+        let transfer_ref = fungible_asset::generate_transfer_ref(constructor_ref);
+        let metadata_signer = object::generate_signer(constructor_ref);
+        move_to(&metadata_signer, ManagedFungibleAsset {{ mint_ref, transfer_ref, burn_ref }});
+    }}
+
+    #[view]
+    public fun get_metadata(): Object<Metadata> {{
+        let asset_address = object::create_object_address(&@0xcafe, ASSET_SYMBOL);
+        object::address_to_object<Metadata>(asset_address)
+    }}
+
+    public entry fun mint(admin: &signer, to: address, amount: u64) acquires ManagedFungibleAsset {{
+        let asset = get_metadata();
+        let refs = authorized_borrow_refs(admin, asset);
+        let to_wallet = primary_fungible_store::ensure_primary_store_exists(to, asset);
+        let fa = fungible_asset::mint(&refs.mint_ref, amount);
+        fungible_asset::deposit_with_ref(&refs.transfer_ref, to_wallet, fa);
+    }}
+
+    public entry fun transfer(admin: &signer, from: address, to: address, amount: u64)
+    acquires ManagedFungibleAsset {{
+        let asset = get_metadata();
+        let transfer_ref = &authorized_borrow_refs(admin, asset).transfer_ref;
+        let from_wallet = primary_fungible_store::primary_store(from, asset);
+        let to_wallet = primary_fungible_store::ensure_primary_store_exists(to, asset);
+        fungible_asset::transfer_with_ref(transfer_ref, from_wallet, to_wallet, amount);
+    }}
+
+    public entry fun burn(admin: &signer, from: address, amount: u64)
+    acquires ManagedFungibleAsset {{
+        let asset = get_metadata();
+        let burn_ref = &authorized_borrow_refs(admin, asset).burn_ref;
+        let from_wallet = primary_fungible_store::primary_store(from, asset);
+        fungible_asset::burn_from(burn_ref, from_wallet, amount);
+    }}
+
+    public entry fun freeze_account(admin: &signer, account: address)
+    acquires ManagedFungibleAsset {{
+        set_frozen(admin, account, true)
+    }}
+
+    public entry fun unfreeze_account(admin: &signer, account: address)
+    acquires ManagedFungibleAsset {{
+        set_frozen(admin, account, false)
+    }}
+
+    fun set_frozen(admin: &signer, account: address, frozen: bool) acquires ManagedFungibleAsset {{
+        let asset = get_metadata();
+        let transfer_ref = &authorized_borrow_refs(admin, asset).transfer_ref;
+        let wallet = primary_fungible_store::ensure_primary_store_exists(account, asset);
+        fungible_asset::set_frozen_flag(transfer_ref, wallet, frozen);
+    }}
+
+    fun authorized_borrow_refs(owner: &signer, asset: Object<Metadata>): &ManagedFungibleAsset
+    acquires ManagedFungibleAsset {{
+        let owner_address = signer::address_of(owner);
+        assert!(object::is_owner(asset, owner_address), error::permission_denied(ENOT_OWNER));
+        borrow_global<ManagedFungibleAsset>(object::object_address(&asset))
+    }}
+}}
+"""
+
+#: The issuer module's abort code: ``error::permission_denied(ENOT_OWNER)`` is 0x5_0001.
+ENOT_OWNER = 1
+
+_META = "0x1::object::Object<0x1::fungible_asset::Metadata>"
+_STORE = "0x1::object::Object<0x1::fungible_asset::FungibleStore>"
+_FA_DECLARATIONS = (
+    "0x1::option::none<Element>(): 0x1::option::Option<Element>",
+    "0x1::primary_fungible_store::create_primary_store_enabled_fungible_asset"
+    "(&0x1::object::ConstructorRef, 0x1::option::Option<u128>, 0x1::string::String,"
+    " 0x1::string::String, u8, 0x1::string::String, 0x1::string::String)",
+    "0x1::fungible_asset::generate_mint_ref"
+    "(&0x1::object::ConstructorRef): 0x1::fungible_asset::MintRef",
+    "0x1::fungible_asset::generate_burn_ref"
+    "(&0x1::object::ConstructorRef): 0x1::fungible_asset::BurnRef",
+    "0x1::fungible_asset::generate_transfer_ref"
+    "(&0x1::object::ConstructorRef): 0x1::fungible_asset::TransferRef",
+    "0x1::object::address_to_object<T: key>(address): 0x1::object::Object<T>",
+    "0x1::object::object_address<T: key>(&0x1::object::Object<T>): address",
+    "0x1::object::is_owner<T: key>(0x1::object::Object<T>, address): bool",
+    "0x1::primary_fungible_store::ensure_primary_store_exists<T: key>"
+    f"(address, 0x1::object::Object<T>): {_STORE}",
+    "0x1::primary_fungible_store::primary_store<T: key>"
+    f"(address, 0x1::object::Object<T>): {_STORE}",
+    "0x1::fungible_asset::mint"
+    "(&0x1::fungible_asset::MintRef, u64): 0x1::fungible_asset::FungibleAsset",
+    "0x1::fungible_asset::deposit_with_ref<T: key>"
+    "(&0x1::fungible_asset::TransferRef, 0x1::object::Object<T>,"
+    " 0x1::fungible_asset::FungibleAsset)",
+    "0x1::fungible_asset::transfer_with_ref<T: key>(&0x1::fungible_asset::TransferRef,"
+    " 0x1::object::Object<T>, 0x1::object::Object<T>, u64)",
+    "0x1::fungible_asset::burn_from<T: key>"
+    "(&0x1::fungible_asset::BurnRef, 0x1::object::Object<T>, u64)",
+    "0x1::fungible_asset::set_frozen_flag<T: key>"
+    "(&0x1::fungible_asset::TransferRef, 0x1::object::Object<T>, bool)",
+)
+_FA_STRUCTS = (
+    "0x1::fungible_asset::Metadata has key",
+    "0x1::fungible_asset::FungibleStore has key",
+    "0x1::fungible_asset::FungibleAsset",
+    "0x1::fungible_asset::MintRef has drop, store",
+    "0x1::fungible_asset::TransferRef has drop, store",
+    "0x1::fungible_asset::BurnRef has drop, store",
+)
+_MANAGED = "ManagedFungibleAsset"
+
+
+@dataclass(frozen=True, slots=True)
+class Asset:
+    """What an issuer module's ``init_module`` makes: the asset's metadata."""
+
+    module: str
+    name: str
+    symbol: str
+    decimals: int
+    icon_uri: str
+    project_uri: str
+
+    def source(self) -> str:
+        return FA_COIN.format(
+            module=self.module,
+            name=self.name,
+            symbol=self.symbol,
+            decimals=self.decimals,
+            icon_uri=self.icon_uri,
+            project_uri=self.project_uri,
+        )
+
+
+#: The tutorial's asset: "FA Coin" (FA), 8 decimals.
+FA_COIN_ASSET = Asset(
+    "fa_coin", "FA Coin", "FA", 8, "https://example.org/fa/icon.png", "https://example.org/fa"
+)
+
+
+def _fa_init_module(m: ModuleBuilder, asset: Asset) -> None:
+    m.function(
+        "init_module",
+        params=["admin: &signer"],
+        locals=[
+            "constructor_ref: 0x1::object::ConstructorRef",
+            "mint_ref: 0x1::fungible_asset::MintRef",
+            "burn_ref: 0x1::fungible_asset::BurnRef",
+            "transfer_ref: 0x1::fungible_asset::TransferRef",
+            "metadata_signer: signer",
+        ],
+        code=[
+            ("MoveLoc", "admin"),  # &object::create_named_object(admin, ASSET_SYMBOL)
+            ("LdConst", "ASSET_SYMBOL"),
+            ("Call", "0x1::object::create_named_object"),
+            ("StLoc", "constructor_ref"),
+            # primary_fungible_store::create_primary_store_enabled_fungible_asset(...)
+            ("ImmBorrowLoc", "constructor_ref"),
+            ("Call", "0x1::option::none<u128>"),
+            ("LdConst", "vector<u8>", asset.name.encode()),
+            ("Call", "0x1::string::utf8"),
+            ("LdConst", "ASSET_SYMBOL"),
+            ("Call", "0x1::string::utf8"),
+            ("LdU8", asset.decimals),
+            ("LdConst", "vector<u8>", asset.icon_uri.encode()),
+            ("Call", "0x1::string::utf8"),
+            ("LdConst", "vector<u8>", asset.project_uri.encode()),
+            ("Call", "0x1::string::utf8"),
+            ("Call", "0x1::primary_fungible_store::create_primary_store_enabled_fungible_asset"),
+            ("ImmBorrowLoc", "constructor_ref"),  # the three refs
+            ("Call", "0x1::fungible_asset::generate_mint_ref"),
+            ("StLoc", "mint_ref"),
+            ("ImmBorrowLoc", "constructor_ref"),
+            ("Call", "0x1::fungible_asset::generate_burn_ref"),
+            ("StLoc", "burn_ref"),
+            ("ImmBorrowLoc", "constructor_ref"),
+            ("Call", "0x1::fungible_asset::generate_transfer_ref"),
+            ("StLoc", "transfer_ref"),
+            ("ImmBorrowLoc", "constructor_ref"),  # object::generate_signer(constructor_ref)
+            ("Call", "0x1::object::generate_signer"),
+            ("StLoc", "metadata_signer"),
+            ("ImmBorrowLoc", "metadata_signer"),  # move_to(&metadata_signer, ...)
+            ("MoveLoc", "mint_ref"),
+            ("MoveLoc", "transfer_ref"),
+            ("MoveLoc", "burn_ref"),
+            ("Pack", _MANAGED),
+            ("MoveTo", _MANAGED),
+            "Ret",
+        ],
+    )
+
+
+def _fa_views(m: ModuleBuilder, address: str) -> None:
+    m.function(
+        "get_metadata",
+        visibility="public",
+        view=True,
+        returns=[_META],
+        locals=["self_address: address"],
+        code=[
+            ("LdConst", "address", address),  # object::create_object_address(&@0xcafe, ...)
+            ("StLoc", "self_address"),
+            ("ImmBorrowLoc", "self_address"),
+            ("LdConst", "ASSET_SYMBOL"),
+            ("Call", "0x1::object::create_object_address"),
+            ("Call", "0x1::object::address_to_object<0x1::fungible_asset::Metadata>"),
+            "Ret",
+        ],
+    )
+    m.function(
+        "authorized_borrow_refs",
+        params=["owner: &signer", f"asset: {_META}"],
+        returns=[f"&{_MANAGED}"],
+        acquires=[_MANAGED],
+        code=[
+            ("CopyLoc", "asset"),  # assert!(object::is_owner(asset, address_of(owner)), ...);
+            ("MoveLoc", "owner"),
+            ("Call", "0x1::signer::address_of"),
+            ("Call", "0x1::object::is_owner<0x1::fungible_asset::Metadata>"),
+            ("BrFalse", "not_owner"),
+            ("ImmBorrowLoc", "asset"),  # borrow_global<...>(object::object_address(&asset))
+            ("Call", "0x1::object::object_address<0x1::fungible_asset::Metadata>"),
+            ("ImmBorrowGlobal", _MANAGED),
+            "Ret",
+            ("Label", "not_owner"),
+            ("LdU64", ENOT_OWNER),
+            ("Call", "0x1::error::permission_denied"),
+            "Abort",
+        ],
+    )
+
+
+def _borrow_ref(field: str) -> list[CodeItem]:
+    """``let asset = get_metadata(); let r = &authorized_borrow_refs(admin, asset).field;``"""
+    return [
+        ("Call", "get_metadata"),
+        ("StLoc", "asset"),
+        ("MoveLoc", "admin"),
+        ("CopyLoc", "asset"),
+        ("Call", "authorized_borrow_refs"),
+        ("ImmBorrowField", f"{_MANAGED}.{field}"),
+    ]
+
+
+_ENSURE = "0x1::primary_fungible_store::ensure_primary_store_exists<0x1::fungible_asset::Metadata>"
+_PRIMARY = "0x1::primary_fungible_store::primary_store<0x1::fungible_asset::Metadata>"
+_ON_STORE = "<0x1::fungible_asset::FungibleStore>"
+
+
+def _fa_entries(m: ModuleBuilder) -> None:
+    m.function(
+        "mint",
+        visibility="public",
+        entry=True,
+        params=["admin: &signer", "to: address", "amount: u64"],
+        locals=[f"asset: {_META}", f"refs: &{_MANAGED}", f"to_wallet: {_STORE}"],
+        acquires=[_MANAGED],
+        code=[
+            ("Call", "get_metadata"),
+            ("StLoc", "asset"),
+            ("MoveLoc", "admin"),  # let refs = authorized_borrow_refs(admin, asset);
+            ("CopyLoc", "asset"),
+            ("Call", "authorized_borrow_refs"),
+            ("StLoc", "refs"),
+            ("MoveLoc", "to"),  # ensure_primary_store_exists(to, asset)
+            ("MoveLoc", "asset"),
+            ("Call", _ENSURE),
+            ("StLoc", "to_wallet"),
+            # deposit_with_ref(&refs.transfer_ref, to_wallet, mint(&refs.mint_ref, amount))
+            ("CopyLoc", "refs"),
+            ("ImmBorrowField", f"{_MANAGED}.transfer_ref"),
+            ("MoveLoc", "to_wallet"),
+            ("MoveLoc", "refs"),
+            ("ImmBorrowField", f"{_MANAGED}.mint_ref"),
+            ("MoveLoc", "amount"),
+            ("Call", "0x1::fungible_asset::mint"),
+            ("Call", "0x1::fungible_asset::deposit_with_ref" + _ON_STORE),
+            "Ret",
+        ],
+    )
+    m.function(
+        "transfer",
+        visibility="public",
+        entry=True,
+        params=["admin: &signer", "from: address", "to: address", "amount: u64"],
+        locals=[f"asset: {_META}", "transfer_ref: &0x1::fungible_asset::TransferRef"],
+        acquires=[_MANAGED],
+        code=[
+            *_borrow_ref("transfer_ref"),
+            ("StLoc", "transfer_ref"),
+            ("MoveLoc", "transfer_ref"),  # transfer_with_ref(transfer_ref, from_wallet, ...)
+            ("MoveLoc", "from"),
+            ("CopyLoc", "asset"),
+            ("Call", _PRIMARY),
+            ("MoveLoc", "to"),
+            ("MoveLoc", "asset"),
+            ("Call", _ENSURE),
+            ("MoveLoc", "amount"),
+            ("Call", "0x1::fungible_asset::transfer_with_ref" + _ON_STORE),
+            "Ret",
+        ],
+    )
+    m.function(
+        "burn",
+        visibility="public",
+        entry=True,
+        params=["admin: &signer", "from: address", "amount: u64"],
+        locals=[f"asset: {_META}", "burn_ref: &0x1::fungible_asset::BurnRef"],
+        acquires=[_MANAGED],
+        code=[
+            *_borrow_ref("burn_ref"),
+            ("StLoc", "burn_ref"),
+            ("MoveLoc", "burn_ref"),  # burn_from(burn_ref, primary_store(from, asset), amount)
+            ("MoveLoc", "from"),
+            ("MoveLoc", "asset"),
+            ("Call", _PRIMARY),
+            ("MoveLoc", "amount"),
+            ("Call", "0x1::fungible_asset::burn_from" + _ON_STORE),
+            "Ret",
+        ],
+    )
+    m.function(
+        "set_frozen",
+        params=["admin: &signer", "account: address", "frozen: bool"],
+        locals=[f"asset: {_META}", "transfer_ref: &0x1::fungible_asset::TransferRef"],
+        acquires=[_MANAGED],
+        code=[
+            *_borrow_ref("transfer_ref"),
+            ("StLoc", "transfer_ref"),
+            ("MoveLoc", "transfer_ref"),  # set_frozen_flag(transfer_ref, wallet, frozen)
+            ("MoveLoc", "account"),
+            ("MoveLoc", "asset"),
+            ("Call", _ENSURE),
+            ("MoveLoc", "frozen"),
+            ("Call", "0x1::fungible_asset::set_frozen_flag" + _ON_STORE),
+            "Ret",
+        ],
+    )
+    for name, frozen in (("freeze_account", "LdTrue"), ("unfreeze_account", "LdFalse")):
+        m.function(
+            name,
+            visibility="public",
+            entry=True,
+            params=["admin: &signer", "account: address"],
+            acquires=[_MANAGED],
+            code=[
+                ("MoveLoc", "admin"),
+                ("MoveLoc", "account"),
+                frozen,
+                ("Call", "set_frozen"),
+                "Ret",
+            ],
+        )
+
+
+def fa_issuer(asset: Asset, address: str = SOURCE_ADDRESS) -> ModuleBuilder:
+    """The issuer module of ``asset`` (the source :data:`FA_COIN` with its metadata)."""
+    m = ModuleBuilder(address, asset.module)
+    for text in _FA_STRUCTS:
+        m.declare_struct(text)
+    for text in _FA_DECLARATIONS:
+        m.declare_function(text)
+    m.error(
+        "ENOT_OWNER",
+        ENOT_OWNER,
+        "Only the owner of the asset's metadata object may mint, move, burn or freeze.",
+    )
+    m.constant("ASSET_SYMBOL", "vector<u8>", asset.symbol.encode())
+    m.struct(
+        _MANAGED,
+        "key",
+        [
+            ("mint_ref", "0x1::fungible_asset::MintRef"),
+            ("transfer_ref", "0x1::fungible_asset::TransferRef"),
+            ("burn_ref", "0x1::fungible_asset::BurnRef"),
+        ],
+    )
+    _fa_init_module(m, asset)
+    _fa_views(m, address)
+    _fa_entries(m)
+    return m
+
+
+def fa_coin(address: str = SOURCE_ADDRESS) -> ModuleBuilder:
+    """The tutorial-like issuer: "FA Coin" (FA), 8 decimals."""
+    return fa_issuer(FA_COIN_ASSET, address)
+
+
+def issuer_example(asset: Asset) -> Example:
+    """The issuer module of ``asset`` as an example (package named for the module)."""
+    package = "".join(part.capitalize() for part in asset.module.split("_"))
+    return Example(asset.module, package, asset.source(), lambda a: fa_issuer(asset, a))
+
+
 #: Every example by name.
 EXAMPLES: dict[str, Example] = {
     e.name: e
@@ -686,6 +1115,7 @@ EXAMPLES: dict[str, Example] = {
         Example("notes", "Notes", OBJECTS, objects),
         Example("vault", "Vault", VAULT, vault),
         Example("two_signer_transfer", "", TWO_SIGNER_TRANSFER, two_signer_transfer),
+        issuer_example(FA_COIN_ASSET),
     )
 }
 #: The examples that are modules (the others are scripts).
