@@ -66,7 +66,8 @@ def _code_files() -> list[Path]:
     root = Path(__file__).resolve().parents[2]
     found = list(root.glob("*.py"))
     for package in _CODE_PACKAGES:
-        found.extend((root / package).rglob("*.py"))
+        for pattern in ("*.py", "*.mv", "*.bcs"):  # the issuers' modules are package data
+            found.extend((root / package).rglob(pattern))
     return sorted(path.relative_to(root) for path in found)
 
 

@@ -1104,6 +1104,29 @@ def issuer_example(asset: Asset) -> Example:
     return Example(asset.module, package, asset.source(), lambda a: fa_issuer(asset, a))
 
 
+#: The embedded node's day chain's issuers (``ledgerkit/localnet/chain/data``): a
+#: stablecoin, a game's gems, loyalty points and a token of 8 decimals.
+DAY_ISSUERS: tuple[Asset, ...] = tuple(
+    Asset(module, name, symbol, decimals, f"{uri}/icon.svg", uri)
+    for module, name, symbol, decimals, uri in (
+        ("ledger_usd", "Ledger USD", "LUSD", 6, "https://example.org/lusd"),
+        ("tidepool_gems", "Tidepool Gems", "GEM", 0, "https://example.org/gems"),
+        ("orbit_points", "Orbit Points", "ORBIT", 2, "https://example.org/orbit"),
+        ("quartz", "Quartz", "QRTZ", 8, "https://example.org/quartz"),
+    )
+)
+#: The named address the issuers' sources are kept with in their package metadata.
+ISSUER_NAMED_ADDRESS = "issuer"
+
+
+def issuer_package(asset: Asset) -> tuple[bytes, bytes]:
+    """An issuer's module at ``0xcafe`` and its package metadata, the source kept with the
+    named address ``issuer`` as the Move package tool keeps it (the same metadata serves
+    every publisher; the module is placed at one by rewriting its address)."""
+    example = issuer_example(asset)
+    return example.bytecode(), example.package_metadata(ISSUER_NAMED_ADDRESS)
+
+
 #: Every example by name.
 EXAMPLES: dict[str, Example] = {
     e.name: e

@@ -7,6 +7,7 @@ writes Move bytecode with its own code, after aptos-core's ``move-binary-format`
 * ``_reader``: bytes to modules and scripts (versions 5 to 9, 10 on request), with
   aptos-core's limits and statuses, and the bounds checker (``_bounds``) run after;
 * ``_writer``: modules and scripts to bytes, in aptos-core's serializer's layout;
+  ``_relocate`` moves a module to another address (named addresses at publish time);
 * publishing: ``_publish`` (the VM's checks of a bundle), ``_compatibility`` (upgrades),
   ``_metadata`` (the Aptos metadata: error maps, views, events) and ``_abi`` (the ABI
   served with a module).
@@ -79,6 +80,7 @@ from ledgerkit.localnet.vm.move._reader import (
     read_script,
     stored_module,
 )
+from ledgerkit.localnet.vm.move._relocate import relocate_module
 from ledgerkit.localnet.vm.move._writer import write_module, write_script
 
 __all__ = [
@@ -134,6 +136,7 @@ __all__ = [
     "module_abort",
     "read_module",
     "read_script",
+    "relocate_module",
     "runtime_metadata",
     "script_abi",
     "stored_module",
