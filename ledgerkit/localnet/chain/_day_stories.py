@@ -38,6 +38,9 @@ The plan (the actors are workload accounts, by index):
   (``rotate_authentication_key`` with both proofs) and go on transacting with them: a
   little later they pay 1 APT to accounts 100, 101 and 102 respectively (and the random
   mix goes on picking them).
+* **Fungible asset issuers** (:mod:`._issuer_stories`): accounts 14..17 publish their
+  issuer modules (Ledger USD, Tidepool Gems, Orbit Points, Quartz), mint to users, who
+  pass them on; the issuers freeze, move and burn a little.
 
 The addresses the steps make (tokens, multisig accounts) and the proposals' numbers are
 kept in the meta table (``day_stories``) with each block, so a resumed generation carries
@@ -48,12 +51,13 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable
-from typing import Any, Final, NamedTuple
+from typing import Any, Final
 
 import orjson
 
-from ledgerkit.bcs import EntryFunction, Multisig, SignedTransaction, TransactionPayload
+from ledgerkit.bcs import EntryFunction, Multisig, SignedTransaction
+from ledgerkit.localnet.chain._issuer_stories import ISSUER_STORIES, IssuerSteps
+from ledgerkit.localnet.chain._issuer_stories import StoryCall as _Call
 from ledgerkit.localnet.chain._workload import EXPIRATION_SECS, OCTAS, Workload, congestion
 from ledgerkit.localnet.vm.framework import FRAMEWORK, resource_key
 from ledgerkit.types import Address
@@ -147,20 +151,11 @@ _STORIES: Final[tuple[tuple[_Step, ...], ...]] = (
     ((0.15, "rotate", (40,)), (0.2, "pay", (40, 100, OCTAS))),
     ((0.47, "rotate", (41,)), (0.52, "pay", (41, 101, OCTAS))),
     ((0.81, "rotate", (42,)), (0.86, "pay", (42, 102, OCTAS))),
+    *ISSUER_STORIES,
 )
 
 #: Chains of fewer runs than this (the longest story's steps) hold no stories.
 MIN_RUNS: Final = max(len(story) for story in _STORIES)
-
-
-class _Call(NamedTuple):
-    """A step's transaction: its sender, payload, what to remember once it is signed, and
-    the account paying its gas when not the sender."""
-
-    sender: int
-    payload: TransactionPayload
-    remember: Callable[[SignedTransaction], None] | None = None
-    fee_payer: int | None = None
 
 
 def _sha3(*parts: bytes) -> Address:
@@ -192,7 +187,7 @@ def _rotation_message(sequence: int, originator: Address, current: bytes, new_ke
     )
 
 
-class DayStories:
+class DayStories(IssuerSteps):
     """Signs the stories' steps for the blocks of a generated chain of ``blocks`` blocks."""
 
     def __init__(self, workload: Workload, blocks: int, run_blocks: int, memory: str | None):

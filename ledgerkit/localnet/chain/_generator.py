@@ -103,7 +103,7 @@ __all__ = [
 _log = logging.getLogger("ledgerkit.localnet")
 
 #: Changes whenever the generator makes a different chain from the same options.
-GENERATOR_VERSION: Final = 7
+GENERATOR_VERSION: Final = 8
 #: Where the default history ends: 2025-06-02T00:00:00Z (fixed for this generator version).
 DEFAULT_ANCHOR_USEC: Final = 1_748_822_400_000_000
 #: The history spans (at least) a day before its anchor.

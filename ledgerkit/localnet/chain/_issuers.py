@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import hashlib
 from dataclasses import dataclass
+from decimal import Decimal
 from importlib import resources
 from typing import Final
 
@@ -44,9 +45,9 @@ class Issuer:
         digest = hashlib.sha3_256(bytes(issuer) + self.symbol.encode() + b"\xfe").digest()
         return Address(digest)
 
-    def units(self, amount: float) -> int:
-        """``amount`` of the asset in its smallest units."""
-        return round(amount * 10**self.decimals)
+    def units(self, amount: str) -> int:
+        """``amount`` (decimal text: ``"250.5"``) of the asset in its smallest units."""
+        return int(Decimal(amount).scaleb(self.decimals))
 
 
 #: The issuers, by module name.
