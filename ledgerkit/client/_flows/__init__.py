@@ -654,7 +654,9 @@ class Flows(Endpoints):
             Read at this version (default: the latest, pinned by the first answer).
         assets : iterable of str or Address
             More fungible assets to look for (metadata addresses): discovery finds APT,
-            coins' paired assets and those created at genesis, not every asset on chain.
+            coins' paired assets, those created at genesis and, when the client knows
+            an indexer, those it lists for the account (assets issued by published
+            modules); without an indexer, name those here.
         resources : sequence of MoveResource, optional
             The account's resources at ``ledger_version``, every page, when the caller
             has read them already (an explorer showing them): they are not read again.

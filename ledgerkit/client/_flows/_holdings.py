@@ -8,8 +8,9 @@ Discovery, all at one ledger version (the first answer's, unless one is given):
    version): each ``0x1::coin::CoinStore<T>`` is a coin held;
 2. fungible-asset candidates: APT's metadata (``0xa``), the metadata paired with each coin
    (the ``0x1::coin::paired_metadata<T>`` view), the ``0x1::fungible_asset::Metadata``
-   objects the genesis transaction created (when the node still holds it), and any the
-   caller names;
+   objects the genesis transaction created (when the node still holds it), those the
+   indexer lists for the account when the client knows one (assets issued later by
+   published modules, see ``_indexed_assets``), and any the caller names;
 3. balances: ``GET /accounts/{a}/balance/{asset}`` (the coin type for a coin, which counts
    its paired fungible asset too; the metadata address for a fungible asset without a
    coin held), kept when not zero;
@@ -34,6 +35,7 @@ from ledgerkit._errors import InputError, LedgerError, NotFoundError
 from ledgerkit.client import calls
 from ledgerkit.client._driver import Flow, send
 from ledgerkit.client._flows._holding import Holding
+from ledgerkit.client._flows._indexed_assets import indexed_assets
 from ledgerkit.client._flows._tokens import checked_tokens, indexed_tokens, named_tokens
 from ledgerkit.models import WriteResource
 from ledgerkit.types import Address, paired_metadata_address
@@ -251,6 +253,8 @@ def holdings(
             Address.parse(str(extra)).long if not isinstance(extra, Address) else extra.long
         )
     candidates += yield from _genesis_metadata()
+    if indexer:
+        candidates += yield from indexed_assets(owner)
     seen: set[str] = set()
     for metadata in candidates:
         if metadata in seen or metadata in counted:
