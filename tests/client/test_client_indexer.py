@@ -31,6 +31,8 @@ TOKEN = "0x" + "0c" * 32
 COLLECTION = "0x" + "c0" * 32
 #: A token v1 data id, as the indexer writes it (a hash, not an address).
 V1_ID = "0x" + "9f" * 32
+#: A fungible asset issued by a published module: its metadata object.
+ISSUED = "0x" + "1d" * 32
 
 
 def _row(token: str, n: int = 0, **over: Any) -> dict[str, Any]:
@@ -55,12 +57,20 @@ def _row(token: str, n: int = 0, **over: Any) -> dict[str, Any]:
 class Indexer:
     """A node with no coins for OWNER, and an indexer answering from ``pages``."""
 
-    def __init__(self, pages: list[Any]) -> None:
+    def __init__(self, pages: list[Any], assets: Any = ()) -> None:
         self.pages = pages
         self.asked: list[httpx.Request] = []
+        #: The fungible-asset rows it lists for OWNER (``current_fungible_asset_balances``).
+        self.assets = assets if isinstance(assets, httpx.Response) else list(assets)
 
     def __call__(self, request: httpx.Request) -> httpx.Response:
         url = str(request.url)
+        if url.endswith("/graphql") and b"current_fungible_asset_balances" in request.content:
+            if isinstance(self.assets, httpx.Response):
+                return self.assets
+            return httpx.Response(
+                200, json={"data": {"current_fungible_asset_balances": self.assets}}
+            )
         if url.endswith("/graphql"):
             self.asked.append(request)
             page = self.pages[min(len(self.asked), len(self.pages)) - 1]
@@ -73,8 +83,13 @@ class Indexer:
             return answer({"chain_id": 2, "ledger_version": str(META.ledger_version)})
         if path == f"/accounts/{OWNER}/resources":
             return answer([])
+        if path == f"/accounts/{OWNER}/balance/{ISSUED}":
+            return answer("1250000")
         if path.startswith(f"/accounts/{OWNER}/balance/"):
             return answer("0")
+        if path == f"/accounts/{ISSUED}/resource/0x1::fungible_asset::Metadata":
+            data = {"name": "Ledger USD", "symbol": "LUSD", "decimals": 6}
+            return answer({"type": "0x1::fungible_asset::Metadata", "data": data})
         if path.startswith("/accounts/"):
             return error(404, "account_not_found")
         if path.startswith("/view"):
@@ -294,3 +309,36 @@ def test_a_token_in_the_indexers_path_is_never_shown() -> None:
             client.graphql("query { x }")
     assert secret not in str(raised.value)
     assert raised.value.url == "https://indexer.example.org/***/graphql"
+
+
+# -- fungible assets the indexer lists ----------------------------------------------------
+
+
+def test_a_fungible_asset_the_indexer_lists_is_read_from_the_node() -> None:
+    rows = [
+        {"asset_type": "0x1::aptos_coin::AptosCoin"},  # a coin's row: found by its CoinStore
+        {"asset_type": ISSUED},
+        {"asset_type": 7},  # malformed: left out
+        {"asset_type": "0x" + "ee" * 32},  # a zero balance on the node: not held
+    ]
+    indexer = Indexer([[]], assets=rows)
+    with _client(indexer) as client:
+        held = client.account_assets(OWNER)
+    assert held == [
+        Holding(ISSUED, "fungible_asset", 1_250_000, 6, "LUSD", "Ledger USD", ISSUED, None)
+    ]
+
+
+def test_without_an_indexer_a_fungible_asset_is_found_when_named() -> None:
+    indexer = Indexer([[]], assets=[{"asset_type": ISSUED}])
+    with _client(indexer, indexer_url=None) as client:
+        assert client.account_assets(OWNER) == []
+        named = client.account_assets(OWNER, assets=[ISSUED])
+    assert [(h.asset, h.symbol, h.balance) for h in named] == [(ISSUED, "LUSD", 1_250_000)]
+
+
+def test_an_indexer_without_fungible_asset_rows_is_an_input_error() -> None:
+    broken = httpx.Response(200, json={"data": {"current_fungible_asset_balances": None}})
+    indexer = Indexer([[]], assets=broken)
+    with _client(indexer) as client, pytest.raises(InputError, match="no current_fungible"):
+        client.account_assets(OWNER)

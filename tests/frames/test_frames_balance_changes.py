@@ -1,7 +1,8 @@
 """``balance_changes_to_frame``: the exact balance change of every account and asset in
 every transaction, genesis included, one asset key with the holdings.
 
-On the default embedded chain (seed 0, 360 blocks) the changes summed from genesis are
+On the default embedded chain (seed 0, 360 blocks: APT, the demo token LDT and four
+assets of issuers that publish their modules) the changes summed from genesis are
 checked against balances read from the node at the head, one ``/balance`` request per
 account and asset; hand-written transactions check what that chain does not have
 (changes beyond ``Int64`` and ``UInt64``, unknown stores)."""
@@ -26,12 +27,27 @@ from ledgerkit.frames import (
     schema_of,
     wide_to_ints,
 )
+from ledgerkit.keys import Ed25519PrivateKey
 from ledgerkit.localnet import LocalNode
 from ledgerkit.models import decode_transactions
 
 APT_KEY: Final = "0x" + "00" * 31 + "0a"
 #: The demo token: a named object of 0x1, SHA3-256(0x1 ‖ "ledgerkit::demo_token" ‖ 0xFE).
 LDT_KEY: Final = "0x" + hashlib.sha3_256(bytes(31) + b"\x01ledgerkit::demo_token\xfe").hexdigest()
+#: The day's issuers' assets: each the named object of its issuer (workload accounts
+#: 14..17, whose addresses are their keys' authentication keys) whose seed is the symbol.
+ISSUED_KEYS: Final = {
+    "0x"
+    + hashlib.sha3_256(
+        hashlib.sha3_256(
+            Ed25519PrivateKey.from_seed(f"ledgerkit-localnet:workload:0:{index}").public_key_bytes
+            + b"\x00"
+        ).digest()
+        + symbol
+        + b"\xfe"
+    ).hexdigest()
+    for index, symbol in ((14, b"LUSD"), (15, b"GEM"), (16, b"ORBIT"), (17, b"QRTZ"))
+}
 ALICE: Final = SENDER
 BOB: Final = RECIPIENT
 
@@ -55,8 +71,9 @@ def test_from_genesis_every_account_and_asset_sums_to_its_balance_at_the_head(
     head = txs[-1].version
     frame = balance_changes_to_frame(txs)
     assert schema_of(frame) == schema_of(balance_changes_to_frame([]))
-    # Every change is named: an account and one of the chain's two assets.
-    assert set(frame["asset"]) == {APT_KEY, LDT_KEY}
+    # Every change is named: an account and one of the chain's assets (APT, LDT and the
+    # four assets its issuers publish modules for).
+    assert set(frame["asset"]) == {APT_KEY, LDT_KEY, *ISSUED_KEYS}
     assert frame["asset"].notna().all()
     assert frame.loc[frame["asset"] == APT_KEY, "coin_type"].unique().tolist() == [APT]
     assert frame.loc[frame["asset"] == LDT_KEY, "coin_type"].isna().all()
