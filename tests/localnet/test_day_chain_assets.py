@@ -22,7 +22,7 @@ import pytest
 from indexer_helpers import wait_for_indexer
 
 import ledgerkit
-from ledgerkit.frames import activity_to_frame, balance_changes_to_frame
+from ledgerkit.frames import activity_to_frame, balance_changes_to_frame, events_to_frame
 from ledgerkit.keys import Ed25519PrivateKey
 from ledgerkit.localnet import LocalNode
 
@@ -261,3 +261,17 @@ def test_the_frames_read_the_issuers_deposits_and_withdrawals(txs: list[dict[str
     activity = activity_to_frame(burnt)
     row = activity[activity["address"] == actor(116)]
     assert [json.loads(c) for c in row["changes"]] == [{METADATA["LUSD"]: "-200000000"}]
+
+
+def test_typed_events_read_the_issuers_creations_and_a_holders_deposits(
+    day: LocalNode, txs: list[dict[str, Any]]
+) -> None:
+    frame = events_to_frame(txs)
+    with ledgerkit.Client(day.url, cache=False) as client:
+        created = ledgerkit.typed_events(client, frame, "0x1::fungible_asset::Creation")
+        deposits = ledgerkit.typed_events(client, frame, "0x1::fungible_asset::Deposit")
+    assert created["symbol"].astype(str).tolist() == ["LUSD", "GEM", "ORBIT", "QRTZ"]
+    assert created["decimals"].tolist() == [6, 0, 2, 8]
+    store = store_of(actor(110), METADATA["LUSD"])
+    mine = deposits[deposits["store"].astype(str) == store]
+    assert mine["amount"].tolist() == [5_000_000_000, 100_000_000]
