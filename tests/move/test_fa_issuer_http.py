@@ -75,6 +75,8 @@ def test_init_module_makes_the_asset_at_the_publishers_named_object(
         "transfer_ref": {"metadata": {"inner": metadata}},
         "burn_ref": {"metadata": {"inner": metadata}},
     }
+    pod = resource(node, metadata, "0x1::primary_fungible_store::DeriveRefPod")["data"]
+    assert pod == {"metadata_derive_ref": {"self": metadata}}
     created = events_of(issued["publish"], "::fungible_asset::Creation")
     assert [(e["name"], e["symbol"], e["decimals"]) for e in created] == [("FA Coin", "FA", 8)]
 

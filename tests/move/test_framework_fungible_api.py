@@ -93,6 +93,10 @@ def test_creating_an_asset_writes_its_metadata_object(ctx: Context) -> None:
     assert ctx.resource(GEM, "0x1::fungible_asset::ConcurrentSupply") == {
         "current": {"value": "0", "max_value": "1000"}
     }
+    # primary_fungible_store.move keeps the object's derive ref there (DeriveRefPod).
+    assert ctx.resource(GEM, "0x1::primary_fungible_store::DeriveRefPod") == {
+        "metadata_derive_ref": {"self": GEM.standard}
+    }
     assert ctx.events == [
         {
             "guid": {"creation_number": "0", "account_address": "0x0"},

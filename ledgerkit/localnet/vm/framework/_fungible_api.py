@@ -44,6 +44,7 @@ U128_MAX: Final = (1 << 128) - 1
 _FA: Final = "fungible_asset"
 _PFS: Final = "primary_fungible_store"
 SUPPLY: Final = "0x1::fungible_asset::Supply"
+DERIVE_REF_POD: Final = "0x1::primary_fungible_store::DeriveRefPod"
 _FRAMEWORK: Final = Address.from_int(1)
 _STORE_TYPE: Final = MoveType.parse(FUNGIBLE_STORE)
 _MAX_NAME: Final = 32
@@ -234,7 +235,10 @@ def _add_fungibility(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) ->
 
 @native("primary_fungible_store", "create_primary_store_enabled_fungible_asset")
 def _create_primary(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
-    add_fungibility(ctx, args[0], args[1:])
+    """``add_fungibility``, then the ``DeriveRefPod`` (the object's derive ref) that
+    primary stores are derived with, moved to the metadata object."""
+    address = add_fungibility(ctx, args[0], args[1:])
+    ctx.put(address, DERIVE_REF_POD, {"metadata_derive_ref": {"self": address.standard}})
 
 
 def _generate_ref(name: str) -> None:

@@ -221,6 +221,9 @@ FUNGIBLE_ASSET = ModuleSpec(
 
 PRIMARY_FUNGIBLE_STORE = ModuleSpec(
     "primary_fungible_store",
+    structs=by_struct_name(
+        S("DeriveRefPod", KEY, (("metadata_derive_ref", "0x1::object::DeriveRef"),)),
+    ),
     functions=by_name(
         view("balance", ("address", "0x1::object::Object<T0>"), "u64", KEYED),
         view("primary_store_address", ("address", "0x1::object::Object<T0>"), "address", KEYED),
