@@ -769,8 +769,10 @@ module 0xcafe::{module} {{
 
     fun authorized_borrow_refs(owner: &signer, asset: Object<Metadata>): &ManagedFungibleAsset
     acquires ManagedFungibleAsset {{
-        let owner_address = signer::address_of(owner);
-        assert!(object::is_owner(asset, owner_address), error::permission_denied(ENOT_OWNER));
+        assert!(
+            object::is_owner(asset, signer::address_of(owner)),
+            error::permission_denied(ENOT_OWNER),
+        );
         borrow_global<ManagedFungibleAsset>(object::object_address(&asset))
     }}
 }}
