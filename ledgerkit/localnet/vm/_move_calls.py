@@ -344,8 +344,15 @@ def run_published_script(ctx: Context, script: Script, *, max_gas_amount: int) -
         raise VMStatusError("NUMBER_OF_SIGNER_ARGUMENTS_MISMATCH")
     args = _signer_values(params[:count], ctx.signers)
     for token, argument in zip(params[count:], script.args, strict=True):
+        expected = instantiate(compiled, token, types)
+        if argument.kind == "serialized":
+            # Read by the parameter's type, as an entry function's argument.
+            value = _decode_argument(expected, bytes(argument.value))
+            _check_objects(host, value)
+            args.append(value)
+            continue
         ty, value = _script_argument(argument)
-        if instantiate(compiled, token, types) != ty:
+        if expected != ty:
             raise VMStatusError("FAILED_TO_DESERIALIZE_ARGUMENT", f"not a {ty} argument")
         args.append(value)
     meter = GasMeter(max_gas_amount * GAS_UNIT_SCALING_FACTOR)
