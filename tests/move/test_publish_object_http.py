@@ -7,16 +7,12 @@ object_code_deployment.move and code.move give (``std::error`` category << 16 | 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any, Final
 
-import httpx
-import pytest
 from assembler.examples import EXAMPLES, counter
-from run_kit import Node, call, events_of, resource, view
+from run_kit import Node, call, events_of, node_fixture, resource, view
 
-from ledgerkit.localnet import LocalNode
 from ledgerkit.localnet.vm.move import write_module
 from ledgerkit.types import Address
 
@@ -24,12 +20,7 @@ DEPLOY: Final = "0x1::object_code_deployment"
 REGISTRY: Final = "0x1::code::PackageRegistry"
 
 
-@pytest.fixture(scope="module")
-def node(make_node: Callable[..., LocalNode]) -> Iterator[Node]:
-    running = make_node(seed=34, blocks=2, services=False)
-    with httpx.Client(base_url=running.url, timeout=60.0) as http:
-        chain_id = int(http.get("/").json()["chain_id"])
-        yield Node(http, list(running.dev_accounts), chain_id)
+node = node_fixture(34)
 
 
 def next_code_object(node: Node, account: Any) -> str:

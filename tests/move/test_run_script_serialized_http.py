@@ -7,30 +7,22 @@ a value of that type, and shown in the transaction's JSON as their hex bytes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from typing import Final
 
-import httpx
 import pytest
 from assembler import ScriptBuilder
 from assembler.examples import EXAMPLES
-from run_kit import APT, Node, apt_balance, publish_example, resource, run_script
+from run_kit import APT, Node, apt_balance, node_fixture, publish_example, resource, run_script
 
 from ledgerkit import InputError
 from ledgerkit.bcs import RawTransaction, Script, ScriptArgument
-from ledgerkit.localnet import LocalNode
 from ledgerkit.tx import submission_request
 from ledgerkit.types import Address, MoveType
 
 AMOUNT: Final = 4_321
 
 
-@pytest.fixture(scope="module")
-def node(make_node: Callable[..., LocalNode]) -> Iterator[Node]:
-    running = make_node(seed=36, blocks=2, services=False)
-    with httpx.Client(base_url=running.url, timeout=60.0) as http:
-        chain_id = int(http.get("/").json()["chain_id"])
-        yield Node(http, list(running.dev_accounts), chain_id)
+node = node_fixture(36)
 
 
 def set_message_script(board: str) -> bytes:
