@@ -109,3 +109,29 @@ def test_a_serialized_argument_has_no_json_request_form() -> None:
     raw = RawTransaction(Address.parse("0xa"), 0, script, 2000, 100, 1_900_000_000, 4)
     with pytest.raises(InputError, match="serialized script argument"):
         submission_request(raw)
+
+
+def test_any_argument_is_read_from_its_bcs_by_the_parameter_type(node: Node) -> None:
+    # As on a node (aptos-core's convert_txn_args then the entry-function reading): a
+    # u8_vector's BCS (length, bytes) is a String's, which is how the TypeScript SDK
+    # sends a MoveString to a script.
+    grace = node.accounts[6]
+    me = grace.address.standard
+    assert publish_example(node, grace, "message_board")["success"]
+    script = set_message_script(me)
+    as_bytes = run_script(
+        node, grace, [], Script(script, (), (ScriptArgument("u8_vector", b"hi"),))
+    )
+    assert (as_bytes["success"], as_bytes["vm_status"]) == (True, "Executed successfully")
+    stored = resource(node, me, f"{me}::message_board::MessageHolder")
+    assert stored["data"] == {"message": "hi"}
+    # Not UTF-8: no String.
+    bad = run_script(node, grace, [], Script(script, (), (ScriptArgument("u8_vector", b"\xff"),)))
+    assert (bad["success"], bad["vm_status"]) == (False, "FAILED_TO_DESERIALIZE_ARGUMENT")
+    # A u8 (one byte) is no u64 (eight), nor a u128 (sixteen) one.
+    code = EXAMPLES["two_signer_transfer"].bytecode()
+    for wrong in (ScriptArgument("u8", 5), ScriptArgument("u128", 5)):
+        txn = run_script(
+            node, grace, [node.accounts[7]], Script(code, (MoveType.parse(APT),), (wrong,))
+        )
+        assert (txn["success"], txn["vm_status"]) == (False, "FAILED_TO_DESERIALIZE_ARGUMENT")

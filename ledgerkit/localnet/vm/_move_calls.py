@@ -44,12 +44,6 @@ from ledgerkit.localnet.vm.move import (
     RuntimeType,
     SignerValue,
     StructType,
-    U8Value,
-    U16Value,
-    U32Value,
-    U64Value,
-    U128Value,
-    U256Value,
     Value,
     VectorType,
     VectorValue,
@@ -82,14 +76,6 @@ _ARGUMENT_STRUCTS: Final = {
     ("object", "Object"),
     ("fixed_point32", "FixedPoint32"),
     ("fixed_point64", "FixedPoint64"),
-}
-_SCRIPT_VALUES: Final = {
-    "u8": U8Value,
-    "u16": U16Value,
-    "u32": U32Value,
-    "u64": U64Value,
-    "u128": U128Value,
-    "u256": U256Value,
 }
 
 
@@ -317,15 +303,13 @@ def run_published_entry(
     host.flush()
 
 
-def _script_argument(argument: ScriptArgument) -> tuple[RuntimeType, Value]:
-    kind, value = argument.kind, argument.value
-    if kind == "bool":
-        return "bool", bool(value)
-    if kind == "address":
-        return "address", AddressValue(bytes(value))
-    if kind == "u8_vector":
-        return VectorType("u8"), VectorValue("u8", [U8Value(b) for b in bytes(value)])
-    return kind, _SCRIPT_VALUES[kind](int(value))
+def _script_argument_bcs(argument: ScriptArgument) -> bytes:
+    """The BCS of a script argument's value, as aptos-core's ``convert_txn_args`` makes it:
+    a tagged value loses its tag (a ``u8_vector`` keeps its length prefix), a
+    ``serialized`` one is its bytes."""
+    if argument.kind == "serialized":
+        return bytes(argument.value)
+    return argument.to_bcs()[1:]  # past the one-byte tag
 
 
 def run_published_script(ctx: Context, script: Script, *, max_gas_amount: int) -> None:
@@ -343,17 +327,13 @@ def run_published_script(ctx: Context, script: Script, *, max_gas_amount: int) -
     if count and count != len(ctx.signers):
         raise VMStatusError("NUMBER_OF_SIGNER_ARGUMENTS_MISMATCH")
     args = _signer_values(params[:count], ctx.signers)
+    # As on a node, each argument is read from its value's BCS by the parameter's type, as
+    # an entry function's is: a u8_vector may be a String, a serialized one any type.
     for token, argument in zip(params[count:], script.args, strict=True):
-        expected = instantiate(compiled, token, types)
-        if argument.kind == "serialized":
-            # Read by the parameter's type, as an entry function's argument.
-            value = _decode_argument(expected, bytes(argument.value))
-            _check_objects(host, value)
-            args.append(value)
-            continue
-        ty, value = _script_argument(argument)
-        if expected != ty:
-            raise VMStatusError("FAILED_TO_DESERIALIZE_ARGUMENT", f"not a {ty} argument")
+        value = _decode_argument(
+            instantiate(compiled, token, types), _script_argument_bcs(argument)
+        )
+        _check_objects(host, value)
         args.append(value)
     meter = GasMeter(max_gas_amount * GAS_UNIT_SCALING_FACTOR)
     try:
