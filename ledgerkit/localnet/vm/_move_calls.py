@@ -23,7 +23,11 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from ledgerkit.bcs import Script, ScriptArgument
-from ledgerkit.localnet.vm._gas_schedule import GAS_UNIT_SCALING_FACTOR
+from ledgerkit.localnet.vm._gas_schedule import (
+    DEPENDENCY_PER_BYTE,
+    DEPENDENCY_PER_MODULE,
+    GAS_UNIT_SCALING_FACTOR,
+)
 from ledgerkit.localnet.vm._move_json import from_json, to_json
 from ledgerkit.localnet.vm._node_host import FRAMEWORK_ADDRESSES, NodeHost, tag_text
 from ledgerkit.localnet.vm.framework import (
@@ -264,9 +268,11 @@ def _arguments(
     return values
 
 
-def _settle(ctx: Context, meter: GasMeter) -> None:
-    """Add what the interpreter used to the transaction's execution gas."""
-    ctx.charge(-(-meter.used // GAS_UNIT_SCALING_FACTOR))
+def _settle(ctx: Context, meter: GasMeter, host: NodeHost) -> None:
+    """Add what the interpreter used, and the dependency gas of the published modules
+    loaded, to the transaction's execution gas."""
+    dependencies = sum(DEPENDENCY_PER_MODULE + DEPENDENCY_PER_BYTE * n for n in host.loaded)
+    ctx.charge(-(-(meter.used + dependencies) // GAS_UNIT_SCALING_FACTOR))
 
 
 def _function(host: NodeHost, fid: EntryFunctionId) -> tuple[CompiledModule, Any, Any]:
@@ -289,6 +295,7 @@ def run_published_entry(
 ) -> None:
     """Run entry function ``fid`` of a published module with the context's signers."""
     host = NodeHost(ctx)
+    ctx.calls = 0  # its code is metered; framework bodies it reaches count
     module, fdef, handle = _function(host, fid)
     if not fdef.is_entry:
         raise VMStatusError("EXECUTE_ENTRY_FUNCTION_CALLED_ON_NON_ENTRY_FUNCTION")
@@ -299,7 +306,7 @@ def run_published_entry(
     try:
         execute_function(host, module, fid.name, types, args, meter=meter)
     finally:
-        _settle(ctx, meter)
+        _settle(ctx, meter, host)
     host.flush()
 
 
@@ -315,6 +322,7 @@ def _script_argument_bcs(argument: ScriptArgument) -> bytes:
 def run_published_script(ctx: Context, script: Script, *, max_gas_amount: int) -> None:
     """Run a script payload with the context's signers."""
     host = NodeHost(ctx)
+    ctx.calls = 0  # its code is metered; framework bodies it reaches count
     try:
         compiled = read_script(script.code)
     except VMStatusError as error:
@@ -339,7 +347,7 @@ def run_published_script(ctx: Context, script: Script, *, max_gas_amount: int) -
     try:
         execute_script(host, compiled, types, args, meter=meter)
     finally:
-        _settle(ctx, meter)
+        _settle(ctx, meter, host)
     host.flush()
 
 
@@ -356,6 +364,7 @@ def run_published_view(
 
     ``args`` are each argument's BCS, or its JSON when ``json_args``."""
     host = NodeHost(ctx)
+    ctx.calls = 0  # its code is metered; framework bodies it reaches count
     module, _, handle = _function(host, fid)
     metadata = runtime_metadata(module.metadata, module.version)
     if metadata is None or not metadata.is_view(fid.name):
@@ -379,7 +388,7 @@ def run_published_view(
     try:
         results = execute_function(host, module, fid.name, types, args, meter=meter)
     finally:
-        _settle(ctx, meter)
+        _settle(ctx, meter, host)
     returns = [instantiate(module, t, types) for t in module.signature(handle.return_)]
     return (
         [to_json(v, t, host.fields) for v, t in zip(results, returns, strict=True)],
@@ -407,5 +416,5 @@ def run_init_modules(ctx: Context, *, max_gas_amount: int) -> None:
             signer = Reference([SignerValue(AddressValue(bytes(w.address)))], 0, False)
             execute_function(host, module, "init_module", (), [signer], meter=meter)
     finally:
-        _settle(ctx, meter)
+        _settle(ctx, meter, host)
     host.flush()
