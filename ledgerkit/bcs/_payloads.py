@@ -128,7 +128,10 @@ class EntryFunction(BCSStruct):
 class ScriptArgument(BCSStruct):
     """One argument of a script transaction: a tagged primitive value.
 
-    ``kind`` is one of ``u8 u16 u32 u64 u128 u256 address u8_vector bool``.
+    ``kind`` is one of ``u8 u16 u32 u64 u128 u256 address u8_vector bool``, or
+    ``serialized``: ``value`` is then the BCS of a value of the script parameter's type
+    (any type a transaction argument may have: ``vector<address>``, ``String``,
+    ``Option<u64>`` ...), read by the node by that type.
     """
 
     kind: str
@@ -144,6 +147,7 @@ class ScriptArgument(BCSStruct):
         "u16",
         "u32",
         "u256",
+        "serialized",
     )
     #: The Move type each kind stands for, as a script's ABI names it.
     MOVE_TYPES: ClassVar[dict[str, str]] = {
@@ -164,7 +168,7 @@ class ScriptArgument(BCSStruct):
         try:
             if self.kind == "address":
                 object.__setattr__(self, "value", Address.parse(self.value))
-            elif self.kind == "u8_vector":
+            elif self.kind in ("u8_vector", "serialized"):
                 object.__setattr__(self, "value", bytes(self.value))
             elif self.kind != "bool":
                 bits = int(self.kind[1:])
@@ -177,7 +181,7 @@ class ScriptArgument(BCSStruct):
         s.u8(self.KINDS.index(kind))
         if kind == "address":
             s.address(self.value)
-        elif kind == "u8_vector":
+        elif kind in ("u8_vector", "serialized"):
             s.var_bytes(self.value)
         elif kind == "bool":
             s.boolean(self.value)
@@ -193,7 +197,7 @@ class ScriptArgument(BCSStruct):
         kind = cls.KINDS[tag]
         if kind == "address":
             return cls(kind, d.address())
-        if kind == "u8_vector":
+        if kind in ("u8_vector", "serialized"):
             return cls(kind, d.var_bytes())
         if kind == "bool":
             return cls(kind, d.boolean())

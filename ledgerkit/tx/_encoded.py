@@ -152,6 +152,9 @@ def _entry_json(call: EntryFunction, param_types: Sequence[MoveType | str] | Non
 
 
 def _script_json(script: Script) -> dict[str, Any]:
+    if any(a.kind == "serialized" for a in script.args):
+        raise InputError("a serialized script argument has no JSON request form; submit its BCS")
+
     def value(kind: str, v: Any) -> Any:
         if kind == "address":
             return Address.parse(v).long

@@ -256,7 +256,9 @@ def test_unknown_account_authenticator_and_key_variants() -> None:
     assert "public key scheme" in str(error)
     error = _decode_error(lambda: AnySignature.from_bcs(bytes.fromhex("0900")), offset=0)
     assert "signature scheme" in str(error)
-    error = _decode_error(lambda: ScriptArgument.from_bcs(bytes.fromhex("0900")), offset=0)
+    # Tag 16: past aptos-core's TransactionArgument variants (9 is Serialized, 10-15 the
+    # signed integers).
+    error = _decode_error(lambda: ScriptArgument.from_bcs(bytes.fromhex("1000")), offset=0)
     assert "script argument" in str(error)
 
 

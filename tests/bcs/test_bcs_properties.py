@@ -450,6 +450,7 @@ _SCRIPT_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "address": ADDRESSES,
     "u8_vector": st.binary(max_size=20),
     "bool": st.booleans(),
+    "serialized": st.binary(max_size=20),
 }
 SCRIPT_ARGUMENTS = st.sampled_from(ScriptArgument.KINDS).flatmap(
     lambda kind: _SCRIPT_VALUES[kind].map(lambda v: ScriptArgument(kind, v))

@@ -8,11 +8,12 @@ transaction's JSON is what a test reads.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 import httpx
+import pytest
 from assembler import ModuleBuilder, package_metadata
 from assembler.examples import EXAMPLES
 
@@ -24,6 +25,7 @@ from ledgerkit.bcs import (
     Script,
     SignedTransaction,
 )
+from ledgerkit.localnet import LocalNode
 from ledgerkit.types import ModuleId, MoveType
 
 PUBLISH: Final = "0x1::code::publish_package_txn"
@@ -145,3 +147,35 @@ def apt_balance(node: Node, address: str) -> int:
 
 def events_of(txn: dict[str, Any], suffix: str) -> list[Any]:
     return [e["data"] for e in txn["events"] if e["type"].endswith(suffix)]
+
+
+# -- fixtures a test module takes by assigning them to its own names -------------------------
+
+
+def node_fixture(seed: int) -> Any:
+    """A module-scoped ``node`` fixture: a node of the generator's ``seed`` (two blocks, no
+    services) reached over HTTP. Use: ``node = node_fixture(31)`` in a test module."""
+
+    @pytest.fixture(scope="module", name="node")
+    def node(make_node: Callable[..., LocalNode]) -> Iterator[Node]:
+        running = make_node(seed=seed, blocks=2, services=False)
+        with httpx.Client(base_url=running.url, timeout=60.0) as http:
+            chain_id = int(http.get("/").json()["chain_id"])
+            yield Node(http, list(running.dev_accounts), chain_id)
+
+    return node
+
+
+def publisher_fixture(examples: Sequence[str]) -> Any:
+    """A module-scoped ``publisher`` fixture: the first dev account, with the assembler's
+    ``examples`` published at its address. Use: ``publisher = publisher_fixture(("counter",))``."""
+
+    @pytest.fixture(scope="module", name="publisher")
+    def publisher(node: Node) -> Any:
+        alice = node.accounts[0]
+        for name in examples:
+            txn = publish_example(node, alice, name)
+            assert txn["success"], (name, txn["vm_status"])
+        return alice
+
+    return publisher

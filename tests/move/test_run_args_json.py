@@ -8,13 +8,20 @@ are the examples' Move sources' arguments, written out.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Final
 
 import httpx
-import pytest
-from run_kit import BCS_TXN, Node, call, publish_example, raw_call, submit
+from run_kit import (
+    BCS_TXN,
+    Node,
+    call,
+    node_fixture,
+    publish_example,
+    publisher_fixture,
+    raw_call,
+    submit,
+)
 
 from ledgerkit.bcs import Ed25519Authenticator, EntryFunction, SignedTransaction
 from ledgerkit.localnet import LocalNode
@@ -22,22 +29,8 @@ from ledgerkit.localnet import LocalNode
 PUBLISHED: Final = ("message_board", "container")
 
 
-@pytest.fixture(scope="module")
-def node(make_node: Callable[..., LocalNode]) -> Iterator[Node]:
-    running = make_node(seed=32, blocks=2, services=False)
-    with httpx.Client(base_url=running.url, timeout=60.0) as http:
-        chain_id = int(http.get("/").json()["chain_id"])
-        yield Node(http, list(running.dev_accounts), chain_id)
-
-
-@pytest.fixture(scope="module")
-def publisher(node: Node) -> Any:
-    """The first dev account, with the examples used here published at its address."""
-    alice = node.accounts[0]
-    for name in PUBLISHED:
-        txn = publish_example(node, alice, name)
-        assert txn["success"], (name, txn["vm_status"])
-    return alice
+node = node_fixture(32)
+publisher = publisher_fixture(PUBLISHED)
 
 
 def _shown(txn: dict[str, Any]) -> tuple[str, list[Any], list[Any]]:

@@ -7,44 +7,27 @@ gas) written out by hand from the examples' Move sources.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
 from typing import Any, Final
 
-import httpx
-import pytest
 from run_kit import (
     Node,
     call,
     call_raw,
     events_of,
-    publish_example,
+    node_fixture,
+    publisher_fixture,
     raw_call,
     resource,
     view,
 )
 
 from ledgerkit.bcs import Ed25519Authenticator, EntryFunction, SignedTransaction
-from ledgerkit.localnet import LocalNode
 
 PUBLISHED: Final = ("message_board", "counter", "container", "vault")
 
 
-@pytest.fixture(scope="module")
-def node(make_node: Callable[..., LocalNode]) -> Iterator[Node]:
-    running = make_node(seed=31, blocks=2, services=False)
-    with httpx.Client(base_url=running.url, timeout=60.0) as http:
-        chain_id = int(http.get("/").json()["chain_id"])
-        yield Node(http, list(running.dev_accounts), chain_id)
-
-
-@pytest.fixture(scope="module")
-def publisher(node: Node) -> Any:
-    """The first dev account, with every example module published at its address."""
-    alice = node.accounts[0]
-    for name in PUBLISHED:
-        txn = publish_example(node, alice, name)
-        assert txn["success"], (name, txn["vm_status"])
-    return alice
+node = node_fixture(31)
+publisher = publisher_fixture(PUBLISHED)
 
 
 def short(address: str) -> str:

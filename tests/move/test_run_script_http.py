@@ -174,3 +174,18 @@ def test_a_simulated_script_moves_nothing(node: Node) -> None:
     assert (simulated["success"], simulated["vm_status"]) == (True, "Executed successfully")
     assert int(simulated["gas_used"]) > 0
     assert (apt_balance(node, a), apt_balance(node, b)) == before
+
+
+def test_a_loop_past_the_instruction_bound_stops_with_the_limit_and_pays_what_it_used(
+    node: Node,
+) -> None:
+    dave = node.accounts[3]
+    me = dave.address.standard
+    published = publish_module(node, dave, spin(me), "Spin")
+    assert published["success"], published["vm_status"]
+    # 20,000 units would pay for 6.8 million branches (2,940 internal units each): the
+    # node's bound of 2,000,000 instructions stops the loop first, at 5,880 units of
+    # branches, plus the transaction's and the call's own charges (under 100 units).
+    txn = call(node, dave, f"{me}::spin::forever", max_gas=20_000)
+    assert (txn["success"], txn["vm_status"]) == (False, "EXECUTION_LIMIT_REACHED")
+    assert 5_880 < int(txn["gas_used"]) < 5_880 + 100

@@ -38,6 +38,9 @@ parameter                              value           charged
 ``STORAGE_FEE_PER_EVENT_BYTE``         200 octas       storage, per event byte beyond the
                                                        first 1,024 of the transaction
 ``STORAGE_FEE_PER_TRANSACTION_BYTE``   200 octas       storage, per transaction byte over 600
+``DEPENDENCY_PER_MODULE``              744,600         execution, per published module loaded
+                                                       to run
+``DEPENDENCY_PER_BYTE``                420             execution, per byte of those modules
 =====================================  ==============  ======================================
 
 Python cannot count Move instructions, so the three lines marked * are this node's own:
@@ -46,7 +49,13 @@ instructions and natives a call runs, and two more items (one page each, charged
 body's reads are) per call for what the framework's Move code reads that its Python body
 here does not (feature flags, the asset's metadata object). They are chosen so that an
 APT transfer costs what it costs on networks in 2026 (40-60 execution and 50-60 IO gas
-units: ten times the 4-6 and 5-6 before the change). A *state item* is a resource, a
+units: ten times the 4-6 and 5-6 before the change). Published Move code runs in the
+node's interpreter, which meters its instructions: a published entry function, script
+or view pays the per-call lines only for each framework body it reaches that runs in
+Python (none for code that only stores its own resources and emits its own events), and
+each published module it loads pays ``DEPENDENCY_PER_MODULE`` and ``DEPENDENCY_PER_BYTE``
+(``transaction.rs``'s ``dependency_per_module`` and ``dependency_per_byte`` times 10)
+instead of a state read, as on a node. A *state item* is a resource, a
 table item or a module; the resources of an object (the members of
 ``0x1::object::ObjectGroup``: the structs of the modules ``object``, ``fungible_asset``,
 ``primary_fungible_store`` and of ``0x4``) share one state slot, as a resource group
@@ -94,6 +103,8 @@ from typing import Final
 
 __all__ = [
     "BLOCK_GAS_LIMIT",
+    "DEPENDENCY_PER_BYTE",
+    "DEPENDENCY_PER_MODULE",
     "EXECUTION_PER_CALL",
     "EXECUTION_PER_READ",
     "FREE_EVENT_BYTES_QUOTA",
@@ -155,6 +166,8 @@ STORAGE_FEE_PER_STATE_BYTE: Final = 400
 STORAGE_FEE_PER_EVENT_BYTE: Final = 200
 FREE_EVENT_BYTES_QUOTA: Final = 1024
 STORAGE_FEE_PER_TRANSACTION_BYTE: Final = 200
+DEPENDENCY_PER_MODULE: Final = 744_600
+DEPENDENCY_PER_BYTE: Final = 420
 
 #: Gas a block may use; the transaction that reaches it is the block's last.
 BLOCK_GAS_LIMIT: Final = 3_200
@@ -318,16 +331,18 @@ def fee_statement(
     ), True
 
 
-def view_gas(read_pages: Sequence[int], extra_units: int = 0) -> int:
-    """Gas units of a view function call: its call and reads, no intrinsic gas.
+def view_gas(read_pages: Sequence[int], extra_units: int = 0, calls: int = 1) -> int:
+    """Gas units of a view function call: its call and reads, no intrinsic gas (``calls``:
+    those priced with the per-call stand-ins, 0 for a published view that reaches no
+    framework body).
 
     Examples
     --------
     >>> view_gas([1, 1])
     55
     """
-    reads = (*read_pages, *(1,) * READS_PER_CALL)
-    internal = EXECUTION_PER_CALL + sum(EXECUTION_PER_READ + _read_io(p) for p in reads)
+    reads = (*read_pages, *(1,) * (READS_PER_CALL * calls))
+    internal = EXECUTION_PER_CALL * calls + sum(EXECUTION_PER_READ + _read_io(p) for p in reads)
     return _ceil_div(internal, GAS_UNIT_SCALING_FACTOR) + extra_units
 
 

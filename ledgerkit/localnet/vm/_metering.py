@@ -123,7 +123,7 @@ def gas_usage(ctx: Context, size: int, *, completed: bool) -> GasUsage:
         events = tuple(_event_size(e, ctx.event_bcs.get(i)) for i, e in enumerate(ctx.events))
     return GasUsage(
         size=size,
-        calls=1,
+        calls=ctx.calls,
         read_pages=tuple(ctx.read_pages),
         writes=tuple(slots),
         event_sizes=events,

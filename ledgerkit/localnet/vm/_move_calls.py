@@ -23,7 +23,11 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from ledgerkit.bcs import Script, ScriptArgument
-from ledgerkit.localnet.vm._gas_schedule import GAS_UNIT_SCALING_FACTOR
+from ledgerkit.localnet.vm._gas_schedule import (
+    DEPENDENCY_PER_BYTE,
+    DEPENDENCY_PER_MODULE,
+    GAS_UNIT_SCALING_FACTOR,
+)
 from ledgerkit.localnet.vm._move_json import from_json, to_json
 from ledgerkit.localnet.vm._node_host import FRAMEWORK_ADDRESSES, NodeHost, tag_text
 from ledgerkit.localnet.vm.framework import (
@@ -44,12 +48,6 @@ from ledgerkit.localnet.vm.move import (
     RuntimeType,
     SignerValue,
     StructType,
-    U8Value,
-    U16Value,
-    U32Value,
-    U64Value,
-    U128Value,
-    U256Value,
     Value,
     VectorType,
     VectorValue,
@@ -82,14 +80,6 @@ _ARGUMENT_STRUCTS: Final = {
     ("object", "Object"),
     ("fixed_point32", "FixedPoint32"),
     ("fixed_point64", "FixedPoint64"),
-}
-_SCRIPT_VALUES: Final = {
-    "u8": U8Value,
-    "u16": U16Value,
-    "u32": U32Value,
-    "u64": U64Value,
-    "u128": U128Value,
-    "u256": U256Value,
 }
 
 
@@ -278,9 +268,11 @@ def _arguments(
     return values
 
 
-def _settle(ctx: Context, meter: GasMeter) -> None:
-    """Add what the interpreter used to the transaction's execution gas."""
-    ctx.charge(-(-meter.used // GAS_UNIT_SCALING_FACTOR))
+def _settle(ctx: Context, meter: GasMeter, host: NodeHost) -> None:
+    """Add what the interpreter used, and the dependency gas of the published modules
+    loaded, to the transaction's execution gas."""
+    dependencies = sum(DEPENDENCY_PER_MODULE + DEPENDENCY_PER_BYTE * n for n in host.loaded)
+    ctx.charge(-(-(meter.used + dependencies) // GAS_UNIT_SCALING_FACTOR))
 
 
 def _function(host: NodeHost, fid: EntryFunctionId) -> tuple[CompiledModule, Any, Any]:
@@ -303,6 +295,7 @@ def run_published_entry(
 ) -> None:
     """Run entry function ``fid`` of a published module with the context's signers."""
     host = NodeHost(ctx)
+    ctx.calls = 0  # its code is metered; framework bodies it reaches count
     module, fdef, handle = _function(host, fid)
     if not fdef.is_entry:
         raise VMStatusError("EXECUTE_ENTRY_FUNCTION_CALLED_ON_NON_ENTRY_FUNCTION")
@@ -313,24 +306,23 @@ def run_published_entry(
     try:
         execute_function(host, module, fid.name, types, args, meter=meter)
     finally:
-        _settle(ctx, meter)
+        _settle(ctx, meter, host)
     host.flush()
 
 
-def _script_argument(argument: ScriptArgument) -> tuple[RuntimeType, Value]:
-    kind, value = argument.kind, argument.value
-    if kind == "bool":
-        return "bool", bool(value)
-    if kind == "address":
-        return "address", AddressValue(bytes(value))
-    if kind == "u8_vector":
-        return VectorType("u8"), VectorValue("u8", [U8Value(b) for b in bytes(value)])
-    return kind, _SCRIPT_VALUES[kind](int(value))
+def _script_argument_bcs(argument: ScriptArgument) -> bytes:
+    """The BCS of a script argument's value, as aptos-core's ``convert_txn_args`` makes it:
+    a tagged value loses its tag (a ``u8_vector`` keeps its length prefix), a
+    ``serialized`` one is its bytes."""
+    if argument.kind == "serialized":
+        return bytes(argument.value)
+    return argument.to_bcs()[1:]  # past the one-byte tag
 
 
 def run_published_script(ctx: Context, script: Script, *, max_gas_amount: int) -> None:
     """Run a script payload with the context's signers."""
     host = NodeHost(ctx)
+    ctx.calls = 0  # its code is metered; framework bodies it reaches count
     try:
         compiled = read_script(script.code)
     except VMStatusError as error:
@@ -343,16 +335,19 @@ def run_published_script(ctx: Context, script: Script, *, max_gas_amount: int) -
     if count and count != len(ctx.signers):
         raise VMStatusError("NUMBER_OF_SIGNER_ARGUMENTS_MISMATCH")
     args = _signer_values(params[:count], ctx.signers)
+    # As on a node, each argument is read from its value's BCS by the parameter's type, as
+    # an entry function's is: a u8_vector may be a String, a serialized one any type.
     for token, argument in zip(params[count:], script.args, strict=True):
-        ty, value = _script_argument(argument)
-        if instantiate(compiled, token, types) != ty:
-            raise VMStatusError("FAILED_TO_DESERIALIZE_ARGUMENT", f"not a {ty} argument")
+        value = _decode_argument(
+            instantiate(compiled, token, types), _script_argument_bcs(argument)
+        )
+        _check_objects(host, value)
         args.append(value)
     meter = GasMeter(max_gas_amount * GAS_UNIT_SCALING_FACTOR)
     try:
         execute_script(host, compiled, types, args, meter=meter)
     finally:
-        _settle(ctx, meter)
+        _settle(ctx, meter, host)
     host.flush()
 
 
@@ -369,6 +364,7 @@ def run_published_view(
 
     ``args`` are each argument's BCS, or its JSON when ``json_args``."""
     host = NodeHost(ctx)
+    ctx.calls = 0  # its code is metered; framework bodies it reaches count
     module, _, handle = _function(host, fid)
     metadata = runtime_metadata(module.metadata, module.version)
     if metadata is None or not metadata.is_view(fid.name):
@@ -392,7 +388,7 @@ def run_published_view(
     try:
         results = execute_function(host, module, fid.name, types, args, meter=meter)
     finally:
-        _settle(ctx, meter)
+        _settle(ctx, meter, host)
     returns = [instantiate(module, t, types) for t in module.signature(handle.return_)]
     return (
         [to_json(v, t, host.fields) for v, t in zip(results, returns, strict=True)],
@@ -420,5 +416,5 @@ def run_init_modules(ctx: Context, *, max_gas_amount: int) -> None:
             signer = Reference([SignerValue(AddressValue(bytes(w.address)))], 0, False)
             execute_function(host, module, "init_module", (), [signer], meter=meter)
     finally:
-        _settle(ctx, meter)
+        _settle(ctx, meter, host)
     host.flush()

@@ -9,8 +9,10 @@ check a published bundle), so a host inside either package would tie them in a c
 
 What it serves, per transaction (one host, one cache):
 
-* modules: read from state (``Context.module_code``, which counts the read) and parsed
-  once; the framework's addresses have no bytecode here (their functions are Python);
+* modules: read from state (``Context.module_code``) and parsed once, each one's size
+  kept for its dependency gas (``loaded``: a node charges code it loads per module and
+  byte, not as a state read); the framework's addresses have no bytecode here (their
+  functions are Python);
 * resources of published types: read from the stored JSON, kept as Move values while
   the code runs and written back by :meth:`NodeHost.flush` as JSON with their BCS;
 * module events: rendered to JSON with their BCS (``Context.emit_module``);
@@ -105,6 +107,8 @@ class NodeHost:
         self._resources: dict[tuple[bytes, StructType], _Item] = {}
         self._items: dict[tuple[bytes, bytes], _Item] = {}
         self._tables_made = 0
+        #: The size of each module loaded, for dependency gas.
+        self.loaded: list[int] = []
 
     # -- modules and types ---------------------------------------------------------------
 
@@ -113,7 +117,10 @@ class NodeHost:
         if key not in self._modules:
             module = None
             if key[0] not in FRAMEWORK_ADDRESSES:
-                module = stored_module(self.ctx.module_code(Address(key[0]), name))
+                code = self.ctx.module_code(Address(key[0]), name, counted=False)
+                if code is not None:
+                    self.loaded.append(len(code))
+                module = stored_module(code)
             self._modules[key] = module
         return self._modules[key]
 
@@ -214,6 +221,8 @@ class NodeHost:
         if bytes(address) == _ONE and module == "table":
             meter.charge(_TABLE_OP_GAS)
             return self._table(function, tuple(type_args), args)
+        # A framework body run in Python: priced with the schedule's per-call stand-ins.
+        self.ctx.calls += 1
         # The body sees the state as the code left it, and what it writes is read anew.
         self.flush()
         try:

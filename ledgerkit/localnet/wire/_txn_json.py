@@ -158,8 +158,8 @@ def _script_code(code: bytes) -> dict[str, Any]:
 def _script_arg(kind: str, value: Any) -> Any:
     if kind == "address":
         return Address.parse(value).standard
-    if kind == "u8_vector":
-        return _hex(value)
+    if kind in ("u8_vector", "serialized"):
+        return _hex(value)  # a serialized argument reads as its bytes, as a node shows it
     if kind in ("u64", "u128", "u256"):
         return str(value)
     return value

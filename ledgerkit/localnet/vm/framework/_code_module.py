@@ -13,8 +13,11 @@ with their bytecode as given and served with the ABI derived from it.
 
 ``0x1::object_code_deployment::publish`` publishes the same way at a new object's
 address (named by the publisher and its next sequence number), owned by the publisher,
-and keeps the object's ``ExtendRef`` in ``ManagingRefs``; its ``upgrade`` and
-``freeze_code_object`` are not modelled.
+and keeps the object's ``ExtendRef`` in ``ManagingRefs``. Its ``upgrade`` republishes
+there for the object's owner (the same checks as a republish, then the ``Upgrade`` event),
+and ``freeze_code_object`` (``code::freeze_code_object``) makes every package of the
+object's registry immutable, then checks each one's dependencies again, as the framework
+does (an immutable package may only depend on immutable ones).
 
 Abort codes are the module's: ``std::error`` categories over ``code.move``'s reasons.
 The framework's own packages (``0x1`` .. ``0xa``) count as present for dependencies:
@@ -34,10 +37,17 @@ from ledgerkit.localnet.vm.framework._object_module import (
     create_object,
     grouped,
     named_object_address,
+    object_arg,
+    owner_of,
 )
 from ledgerkit.types import Address, MoveType
 
-__all__ = ["code_object_address", "decode_package_metadata", "publish_package"]
+__all__ = [
+    "code_object_address",
+    "decode_package_metadata",
+    "freeze_code_object",
+    "publish_package",
+]
 
 ARBITRARY: Final = 0
 COMPATIBLE: Final = 1
@@ -224,3 +234,51 @@ def _publish_to_object(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) 
     publish_package(ctx, address, pack, [bytes.fromhex(c[2:]) for c in code_hex])
     ctx.emit_module("0x1::object_code_deployment::Publish", {"object_address": address.standard})
     ctx.put(address, MANAGING_REFS, {"extend_ref": {"self": address.standard}})
+
+
+def _owned_code_object(ctx: Context, value: Any) -> Address:
+    """``upgrade``'s checks of its ``Object<PackageRegistry>``: built as the VM builds the
+    argument, owned by the signer, holding ``ManagingRefs``."""
+    address = object_arg(ctx, value, PACKAGE_REGISTRY)
+    if owner_of(ctx, address) != ctx.signer:
+        raise ctx.abort("object_code_deployment", 0x50002, "ENOT_CODE_OBJECT_OWNER")
+    if not ctx.exists(address, MANAGING_REFS):
+        raise ctx.abort("object_code_deployment", 0x60003, "ECODE_OBJECT_DOES_NOT_EXIST")
+    return address
+
+
+@grouped("object_code_deployment", "upgrade")
+def _upgrade_code_object(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
+    metadata_hex, code_hex, code_object = args
+    address = _owned_code_object(ctx, code_object)
+    pack = decode_package_metadata(bytes.fromhex(metadata_hex[2:]))
+    publish_package(ctx, address, pack, [bytes.fromhex(c[2:]) for c in code_hex])
+    ctx.emit_module("0x1::object_code_deployment::Upgrade", {"object_address": address.standard})
+
+
+def freeze_code_object(ctx: Context, publisher: Address, address: Address) -> None:
+    """``code::freeze_code_object``: every package of the registry at ``address`` made
+    immutable, then each one's dependencies checked again (``EDEP_WEAKER_POLICY`` for a
+    dependency that is not immutable itself)."""
+    registry = ctx.resource(address, PACKAGE_REGISTRY)
+    if registry is None:
+        raise _abort(0x6000A, "ECODE_OBJECT_DOES_NOT_EXIST")
+    if owner_of(ctx, address) != publisher:
+        raise _abort(0x50009, "ENOT_PACKAGE_OWNER")
+    packages = [{**pack, "upgrade_policy": {"policy": IMMUTABLE}} for pack in registry["packages"]]
+    ctx.put(address, PACKAGE_REGISTRY, {"packages": packages})
+    for pack in packages:
+        _allowed_deps(ctx, address, pack)
+
+
+@native("code", "freeze_code_object")
+def _code_freeze_code_object(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
+    address = object_arg(ctx, args[0], PACKAGE_REGISTRY)
+    freeze_code_object(ctx, ctx.signer, address)
+
+
+@grouped("object_code_deployment", "freeze_code_object")
+def _freeze_code_object(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
+    address = object_arg(ctx, args[0], PACKAGE_REGISTRY)
+    freeze_code_object(ctx, ctx.signer, address)
+    ctx.emit_module("0x1::object_code_deployment::Freeze", {"object_address": address.standard})

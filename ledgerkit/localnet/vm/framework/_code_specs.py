@@ -20,6 +20,7 @@ PACKAGE_REGISTRY: Final = "0x1::code::PackageRegistry"
 MANAGING_REFS: Final = "0x1::object_code_deployment::ManagingRefs"
 _COPY_DROP_STORE: Final = ("copy", "drop", "store")
 _EXTENSION: Final = "0x1::option::Option<0x1::copyable_any::Any>"
+_CODE_OBJECT: Final = "0x1::object::Object<0x1::code::PackageRegistry>"
 
 COPYABLE_ANY: Final = ModuleSpec(
     "copyable_any",
@@ -81,6 +82,7 @@ CODE: Final = ModuleSpec(
         StructSpec("UpgradePolicy", _COPY_DROP_STORE, (("policy", "u8"),)),
     ),
     functions=(
+        FunctionSpec("freeze_code_object", ("&signer", _CODE_OBJECT)),
         FunctionSpec(
             "publish_package_txn", ("&signer", "vector<u8>", "vector<vector<u8>>"), entry=True
         ),
@@ -101,7 +103,13 @@ OBJECT_CODE_DEPLOYMENT: Final = ModuleSpec(
         _event("Upgrade"),
     ),
     functions=(
+        FunctionSpec("freeze_code_object", ("&signer", _CODE_OBJECT), entry=True),
         FunctionSpec("publish", ("&signer", "vector<u8>", "vector<vector<u8>>"), entry=True),
+        FunctionSpec(
+            "upgrade",
+            ("&signer", "vector<u8>", "vector<vector<u8>>", _CODE_OBJECT),
+            entry=True,
+        ),
     ),
 )
 

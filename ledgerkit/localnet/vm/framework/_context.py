@@ -166,6 +166,10 @@ class Context:
         #: Per state item read: the 4 KiB pages its stored bytes span (at least one).
         self.read_pages: list[int] = []
         self.extra_gas = 0
+        #: Calls priced with the schedule's per-call stand-ins for framework code run in
+        #: Python: the transaction's framework function, or (published code) each
+        #: framework body the code reaches.
+        self.calls = 1
         #: An orderless transaction (a nonce, no sequence number) is running.
         self.orderless = False
         self._cache: dict[bytes, Any] = {}
@@ -279,15 +283,17 @@ class Context:
             skey, MODULE, address, name, module, self._existed_before(skey), bcs=bytecode
         )
 
-    def module_code(self, address: Address, name: str) -> bytes | None:
-        """The bytecode of module ``address::name`` as this transaction sees it, or None."""
+    def module_code(self, address: Address, name: str, *, counted: bool = True) -> bytes | None:
+        """The bytecode of module ``address::name`` as this transaction sees it, or None
+        (a state read unless not ``counted``: code loaded to run pays dependency gas)."""
         skey = _module_key(address, name)
         write = self.writes.get(skey)
         if write is not None:
             return None if write.value is None else write.bcs
         raw = self._read(skey)
-        self.reads += 1
-        self.read_pages.append(max(1, -(-(0 if raw is None else len(raw[1])) // 4096)))
+        if counted:
+            self.reads += 1
+            self.read_pages.append(max(1, -(-(0 if raw is None else len(raw[1])) // 4096)))
         return None if raw is None else raw[1]
 
     # -- events and guids ---------------------------------------------------------------
