@@ -7,8 +7,8 @@ from this node. What legitimately differs is set aside: hashes, addresses, gas f
 genesis-dependent handle numbers of ``0x1``.
 
 Real nodes order a Move struct's fields by name (the API's ``MoveStructValue`` is a sorted
-map); this node keeps declaration order, so struct data is compared as mappings, key sets
-and value kinds, not as text. The node also differs where written out below: it keeps an
+map), and so does this node (``test_struct_field_order.py``). The node differs where written
+out below: it keeps an
 ``0x1::account::Account`` resource for every account it creates (aptos-core now creates it
 lazily, at an account's first transaction), it writes only the block resource and the
 clock in a block's prologue, and it leaves out ``state_checkpoint_hash`` where real nodes

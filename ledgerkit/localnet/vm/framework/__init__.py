@@ -90,6 +90,7 @@ from ledgerkit.localnet.vm.framework._context import (
     ReadFn,
     VMStatusError,
     Write,
+    sorted_fields,
 )
 from ledgerkit.localnet.vm.framework._module_specs import MODULES
 from ledgerkit.localnet.vm.framework._move_values import (
@@ -170,6 +171,7 @@ __all__ = [
     "record_nonce",
     "render_type",
     "resource_key",
+    "sorted_fields",
     "state_key_bcs",
     "state_key_hash",
     "store_balance",
