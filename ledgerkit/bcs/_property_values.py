@@ -5,8 +5,9 @@ type. The node checks them as ``0x1::from_bcs`` does; readers show them as text.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
+from ledgerkit._errors import InputError
 from ledgerkit.bcs._codec import uleb128_prefix
 from ledgerkit.types import Address
 
@@ -38,6 +39,12 @@ def property_value_text(code: int, raw: bytes) -> str | None:
     Text as the API shows such values: ``true``, decimal integers, a long address, ``0x``
     hex for bytes, the string itself.
 
+    Raises
+    ------
+    InputError
+        ``code`` is not an ``int`` (a ``bool`` is not one here) or ``raw`` is not bytes
+        (``bytes``, ``bytearray`` or ``memoryview``; a ``str`` is refused, not encoded).
+
     Examples
     --------
     >>> property_value_text(4, (7).to_bytes(8, "little"))
@@ -47,6 +54,7 @@ def property_value_text(code: int, raw: bytes) -> str | None:
     >>> property_value_text(9, b"\\x04red") is None
     True
     """
+    code, raw = _checked(code, raw)
     if code == _BOOL:
         return {b"\x00": "false", b"\x01": "true"}.get(raw)
     if code in _WIDTHS:
@@ -65,3 +73,11 @@ def property_value_text(code: int, raw: bytes) -> str | None:
         return body.decode("utf-8")
     except UnicodeDecodeError:
         return None
+
+
+def _checked(code: Any, raw: Any) -> tuple[int, bytes]:
+    if isinstance(code, bool) or not isinstance(code, int):
+        raise InputError(f"a property type code is an int, not {type(code).__name__}")
+    if not isinstance(raw, bytes | bytearray | memoryview):
+        raise InputError(f"a property value is bytes, not {type(raw).__name__}")
+    return code, bytes(raw)

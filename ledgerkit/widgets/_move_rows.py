@@ -4,7 +4,9 @@ A resource's JSON value becomes one row per leaf (``path``, ``type``, ``value``)
 the struct layouts of the modules' ABIs where the node has them. A row points somewhere
 when its value is an address (an account), a table (``Table<K, V>``, with ``K`` and ``V``
 from the enclosing struct's field type) or an event handle (a stream of the account):
-``target`` holds what to open. Integers stay the exact decimal text the node sent.
+``target`` holds what to open. Integers stay the exact decimal text the node sent. A
+struct's fields come in the order its module declares them (a node's API sorts them by
+name).
 """
 
 from __future__ import annotations
@@ -135,7 +137,12 @@ def flatten_value(
             fields = layouts.fields(t) if layouts is not None and isinstance(t, StructTag) else None
             if not node:
                 add(path, t, "{}")
-            for name, child in node.items():
+            # Declaration order where the ABI is known (a node lists a struct's fields by
+            # name), the node's order for anything else.
+            declared = [name for name in fields or () if name in node]
+            names = declared + [name for name in node if name not in (fields or {})]
+            for name in names:
+                child = node[name]
                 walk(f"{path}.{name}" if path else name, child, (fields or {}).get(name), depth + 1)
             return
         if isinstance(node, list):

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from ledgerkit import InputError
 from ledgerkit.bcs import PROPERTY_TYPES, property_value_text
 
 ADDRESS = bytes(range(32))
@@ -55,3 +58,28 @@ def test_one_value_of_the_type_reads_as_text(code: int, raw: bytes, text: str) -
 )
 def test_anything_else_is_none(code: int, raw: bytes) -> None:
     assert property_value_text(code, raw) is None
+
+
+@pytest.mark.parametrize(
+    ("code", "raw", "message"),
+    [
+        (9, "red", "a property value is bytes, not str"),
+        (4, 7, "a property value is bytes, not int"),
+        (4, None, "a property value is bytes, not NoneType"),
+        ("4", (7).to_bytes(8, "little"), "a property type code is an int, not str"),
+        (4.0, (7).to_bytes(8, "little"), "a property type code is an int, not float"),
+        (True, b"\x01", "a property type code is an int, not bool"),
+        (None, b"\x01", "a property type code is an int, not NoneType"),
+        ([9], b"\x03red", "a property type code is an int, not list"),
+    ],
+)
+def test_a_value_or_code_of_the_wrong_type_is_an_input_error(
+    code: Any, raw: Any, message: str
+) -> None:
+    with pytest.raises(InputError, match=f"^{message}$"):
+        property_value_text(code, raw)
+
+
+def test_any_bytes_like_value_reads_as_bytes() -> None:
+    assert property_value_text(9, bytearray(b"\x03red")) == "red"
+    assert property_value_text(4, memoryview((7).to_bytes(8, "little"))) == "7"

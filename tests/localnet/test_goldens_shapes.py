@@ -7,12 +7,11 @@ from this node. What legitimately differs is set aside: hashes, addresses, gas f
 genesis-dependent handle numbers of ``0x1``.
 
 Real nodes order a Move struct's fields by name (the API's ``MoveStructValue`` is a sorted
-map); this node keeps declaration order, so struct data is compared as mappings, key sets
-and value kinds, not as text. The node also differs where written out below: it keeps an
+map), and so does this node (``test_struct_field_order.py``). The node differs where written
+out below: it keeps an
 ``0x1::account::Account`` resource for every account it creates (aptos-core now creates it
-lazily, at an account's first transaction), it writes only the block resource and the
-clock in a block's prologue, and it leaves out ``state_checkpoint_hash`` where real nodes
-write ``null`` (the reference schema has it optional and not nullable).
+lazily, at an account's first transaction), and it leaves out ``state_checkpoint_hash``
+where real nodes write ``null`` (the reference schema has it optional and not nullable).
 """
 
 from __future__ import annotations
@@ -287,13 +286,25 @@ def test_a_block_metadata_transaction_has_the_golden_s_fields(world: World) -> N
     # vector<u64> in the event: decimal strings.
     assert event["data"]["failed_proposer_indices"] == [str(index) for index in failed]
     assert event["data"]["time_microseconds"] == block["timestamp"]
-    writes = [(t, d) for a, t, d in _writes(block) if a == "0x1"]
-    # The golden's first and fourth writes, in its order (the node models no others).
-    assert [t for t, _ in writes] == [
+    writes = {t: d for a, t, d in _writes(block) if a == "0x1"}
+    # The golden's resource writes but the storage usage (written on a new epoch: the
+    # golden's block starts one, this one does not) and its one table item, the commit
+    # history's.
+    assert set(writes) == {
         "0x1::block::BlockResource",
+        "0x1::block::CommitHistory",
+        "0x1::stake::ValidatorPerformance",
         "0x1::timestamp::CurrentTimeMicroseconds",
-    ]
-    resource, clock = (d for _, d in writes)
+        "0x1::randomness::PerBlockRandomness",
+    }
+    (item,) = [c for c in block["changes"] if c["type"] == "write_table_item"]
+    assert list(item) == ["state_key_hash", "handle", "key", "value", "data", "type"]
+    history = writes["0x1::block::CommitHistory"]
+    assert list(history) == ["max_capacity", "next_idx", "table"]
+    assert history["max_capacity"] == 2000
+    assert list(writes["0x1::randomness::PerBlockRandomness"]) == ["epoch", "round", "seed"]
+    resource = writes["0x1::block::BlockResource"]
+    clock = writes["0x1::timestamp::CurrentTimeMicroseconds"]
     assert set(resource) == BLOCK_RESOURCE_KEYS
     assert resource["height"] == event["data"]["height"]
     assert resource["new_block_events"]["guid"]["id"]["addr"] == "0x1"

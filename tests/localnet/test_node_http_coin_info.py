@@ -10,6 +10,7 @@ is the asset's supply at ``0xa``. Abort codes are from ``coin.move`` and
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any, Final
 
 import httpx
@@ -159,3 +160,32 @@ def test_managed_coin_register_of_apt_does_nothing(http: httpx.Client, node: Loc
         "0x1::fungible_asset::ConcurrentSupply",
         "0x1::transaction_fee::BurnedFees",
     }
+
+
+def test_a_coin_transfer_to_an_address_without_an_account_makes_its_store(
+    node: LocalNode, http: httpx.Client
+) -> None:
+    """``coin::transfer<AptosCoin>`` is ``primary_fungible_store::withdraw`` then
+    ``primary_fungible_store::deposit`` (coin.move): the recipient needs no account and no
+    ``CoinStore``; its APT primary store, at ``SHA3-256(owner ‖ 0xa ‖ 0xFC)``, is made as
+    an object it owns, and no ``0x1::account::Account`` is written for it."""
+    sender: Any = node.dev_accounts[5]
+    fresh = "0x" + "c0" * 32
+    done = run(http, sender, "0x1::coin::transfer", [("address", fresh), ("u64", 1234)],
+               type_args=[APT])  # fmt: skip
+    assert (done["success"], done["vm_status"]) == (True, "Executed successfully")
+    seed = bytes.fromhex("c0" * 32) + bytes(31) + b"\x0a" + b"\xfc"
+    store = "0x" + hashlib.sha3_256(seed).hexdigest()
+    written = {(c["address"], c["data"]["type"]): c["data"]["data"] for c in done["changes"]}
+    assert written[store, "0x1::fungible_asset::FungibleStore"] == {
+        "balance": "1234",
+        "frozen": False,
+        "metadata": {"inner": "0xa"},
+    }
+    core = written[store, "0x1::object::ObjectCore"]
+    assert (core["owner"], core["allow_ungated_transfer"]) == (fresh, False)
+    assert (fresh, "0x1::account::Account") not in written
+    kinds = [(e["type"], e["data"]) for e in done["events"][:-1]]
+    assert kinds[-1] == ("0x1::fungible_asset::Deposit", {"amount": "1234", "store": store})
+    assert kinds[0][0] == "0x1::fungible_asset::Withdraw"
+    assert _view(http, "0x1::coin::balance", [APT], [fresh]) == ["1234"]

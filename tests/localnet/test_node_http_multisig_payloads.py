@@ -359,19 +359,22 @@ def test_a_multisig_payload_submitted_as_json(
 def test_a_call_that_cannot_run_is_resolved_as_failed(
     http: httpx.Client, owners: list[Account], account: str
 ) -> None:
-    """No such module, and too few arguments: the VM errors LINKER_ERROR (1081) and
-    NUMBER_OF_ARGUMENTS_MISMATCH (1098), recorded as ``VMError`` without a location."""
+    """No such module, too few arguments, a type argument without the ``key`` its
+    parameter needs, and a coin type naming no struct: the VM errors LINKER_ERROR (1081),
+    NUMBER_OF_ARGUMENTS_MISMATCH (1098), CONSTRAINT_NOT_SATISFIED (1075) and
+    TYPE_RESOLUTION_FAILURE (2021) (numbers of aptos-core's ``StatusCode``), recorded as
+    ``VMError`` without a location."""
     a, b, _ = owners
     where = ("address", Address.parse(account))
+    to = ("address", Account.generate().address)
+    unkeyed = [("address", "0xa"), to, ("u64", 1)]
     calls = [
         (EntryFunction.build("0x1::no_such_module::run", [], []), "1081"),
-        (
-            EntryFunction.build(
-                "0x1::aptos_account::transfer", [], [("address", Account.generate().address)]
-            ),
-            "1098",
-        ),
-    ]
+        (EntryFunction.build("0x1::aptos_account::transfer", [], [to]), "1098"),
+        (EntryFunction.build("0x1::primary_fungible_store::transfer", ["u64"], unkeyed), "1075"),
+        (EntryFunction.build("0x1::coin::transfer", ["0x1::coin::NoSuchCoin"], [to, ("u64", 1)]),
+         "2021"),
+    ]  # fmt: skip
     for inner, code in calls:
         created = call(
             http, b, "create_transaction", where, ("vector<u8>", b"\x00" + inner.to_bcs())

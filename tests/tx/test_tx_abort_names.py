@@ -46,8 +46,6 @@ def agree(status: str) -> MoveAbort:
 
 TRANSACTIONS: Final = [
     # (what fails, function, arguments, type arguments, module, code, constant)
-    ("a coin transfer to no account", "0x1::coin::transfer", ["0x" + "ab" * 32, 1], (APT,),
-     "0x1::coin", 0x60005, "ECOIN_STORE_NOT_PUBLISHED"),
     ("a coin that is not one", "0x1::aptos_account::transfer_coins", ["0x" + "ab" * 32, 1],
      ("0x1::ledger_demo::Point",), "0x1::coin", 0x60003, "ECOIN_INFO_NOT_PUBLISHED"),
     ("a batch of 2 recipients and 1 amount", "0x1::aptos_account::batch_transfer",

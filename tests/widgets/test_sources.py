@@ -51,7 +51,11 @@ def test_a_cursor_source_asks_each_page_of_the_node_once(client: ReadLog, scene:
     assert [r["type"] for r in grid.rows] == every[:SOURCE_PAGE]
     assert (grid.total, source.complete) == (len(every), True)
     grid.query = "block"
-    assert [r["type"] for r in grid.rows] == ["0x1::block::BlockResource"]
+    assert [r["type"] for r in grid.rows] == [
+        "0x1::block::BlockResource",
+        "0x1::block::CommitHistory",
+        "0x1::randomness::PerBlockRandomness",
+    ]
     starts = _starts(client)
     assert len(starts) == pages
     assert starts[0] is None

@@ -43,6 +43,7 @@ from ledgerkit.localnet.vm import (
 from ledgerkit.localnet.vm.framework import (
     ACCOUNT,
     FRAMEWORK,
+    BlockFacts,
     Context,
     block_prologue,
     resource_key,
@@ -213,8 +214,11 @@ class BlockBuilder:
                 return rec.overlay[skey]
             return store.reads.state(skey)
 
+        # The state's size when the epoch begins: after the previous block.
+        usage = store.reads.usage(prev.last_version) if epoch != prev.epoch else None
+        facts = BlockFacts(round_ % len(self.validators), block_id, usage)
         self._metadata_transaction(
-            rec, read, block_id, epoch, round_, proposer, votes, failed, timestamp_usec
+            rec, read, block_id, epoch, round_, proposer, votes, failed, timestamp_usec, facts
         )
         included, discarded, gas, size, full = self._user_transactions(
             rec, read, mempool, timestamp_usec
@@ -243,6 +247,7 @@ class BlockBuilder:
         votes: bytes,
         failed: list[int],
         timestamp_usec: int,
+        facts: BlockFacts,
     ) -> None:
         """Record the block's ``block_metadata_transaction`` (the block prologue)."""
         ctx = Context(read, FRAMEWORK.codec, timestamp_usec=timestamp_usec, chain_id=self.chain_id)
@@ -255,6 +260,7 @@ class BlockBuilder:
             votes=votes,
             failed_proposers=failed,
             timestamp_usec=timestamp_usec,
+            facts=facts,
         )
         output = TxnOutput(True, SUCCESS, 0, finalize(ctx), ctx.events, ctx.handle_events)
         s = Serializer()  # BlockMetadata, for its hash

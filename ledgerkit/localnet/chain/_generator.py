@@ -59,6 +59,7 @@ from ledgerkit.localnet.chain._seeded_accounts import (
     WORKLOAD_ACCOUNT_APT,
     dev_accounts,
     faucet_account,
+    validator_addresses,
 )
 from ledgerkit.localnet.chain._workload import Workload, unit
 from ledgerkit.localnet.mempool import Mempool, admit
@@ -83,6 +84,7 @@ from ledgerkit.localnet.vm.framework import (
     Context,
     account_data,
     deposit,
+    genesis_block_state,
     monitored_supply,
     object_core,
     type_info,
@@ -172,7 +174,9 @@ _Funded = tuple[Address, int, int]
 def _put_framework(ctx: Context, config: NodeConfig, start: int) -> None:
     """The framework's modules and its ``0x1`` resources: its account (and the reserved
     accounts ``0x2``..``0xa``), the chain id, the clock (at the history's ``start``), the
-    block resource, burned fees, the originating address table and APT's ``CoinInfo``."""
+    block resource and the per-block state (commit history, validator performance,
+    randomness, storage usage), burned fees, the originating address table and APT's
+    ``CoinInfo``."""
     for (address, name), (body, _, bytecode) in FRAMEWORK.module_payloads.items():
         ctx.put_module(address, name, body, bytecode)
     framework_account = account_data(_FRAMEWORK, bytes(_FRAMEWORK))
@@ -192,6 +196,7 @@ def _put_framework(ctx: Context, config: NodeConfig, start: int) -> None:
             "update_epoch_interval_events": _handle(3),
         },
     )
+    genesis_block_state(ctx, len(validator_addresses(config.seed)))
     ctx.put(_FRAMEWORK, BURNED_FEES, {"total": "0"})
     ctx.put(
         _FRAMEWORK,

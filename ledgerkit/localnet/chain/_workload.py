@@ -10,12 +10,12 @@ same state.
 Mix (weights out of 100): APT transfers 40, transfers that create an account 5,
 ``coin::transfer<AptosCoin>`` 8, LDT transfers 10, ``ledger_demo`` writes 30
 (``set_score`` 12, ``set_cell`` 8, ``set_profile`` 6, ``add_score`` 4), batch transfers 2,
-5 that fail on purpose with the framework's own abort codes (an LDT transfer over the
-sender's balance (``EINSUFFICIENT_BALANCE``), a profile level over the limit, a coin
-transfer to an address without an account, ``fail_if`` with a non-zero code, and one
-that runs out of gas). The chain generator adds the day's stories on top
-(:mod:`~._day_stories`: digital assets, token v1, multisig accounts, sponsored
-transactions, key rotations).
+a coin transfer to an unused address 1 (the framework makes the address's primary store;
+no account), and 4 that fail on purpose with the framework's own abort codes (an LDT
+transfer over the sender's balance (``EINSUFFICIENT_BALANCE``), a profile level over the
+limit, ``fail_if`` with a non-zero code, and one that runs out of gas). The chain
+generator adds the day's stories on top (:mod:`~._day_stories`: digital assets, token v1,
+multisig accounts, sponsored transactions, key rotations).
 
 A workload account signs with the key its on-chain authentication key names: its seeded
 key, or its rotated key (:func:`~._seeded_accounts.rotated_key`) once it rotated.

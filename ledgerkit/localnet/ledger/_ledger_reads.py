@@ -32,6 +32,7 @@ from ledgerkit.localnet.vm.framework import (
     primary_store_address,
     render_type,
     resource_key,
+    sorted_fields,
     table_key,
 )
 from ledgerkit.types import Address, MoveType, StructTag
@@ -446,7 +447,9 @@ class LedgerReads:
         if stored["value_type"] == render_type(value_type):
             return stored["value"], found[1]
         try:
-            value = FRAMEWORK.standardize(value_type, codec.decode(value_type, found[1]))
+            value = sorted_fields(
+                FRAMEWORK.standardize(value_type, codec.decode(value_type, found[1]))
+            )
         except (InputError, BCSError) as exc:
             raise _error(
                 ErrorCode.INVALID_INPUT, f"the item is not a {value_type}: {exc}"

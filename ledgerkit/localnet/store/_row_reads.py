@@ -105,6 +105,20 @@ class StoreReads:
             return None
         return row[0], row[1]
 
+    def usage(self, version: int) -> tuple[int, int]:
+        """The state at ``version``: how many items it holds and their bytes (each item's
+        stored key and BCS value), as ``0x1::state_storage`` counts them at an epoch's
+        beginning."""
+        row = self._connections.fetch_one(
+            "SELECT count(*), coalesce(sum(length(s.skey) + length(s.bcs)), 0) "
+            "FROM state_keys k JOIN state s ON s.id = ("
+            "SELECT id FROM state WHERE skey = k.skey AND version <= ? "
+            "ORDER BY version DESC LIMIT 1) "
+            "WHERE k.first_version <= ? AND s.json IS NOT NULL",
+            (version, version),
+        )
+        return (0, 0) if row is None else (int(row[0]), int(row[1]))
+
     def keys(self, prefix: bytes, start: bytes | None, version: int) -> Iterator[bytes]:
         """State keys under ``prefix`` from ``start`` on, in order, created by ``version``."""
         low = start if start is not None and start > prefix else prefix

@@ -122,6 +122,7 @@ from ledgerkit.localnet.vm.framework import (
     create_account,
     nonce_used,
     record_nonce,
+    sorted_fields,
     state_key_hash,
     store_balance,
 )
@@ -597,7 +598,7 @@ def finalize(ctx: Context) -> list[StateChange]:
                 }
                 out.append(StateChange(w.skey, None, None, change))
                 continue
-            resource = {"type": w.path, "data": w.value}
+            resource = {"type": w.path, "data": sorted_fields(w.value)}
             bcs = w.bcs or codec.encode(w.path, w.value)
             change = {
                 "address": address,
@@ -624,13 +625,14 @@ def finalize(ctx: Context) -> list[StateChange]:
                     "state_key_hash": key_hash,
                     "handle": handle,
                     "key": key_hex,
-                    "data": {"key": w.key, "key_type": w.path},
+                    "data": {"key": sorted_fields(w.key), "key_type": w.path},
                     "type": "delete_table_item",
                 }
                 out.append(StateChange(w.skey, None, None, change))
                 continue
             value_bcs = w.value_bcs or codec.encode(w.value_type, w.value)
-            data = {"key": w.key, "key_type": w.path, "value": w.value, "value_type": w.value_type}
+            key, value = sorted_fields(w.key), sorted_fields(w.value)
+            data = {"key": key, "key_type": w.path, "value": value, "value_type": w.value_type}
             change = {
                 "state_key_hash": key_hash,
                 "handle": handle,
@@ -698,7 +700,7 @@ def run_view(
         out.uleb128(len(results_bcs))
         for raw in results_bcs:
             out.fixed_bytes(raw)
-        return results_json, out.output(), view_gas(ctx.read_pages, ctx.extra_gas, ctx.calls)
+        return sorted_fields(results_json), out.output(), view_gas(ctx.read_pages, ctx.extra_gas, ctx.calls)
     if module is None:
         raise _invalid(f"Module {fid.module} not found")
     if function is None:
@@ -737,4 +739,4 @@ def run_view(
     for t, value in zip(returns, results, strict=True):
         out.fixed_bytes(codec.encode(t, value))
     gas = view_gas(ctx.read_pages, ctx.extra_gas)
-    return results, out.output(), gas
+    return sorted_fields(results), out.output(), gas

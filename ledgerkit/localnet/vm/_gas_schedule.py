@@ -243,13 +243,14 @@ class FeeStatement:
     storage_fee_refund_octas: int
 
     def event_data(self) -> dict[str, str]:
-        """The event's data as the REST API renders it (u64 as text)."""
+        """The event's data as the REST API renders it (u64 as text, fields in name
+        order)."""
         return {
-            "total_charge_gas_units": str(self.total_charge_gas_units),
             "execution_gas_units": str(self.execution_gas_units),
             "io_gas_units": str(self.io_gas_units),
             "storage_fee_octas": str(self.storage_fee_octas),
             "storage_fee_refund_octas": str(self.storage_fee_refund_octas),
+            "total_charge_gas_units": str(self.total_charge_gas_units),
         }
 
 

@@ -7,7 +7,8 @@ the two, as a node's API renders a Move value: ``u64``/``u128``/``u256`` (and th
 signed integers) as decimal text, the narrow integers as numbers, addresses in the
 standard form, ``vector<u8>`` as ``0x``-hex, ``0x1::string::String`` as its text,
 ``0x1::option::Option<T>`` as ``{"vec": [...]}``, ``0x1::object::Object<T>`` as
-``{"inner": address}``, other structs as their fields in declaration order. A signer
+``{"inner": address}``, other structs as their fields in declaration order (the executor
+sorts them by name, as the API lists them, when it writes). A signer
 is not a storable value; where a framework body takes one, it is its address.
 
 A struct's fields come from a :data:`Fields` function the caller gives (the node host

@@ -63,9 +63,11 @@ MULTISIG_STATUS_CODES: Final = {
     "MULTISIG_TRANSACTION_PAYLOAD_DOES_NOT_MATCH_HASH": 35,
     "MULTISIG_TRANSACTION_PAYLOAD_DOES_NOT_MATCH": 40,
 }
-#: The ``StatusCode`` numbers of the VM errors a call can fail with before it runs, which
-#: ``TransactionExecutionFailed`` records as ``VMError``.
+#: The ``StatusCode`` numbers of the VM errors a call can fail with before it runs (or, for
+#: a type it cannot resolve, as it runs), which ``TransactionExecutionFailed`` records as
+#: ``VMError``.
 VM_ERROR_CODES: Final = {
+    "CONSTRAINT_NOT_SATISFIED": 1075,
     "NUMBER_OF_TYPE_ARGUMENTS_MISMATCH": 1076,
     "LINKER_ERROR": 1081,
     "FUNCTION_RESOLUTION_FAILURE": 1091,
@@ -73,6 +75,7 @@ VM_ERROR_CODES: Final = {
     "FAILED_TO_DESERIALIZE_ARGUMENT": 1100,
     "NUMBER_OF_SIGNER_ARGUMENTS_MISMATCH": 1101,
     "EXECUTE_ENTRY_FUNCTION_CALLED_ON_NON_ENTRY_FUNCTION": 1103,
+    "TYPE_RESOLUTION_FAILURE": 2021,
 }
 #: The runtime statuses a call can fail with while it runs (Move's ``StatusCode``), which
 #: ``TransactionExecutionFailed`` records as ``MoveExecutionFailure``.

@@ -80,6 +80,11 @@ from ledgerkit.localnet.vm.framework._asset_modules import (
     store_balance,
     type_info,
 )
+from ledgerkit.localnet.vm.framework._block_state import (
+    BlockFacts,
+    genesis_block_state,
+    randomness_seed,
+)
 from ledgerkit.localnet.vm.framework._coin_modules import monitored_supply
 from ledgerkit.localnet.vm.framework._context import (
     ACCOUNT,
@@ -90,6 +95,7 @@ from ledgerkit.localnet.vm.framework._context import (
     ReadFn,
     VMStatusError,
     Write,
+    sorted_fields,
 )
 from ledgerkit.localnet.vm.framework._module_specs import MODULES
 from ledgerkit.localnet.vm.framework._move_values import (
@@ -143,6 +149,7 @@ __all__ = [
     "ORIGINATING_ADDRESS_TABLE",
     "PAIRED_COIN_TYPE",
     "RESOURCE",
+    "BlockFacts",
     "Context",
     "Framework",
     "FunctionSpec",
@@ -161,15 +168,18 @@ __all__ = [
     "deposit",
     "encode_cursor",
     "execution_cleanup",
+    "genesis_block_state",
     "module_key",
     "monitored_supply",
     "next_payload",
     "nonce_used",
     "object_core",
     "primary_store_address",
+    "randomness_seed",
     "record_nonce",
     "render_type",
     "resource_key",
+    "sorted_fields",
     "state_key_bcs",
     "state_key_hash",
     "store_balance",

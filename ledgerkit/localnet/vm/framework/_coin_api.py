@@ -28,7 +28,7 @@ from ledgerkit.localnet.vm.framework._asset_modules import (
     type_info,
 )
 from ledgerkit.localnet.vm.framework._coin_modules import coin_info_supply, monitored_supply
-from ledgerkit.localnet.vm.framework._context import ACCOUNT, Context, VMStatusError, native
+from ledgerkit.localnet.vm.framework._context import Context, VMStatusError, native
 from ledgerkit.localnet.vm.framework._fungible_api import (
     add_fungibility,
     burn_asset,
@@ -273,11 +273,11 @@ def _is_initialized(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> 
 
 @native("coin", "transfer")
 def _transfer(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
+    """Out of the signer's primary store of the paired asset into the recipient's, made
+    when missing: any address receives, an account or not (there is no ``CoinStore``)."""
     coin = resolve_coin(ctx, ty[0])
     to, amount = Address.parse(args[0]), int(args[1])
-    if render_type(coin) == APT_TYPE:  # APT: the recipient must be an account
-        if not ctx.exists(to, ACCOUNT):
-            raise ctx.abort("coin", 0x60005, "ECOIN_STORE_NOT_PUBLISHED")
+    if render_type(coin) == APT_TYPE:
         transfer_asset(ctx, ctx.signer, to, APT_METADATA, amount)
         return
     metadata = paired_metadata(ctx, coin, create=True)

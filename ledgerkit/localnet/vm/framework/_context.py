@@ -36,6 +36,7 @@ __all__ = [
     "VMStatusError",
     "Write",
     "native",
+    "sorted_fields",
 ]
 
 #: Store key -> ``(json, bcs)`` of the current value, or None when there is none.
@@ -46,6 +47,16 @@ NATIVES: dict[tuple[Address, str, str], Native] = {}
 
 ACCOUNT: Final = "0x1::account::Account"
 _ZERO_GUID: Final = {"creation_number": "0", "account_address": "0x0"}
+
+
+def sorted_fields(value: Any) -> Any:
+    """A Move value's JSON with every struct's fields in name order, at every depth.
+
+    A node's API renders a struct as a map sorted by field name (byte order), not in
+    declaration order; in a Move value's JSON every object is a struct (``Option``'s
+    ``{"vec"}``, ``Object``'s ``{"inner"}`` and an enum's ``__variant__`` included).
+    """
+    return orjson.loads(orjson.dumps(value, option=orjson.OPT_SORT_KEYS))
 
 
 def native(module: str, name: str, *, address: int = 1) -> Callable[[Native], Native]:
@@ -319,7 +330,7 @@ class Context:
             "guid": {"creation_number": guid["creation_num"], "account_address": guid["addr"]},
             "sequence_number": str(sequence),
             "type": event_type,
-            "data": data,
+            "data": sorted_fields(data),
         }
         self.events.append(event)
         owner = bytes(Address.parse(guid["addr"]))
@@ -332,9 +343,8 @@ class Context:
         data's BCS, for a published type)."""
         if bcs is not None:
             self.event_bcs[len(self.events)] = bcs
-        self.events.append(
-            {"guid": _ZERO_GUID, "sequence_number": "0", "type": event_type, "data": data}
-        )
+        event = {"guid": _ZERO_GUID, "sequence_number": "0", "type": event_type}
+        self.events.append(event | {"data": sorted_fields(data)})
 
     def auid_address(self) -> Address:
         """A fresh unique address of this transaction (an unnamed object's):

@@ -36,6 +36,13 @@ from ledgerkit.localnet.vm.framework._public_specs import (
     TYPE_INFO_PUBLIC,
     merged,
 )
+from ledgerkit.localnet.vm.framework._system_specs import (
+    COMMIT_HISTORY_STRUCT,
+    RANDOMNESS,
+    STAKE,
+    STATE_STORAGE,
+    TABLE_WITH_LENGTH,
+)
 from ledgerkit.localnet.vm.framework._token_objects_specs import TOKEN_OBJECT_MODULES
 from ledgerkit.localnet.vm.framework._token_v1_specs import TOKEN_V1_MODULES
 
@@ -376,9 +383,10 @@ BLOCK = ModuleSpec(
                 ("update_epoch_interval_events", handle("0x1::block::UpdateEpochIntervalEvent")),
             ),
         ),
+        COMMIT_HISTORY_STRUCT,
         S(
             "NewBlockEvent",
-            DROP_STORE,
+            COPY_DROP_STORE,
             (
                 ("hash", "address"),
                 ("epoch", "u64"),
@@ -554,9 +562,13 @@ MODULES: Final = (
     OPTION,
     OPTIONAL_AGGREGATOR,
     PRIMARY_FUNGIBLE_STORE,
+    RANDOMNESS,
     SIMPLE_MAP,
+    STAKE,
+    STATE_STORAGE,
     STRING,
     TABLE,
+    TABLE_WITH_LENGTH,
     TIMESTAMP,
     TRANSACTION_CONTEXT,
     TRANSACTION_FEE,

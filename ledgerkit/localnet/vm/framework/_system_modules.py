@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ledgerkit.localnet.vm.framework._asset_modules import BURNED_FEES
+from ledgerkit.localnet.vm.framework._block_state import BlockFacts, update_block_state
 from ledgerkit.localnet.vm.framework._context import Context, native
 from ledgerkit.types import Address, MoveType
 
@@ -31,24 +32,24 @@ def block_prologue(
     votes: bytes,
     failed_proposers: list[int],
     timestamp_usec: int,
+    facts: BlockFacts,
 ) -> None:
-    """Advance the block height and the clock, and emit ``NewBlockEvent``."""
+    """Advance the block height and the clock, emit ``NewBlockEvent`` and keep the
+    per-block state (:func:`~._block_state.update_block_state`)."""
     block = _framework_resource(ctx, BLOCK_RESOURCE)
     height = int(block["height"]) + 1
-    ctx.emit(
-        block["new_block_events"],
-        "0x1::block::NewBlockEvent",
-        {
-            "hash": Address(block_id).standard,
-            "epoch": str(epoch),
-            "round": str(round_),
-            "height": str(height),
-            "previous_block_votes_bitvec": "0x" + votes.hex(),
-            "proposer": proposer.standard,
-            "failed_proposer_indices": [str(i) for i in failed_proposers],
-            "time_microseconds": str(timestamp_usec),
-        },
-    )
+    event = {
+        "hash": Address(block_id).standard,
+        "epoch": str(epoch),
+        "round": str(round_),
+        "height": str(height),
+        "previous_block_votes_bitvec": "0x" + votes.hex(),
+        "proposer": proposer.standard,
+        "failed_proposer_indices": [str(i) for i in failed_proposers],
+        "time_microseconds": str(timestamp_usec),
+    }
+    update_block_state(ctx, event, facts)
+    ctx.emit(block["new_block_events"], "0x1::block::NewBlockEvent", event)
     block["height"] = str(height)
     ctx.put(_FRAMEWORK, BLOCK_RESOURCE, block)
     ctx.put(_FRAMEWORK, CURRENT_TIME, {"microseconds": str(timestamp_usec)})
