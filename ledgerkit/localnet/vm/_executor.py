@@ -700,7 +700,11 @@ def run_view(
         out.uleb128(len(results_bcs))
         for raw in results_bcs:
             out.fixed_bytes(raw)
-        return sorted_fields(results_json), out.output(), view_gas(ctx.read_pages, ctx.extra_gas, ctx.calls)
+        return (
+            sorted_fields(results_json),
+            out.output(),
+            view_gas(ctx.read_pages, ctx.extra_gas, ctx.calls),
+        )
     if module is None:
         raise _invalid(f"Module {fid.module} not found")
     if function is None:
