@@ -35,31 +35,31 @@ class Fingerprint:
 
 
 SEED_0 = Fingerprint(
-    ledger_version=2505,
+    ledger_version=2549,
     block_height=360,
     block_180={
         "block_height": "180",
         "block_hash": "0xffd5797e24f0c3373401223278fba359313b1ed2bf9b46cdd1124999365ffd99",
         "block_timestamp": "1748779200000000",  # 2025-06-01T12:00:00Z
-        "first_version": "785",
-        "last_version": "793",
+        "first_version": "812",
+        "last_version": "820",
     },
-    genesis_hash="0x31be5fbbbcf6ce6a20bbbafc8f792d3ce93436758aecce9b22f938001f675fa2",
-    pages_digest="124f22c96d84a4b80ed3225ccfe0ab241d55433cee91224075170af5f0afaa98",
+    genesis_hash="0x231b2c4cdd85a82c862d682a7bf84f4e71bd9ff6509d756e15ec1d0991afacea",
+    pages_digest="212ac201dfc47116bcb023ad12dce91dbd2c8aa0df6572768b4028113eef51d3",
 )
 
 SEED_3 = Fingerprint(
-    ledger_version=3390,
+    ledger_version=3437,
     block_height=360,
     block_180={
         "block_height": "180",
         "block_hash": "0x583edef033c8e071788e9747c57918572288b15fd1e7c678eb17d9e2a431557b",
         "block_timestamp": "1748779200000000",  # 2025-06-01T12:00:00Z
-        "first_version": "1245",
-        "last_version": "1255",
+        "first_version": "1274",
+        "last_version": "1284",
     },
-    genesis_hash="0x7878d50394402773a9ddb5f5a2c0c32fbf80909ce86b0b4fe95be279f78c2984",
-    pages_digest="a96928ad154e0717ceb6c07beb133ba2fa504ab8746aadce1dce638fb2ce70f7",
+    genesis_hash="0x0b583967fc166f4ff0a294b9c2cf65c98fc455dbb5378eaaf3449d8e56970259",
+    pages_digest="ad5f3a58dde90f1eb05a0382bbf4ea6b3f19c74fbdf2e657d1c9fa1dde0c352c",
 )
 
 
