@@ -1,8 +1,8 @@
 """The indexer's token tables after token v1 transactions (``0x3::token``): a collection
 and a token made, offered to one account and claimed, offered again (pending), offered to
-a third and cancelled; read with the TypeScript SDK's queries (getCollectionData,
-getTokenData, getAccountOwnedTokens, getTokenActivity) and the pending claims table, and
-listed by ``Client.account_assets``.
+a third and cancelled, and the claimed one burnt by its owner; read with the TypeScript
+SDK's queries (getCollectionData, getTokenData, getAccountOwnedTokens, getTokenActivity)
+and the pending claims table, and listed by ``Client.account_assets``.
 
 Ids are hashed here by hand, as aptos-indexer-processors derives them: a token data's
 ``"0x" + SHA-256("<creator>::<collection>::<name>")``, a collection's
@@ -127,9 +127,10 @@ class Story:
             "0x3::token_transfers::cancel_offer_script",
             [("address", self.carol.address), *id_args(alice)],
         )
+        self.txns["burn"] = run(http, self.bob, "0x3::token::burn", [*id_args(alice), ("u64", 1)])
         for name, txn in self.txns.items():
             assert txn["success"], (name, txn["vm_status"])
-        wait_for_indexer(indexer, self.version("cancel"), "token_v2_processor")
+        wait_for_indexer(indexer, self.version("burn"), "token_v2_processor")
 
     def version(self, name: str) -> int:
         return int(self.txns[name]["version"])
@@ -193,10 +194,11 @@ def token_data_row(story: Story) -> dict[str, Any]:
         "description": "A sword",
         "is_fungible_v2": None,
         "largest_property_version_v1": 0,
-        "last_transaction_timestamp": stamp(story.txns["token"]),
-        "last_transaction_version": story.version("token"),
+        # the burn wrote the token data's supply (a token with a maximum counts it)
+        "last_transaction_timestamp": stamp(story.txns["burn"]),
+        "last_transaction_version": story.version("burn"),
         "maximum": 10,
-        "supply": 4,
+        "supply": 3,
         "token_data_id": story.token_id,
         "token_name": TOKEN,
         # an address property is read as a BCS string, as the processor does: 32 zero
@@ -238,8 +240,10 @@ def ownership(story: Story, owner: Address, amount: int, last: str) -> dict[str,
     }
 
 
-def owned(story: Story, owner: Address) -> list[dict[str, Any]]:
-    where = {"owner_address": {"_eq": owner.long}, "amount": {"_gt": 0}}
+def owned(story: Story, owner: Address, *, held: bool = True) -> list[dict[str, Any]]:
+    where: dict[str, Any] = {"owner_address": {"_eq": owner.long}}
+    if held:
+        where["amount"] = {"_gt": 0}
     variables = {"where_condition": where, "offset": 0, "limit": 100}
     found: list[dict[str, Any]] = graphql(story.indexer, GET_ACCOUNT_OWNED_TOKENS, variables)[
         "current_token_ownerships_v2"
@@ -248,9 +252,13 @@ def owned(story: Story, owner: Address) -> list[dict[str, Any]]:
 
 
 def test_get_account_owned_tokens_lists_each_holders_v1_tokens(story: Story) -> None:
-    # Bob claimed one; two more are offered out of Alice's store (one to Bob, pending;
-    # one to Carol, cancelled and back): 4 - 1 - 1 - 1 + 1 = 2 left with Alice.
-    assert owned(story, story.bob.address) == [ownership(story, story.bob.address, 1, "claim")]
+    # Bob claimed one and burnt it; two more are offered out of Alice's store (one to
+    # Bob, pending; one to Carol, cancelled and back): 4 - 1 - 1 - 1 + 1 = 2 left with Alice.
+    assert owned(story, story.bob.address) == []
+    # Bob's row stays at amount 0: only the amount and the version change at a burn, the
+    # properties stay those of his last write
+    burnt = ownership(story, story.bob.address, 0, "burn")
+    assert owned(story, story.bob.address, held=False) == [burnt]
     assert owned(story, story.alice.address) == [ownership(story, story.alice.address, 2, "cancel")]
     assert owned(story, story.carol.address) == []
 
@@ -278,11 +286,14 @@ def test_get_token_activity_lists_the_v1_events(story: Story) -> None:
         ("offer_carol", 1, offer, alice, carol, 1),
         ("cancel", 0, deposit, None, alice, 1),
         ("cancel", 1, "0x3::token_transfers::CancelOffer", alice, carol, 1),
+        ("burn", 0, withdraw, bob, None, 1),
+        ("burn", 1, "0x3::token::Burn", bob, None, 1),
     ]
     functions = {
         "token": "0x3::token::create_token_script",
         "claim": "0x3::token_transfers::claim_script",
         "cancel": "0x3::token_transfers::cancel_offer_script",
+        "burn": "0x3::token::burn",
     }
     assert found == [
         {
@@ -347,10 +358,12 @@ def test_pending_claims_follow_offers_claims_and_cancels(story: Story) -> None:
 
 def test_account_assets_lists_the_v1_token_with_its_standard(story: Story, node: LocalNode) -> None:
     with Client(node.url, indexer_url=node.indexer_url, cache=False) as client:
-        held = [h for h in client.account_assets(story.bob.address) if h.kind == "token"]
+        held = [h for h in client.account_assets(story.alice.address) if h.kind == "token"]
+        burnt = [h for h in client.account_assets(story.bob.address) if h.kind == "token"]
+    assert burnt == []
     assert len(held) == 1
     token = held[0]
-    assert (token.asset, token.token_standard, token.balance) == (story.token_id, "v1", 1)
+    assert (token.asset, token.token_standard, token.balance) == (story.token_id, "v1", 2)
     assert (token.name, token.collection, token.collection_id) == (
         TOKEN,
         COLLECTION,
