@@ -1,6 +1,7 @@
 """The indexer's token tables after token v1 transactions (``0x3::token``): a collection
 and a token made, offered to one account and claimed, offered again (pending), offered to
-a third and cancelled, and the claimed one burnt by its owner; read with the TypeScript
+a third and cancelled, the claimed one burnt by its owner, and one of the creator's
+given properties of its own (property version 1); read with the TypeScript
 SDK's queries (getCollectionData, getTokenData, getAccountOwnedTokens, getTokenActivity)
 and the pending claims table, and listed by ``Client.account_assets``.
 
@@ -128,9 +129,22 @@ class Story:
             [("address", self.carol.address), *id_args(alice)],
         )
         self.txns["burn"] = run(http, self.bob, "0x3::token::burn", [*id_args(alice), ("u64", 1)])
+        self.txns["mutate"] = run(
+            http,
+            self.alice,
+            "0x3::token::mutate_token_properties",
+            [
+                ("address", alice),
+                *id_args(alice),
+                ("u64", 1),
+                (f"vector<{S}>", ["level"]),
+                ("vector<vector<u8>>", [bytes.fromhex("0600000000000000")]),
+                (f"vector<{S}>", ["u64"]),
+            ],
+        )
         for name, txn in self.txns.items():
             assert txn["success"], (name, txn["vm_status"])
-        wait_for_indexer(indexer, self.version("burn"), "token_v2_processor")
+        wait_for_indexer(indexer, self.version("mutate"), "token_v2_processor")
 
     def version(self, name: str) -> int:
         return int(self.txns[name]["version"])
@@ -193,10 +207,11 @@ def token_data_row(story: Story) -> dict[str, Any]:
         "collection_id": story.collection_id,
         "description": "A sword",
         "is_fungible_v2": None,
-        "largest_property_version_v1": 0,
-        # the burn wrote the token data's supply (a token with a maximum counts it)
-        "last_transaction_timestamp": stamp(story.txns["burn"]),
-        "last_transaction_version": story.version("burn"),
+        # the mutation made property version 1 (the burn before it wrote the supply: a
+        # token with a maximum counts it)
+        "largest_property_version_v1": 1,
+        "last_transaction_timestamp": stamp(story.txns["mutate"]),
+        "last_transaction_version": story.version("mutate"),
         "maximum": 10,
         "supply": 3,
         "token_data_id": story.token_id,
@@ -222,14 +237,22 @@ def test_get_token_data_gives_the_v1_token_data_and_its_collection(story: Story)
     assert found["current_token_datas_v2"] == [token_data_row(story)]
 
 
-def ownership(story: Story, owner: Address, amount: int, last: str) -> dict[str, Any]:
+def ownership(
+    story: Story,
+    owner: Address,
+    amount: int,
+    last: str,
+    version: int = 0,
+    properties: dict[str, str] | None = None,
+) -> dict[str, Any]:
     return {
         "token_standard": "v1",
-        "token_properties_mutated_v1": {},  # a minted token carries no properties of its own
+        # a minted token carries no properties of its own
+        "token_properties_mutated_v1": properties or {},
         "token_data_id": story.token_id,
         "table_type_v1": TOKEN_STORE,
         "storage_id": handle("token", "tokens", owner),
-        "property_version_v1": 0,
+        "property_version_v1": version,
         "owner_address": owner.long,
         "last_transaction_version": story.version(last),
         "last_transaction_timestamp": stamp(story.txns[last]),
@@ -244,7 +267,8 @@ def owned(story: Story, owner: Address, *, held: bool = True) -> list[dict[str, 
     where: dict[str, Any] = {"owner_address": {"_eq": owner.long}}
     if held:
         where["amount"] = {"_gt": 0}
-    variables = {"where_condition": where, "offset": 0, "limit": 100}
+    order = [{"property_version_v1": "asc"}]
+    variables = {"where_condition": where, "offset": 0, "limit": 100, "order_by": order}
     found: list[dict[str, Any]] = graphql(story.indexer, GET_ACCOUNT_OWNED_TOKENS, variables)[
         "current_token_ownerships_v2"
     ]
@@ -253,13 +277,18 @@ def owned(story: Story, owner: Address, *, held: bool = True) -> list[dict[str, 
 
 def test_get_account_owned_tokens_lists_each_holders_v1_tokens(story: Story) -> None:
     # Bob claimed one and burnt it; two more are offered out of Alice's store (one to
-    # Bob, pending; one to Carol, cancelled and back): 4 - 1 - 1 - 1 + 1 = 2 left with Alice.
+    # Bob, pending; one to Carol, cancelled and back): 4 - 1 - 1 - 1 + 1 = 2 left with
+    # Alice, one of which she then mutated into property version 1.
     assert owned(story, story.bob.address) == []
     # Bob's row stays at amount 0: only the amount and the version change at a burn, the
     # properties stay those of his last write
     burnt = ownership(story, story.bob.address, 0, "burn")
     assert owned(story, story.bob.address, held=False) == [burnt]
-    assert owned(story, story.alice.address) == [ownership(story, story.alice.address, 2, "cancel")]
+    mutated = {"level": "6", "TOKEN_BURNABLE_BY_OWNER": "true", "owner": "0x" + "00" * 32}
+    assert owned(story, story.alice.address) == [
+        ownership(story, story.alice.address, 1, "mutate"),
+        ownership(story, story.alice.address, 1, "mutate", 1, mutated),
+    ]
     assert owned(story, story.carol.address) == []
 
 
@@ -271,7 +300,8 @@ def test_get_token_activity_lists_the_v1_events(story: Story) -> None:
     alice, bob, carol = (a.address.long for a in (story.alice, story.bob, story.carol))
     withdraw, deposit = "0x3::token::TokenWithdraw", "0x3::token::TokenDeposit"
     offer = "0x3::token_transfers::Offer"
-    # (transaction, event index, type, from, to, amount): the module events' own type
+    # (transaction, event index, type, from, to, amount[, property version if not 0]):
+    # the module events' own type
     # names; a withdraw names its account as sender, a deposit as receiver
     expected = [
         ("token", 1, "0x3::token::Mint", alice, None, 4),
@@ -288,12 +318,17 @@ def test_get_token_activity_lists_the_v1_events(story: Story) -> None:
         ("cancel", 1, "0x3::token_transfers::CancelOffer", alice, carol, 1),
         ("burn", 0, withdraw, bob, None, 1),
         ("burn", 1, "0x3::token::Burn", bob, None, 1),
+        # one of version 0 taken out, one of version 1 put in, its map changed (amount 0)
+        ("mutate", 0, withdraw, alice, None, 1),
+        ("mutate", 1, deposit, None, alice, 1, 1),
+        ("mutate", 2, "0x3::token::MutatePropertyMap", alice, None, 0, 1),
     ]
     functions = {
         "token": "0x3::token::create_token_script",
         "claim": "0x3::token_transfers::claim_script",
         "cancel": "0x3::token_transfers::cancel_offer_script",
         "burn": "0x3::token::burn",
+        "mutate": "0x3::token::mutate_token_properties",
     }
     assert found == [
         {
@@ -304,7 +339,7 @@ def test_get_token_activity_lists_the_v1_events(story: Story) -> None:
             "event_index": index,
             "from_address": source,
             "is_fungible_v2": None,
-            "property_version_v1": 0,
+            "property_version_v1": version[0] if version else 0,
             "to_address": to,
             "token_amount": amount,
             "token_data_id": story.token_id,
@@ -313,7 +348,7 @@ def test_get_token_activity_lists_the_v1_events(story: Story) -> None:
             "transaction_version": story.version(txn),
             "type": kind,
         }
-        for txn, index, kind, source, to, amount in expected
+        for txn, index, kind, source, to, amount, *version in expected
     ]
 
 
@@ -361,18 +396,17 @@ def test_account_assets_lists_the_v1_token_with_its_standard(story: Story, node:
         held = [h for h in client.account_assets(story.alice.address) if h.kind == "token"]
         burnt = [h for h in client.account_assets(story.bob.address) if h.kind == "token"]
     assert burnt == []
-    assert len(held) == 1
-    token = held[0]
-    assert (token.asset, token.token_standard, token.balance) == (story.token_id, "v1", 2)
-    assert (token.name, token.collection, token.collection_id) == (
-        TOKEN,
-        COLLECTION,
-        story.collection_id,
-    )
-    assert token.property_version == 0
-    assert token.uri == "https://aptos.dev/img/sword.png"
-    assert token.properties == {
-        "level": "5",
-        "TOKEN_BURNABLE_BY_OWNER": "true",
-        "owner": "0x" + "00" * 32,
-    }
+    defaults = {"level": "5", "TOKEN_BURNABLE_BY_OWNER": "true", "owner": "0x" + "00" * 32}
+    # one of each property version; version 1 with the properties changed for it
+    assert [(h.asset, h.token_standard, h.balance, h.property_version) for h in held] == [
+        (story.token_id, "v1", 1, 0),
+        (story.token_id, "v1", 1, 1),
+    ]
+    assert [h.properties for h in held] == [defaults, defaults | {"level": "6"}]
+    for token in held:
+        assert (token.name, token.collection, token.collection_id) == (
+            TOKEN,
+            COLLECTION,
+            story.collection_id,
+        )
+        assert token.uri == "https://aptos.dev/img/sword.png"
