@@ -151,19 +151,19 @@ class Story:
 
 
 @pytest.fixture(scope="module")
-def node(make_node: Any) -> LocalNode:
+def v1_node(make_node: Any) -> LocalNode:
     made: LocalNode = make_node(seed=29, blocks=3)
     return made
 
 
 @pytest.fixture(scope="module")
-def story(node: LocalNode) -> Iterator[Story]:
-    assert node.indexer_url is not None
+def story(v1_node: LocalNode) -> Iterator[Story]:
+    assert v1_node.indexer_url is not None
     with (
-        httpx.Client(base_url=node.url, timeout=30.0) as http,
-        httpx.Client(base_url=node.indexer_url, timeout=30.0) as indexer,
+        httpx.Client(base_url=v1_node.url, timeout=30.0) as http,
+        httpx.Client(base_url=v1_node.indexer_url, timeout=30.0) as indexer,
     ):
-        yield Story(node, http, indexer)
+        yield Story(v1_node, http, indexer)
 
 
 def collection_row(story: Story) -> dict[str, Any]:
@@ -391,8 +391,10 @@ def test_pending_claims_follow_offers_claims_and_cancels(story: Story) -> None:
     assert found == sorted(expected, key=lambda row: row["to_address"])
 
 
-def test_account_assets_lists_the_v1_token_with_its_standard(story: Story, node: LocalNode) -> None:
-    with Client(node.url, indexer_url=node.indexer_url, cache=False) as client:
+def test_account_assets_lists_the_v1_token_with_its_standard(
+    story: Story, v1_node: LocalNode
+) -> None:
+    with Client(v1_node.url, indexer_url=v1_node.indexer_url, cache=False) as client:
         held = [h for h in client.account_assets(story.alice.address) if h.kind == "token"]
         burnt = [h for h in client.account_assets(story.bob.address) if h.kind == "token"]
     assert burnt == []
