@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -63,6 +64,25 @@ def id_args(creator: Address) -> list[tuple[str, Any]]:
     return [("address", creator), (S, COLLECTION), (S, TOKEN), ("u64", 0)]
 
 
+def token_args(creator: Address) -> list[tuple[str, Any]]:
+    """A token of 4 ``Sword``s (maximum 10) in ``COLLECTION``, its properties mutable."""
+    return [
+        (S, COLLECTION),
+        (S, TOKEN),
+        (S, "A sword"),
+        ("u64", 4),
+        ("u64", 10),
+        (S, "https://aptos.dev/img/sword.png"),
+        ("address", creator),
+        ("u64", 1_000_000),
+        ("u64", 25_000),
+        ("vector<bool>", [False, False, False, False, True]),
+        (f"vector<{S}>", ["level", "TOKEN_BURNABLE_BY_OWNER", "owner"]),
+        ("vector<vector<u8>>", [bytes.fromhex("0500000000000000"), b"\x01", bytes(32)]),
+        (f"vector<{S}>", ["u64", "bool", "address"]),
+    ]
+
+
 class Story:
     def __init__(self, node: LocalNode, http: httpx.Client, indexer: httpx.Client) -> None:
         self.alice: Account = node.dev_accounts[0]
@@ -86,27 +106,7 @@ class Story:
             ],
         )
         self.txns["token"] = run(
-            http,
-            self.alice,
-            "0x3::token::create_token_script",
-            [
-                (S, COLLECTION),
-                (S, TOKEN),
-                (S, "A sword"),
-                ("u64", 4),
-                ("u64", 10),
-                (S, "https://aptos.dev/img/sword.png"),
-                ("address", alice),
-                ("u64", 1_000_000),
-                ("u64", 25_000),
-                ("vector<bool>", [False, False, False, False, True]),
-                (f"vector<{S}>", ["level", "TOKEN_BURNABLE_BY_OWNER", "owner"]),
-                (
-                    "vector<vector<u8>>",
-                    [bytes.fromhex("0500000000000000"), b"\x01", bytes(32)],
-                ),
-                (f"vector<{S}>", ["u64", "bool", "address"]),
-            ],
+            http, self.alice, "0x3::token::create_token_script", token_args(alice)
         )
 
         def offer(to: Account) -> dict[str, Any]:
@@ -412,3 +412,38 @@ def test_account_assets_lists_the_v1_token_with_its_standard(
             story.collection_id,
         )
         assert token.uri == "https://aptos.dev/img/sword.png"
+
+
+def test_a_store_written_before_a_restart_still_names_its_owner(tmp_path: Path) -> None:
+    # An offer writes the sender's store table, not its TokenStore resource: the owner
+    # comes from the transaction that wrote the resource, indexed before the restart.
+    db = tmp_path / "ledger.db"
+    with LocalNode(seed=31, blocks=2, db=db) as first:
+        alice, bob = first.dev_accounts[0], first.dev_accounts[1]
+        with httpx.Client(base_url=first.url, timeout=30.0) as http:
+            run(
+                http,
+                alice,
+                "0x3::token::create_collection_script",
+                [(S, COLLECTION), (S, ""), (S, ""), ("u64", 0), ("vector<bool>", [False] * 3)],
+            )
+            minted = run(http, alice, "0x3::token::create_token_script", token_args(alice.address))
+            assert minted["success"], minted["vm_status"]
+        assert first.indexer_url is not None
+        with httpx.Client(base_url=first.indexer_url, timeout=30.0) as indexer:
+            wait_for_indexer(indexer, int(minted["version"]), "token_v2_processor")
+    with LocalNode(seed=31, blocks=2, db=db) as second:
+        with httpx.Client(base_url=second.url, timeout=30.0) as http:
+            args = [("address", bob.address), *id_args(alice.address), ("u64", 1)]
+            offered = run(http, alice, "0x3::token_transfers::offer_script", args)
+            assert offered["success"], offered["vm_status"]
+        assert second.indexer_url is not None
+        with httpx.Client(base_url=second.indexer_url, timeout=30.0) as indexer:
+            wait_for_indexer(indexer, int(offered["version"]), "token_v2_processor")
+            where = {"owner_address": {"_eq": alice.address.long}}
+            variables = {"where_condition": where}
+            rows = graphql(indexer, GET_ACCOUNT_OWNED_TOKENS, variables)
+    found = rows["current_token_ownerships_v2"]
+    assert [(r["amount"], r["last_transaction_version"], r["storage_id"]) for r in found] == [
+        (3, int(offered["version"]), handle("token", "tokens", alice.address))
+    ]
