@@ -102,6 +102,11 @@ def _client(handler: Indexer, **options: Any) -> Client:
     return Client(NODE, transport=httpx.MockTransport(handler), cache=False, **options)
 
 
+def _query(request: httpx.Request) -> str:
+    query: str = json.loads(request.content)["query"]
+    return query
+
+
 def _variables(request: httpx.Request) -> dict[str, Any]:
     body: dict[str, Any] = json.loads(request.content)
     variables: dict[str, Any] = body["variables"]
@@ -164,6 +169,27 @@ def test_token_v1_rows_keep_their_property_version_and_fungible_tokens_are_left_
         (h.asset, h.kind, h.balance, h.token_standard, h.property_version, h.collection_id)
         for h in held
     ] == [(V1_ID, "token", 5, "v1", 2, "0x" + "77" * 32)]
+
+
+def test_a_token_v1_past_version_0_has_its_own_properties() -> None:
+    # A hosted indexer's rows: version 0 carries no map of its own (the token data's
+    # default properties are the token's), version 3 the map changed for it alone.
+    first = _row(V1_ID, 7, token_standard="v1", token_properties_mutated_v1={})
+    later = _row(
+        V1_ID,
+        7,
+        token_standard="v1",
+        property_version_v1=3,
+        token_properties_mutated_v1={"size": "9", "kind": "rare"},
+    )
+    indexer = Indexer([[first, later]])
+    with _client(indexer) as client:
+        held = client.account_assets(OWNER)
+    assert [(h.property_version, h.properties) for h in held] == [
+        (0, {"size": "3"}),
+        (3, {"size": "9", "kind": "rare"}),
+    ]
+    assert "token_properties_mutated_v1" in _query(indexer.asked[0])
 
 
 def test_graphql_errors_are_an_indexer_error_with_their_messages() -> None:

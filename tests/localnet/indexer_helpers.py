@@ -187,6 +187,93 @@ fragment CurrentTokenOwnershipFields on current_token_ownerships_v2 {
   }
 }"""
 
+GET_COLLECTION_DATA = """query getCollectionData(
+  $where_condition: current_collections_v2_bool_exp!
+) {
+  current_collections_v2(where: $where_condition) {
+    collection_id
+    collection_name
+    creator_address
+    current_supply
+    description
+    last_transaction_timestamp
+    last_transaction_version
+    max_supply
+    mutable_description
+    mutable_uri
+    table_handle_v1
+    token_standard
+    total_minted_v2
+    uri
+  }
+}"""
+GET_TOKEN_DATA = """query getTokenData($where_condition: current_token_datas_v2_bool_exp, $offset: Int, $limit: Int, $order_by: [current_token_datas_v2_order_by!]) {
+  current_token_datas_v2(
+    where: $where_condition
+    offset: $offset
+    limit: $limit
+    order_by: $order_by
+  ) {
+    collection_id
+    description
+    is_fungible_v2
+    largest_property_version_v1
+    last_transaction_timestamp
+    last_transaction_version
+    maximum
+    supply
+    token_data_id
+    token_name
+    token_properties
+    token_standard
+    token_uri
+    decimals
+    current_collection {
+      collection_id
+      collection_name
+      creator_address
+      current_supply
+      description
+      last_transaction_timestamp
+      last_transaction_version
+      max_supply
+      mutable_description
+      mutable_uri
+      table_handle_v1
+      token_standard
+      total_minted_v2
+      uri
+    }
+  }
+}"""
+GET_TOKEN_ACTIVITY = """query getTokenActivity($where_condition: token_activities_v2_bool_exp!, $offset: Int, $limit: Int, $order_by: [token_activities_v2_order_by!]) {
+  token_activities_v2(
+    where: $where_condition
+    order_by: $order_by
+    offset: $offset
+    limit: $limit
+  ) {
+    ...TokenActivitiesFields
+  }
+}
+fragment TokenActivitiesFields on token_activities_v2 {
+  after_value
+  before_value
+  entry_function_id_str
+  event_account_address
+  event_index
+  from_address
+  is_fungible_v2
+  property_version_v1
+  to_address
+  token_amount
+  token_data_id
+  token_standard
+  transaction_timestamp
+  transaction_version
+  type
+}"""
+
 
 def endpoint(client: httpx.Client) -> str:
     """``/v1/graphql`` itself (httpx adds a slash to a base URL's path)."""

@@ -44,6 +44,8 @@ class Holding:
     properties : dict of str to str, or None
         A token's property map, values as text (numbers in decimal, ``true``/``false``,
         strings as they are, addresses and bytes in ``0x`` hex); ``None`` when not read.
+        A token v1's: its token data's default properties at property version 0, its
+        own past it.
     property_version : int or None
         A token v1's property version (0 for a token whose properties were never
         changed by its owner); ``None`` for token v2.

@@ -14,7 +14,9 @@ The node API cannot list the objects an account owns, so tokens are found two wa
   account owns it.
 
 Property maps are given as text, as the indexer writes them: numbers in decimal, bools
-``true``/``false``, strings as they are, addresses and byte vectors in ``0x`` hex.
+``true``/``false``, strings as they are, addresses and byte vectors in ``0x`` hex. A token
+v1 of property version 0 has its token data's default properties; one of a later version
+(its properties changed for it alone) has its own, ``token_properties_mutated_v1``.
 """
 
 from __future__ import annotations
@@ -69,6 +71,7 @@ query AccountTokens($owner: String!, $limit: Int!, $offset: Int!) {
     amount
     token_standard
     is_fungible_v2
+    token_properties_mutated_v1
     current_token_data {
       token_name
       token_uri
@@ -109,6 +112,10 @@ def _indexed(row: dict[str, Any]) -> Holding | None:
     data: dict[str, Any] = joined if isinstance(joined, dict) else {}
     collection = data.get("current_collection")
     standard = _text(row.get("token_standard"))
+    version = _int(row.get("property_version_v1")) if standard == "v1" else None
+    properties = _properties(data.get("token_properties"))
+    if version:  # a token v1 past version 0 carries a property map of its own
+        properties = _properties(row.get("token_properties_mutated_v1")) or properties
     return Holding(
         _long(token),
         "token",
@@ -122,8 +129,8 @@ def _indexed(row: dict[str, Any]) -> Holding | None:
         collection_id=_long_or_none(data.get("collection_id")),
         token_standard=standard,
         uri=_text(data.get("token_uri")),
-        properties=_properties(data.get("token_properties")),
-        property_version=_int(row.get("property_version_v1")) if standard == "v1" else None,
+        properties=properties,
+        property_version=version,
     )
 
 

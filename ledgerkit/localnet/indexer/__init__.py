@@ -2,7 +2,9 @@
 SQLite file of their own as blocks commit, and a Hasura-style GraphQL API over them.
 
 * ``_tables``: the tables' columns (one definition for SQLite and GraphQL);
-* ``_processors``: rows of those tables from committed transactions;
+* ``_processors``: rows of those tables from committed transactions (the token v2
+  processor's in ``_token_processor`` for digital assets, ``_token_v1_processor`` for
+  token v1);
 * ``_indexer_db``: the file, indexing passes and the thread that runs them, and the
   read-only snapshots requests read through;
 * ``_graphql_schema``: the GraphQL schema Hasura would make of the tables;

@@ -68,6 +68,8 @@ _IDLE_READERS: Final = 4
 _HIDDEN: Final = (
     'CREATE TABLE IF NOT EXISTS "_paired" (metadata TEXT PRIMARY KEY, coin TEXT NOT NULL)',
     'CREATE TABLE IF NOT EXISTS "_supplies" (asset_type TEXT PRIMARY KEY, supply, maximum)',
+    # token v1 tables: the resource holding each handle, and its account
+    'CREATE TABLE IF NOT EXISTS "_v1_tables" (handle TEXT PRIMARY KEY, resource TEXT, owner TEXT)',
     # The ledger indexed: the accumulator root of the last version indexed (it commits
     # to every transaction up to it, so another ledger with the same chain id differs).
     'CREATE TABLE IF NOT EXISTS "_ledger" (one INTEGER PRIMARY KEY, version INTEGER, root TEXT)',
@@ -76,6 +78,7 @@ _LOOKUPS: Final = {
     "owner": "SELECT owner_address FROM current_objects WHERE object_address=?",
     "store": "SELECT asset_type_v2 FROM current_fungible_asset_balances WHERE storage_id=?",
     "paired": "SELECT coin FROM _paired WHERE metadata=?",
+    "table": "SELECT resource || ' ' || owner FROM _v1_tables WHERE handle=?",
 }
 _APPLY_SUPPLIES: Final = """
 UPDATE fungible_asset_metadata AS m SET
@@ -311,7 +314,7 @@ class IndexerDb:
 
     def _empty(self) -> None:
         with self._lock:
-            for name in (*TABLES, "_paired", "_supplies", "_ledger"):
+            for name in (*TABLES, "_paired", "_supplies", "_v1_tables", "_ledger"):
                 self._conn.execute(f'DROP TABLE IF EXISTS "{name}"')
             self._create()
         self._indexer = TransactionIndexer(self._lookup)

@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from typing import Any, Final
 
 from ledgerkit.localnet.indexer._token_processor import token_rows
+from ledgerkit.localnet.indexer._token_v1_processor import table_owner, token_v1_rows, v1_tables
 from ledgerkit.models import primary_store_address
 from ledgerkit.types import Address
 
@@ -80,11 +81,13 @@ class Rows:
 
 @dataclass
 class _Known:
-    """What later transactions need: object owners, stores' metadata, paired coins."""
+    """What later transactions need: object owners, stores' metadata, paired coins,
+    token v1 tables' resource types and owners (``"<type> <owner>"``)."""
 
     owners: dict[str, str] = field(default_factory=dict)
     stores: dict[str, str] = field(default_factory=dict)
     paired: dict[str, str] = field(default_factory=dict)
+    tables: dict[str, str] = field(default_factory=dict)
 
 
 class TransactionIndexer:
@@ -94,7 +97,8 @@ class TransactionIndexer:
     ----------
     lookup : callable
         ``lookup(kind, key)`` -> the value recorded earlier (``"owner"`` of an object,
-        ``"store"``'s metadata address, ``"paired"`` coin of a metadata address) or None:
+        ``"store"``'s metadata address, ``"paired"`` coin of a metadata address,
+        ``"table"``: a token v1 table's ``"<resource type> <owner>"``) or None:
         the tables' memory, for what this indexer has not seen since it started.
     """
 
@@ -103,9 +107,8 @@ class TransactionIndexer:
         self._known = _Known()
 
     def _recall(self, kind: str, key: str) -> str | None:
-        cache = {"owner": self._known.owners, "store": self._known.stores}.get(
-            kind, self._known.paired
-        )
+        caches = {"owner": self._known.owners, "store": self._known.stores}
+        cache = (caches | {"table": self._known.tables}).get(kind, self._known.paired)
         if key not in cache:
             found = self._lookup(kind, key)
             if found is None:
@@ -156,6 +159,12 @@ class TransactionIndexer:
             rows.add("user_transactions", _user_row(txn, function, height, epoch, stamp, now))
             self._gas_activity(txn, context, rows)
             token_rows(txn, context, rows.add)
+            for handle, (resource, owner) in v1_tables(changes).items():
+                self._known.tables[handle] = f"{resource} {owner}"
+                rows.add("_v1_tables", {"handle": handle, "resource": resource, "owner": owner})
+            token_v1_rows(
+                txn, context, rows.add, lambda handle: table_owner(self._recall("table", handle))
+            )
         for index, event in enumerate(events):
             if event["type"] in _FA_EVENTS:
                 self._activity(event, index, context, rows)

@@ -320,6 +320,35 @@ _TABLES: Final = (
             ),
         ),
     ),
+    Table(
+        "current_token_pending_claims",
+        _columns("""
+            token_data_id_hash String
+            property_version numeric
+            from_address String
+            to_address String
+            collection_data_id_hash String
+            creator_address String
+            collection_name String
+            name String
+            amount numeric
+            table_handle String
+            last_transaction_version bigint
+            inserted_at timestamp
+            last_transaction_timestamp timestamp
+            token_data_id String
+            collection_id String
+        """),
+        ("token_data_id_hash", "property_version", "from_address", "to_address"),
+        (
+            Relationship(
+                "current_token_data_v2", "current_token_datas_v2", "token_data_id", "token_data_id"
+            ),
+            Relationship(
+                "current_collection_v2", "current_collections_v2", "collection_id", "collection_id"
+            ),
+        ),
+    ),
 )
 
 #: The tables by name, in the order above.
@@ -342,6 +371,8 @@ _INDEXES: Final = (
     ("current_fungible_asset_balances", ("owner_address",)),
     ("current_objects", ("owner_address",)),
     ("events", ("account_address", "creation_number", "sequence_number")),
+    ("current_token_ownerships_v2", ("owner_address",)),
+    ("current_token_pending_claims", ("to_address",)),
 )
 
 
