@@ -41,12 +41,16 @@ async function main() {
   const alice = Account.generate();
   const bob = Account.generate();
   const me = issuer.accountAddress.toString();
+  const named = { issuer, alice, bob };
   results.accounts = {
     ok: true,
-    value: { issuer: me, alice: alice.accountAddress.toString(), bob: bob.accountAddress.toString() },
+    value: Object.fromEntries(
+      Object.entries(named).map(([name, account]) => [name, account.accountAddress.toString()]),
+    ),
   };
+  const options = { timeoutSecs: 30 };
   const wait = async (hash) =>
-    committed(await aptos.waitForTransaction({ transactionHash: hash, options: { timeoutSecs: 30 } }));
+    committed(await aptos.waitForTransaction({ transactionHash: hash, options }));
   const send = async (signer, transaction) =>
     wait((await aptos.signAndSubmitTransaction({ signer, transaction })).hash);
   const admin = async (name, args) =>
@@ -58,9 +62,11 @@ async function main() {
       }),
     );
 
-  for (const [name, account] of Object.entries({ issuer, alice, bob })) {
+  for (const [name, account] of Object.entries(named)) {
     const funded = await step(`fund_${name}`, async () =>
-      committed(await aptos.fundAccount({ accountAddress: account.accountAddress, amount: FUNDING })),
+      committed(
+        await aptos.fundAccount({ accountAddress: account.accountAddress, amount: FUNDING }),
+      ),
     );
     if (funded === undefined) return;
   }
@@ -105,9 +111,10 @@ async function main() {
       transaction: await transfer(bob, alice, 200),
     });
     try {
-      await aptos.waitForTransaction({ transactionHash: pending.hash, options: { timeoutSecs: 30 } });
+      await aptos.waitForTransaction({ transactionHash: pending.hash, options });
     } catch (error) {
-      return { thrown: describe(error).message, ...committed(error.transaction ?? { hash: pending.hash }) };
+      const read = error.transaction ?? { hash: pending.hash };
+      return { thrown: describe(error).message, ...committed(read) };
     }
     return { thrown: null, hash: pending.hash };
   });
