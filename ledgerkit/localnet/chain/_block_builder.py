@@ -83,6 +83,7 @@ def change_hash(changes: list[StateChange]) -> bytes:
     parts = [
         bytes.fromhex(c.change["state_key_hash"][2:]) + hashlib.sha3_256(c.bcs or b"").digest()
         for c in changes
+        if c.change is not None
     ]
     return salted(b"WriteSet", *parts)
 
@@ -139,7 +140,7 @@ class TxnRecorder:
             success=output.success,
             vm_status=output.vm_status,
             accumulator_root_hash=_hex(self.accumulator),
-            changes=[c.change for c in output.changes],
+            changes=StateChange.listed(output.changes),
         )
         if checkpoint is not None:  # the node leaves the field out, it never sends null
             body["state_checkpoint_hash"] = checkpoint

@@ -282,7 +282,7 @@ def _genesis_transaction(changes: list[StateChange]) -> dict[str, Any]:
     return {
         "payload": {
             "write_set": {
-                "changes": [c.change for c in changes],
+                "changes": StateChange.listed(changes),
                 "events": [],
                 "type": "direct_write_set",
             },

@@ -19,6 +19,7 @@ from ledgerkit.localnet.ledger._ledger_reads import Head
 from ledgerkit.localnet.vm import (
     MAX_GAS_AMOUNT,
     PrologueError,
+    StateChange,
     TxnOutput,
     entry_function_of,
     execute,
@@ -131,7 +132,7 @@ def simulate(
         success=output.success,
         vm_status=output.vm_status,
         accumulator_root_hash=ZERO_HASH,
-        changes=[c.change for c in output.changes],
+        changes=StateChange.listed(output.changes),
     )
     abi_of = module_abi_reader(read)
     body.update(

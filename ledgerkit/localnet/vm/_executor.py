@@ -112,6 +112,7 @@ from ledgerkit.localnet.vm.framework import (
     APT_METADATA,
     FRAMEWORK,
     MODULE,
+    OBJECT_GROUP,
     RESOURCE,
     Context,
     MoveAbortError,
@@ -120,6 +121,10 @@ from ledgerkit.localnet.vm.framework import (
     Write,
     charge_fee,
     create_account,
+    expand_groups,
+    group_key_hash,
+    is_group_member,
+    member_order,
     nonce_used,
     record_nonce,
     sorted_fields,
@@ -192,12 +197,19 @@ class PrologueError(Exception):
 
 @dataclass(slots=True)
 class StateChange:
-    """One write of a transaction: store key, stored bytes (None: deleted), change JSON."""
+    """One write of a transaction: store key, stored bytes (None: deleted), change JSON
+    (None for a resource group member the change list does not name: one removed from a
+    group that stays, or any but the first of a group deleted whole)."""
 
     skey: bytes
     json: bytes | None
     bcs: bytes | None
-    change: dict[str, Any]
+    change: dict[str, Any] | None
+
+    @staticmethod
+    def listed(changes: list[StateChange]) -> list[dict[str, Any]]:
+        """The change JSON a transaction lists."""
+        return [c.change for c in changes if c.change is not None]
 
 
 @dataclass(slots=True)
@@ -581,22 +593,30 @@ def execute(
 
 
 def finalize(ctx: Context) -> list[StateChange]:
-    """The context's writes as stored bytes and change JSON, in state key order."""
+    """The context's writes as stored bytes and change JSON, in state key order, each
+    resource group written whole (:func:`~.framework.expand_groups`)."""
+    expand_groups(ctx)
     codec = FRAMEWORK.codec
     out = []
     change: dict[str, Any]
+    emptied = _emptied_groups(ctx)
     for w in sorted(ctx.writes.values(), key=_write_order):
-        key_hash = state_key_hash(w.skey)
+        member = w.kind == RESOURCE and is_group_member(w.path)
+        key_hash = group_key_hash(bytes(w.address), OBJECT_GROUP) if member else None
+        if key_hash is None:
+            key_hash = state_key_hash(w.skey)
         if w.kind == RESOURCE:
             address = w.address.standard
             if w.value is None:
                 change = {
                     "address": address,
                     "state_key_hash": key_hash,
-                    "resource": w.path,
+                    "resource": OBJECT_GROUP if member else w.path,
                     "type": "delete_resource",
                 }
-                out.append(StateChange(w.skey, None, None, change))
+                # A group that stays is written, not deleted: the member just leaves it.
+                listed = not member or emptied.pop(w.address, False)
+                out.append(StateChange(w.skey, None, None, change if listed else None))
                 continue
             resource = {"type": w.path, "data": sorted_fields(w.value)}
             bcs = w.bcs or codec.encode(w.path, w.value)
@@ -645,7 +665,20 @@ def finalize(ctx: Context) -> list[StateChange]:
     return out
 
 
+def _emptied_groups(ctx: Context) -> dict[Address, bool]:
+    """The addresses whose resource group the writes leave without members (True)."""
+    live: dict[Address, bool] = {}
+    for w in ctx.writes.values():
+        if w.kind == RESOURCE and is_group_member(w.path):
+            live[w.address] = live.get(w.address, False) or w.value is not None
+    return {address: True for address, alive in live.items() if not alive}
+
+
 def _write_order(w: Write) -> bytes:
+    # At an address, a group (``Path::ResourceGroup``) comes after the plain resources,
+    # its members in struct tag order.
+    if w.kind == RESOURCE and is_group_member(w.path):
+        return w.skey[1:33] + b"\x00\xff" + member_order(w.path)
     return w.skey[1:33] + w.skey[:1] + w.skey[33:]
 
 

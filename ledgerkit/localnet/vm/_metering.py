@@ -3,7 +3,8 @@
 :func:`gas_usage` turns a :class:`~.framework.Context` into the
 :class:`~._gas_schedule.GasUsage` the schedule prices: the pages of each item read, each
 state slot written with its key and value sizes (BCS, as the ledger stores them; an
-object's resources folded into one ``0x1::object::ObjectGroup`` slot) and each event's
+object's resources are one ``0x1::object::ObjectGroup`` slot, written whole, sized as the
+BCS map of every member it holds) and each event's
 size (its type tag and data, plus the handle's key and sequence number for a handle
 event). :func:`fee_event` is the ``0x1::transaction_fee::FeeStatement`` module event the
 VM emits last in every user transaction.
@@ -18,11 +19,13 @@ from ledgerkit.localnet.vm._gas_schedule import FeeStatement, GasUsage, SlotWrit
 from ledgerkit.localnet.vm.framework import (
     FRAMEWORK,
     MODULE,
-    OBJECT_CORE,
+    OBJECT_GROUP,
     RESOURCE,
     Context,
     Write,
-    resource_key,
+    expand_groups,
+    group_key_bcs,
+    is_group_member,
     state_key_bcs,
 )
 from ledgerkit.types import Address, StructTag
@@ -30,12 +33,6 @@ from ledgerkit.types import Address, StructTag
 __all__ = ["FEE_STATEMENT", "fee_event", "gas_usage"]
 
 FEE_STATEMENT: Final = "0x1::transaction_fee::FeeStatement"
-OBJECT_GROUP: Final = "0x1::object::ObjectGroup"
-_GROUP_MODULES: Final = frozenset(
-    {"object", "fungible_asset", "primary_fungible_store", "object_code_deployment"}
-)
-_FRAMEWORK_ADDRESS: Final = Address.from_int(1)
-_TOKEN_ADDRESS: Final = Address.from_int(4)
 #: A handle event's ``EventKey`` (creation number, account) and sequence number.
 _HANDLE_EVENT_BYTES: Final = 8 + 32 + 8
 _ZERO_GUID: Final = {"creation_number": "0", "account_address": "0x0"}
@@ -53,15 +50,6 @@ def _tag_bcs(tag: str) -> bytes:
     s = Serializer()
     serialize_struct_tag(s, StructTag.parse(tag))
     return s.output()
-
-
-def _group_member(w: Write) -> bool:
-    if w.kind != RESOURCE:
-        return False
-    tag = StructTag.parse(w.path)
-    return tag.address == _TOKEN_ADDRESS or (
-        tag.address == _FRAMEWORK_ADDRESS and tag.module in _GROUP_MODULES
-    )
 
 
 def _value_size(w: Write) -> int:
@@ -82,20 +70,24 @@ def _slot(ctx: Context, w: Write) -> SlotWrite:
 
 
 def _group_slot(ctx: Context, address: Address, members: list[Write]) -> SlotWrite:
-    """The ``ObjectGroup`` slot of an object: created with its ``ObjectCore``, deleted
-    with it, sized as the BCS map of the members written."""
-    key_size = len(state_key_bcs(resource_key(address, OBJECT_GROUP)))
-    core = next((w for w in members if w.path == OBJECT_CORE), None)
-    if core is not None and core.value is None:
-        deleted = sum(ctx.stored_sizes.get(w.skey, 0) for w in members if w.existed)
-        return SlotWrite(key_size, None, deleted_size=deleted)
+    """The ``ObjectGroup`` slot of an object (``members``: all it holds, as
+    :func:`~.framework.expand_groups` writes them): created when none of them was there,
+    deleted when none is left, sized as the BCS map of every member."""
+    key_size = len(group_key_bcs(address, OBJECT_GROUP))
     live = [w for w in members if w.value is not None]
-    size = _uleb_size(len(live))
-    for w in live:
-        value = _value_size(w)
-        size += len(_tag_bcs(w.path)) + _uleb_size(value) + value
-    created = core is not None and not core.existed
-    return SlotWrite(key_size, size, created=created)
+    if not live:
+        held = [(w.path, ctx.stored_sizes.get(w.skey, 0)) for w in members if w.existed]
+        return SlotWrite(key_size, None, deleted_size=_map_size(held) if held else 0)
+    size = _map_size([(w.path, _value_size(w)) for w in live])
+    return SlotWrite(key_size, size, created=not any(w.existed for w in members))
+
+
+def _map_size(entries: list[tuple[str, int]]) -> int:
+    """The size of a group's BCS map of struct tag to value bytes."""
+    size = _uleb_size(len(entries))
+    for tag, value in entries:
+        size += len(_tag_bcs(tag)) + _uleb_size(value) + value
+    return size
 
 
 def _event_size(event: dict[str, Any], data: bytes | None = None) -> int:
@@ -113,9 +105,10 @@ def gas_usage(ctx: Context, size: int, *, completed: bool) -> GasUsage:
     slots: list[SlotWrite] = []
     events: tuple[int, ...] = ()
     if completed:
+        expand_groups(ctx)
         groups: dict[Address, list[Write]] = {}
         for w in ctx.writes.values():
-            if _group_member(w):
+            if w.kind == RESOURCE and is_group_member(w.path):
                 groups.setdefault(w.address, []).append(w)
             else:
                 slots.append(_slot(ctx, w))

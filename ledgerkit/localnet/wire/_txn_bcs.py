@@ -10,7 +10,9 @@ answer is rebuilt from both:
   hash of each is the hash of these bytes); genesis as a direct write set with its events;
 - the write set from the stored values of the keys each change names: ``Creation`` when
   the key had no value before, ``Modification`` otherwise, ``Deletion``; this node keeps no
-  storage deposits, so no ``...WithMetadata`` kinds;
+  storage deposits, so no ``...WithMetadata`` kinds; the members of a resource group (the
+  changes that show its state key hash) are one write of the group's key, its value the
+  BCS map of the members listed;
 - events re-encoded from their JSON data by their type; a zero GUID is a module event (V2);
 - the execution status from ``vm_status``: success, ``Out of gas``, a Move abort with its
   module, code, name and description; any other status is ``MiscellaneousError`` without a
@@ -34,6 +36,7 @@ from ledgerkit.bcs import (
     GenesisTransaction,
     LedgerTransaction,
     MoveValueCodec,
+    Serializer,
     SignedTransaction,
     StateKey,
     TransactionData,
@@ -41,11 +44,16 @@ from ledgerkit.bcs import (
     TransactionOnChainData,
     WriteOp,
     WriteSet,
+    serialize_struct_tag,
 )
 from ledgerkit.localnet._node_errors import NodeError
 from ledgerkit.localnet.vm import ChainLayouts
 from ledgerkit.localnet.vm.framework import (
     FRAMEWORK,
+    OBJECT_GROUP,
+    group_key_bcs,
+    group_key_hash,
+    member_order,
     module_key,
     resource_key,
     state_key_bcs,
@@ -55,7 +63,7 @@ from ledgerkit.localnet.vm.framework import (
 from ledgerkit.localnet.wire._module_abis import module_abi_reader
 from ledgerkit.localnet.wire._txn_json import ModuleAbiOf
 from ledgerkit.localnet.wire._txn_requests import signed_from_json
-from ledgerkit.types import Address, ModuleId, MoveType
+from ledgerkit.types import Address, ModuleId, MoveType, StructTag
 
 __all__ = ["pending_data", "transaction_data"]
 
@@ -145,13 +153,45 @@ def _skey_of(change: dict[str, Any]) -> bytes:
     return table_key(Address.parse(change["handle"]), _hash(change["key"]))
 
 
+def _group_value(
+    address: Address, tags: list[str], version: int, state_at: StateAt
+) -> tuple[bytes | None, bool]:
+    """A group's BCS map at ``version`` from its members' stored values (None: no member
+    there), and whether any member was there before."""
+    s = Serializer()
+    members = []
+    existed = False
+    for tag in sorted(tags, key=member_order):
+        skey = resource_key(address, tag)
+        now = state_at(skey, version)
+        existed = existed or (version > 0 and state_at(skey, version - 1) is not None)
+        if now is not None:
+            members.append((tag, now[1]))
+    if not members:
+        return None, existed
+    s.uleb128(len(members))
+    for tag, value in members:
+        serialize_struct_tag(s, StructTag.parse(tag))
+        s.var_bytes(value)
+    return s.output(), existed
+
+
 def write_set_of(changes: list[dict[str, Any]], version: int, state_at: StateAt) -> WriteSet:
     """The write set of a transaction's change JSON at ``version``."""
-    out = []
+    out: list[tuple[StateKey, WriteOp] | Address] = []  # an address: its group, made below
+    groups: dict[Address, list[str]] = {}
     for change in changes:
         skey = _skey_of(change)
         if state_key_hash(skey) != change["state_key_hash"]:
-            raise _internal(f"version {version}: a change does not name its state key")
+            address = Address.parse(change.get("address", "0x0"))
+            if group_key_hash(bytes(address), OBJECT_GROUP) != change["state_key_hash"]:
+                raise _internal(f"version {version}: a change does not name its state key")
+            if address not in groups:
+                groups[address] = []
+                out.append(address)
+            if change["type"] == "write_resource":
+                groups[address].append(change["data"]["type"])
+            continue
         key = StateKey.from_bcs(state_key_bcs(skey))
         now = state_at(skey, version)
         before = state_at(skey, version - 1) if version > 0 else None
@@ -160,7 +200,18 @@ def write_set_of(changes: list[dict[str, Any]], version: int, state_at: StateAt)
         else:
             op = WriteOp("Modification" if before is not None else "Creation", now[1])
         out.append((key, op))
-    return WriteSet(tuple(out))
+    ops = []
+    for entry in out:
+        if not isinstance(entry, Address):
+            ops.append(entry)
+            continue
+        group_key = StateKey.from_bcs(group_key_bcs(entry, OBJECT_GROUP))
+        value, existed = _group_value(entry, groups[entry], version, state_at)
+        if value is None:
+            ops.append((group_key, WriteOp("Deletion")))
+        else:
+            ops.append((group_key, WriteOp("Modification" if existed else "Creation", value)))
+    return WriteSet(tuple(ops))
 
 
 def event_of(event: dict[str, Any], codec: MoveValueCodec | None = None) -> ContractEvent:

@@ -5,6 +5,7 @@ with ABIs, and their Python bodies.
 * ``_module_specs``: the modules themselves;
 * ``_move_values``: type text, standard addresses, struct layouts for the BCS codec;
 * ``_state_keys``: state keys, their hashes and the pagination cursor;
+* ``_resource_groups``: an object's resources as one group, written and listed whole;
 * ``_context``: what a function body sees (state, tables, events, gas, aborts);
 * ``_nonces``: the orderless transactions' nonces an account has used;
 * ``_token_objects_specs``: the digital asset package at ``0x4``;
@@ -110,11 +111,20 @@ from ledgerkit.localnet.vm.framework._multisig_views import (
     validate_multisig_transaction,
 )
 from ledgerkit.localnet.vm.framework._nonces import nonce_used, record_nonce
+from ledgerkit.localnet.vm.framework._resource_groups import (
+    GROUP_MEMBERS,
+    OBJECT_GROUP,
+    expand_groups,
+    is_group_member,
+    member_order,
+)
 from ledgerkit.localnet.vm.framework._state_keys import (
     MODULE,
     RESOURCE,
     decode_cursor,
     encode_cursor,
+    group_key_bcs,
+    group_key_hash,
     module_key,
     resource_key,
     state_key_bcs,
@@ -142,9 +152,11 @@ __all__ = [
     "FRAMEWORK",
     "FRAMEWORK_ADDRESS",
     "FUNGIBLE_STORE",
+    "GROUP_MEMBERS",
     "METADATA",
     "MODULE",
     "OBJECT_CORE",
+    "OBJECT_GROUP",
     "ORIGINATING_ADDRESS",
     "ORIGINATING_ADDRESS_TABLE",
     "PAIRED_COIN_TYPE",
@@ -168,7 +180,12 @@ __all__ = [
     "deposit",
     "encode_cursor",
     "execution_cleanup",
+    "expand_groups",
     "genesis_block_state",
+    "group_key_bcs",
+    "group_key_hash",
+    "is_group_member",
+    "member_order",
     "module_key",
     "monitored_supply",
     "next_payload",

@@ -35,7 +35,6 @@ from ledgerkit.localnet.vm.framework._code_specs import MANAGING_REFS, PACKAGE_R
 from ledgerkit.localnet.vm.framework._context import ACCOUNT, Context, MoveAbortError, native
 from ledgerkit.localnet.vm.framework._object_module import (
     create_object,
-    grouped,
     named_object_address,
     object_arg,
     owner_of,
@@ -223,7 +222,7 @@ def code_object_address(publisher: Address, sequence_number: int) -> Address:
     return named_object_address(publisher, seed.output())
 
 
-@grouped("object_code_deployment", "publish")
+@native("object_code_deployment", "publish")
 def _publish_to_object(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     publisher = ctx.signer
     sequence_number = int(ctx.resource(publisher, ACCOUNT)["sequence_number"])
@@ -247,7 +246,7 @@ def _owned_code_object(ctx: Context, value: Any) -> Address:
     return address
 
 
-@grouped("object_code_deployment", "upgrade")
+@native("object_code_deployment", "upgrade")
 def _upgrade_code_object(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     metadata_hex, code_hex, code_object = args
     address = _owned_code_object(ctx, code_object)
@@ -277,7 +276,7 @@ def _code_freeze_code_object(ctx: Context, ty: tuple[MoveType, ...], args: list[
     freeze_code_object(ctx, ctx.signer, address)
 
 
-@grouped("object_code_deployment", "freeze_code_object")
+@native("object_code_deployment", "freeze_code_object")
 def _freeze_code_object(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     address = object_arg(ctx, args[0], PACKAGE_REGISTRY)
     freeze_code_object(ctx, ctx.signer, address)

@@ -209,13 +209,14 @@ class Context:
             self._load(skey, counted=False)
         return self._existed[skey]
 
-    def resource(self, address: Address, tag: str) -> Any:
-        """The data of resource ``tag`` at ``address`` (mutable; ``put`` it back), or None."""
+    def resource(self, address: Address, tag: str, *, counted: bool = True) -> Any:
+        """The data of resource ``tag`` at ``address`` (mutable; ``put`` it back), or None
+        (not ``counted``: a read the transaction is not charged for)."""
         skey = resource_key(address, tag)
         write = self.writes.get(skey)
         if write is not None:
             return write.value
-        stored = self._load(skey)
+        stored = self._load(skey, counted=counted)
         return None if stored is None else stored["data"]
 
     def exists(self, address: Address, tag: str) -> bool:

@@ -3,27 +3,24 @@ ownership transfers (``transfer``, ``transfer_call``, ``transfer_to_object``), t
 burn and its undoing, and the ownership views.
 
 An object is an address holding ``ObjectCore``; its other resources (members of the
-``ObjectGroup`` resource group) sit beside it. Named objects live at
-``SHA3-256(creator ‖ seed ‖ 0xFE)``, unnamed ones at the transaction's unique addresses
-(:meth:`Context.auid_address`).
+``ObjectGroup`` resource group, written whole: :mod:`._resource_groups`) sit beside it.
+Named objects live at ``SHA3-256(creator ‖ seed ‖ 0xFE)``, unnamed ones at the
+transaction's unique addresses (:meth:`Context.auid_address`).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from typing import Any, Final
 
-from ledgerkit.localnet.vm.framework._context import Context, Native, native
+from ledgerkit.localnet.vm.framework._context import Context, native
 from ledgerkit.localnet.vm.framework._move_values import render_type
 from ledgerkit.types import Address, MoveType
 
 __all__ = [
-    "GROUP_MEMBERS",
     "OBJECT_CORE",
     "UNTRANSFERABLE",
     "create_object",
-    "grouped",
     "named_object_address",
     "new_object_handle",
     "object_arg",
@@ -39,50 +36,6 @@ UNTRANSFERABLE: Final = "0x1::object::Untransferable"
 _GUID_START: Final = 0x4000000000000
 _MAX_NESTING: Final = 8
 _BURN_ADDRESS: Final = Address(b"\xff" * 32)
-#: The ``0x1::object::ObjectGroup`` members this node writes: one group is one state item
-#: on a node, so a change to any member rewrites them all, and the transaction's changes
-#: list every member of a written group.
-GROUP_MEMBERS: Final = (
-    OBJECT_CORE,
-    TOMBSTONE,
-    UNTRANSFERABLE,
-    "0x4::aptos_token::AptosCollection",
-    "0x4::aptos_token::AptosToken",
-    "0x4::collection::Collection",
-    "0x4::collection::ConcurrentSupply",
-    "0x4::collection::FixedSupply",
-    "0x4::collection::UnlimitedSupply",
-    "0x4::property_map::PropertyMap",
-    "0x4::royalty::Royalty",
-    "0x4::token::Token",
-    "0x4::token::TokenIdentifiers",
-)
-_MEMBERS: Final = frozenset(GROUP_MEMBERS)
-
-
-def _rewrite_groups(ctx: Context) -> None:
-    written = {w.address for w in list(ctx.writes.values()) if w.path in _MEMBERS}
-    for address in sorted(written, key=bytes):
-        for tag in GROUP_MEMBERS:
-            value = ctx.resource(address, tag)
-            if value is not None:
-                ctx.put(address, tag, value)
-
-
-def grouped(name: str, function: str, *, address: int = 1) -> Callable[[Native], Native]:
-    """Register an entry function's body (as :func:`native`) that, once it has run,
-    rewrites every group it wrote a member of."""
-
-    def register(body: Native) -> Native:
-        def run(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any] | None:
-            out = body(ctx, ty, args)
-            _rewrite_groups(ctx)
-            return out
-
-        native(name, function, address=address)(run)
-        return body
-
-    return register
 
 
 def named_object_address(creator: Address, seed: bytes) -> Address:
@@ -204,23 +157,23 @@ def transfer_raw(ctx: Context, owner: Address, address: Address, to: Address) ->
     _set_owner(ctx, address, to)
 
 
-@grouped("object", "transfer_call")
+@native("object", "transfer_call")
 def _transfer_call(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     transfer_raw(ctx, ctx.signer, Address.parse(args[0]), Address.parse(args[1]))
 
 
-@grouped("object", "transfer")
+@native("object", "transfer")
 def _transfer(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     transfer_raw(ctx, ctx.signer, object_arg(ctx, args[0], ty[0]), Address.parse(args[1]))
 
 
-@grouped("object", "transfer_to_object")
+@native("object", "transfer_to_object")
 def _transfer_to_object(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     address = object_arg(ctx, args[0], ty[0])
     transfer_raw(ctx, ctx.signer, address, object_arg(ctx, args[1], ty[1]))
 
 
-@grouped("object", "burn")
+@native("object", "burn")
 def _burn(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     address = object_arg(ctx, args[0], ty[0])
     if owner_of(ctx, address) != ctx.signer:
@@ -230,7 +183,7 @@ def _burn(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     ctx.put(address, TOMBSTONE, {"original_owner": ctx.signer.standard})
 
 
-@grouped("object", "unburn")
+@native("object", "unburn")
 def _unburn(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     address = object_arg(ctx, args[0], ty[0])
     tomb = ctx.resource(address, TOMBSTONE)

@@ -16,8 +16,8 @@ converts Move values to and from:
   ``{"inner": addr}``; ``GUID``: ``{"id": {"creation_num": "n", "addr": addr}}``;
   ``EventHandle<T>``: ``{"counter": "n", "guid": GUID}``. A ``&T`` parameter is T's JSON.
 
-Objects are written as :mod:`._object_module` writes them (``create_object``), and
-every body that writes an object rewrites its resource group (``grouped``).
+Objects are written as :mod:`._object_module` writes them (``create_object``); a
+transaction that writes an object writes its whole resource group (:mod:`._resource_groups`).
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ from ledgerkit.localnet.vm.framework._object_module import (
     OBJECT_CORE,
     UNTRANSFERABLE,
     create_object,
-    grouped,
     named_object_address,
     new_object_handle,
     object_arg,
@@ -129,37 +128,37 @@ def _ungated_allowed(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) ->
 # -- creation -------------------------------------------------------------------------------
 
 
-@grouped("object", "create_named_object")
+@native("object", "create_named_object")
 def _create_named(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
     creator = ctx.signer
     seed = bytes.fromhex(args[0].removeprefix("0x"))
     return _constructor(ctx, creator, named_object_address(creator, seed), False)
 
 
-@grouped("object", "create_user_derived_object")
+@native("object", "create_user_derived_object")
 def _create_derived(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
     creator = _address(args[0])
     return _constructor(ctx, creator, user_derived_address(creator, _self(args[1])), False)
 
 
-@grouped("object", "create_object")
+@native("object", "create_object")
 def _create_object(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
     return _constructor(ctx, _address(args[0]), ctx.auid_address(), True)
 
 
-@grouped("object", "create_sticky_object")
+@native("object", "create_sticky_object")
 def _create_sticky(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
     return _constructor(ctx, _address(args[0]), ctx.auid_address(), False)
 
 
-@grouped("object", "create_object_from_account")
+@native("object", "create_object_from_account")
 def _from_account(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
     creator = ctx.signer
     number = int(next_guid(ctx, creator)["id"]["creation_num"])
     return _constructor(ctx, creator, guid_object_address(creator, number), True)
 
 
-@grouped("object", "create_object_from_object")
+@native("object", "create_object_from_object")
 def _from_object(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
     creator = ctx.signer
     number = int(_object_guid(ctx, creator)["id"]["creation_num"])
@@ -172,12 +171,12 @@ def _object_guid(ctx: Context, address: Address) -> dict[str, Any]:
     return guid
 
 
-@grouped("object", "create_guid")
+@native("object", "create_guid")
 def _create_guid(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
     return [_object_guid(ctx, ctx.signer)]
 
 
-@grouped("object", "new_event_handle")
+@native("object", "new_event_handle")
 def _new_event_handle(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list[Any]:
     return [{"counter": "0", "guid": _object_guid(ctx, ctx.signer)}]
 
@@ -261,7 +260,7 @@ def _core(ctx: Context, address: Address) -> dict[str, Any]:
     return result
 
 
-@grouped("object", "delete")
+@native("object", "delete")
 def _delete(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     address = _self(args[0])
     _core(ctx, address)
@@ -270,7 +269,7 @@ def _delete(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
         ctx.delete(address, UNTRANSFERABLE)
 
 
-@grouped("object", "set_untransferable")
+@native("object", "set_untransferable")
 def _set_untransferable(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     address = _self(args[0])
     core = _core(ctx, address)
@@ -281,14 +280,14 @@ def _set_untransferable(ctx: Context, ty: tuple[MoveType, ...], args: list[Any])
     ctx.put(address, UNTRANSFERABLE, {"dummy_field": False})
 
 
-@grouped("object", "disable_ungated_transfer")
+@native("object", "disable_ungated_transfer")
 def _disable_ungated(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     address = _self(args[0])
     _core(ctx, address)
     set_ungated(ctx, address, False)
 
 
-@grouped("object", "enable_ungated_transfer")
+@native("object", "enable_ungated_transfer")
 def _enable_ungated(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     address = _self(args[0])
     _core(ctx, address)
@@ -303,7 +302,7 @@ def _linear_ref(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> list
     return [{"self": address.standard, "owner": owner_of(ctx, address).standard}]
 
 
-@grouped("object", "transfer_with_ref")
+@native("object", "transfer_with_ref")
 def _transfer_with_ref(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     ref = args[0]
     address = _self(ref)
@@ -311,7 +310,7 @@ def _transfer_with_ref(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) 
     transfer_with_ref(ctx, address, _address(args[1]), owner=_address(ref["owner"]))
 
 
-@grouped("object", "transfer_with_constructor_ref")
+@native("object", "transfer_with_constructor_ref")
 def _transfer_with_ctor(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     address = _self(args[0])
     if ctx.exists(address, UNTRANSFERABLE):
@@ -319,6 +318,6 @@ def _transfer_with_ctor(ctx: Context, ty: tuple[MoveType, ...], args: list[Any])
     transfer_with_ref(ctx, address, _address(args[1]), owner=owner_of(ctx, address))
 
 
-@grouped("object", "transfer_raw")
+@native("object", "transfer_raw")
 def _transfer_raw(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     transfer_raw(ctx, ctx.signer, _address(args[0]), _address(args[1]))

@@ -8,7 +8,8 @@ cursor pagination walks.
 
 Outside, a state key is what the ledger calls it: the BCS of ``StateKeyInner``, either
 ``AccessPath {address, path: BCS(Path)}`` (variant 0; ``Path::Code(ModuleId)`` is 0,
-``Path::Resource(StructTag)`` is 1) or ``TableItem {handle, key}`` (variant 1). Its
+``Path::Resource(StructTag)`` is 1, ``Path::ResourceGroup(StructTag)``, an object's
+resources together, is 2) or ``TableItem {handle, key}`` (variant 1). Its
 SHA3-256 under the ``APTOS::StateKey`` salt is the ``state_key_hash`` of write-set
 changes, and its hex is the pagination cursor (opaque to clients, as the API requires).
 """
@@ -30,6 +31,8 @@ __all__ = [
     "TABLE_ITEM",
     "decode_cursor",
     "encode_cursor",
+    "group_key_bcs",
+    "group_key_hash",
     "module_key",
     "resource_key",
     "state_key_hash",
@@ -102,6 +105,25 @@ def state_key_bcs(skey: bytes) -> bytes:
 def state_key_hash(skey: bytes) -> str:
     """``0x`` hex of the state key hash shown in write-set changes."""
     return "0x" + hashlib.sha3_256(_SALT + state_key_bcs(skey)).hexdigest()
+
+
+def group_key_bcs(address: Address | bytes, group: str) -> bytes:
+    """The BCS ``StateKeyInner`` of the resource group ``group`` at ``address``:
+    ``AccessPath {address, path: BCS(Path::ResourceGroup(group))}`` (variant 2)."""
+    inner = Serializer()
+    inner.uleb128(2)
+    inner.fixed_bytes(_struct_tag_bcs(group))
+    s = Serializer()
+    s.uleb128(0)
+    s.fixed_bytes(bytes(address))
+    s.var_bytes(inner.output())
+    return s.output()
+
+
+@functools.lru_cache(maxsize=65536)
+def group_key_hash(address: bytes, group: str) -> str:
+    """``0x`` hex of the state key hash of a resource group (every member's change shows it)."""
+    return "0x" + hashlib.sha3_256(_SALT + group_key_bcs(address, group)).hexdigest()
 
 
 def encode_cursor(skey: bytes) -> str:

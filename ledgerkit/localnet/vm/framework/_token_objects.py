@@ -14,13 +14,12 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ledgerkit.localnet.vm.framework import _property_map as props
-from ledgerkit.localnet.vm.framework._context import Context
+from ledgerkit.localnet.vm.framework._context import Context, native
 from ledgerkit.localnet.vm.framework._move_values import string_length
 from ledgerkit.localnet.vm.framework._object_module import (
     OBJECT_CORE,
     UNTRANSFERABLE,
     create_object,
-    grouped,
     named_object_address,
     new_object_handle,
     object_arg,
@@ -99,7 +98,7 @@ def _royalty(ctx: Context, numerator: int, denominator: int, payee: Address) -> 
 # -- collection ---------------------------------------------------------------------------------
 
 
-@grouped("aptos_token", "create_collection", address=4)
+@native("aptos_token", "create_collection", address=4)
 def _create_collection(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     description, max_supply, name, uri = args[0], int(args[1]), args[2], args[3]
     flags = args[4:13]
@@ -202,14 +201,14 @@ def _set_collection_field(field: str, flag: str, limit: int, code: int, name: st
         collection[field] = value
         ctx.put(address, COLLECTION, collection)
 
-    grouped("aptos_token", f"set_collection_{field}", address=4)(body)
+    native("aptos_token", f"set_collection_{field}", address=4)(body)
 
 
 _set_collection_field("description", "mutable_description", 2048, 0x20005, "EDESCRIPTION_TOO_LONG")
 _set_collection_field("uri", "mutable_uri", 512, 0x20004, "EURI_TOO_LONG")
 
 
-@grouped("aptos_token", "set_collection_royalties_call", address=4)
+@native("aptos_token", "set_collection_royalties_call", address=4)
 def _set_royalties(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     address = object_arg(ctx, args[0], ty[0])
     royalty = _royalty(ctx, int(args[1]), int(args[2]), Address.parse(args[3]))
@@ -286,7 +285,7 @@ def _mint(ctx: Context, args: list[Any]) -> tuple[Address, Any]:
     return token, flags
 
 
-@grouped("aptos_token", "mint", address=4)
+@native("aptos_token", "mint", address=4)
 def _mint_entry(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     token, flags = _mint(ctx, args)
     if flags["tokens_freezable_by_creator"]:
@@ -295,7 +294,7 @@ def _mint_entry(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None
         ctx.put(token, APTOS_TOKEN, aptos_token)
 
 
-@grouped("aptos_token", "mint_soul_bound", address=4)
+@native("aptos_token", "mint_soul_bound", address=4)
 def _mint_soul_bound(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     token, _ = _mint(ctx, args)
     transfer_with_ref(ctx, token, Address.parse(args[7]))
@@ -323,7 +322,7 @@ def _authorized_token(ctx: Context, token: Address) -> Any:
     return aptos_token
 
 
-@grouped("aptos_token", "burn", address=4)
+@native("aptos_token", "burn", address=4)
 def _burn(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     token = object_arg(ctx, args[0], ty[0])
     aptos_token = _authorized_token(ctx, token)
@@ -374,7 +373,7 @@ def _freeze(allowed: bool) -> None:
             raise ctx.abort(_AT, 0x50004, "EFIELD_NOT_MUTABLE")
         set_ungated(ctx, token, allowed)
 
-    grouped("aptos_token", "unfreeze_transfer" if allowed else "freeze_transfer", address=4)(body)
+    native("aptos_token", "unfreeze_transfer" if allowed else "freeze_transfer", address=4)(body)
 
 
 _freeze(False)
@@ -413,7 +412,7 @@ def _set_token_field(field: str, limit: int, code: int, name: str) -> None:
             },
         )
 
-    grouped("aptos_token", f"set_{field}", address=4)(body)
+    native("aptos_token", f"set_{field}", address=4)(body)
 
 
 _set_token_field("description", 2048, 0x20006, "EDESCRIPTION_TOO_LONG")
@@ -429,30 +428,30 @@ def _properties_target(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) 
     return token
 
 
-@grouped("aptos_token", "add_property", address=4)
+@native("aptos_token", "add_property", address=4)
 def _add_property(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     token = _properties_target(ctx, ty, args)
     props.add(ctx, token, args[1], *props.checked(ctx, args[2], args[3]))
 
 
-@grouped("aptos_token", "add_typed_property", address=4)
+@native("aptos_token", "add_typed_property", address=4)
 def _add_typed_property(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     token = _properties_target(ctx, ty, args)
     props.add(ctx, token, args[1], *props.typed_value(ctx, ty[1], args[2]))
 
 
-@grouped("aptos_token", "update_property", address=4)
+@native("aptos_token", "update_property", address=4)
 def _update_property(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     token = _properties_target(ctx, ty, args)
     props.update(ctx, token, args[1], *props.checked(ctx, args[2], args[3]))
 
 
-@grouped("aptos_token", "update_typed_property", address=4)
+@native("aptos_token", "update_typed_property", address=4)
 def _update_typed_property(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     token = _properties_target(ctx, ty, args)
     props.update(ctx, token, args[1], *props.typed_value(ctx, ty[1], args[2]))
 
 
-@grouped("aptos_token", "remove_property", address=4)
+@native("aptos_token", "remove_property", address=4)
 def _remove_property(ctx: Context, ty: tuple[MoveType, ...], args: list[Any]) -> None:
     props.remove(ctx, _properties_target(ctx, ty, args), args[1])
