@@ -91,7 +91,7 @@ def test_the_sdk_reads_the_fee_statement_of_its_transfers(fee_node: LocalNode) -
     assert plain["total_charge_gas_units"] == int(existing["gas_used"])
     creating = _statement(created)
     assert creating["storage_fee_octas"] == 1_025_600
-    assert creating["total_charge_gas_units"] == int(created["gas_used"]) == 10_353
+    assert creating["total_charge_gas_units"] == int(created["gas_used"]) == 10_354
     assert simulated["events"][-1]["type"] == FEE
     assert _statement(simulated)["total_charge_gas_units"] == int(simulated["gas_used"])
 

@@ -7,11 +7,11 @@ stand-ins, documented in ``ledgerkit.localnet.vm._gas_schedule``). Sizes are BCS
 counted by hand from the structs' fields:
 
 * an ``0x1::object::ObjectGroup`` state key: variant 1 + address 32 + length 1 +
-  ``Path::Resource`` 1 + struct tag (address 32, "object" 1 + 6, "ObjectGroup" 1 + 11,
-  no type arguments 1) = 87 bytes;
-* a group holding only a ``FungibleStore`` (metadata 32, balance 8, frozen 1 = 41 bytes):
-  entries 1 + tag (32 + 1 + 14 + 1 + 13 + 1 = 62) + length 1 + 41 = 105 bytes;
-* a new account's store group adds ``ObjectCore`` (guid_creation_num 8, owner 32,
+  ``Path::ResourceGroup`` 1 + struct tag (address 32, "object" 1 + 6, "ObjectGroup" 1 +
+  11, no type arguments 1) = 87 bytes;
+* a primary store's group is written whole, whichever member changed: its
+  ``FungibleStore`` (metadata 32, balance 8, frozen 1 = 41 bytes) under its tag
+  (32 + 1 + 14 + 1 + 13 + 1 = 62) and its ``ObjectCore`` (guid_creation_num 8, owner 32,
   allow_ungated_transfer 1, transfer_events handle 8 + 8 + 32 = 89 bytes) under its tag
   (32 + 1 + 6 + 1 + 10 + 1 = 51): 1 + (62 + 1 + 41) + (51 + 1 + 89) = 246 bytes;
 * an ``0x1::account::Account`` key: 1 + 32 + 1 + 1 + (32 + 1 + 7 + 1 + 7 + 1) = 84 bytes;
@@ -113,8 +113,8 @@ def test_a_transfer_to_an_existing_account(ledger: Ledger) -> None:
     assert txn["success"], txn["vm_status"]
     # Reads: bob's Account, the two stores, and the call's two.
     execution = MIN_TXN + CALL + 5 * READ_EXECUTION
-    # Writes: the two store groups (87-byte key, 105-byte value); events 98 + 97 bytes.
-    io = 890 * size + 5 * READ + 2 * (895_680 + 890 * (87 + 105)) + 890 * (98 + 97)
+    # Writes: the two store groups (87-byte key, 246-byte value); events 98 + 97 bytes.
+    io = 890 * size + 5 * READ + 2 * (895_680 + 890 * (87 + 246)) + 890 * (98 + 97)
     assert execution == 47_100_000
     total = _internal(execution + io)
     assert _statement(txn) == {
@@ -143,7 +143,7 @@ def test_a_transfer_that_creates_its_recipient_pays_for_two_new_slots(ledger: Le
     execution = MIN_TXN + CALL + 5 * READ_EXECUTION
     writes = (
         (895_680 + 890 * (84 + 147))  # the new Account
-        + (895_680 + 890 * (87 + 105))  # alice's store
+        + (895_680 + 890 * (87 + 246))  # alice's store
         + (895_680 + 890 * (87 + 246))  # the new store
     )
     io = 890 * size + 5 * READ + writes + 890 * (98 + 97)
@@ -155,7 +155,7 @@ def test_a_transfer_that_creates_its_recipient_pays_for_two_new_slots(ledger: Le
         "storage_fee_octas": 1_025_600,
         "storage_fee_refund_octas": 0,
     }
-    assert total == 10_353 == int(txn["gas_used"])
+    assert total == 10_354 == int(txn["gas_used"])
     assert ledger.reads.balance(alice.address, APT, None) == before - 5 - total * 100
 
 
@@ -215,7 +215,7 @@ def test_a_sponsored_transfer_charges_the_fee_payer(ledger: Ledger) -> None:
     txn = _commit(ledger, signed)
     assert txn["success"], txn["vm_status"]
     execution = MIN_TXN + CALL + 5 * READ_EXECUTION
-    io = 890 * size + 5 * READ + 2 * (895_680 + 890 * (87 + 105)) + 890 * (98 + 97)
+    io = 890 * size + 5 * READ + 2 * (895_680 + 890 * (87 + 246)) + 890 * (98 + 97)
     total = _internal(execution + io)
     assert _statement(txn)["total_charge_gas_units"] == total == int(txn["gas_used"])
     assert ledger.reads.balance(sender.address, APT, None) == before_sender - 7

@@ -151,11 +151,16 @@ def test_an_abort_is_kept_charged_and_has_no_other_effect(ledger: Ledger) -> Non
     assert ledger.reads.account(alice.address, None)["sequence_number"] == "1"
     assert ledger.reads.balance(alice.address, APT, None) == before - int(txn["gas_used"]) * 100
     touched = {c["data"]["type"] for c in txn["changes"]}
+    # The fee's writes: the payer's store and APT's supply are members of their objects'
+    # groups, listed whole (the store's ObjectCore; 0xa's paired coin type, metadata and core).
     assert touched == {
         "0x1::account::Account",
         "0x1::fungible_asset::FungibleStore",
+        "0x1::object::ObjectCore",
         "0x1::transaction_fee::BurnedFees",
+        "0x1::coin::PairedCoinType",
         "0x1::fungible_asset::ConcurrentSupply",
+        "0x1::fungible_asset::Metadata",
     }
 
 

@@ -156,8 +156,13 @@ def test_managed_coin_register_of_apt_does_nothing(http: httpx.Client, node: Loc
     txn = run(http, node.dev_accounts[2], "0x1::managed_coin::register", [], type_args=[APT])
     assert txn["success"], txn["vm_status"]
     writes = {c.get("data", {}).get("type") for c in txn["changes"]}
+    # Only the fee's writes: the sender's account and store, APT's supply (their objects'
+    # groups listed whole) and the burn total.
     assert writes <= {"0x1::account::Account", "0x1::fungible_asset::FungibleStore", None} | {
+        "0x1::object::ObjectCore",
+        "0x1::coin::PairedCoinType",
         "0x1::fungible_asset::ConcurrentSupply",
+        "0x1::fungible_asset::Metadata",
         "0x1::transaction_fee::BurnedFees",
     }
 

@@ -262,7 +262,8 @@ class TransactionIndexer:
             return
         address = _std(change["address"])
         if kind == "delete_resource":
-            if change.get("resource") == "0x1::object::ObjectCore":
+            # An object deleted whole is its resource group deleted, as a node lists it.
+            if change.get("resource") == "0x1::object::ObjectGroup":
                 owner = self._recall("owner", address) or address
                 rows.add("current_objects", _object_row(address, owner, change, version, now))
             return

@@ -55,13 +55,13 @@ or view pays the per-call lines only for each framework body it reaches that run
 Python (none for code that only stores its own resources and emits its own events), and
 each published module it loads pays ``DEPENDENCY_PER_MODULE`` and ``DEPENDENCY_PER_BYTE``
 (``transaction.rs``'s ``dependency_per_module`` and ``dependency_per_byte`` times 10)
-instead of a state read, as on a node. A *state item* is a resource, a
-table item or a module; the resources of an object (the members of
-``0x1::object::ObjectGroup``: the structs of the modules ``object``, ``fungible_asset``,
-``primary_fungible_store`` and of ``0x4``) share one state slot, as a resource group
-does, sized as the BCS map of the members the transaction wrote, and created or deleted
-with the object's ``ObjectCore``. Reads count each distinct item the function body read
-(the prologue and the epilogue are not metered, as on a node).
+instead of a state read, as on a node. A *state item* is a resource, a table item or a
+module; the resources of an object (the members of ``0x1::object::ObjectGroup``:
+``ObjectCore``, ``FungibleStore``, ``Metadata``, the supplies, the digital asset
+package's...) share one state slot, as a resource group does, written whole whichever
+member changed: sized as the BCS map of every member the object holds, created with its
+first member and deleted with its last. Reads count each distinct item the function body
+read (the prologue and the epilogue are not metered, as on a node).
 
 The three meters give the transaction's ``0x1::transaction_fee::FeeStatement``:
 ``execution_gas_units`` and ``io_gas_units`` are their internal sums rounded up,
@@ -80,7 +80,7 @@ its bytes; what it wrote is dropped and costs nothing.
 
 A plain APT transfer to an existing account costs 96 gas units (execution 48, IO 49;
 before: 24 on this node's former schedule, 9-11 on networks before the change); one that
-creates its recipient 10,353 (execution 48, IO 50, storage 1,025,600 octas for two new
+creates its recipient 10,354 (execution 48, IO 50, storage 1,025,600 octas for two new
 slots; before: 150 here, about 999 with 98,800 octas on networks).
 
 Blocks end when their gas reaches ``BLOCK_GAS_LIMIT`` (the transaction that crosses it
