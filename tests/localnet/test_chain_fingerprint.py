@@ -35,7 +35,7 @@ class Fingerprint:
 
 
 SEED_0 = Fingerprint(
-    ledger_version=2549,
+    ledger_version=2553,
     block_height=360,
     block_180={
         "block_height": "180",
@@ -44,22 +44,22 @@ SEED_0 = Fingerprint(
         "first_version": "812",
         "last_version": "820",
     },
-    genesis_hash="0x231b2c4cdd85a82c862d682a7bf84f4e71bd9ff6509d756e15ec1d0991afacea",
-    pages_digest="212ac201dfc47116bcb023ad12dce91dbd2c8aa0df6572768b4028113eef51d3",
+    genesis_hash="0x7d9229b2662a36c53314c0c848839757cf0088baf36605ba2561e4f217f8e1a9",
+    pages_digest="83981d4b39f520caa436fca9d64ac59e90f1effbc93083c61dcf9c739976a598",
 )
 
 SEED_3 = Fingerprint(
-    ledger_version=3437,
+    ledger_version=3444,
     block_height=360,
     block_180={
         "block_height": "180",
         "block_hash": "0x583edef033c8e071788e9747c57918572288b15fd1e7c678eb17d9e2a431557b",
         "block_timestamp": "1748779200000000",  # 2025-06-01T12:00:00Z
-        "first_version": "1274",
-        "last_version": "1284",
+        "first_version": "1277",
+        "last_version": "1287",
     },
-    genesis_hash="0x0b583967fc166f4ff0a294b9c2cf65c98fc455dbb5378eaaf3449d8e56970259",
-    pages_digest="ad5f3a58dde90f1eb05a0382bbf4ea6b3f19c74fbdf2e657d1c9fa1dde0c352c",
+    genesis_hash="0x1897ceefe712974ce64213f6fea4e6d8f12a37474de93bde32879f2bbc6d5351",
+    pages_digest="46005b7e6a7c078d5e860d0ce1013e049114cefdaa513186b4c46504e6dd0bf3",
 )
 
 

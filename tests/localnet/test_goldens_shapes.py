@@ -222,8 +222,9 @@ def test_create_account_writes_nothing_else_but_the_fee_and_the_new_account(
     world: World,
 ) -> None:
     """Beyond the golden's writes: the fee's (burnt from the sender's store, the supply
-    and the burn total, since the node's gas price is not 0) and the new account's
-    ``Account``, which aptos-core leaves to the account's first transaction."""
+    and the burn total, since the node's gas price is not 0; the store and the supply
+    with the other members of their objects' groups) and the new account's ``Account``,
+    which aptos-core leaves to the account's first transaction."""
     sender, fresh = world.sender.address.standard, world.fresh.standard
     store = primary_store(fresh)
     golden = {(sender, "0x1::account::Account")} | {
@@ -232,8 +233,12 @@ def test_create_account_writes_nothing_else_but_the_fee_and_the_new_account(
     extra = {(a, t) for a, t, _ in _writes(world.created)} - golden
     assert extra == {
         ("0x1", "0x1::transaction_fee::BurnedFees"),
+        ("0xa", "0x1::coin::PairedCoinType"),
         ("0xa", "0x1::fungible_asset::ConcurrentSupply"),
+        ("0xa", "0x1::fungible_asset::Metadata"),
+        ("0xa", "0x1::object::ObjectCore"),
         (primary_store(sender), "0x1::fungible_asset::FungibleStore"),
+        (primary_store(sender), "0x1::object::ObjectCore"),
         (fresh, "0x1::account::Account"),
     }
 
