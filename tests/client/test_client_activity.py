@@ -144,8 +144,10 @@ def test_roles_fees_and_the_failed_transaction(story: Story, tmp_path: Path) -> 
         failed = client.transaction_by_version(story.failed_version).value
     carol, bob, dave, alice = rows_of("carol"), rows_of("bob"), rows_of("dave"), rows_of("alice")
     fee = paid.gas_used * paid.gas_unit_price
-    # The fee payer is charged the fee, the sender is not; the recipient received.
-    assert carol.loc[story.fee_payer_version, "roles"] == "fee_payer"
+    # The fee payer is charged the fee, the sender is not; the recipient received. The
+    # payer's store is written (the fee), its group listed whole: its ObjectCore names
+    # the payer as the owner.
+    assert carol.loc[story.fee_payer_version, "roles"] == "fee_payer,write_set"
     assert carol.loc[story.fee_payer_version, "fee"] == fee
     assert json.loads(carol.loc[story.fee_payer_version, "changes"]) == {APT_KEY: str(-fee)}
     assert bob.loc[story.fee_payer_version, "roles"] == "sender,write_set"

@@ -86,7 +86,8 @@ def test_received_and_paid_for_transactions_are_listed_with_the_change_per_asset
         ),
         (
             scene.version("paid_for"),
-            "paid the fee",
+            # The fee came out of its store, listed whole with its ObjectCore (the owner).
+            "paid the fee, state written",
             _fee(scene, "paid_for"),
             set_score,
             True,
@@ -149,7 +150,7 @@ def test_a_row_keeps_the_exact_change_and_the_frame_is_the_activity(
     assert list(frame["roles"]) == [
         "sender,write_set",
         "sender,write_set",
-        "fee_payer",
+        "fee_payer,write_set",
         "recipient,write_set",
         "recipient,write_set",
         "sender,write_set",
