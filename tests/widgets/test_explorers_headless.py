@@ -421,7 +421,7 @@ def test_the_transactions_tab_lists_newest_first_and_opens_the_inspector(
     assert [(r["version"], r["role"], r["success"]) for r in txns.rows] == [
         (scene.version("ldt_out"), "sent, state written", True),
         (scene.version("failed"), "sent, state written", False),
-        (scene.version("paid_for"), "paid the fee", True),
+        (scene.version("paid_for"), "paid the fee, state written", True),
         (scene.version("apt_in"), "received, state written", True),
         (scene.version("ldt_in"), "received, state written", True),
         (scene.version("score_max"), "sent, state written", True),
@@ -474,7 +474,9 @@ def test_the_inspector_reads_the_transaction_then_each_tab_when_shown(
         ("0x1::transaction_fee::FeeStatement", fee_fields(txn)),
     ]
     view.show("Changes")
-    changes = grid_titled(inspector, "6 changes")
+    # The board and its table item, the sender's account, the fee: the sender's store and
+    # APT's supply with the rest of their groups (2 + 4 members), the burn total.
+    changes = grid_titled(inspector, "10 changes")
     # The first change is shown at once, typed by its module's ABI (BurnedFees, of
     # 0x1::transaction_fee, read already for the FeeStatement): no ABI more.
     assert [module for (_, module), _ in client.asked("account_module")] == [

@@ -412,25 +412,20 @@ def test_changes_show_a_resource_value_as_typed_fields(client: ReadLog, scene: S
     inspector = TransactionInspector(client, version)
     assert inspector.view is not None
     inspector.view.show("Changes")
-    changes = grid_titled(inspector, "6 changes")
+    changes = grid_titled(inspector, "12 changes")
     shown = [(r["type"], r["address"], r["what"]) for r in changes.rows]
     # What a sponsored LDT transfer writes: the fee burned, APT's supply, three stores
-    # (CAROL's and BOB's LDT, SPONSOR's APT) and CAROL's account.
+    # (CAROL's and BOB's LDT, SPONSOR's APT) and CAROL's account; the supply and the
+    # stores with the other members of their objects' groups.
+    stores = [store, scene.stores[scene.bob, scene.ldt], scene.stores[scene.sponsor, APT_KEY]]
+    apt_group = ["0x1::coin::PairedCoinType", "0x1::fungible_asset::ConcurrentSupply"]
+    apt_group += ["0x1::fungible_asset::Metadata", "0x1::object::ObjectCore"]
+    store_group = ["0x1::fungible_asset::FungibleStore", "0x1::object::ObjectCore"]
     assert sorted(shown) == sorted(
         [
             ("write_resource", "0x1", "0x1::transaction_fee::BurnedFees"),
-            ("write_resource", "0xa", "0x1::fungible_asset::ConcurrentSupply"),
-            ("write_resource", store, "0x1::fungible_asset::FungibleStore"),
-            (
-                "write_resource",
-                scene.stores[scene.bob, scene.ldt],
-                "0x1::fungible_asset::FungibleStore",
-            ),
-            (
-                "write_resource",
-                scene.stores[scene.sponsor, APT_KEY],
-                "0x1::fungible_asset::FungibleStore",
-            ),
+            *[("write_resource", "0xa", what) for what in apt_group],
+            *[("write_resource", at, what) for at in stores for what in store_group],
             ("write_resource", scene.carol, "0x1::account::Account"),
         ]
     )
