@@ -55,7 +55,9 @@ def _tag_bcs(tag: str) -> bytes:
 def _value_size(w: Write) -> int:
     codec = FRAMEWORK.codec
     if w.kind == RESOURCE:
-        return len(w.bcs or codec.encode(w.path, w.value))
+        if not w.bcs:  # kept: the change list shows the same bytes
+            w.bcs = codec.encode(w.path, w.value)
+        return len(w.bcs)
     if w.kind == MODULE:
         return len(w.bcs)
     return len(w.value_bcs or codec.encode(w.value_type, w.value))

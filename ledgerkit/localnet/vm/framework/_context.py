@@ -131,7 +131,9 @@ class Write:
     ``path`` is its name and ``value`` ``{bytecode, abi}`` (``bcs`` the bytecode); for a
     table item ``path`` is the key type, ``key`` the key's JSON and ``bcs`` its BCS.
     A resource of a published module's type carries its BCS in ``bcs`` and a table item
-    of one its value's in ``value_bcs`` (the framework's codec knows no such layout).
+    of one its value's in ``value_bcs`` (the framework's codec knows no such layout); a
+    framework resource's ``bcs`` is filled in once it is encoded (metering sizes it), so
+    that it is encoded once. ``put`` makes a new write: its value's bytes are never stale.
     """
 
     skey: bytes

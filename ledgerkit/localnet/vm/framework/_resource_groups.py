@@ -41,12 +41,10 @@ OBJECT_GROUP: Final = "0x1::object::ObjectGroup"
 #: order of the group's map and of a node's listing).
 GROUP_MEMBERS: Final = (
     "0x1::coin::PairedCoinType",
-    "0x1::fungible_asset::ConcurrentFungibleBalance",
     "0x1::fungible_asset::ConcurrentSupply",
     "0x1::fungible_asset::FungibleStore",
     "0x1::fungible_asset::Metadata",
     "0x1::fungible_asset::Supply",
-    "0x1::fungible_asset::Untransferable",
     "0x1::object::ObjectCore",
     "0x1::object::TombStone",
     "0x1::object::Untransferable",
@@ -64,6 +62,34 @@ GROUP_MEMBERS: Final = (
     "0x4::token::TokenIdentifiers",
 )
 _MEMBERS: Final = frozenset(GROUP_MEMBERS)
+#: Members that only ever sit beside another (an asset's supply and refs beside its
+#: ``Metadata``, a token's or a collection's parts beside its ``Token`` or ``Collection``),
+#: looked for only where that one is or was: the others are always looked for.
+_BESIDE: Final = {
+    "0x1::fungible_asset::Metadata": (
+        "0x1::coin::PairedCoinType",
+        "0x1::fungible_asset::ConcurrentSupply",
+        "0x1::fungible_asset::Supply",
+        "0x1::primary_fungible_store::DeriveRefPod",
+    ),
+    "0x4::token::Token": (
+        "0x4::aptos_token::AptosToken",
+        "0x4::property_map::PropertyMap",
+        "0x4::royalty::Royalty",
+        "0x4::token::TokenIdentifiers",
+    ),
+    "0x4::collection::Collection": (
+        "0x4::aptos_token::AptosCollection",
+        "0x4::collection::ConcurrentSupply",
+        "0x4::collection::FixedSupply",
+        "0x4::collection::UnlimitedSupply",
+        "0x4::property_map::PropertyMap",
+        "0x4::royalty::Royalty",
+    ),
+}
+_ALWAYS: Final = tuple(
+    tag for tag in GROUP_MEMBERS if not any(tag in beside for beside in _BESIDE.values())
+)
 
 
 def is_group_member(tag: str) -> bool:
@@ -90,8 +116,15 @@ def expand_groups(ctx: Context) -> None:
         w.address for w in list(ctx.writes.values()) if w.kind == RESOURCE and w.path in _MEMBERS
     }
     for address in sorted(touched, key=bytes):
+        anchors = [
+            tag
+            for tag in _BESIDE
+            if resource_key(address, tag) in ctx.writes
+            or ctx.resource(address, tag, counted=False) is not None
+        ]
+        wanted = set(_ALWAYS).union(*(_BESIDE[tag] for tag in anchors))
         for tag in GROUP_MEMBERS:
-            if resource_key(address, tag) in ctx.writes:
+            if tag not in wanted or resource_key(address, tag) in ctx.writes:
                 continue
             value = ctx.resource(address, tag, counted=False)
             if value is not None:
