@@ -192,8 +192,9 @@ def test_transfer_coin(http: httpx.Client) -> None:
 def test_transfer_coin_shows_in_the_indexer(http: httpx.Client) -> None:
     """The example's closing query, ``account_transactions`` of an account, through the
     SDK's ``IndexerClient``: Bob's funding created his account, so it is his; the transfer
-    only deposits into his primary store (another address), so it is Alice's alone, as
-    aptos-indexer-processors records it."""
+    is Alice's (she signed it) and his too: it writes his primary store's resource group,
+    whose ``ObjectCore`` names him as the owner, and aptos-indexer-processors records an
+    object's owner with the object (``AccountTransaction::get_accounts``)."""
     alice, bob = Account.generate(), Account.generate()
     query = """
         query TransactionsQuery($account: String) {
@@ -235,7 +236,7 @@ def test_transfer_coin_shows_in_the_indexer(http: httpx.Client) -> None:
     version = got["version"]
     assert got["seen"] == {
         "alice": [version["alice_funding"], version["transfer"]],
-        "bob": [version["bob_funding"]],
+        "bob": [version["bob_funding"], version["transfer"]],
     }
 
 
