@@ -24,6 +24,7 @@ __all__ = [
     "MAX_QUERY_CHARS",
     "IndexerQuery",
     "ask_indexer",
+    "ask_indexer_pages",
     "graphql_call",
     "graphql_data",
 ]
@@ -52,6 +53,27 @@ def ask_indexer(
     """A query of the indexer inside a flow: ``data = yield from ask_indexer(q, v)``."""
     data: dict[str, Any] = yield IndexerQuery(query, dict(variables or {}))
     return data
+
+
+def ask_indexer_pages(
+    query: str, table: str, owner: str, page_rows: int, most_rows: int
+) -> Generator[IndexerQuery, Any, tuple[list[Any], bool]]:
+    """The rows of ``table`` an owner's query pages through inside a flow: ``query`` takes
+    ``$owner``, ``$limit`` and ``$offset``; pages of ``page_rows`` are asked for until a
+    short one, or until ``most_rows`` are read. Returns the rows and whether there may be
+    more past ``most_rows``; :class:`~ledgerkit.InputError` when an answer has no list of
+    ``table`` rows."""
+    rows: list[Any] = []
+    while len(rows) < most_rows:
+        variables = {"owner": owner, "limit": page_rows, "offset": len(rows)}
+        data = yield from ask_indexer(query, variables)
+        page = data.get(table)
+        if not isinstance(page, list):
+            raise InputError(f"the indexer has no {table} rows to give")
+        rows.extend(page)
+        if len(page) < page_rows:
+            return rows[:most_rows], False
+    return rows[:most_rows], True
 
 
 def graphql_call(query: str, variables: Mapping[str, Any] | None = None) -> Call[dict[str, Any]]:

@@ -14,8 +14,8 @@ from __future__ import annotations
 import logging
 from typing import Any, Final
 
-from ledgerkit._errors import InputError, LedgerError
-from ledgerkit.client._calls._graphql import ask_indexer
+from ledgerkit._errors import LedgerError
+from ledgerkit.client._calls._graphql import ask_indexer_pages
 from ledgerkit.client._driver import Flow
 from ledgerkit.types import Address
 
@@ -53,25 +53,19 @@ def _metadata(row: Any) -> str | None:
 def indexed_assets(owner: Address) -> Flow[list[str]]:
     """The metadata addresses (long) of the fungible assets the indexer says ``owner``
     holds, in the indexer's order."""
-    found: list[str] = []
-    offset = 0
-    while offset < MAX_INDEXED_ASSETS:
-        variables = {"owner": owner.long, "limit": PAGE_ROWS, "offset": offset}
-        data = yield from ask_indexer(_HELD_ASSETS, variables)
-        rows = data.get("current_fungible_asset_balances")
-        if not isinstance(rows, list):
-            raise InputError("the indexer has no current_fungible_asset_balances rows to give")
-        for row in rows:
-            metadata = _metadata(row)
-            if metadata is not None and metadata not in found:
-                found.append(metadata)
-        if len(rows) < PAGE_ROWS:
-            return found
-        offset += PAGE_ROWS
-    _log.warning(
-        "account_assets: %s holds more than %d fungible assets; the first %d are looked at",
-        owner.long,
-        MAX_INDEXED_ASSETS,
-        MAX_INDEXED_ASSETS,
+    rows, more = yield from ask_indexer_pages(
+        _HELD_ASSETS, "current_fungible_asset_balances", owner.long, PAGE_ROWS, MAX_INDEXED_ASSETS
     )
+    found: list[str] = []
+    for row in rows:
+        metadata = _metadata(row)
+        if metadata is not None and metadata not in found:
+            found.append(metadata)
+    if more:
+        _log.warning(
+            "account_assets: %s holds more than %d fungible assets; the first %d are looked at",
+            owner.long,
+            MAX_INDEXED_ASSETS,
+            MAX_INDEXED_ASSETS,
+        )
     return found

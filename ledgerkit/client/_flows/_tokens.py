@@ -28,7 +28,7 @@ from typing import Any, Final
 from ledgerkit._errors import InputError, LedgerError, NotFoundError
 from ledgerkit.bcs import property_value_text
 from ledgerkit.client import calls
-from ledgerkit.client._calls._graphql import ask_indexer
+from ledgerkit.client._calls._graphql import ask_indexer_pages
 from ledgerkit.client._driver import Flow, send
 from ledgerkit.client._flows._holding import Holding
 from ledgerkit.types import Address
@@ -147,27 +147,21 @@ def _long_or_none(value: Any) -> str | None:
 
 def indexed_tokens(owner: Address) -> Flow[list[Holding]]:
     """The tokens the indexer says ``owner`` holds, in token order (see the module)."""
-    found: list[Holding] = []
-    offset = 0
-    while offset < MAX_INDEXED_TOKENS:
-        variables = {"owner": owner.long, "limit": PAGE_ROWS, "offset": offset}
-        data = yield from ask_indexer(_OWNED_TOKENS, variables)
-        rows = data.get("current_token_ownerships_v2")
-        if not isinstance(rows, list):
-            raise InputError("the indexer has no current_token_ownerships_v2 rows to give")
-        for row in rows:
-            held = _indexed(row) if isinstance(row, dict) else None
-            if held is not None:
-                found.append(held)
-        if len(rows) < PAGE_ROWS:
-            return found
-        offset += PAGE_ROWS
-    _log.warning(
-        "account_assets: %s holds more than %d tokens; the first %d are listed",
-        owner.long,
-        MAX_INDEXED_TOKENS,
-        MAX_INDEXED_TOKENS,
+    rows, more = yield from ask_indexer_pages(
+        _OWNED_TOKENS, "current_token_ownerships_v2", owner.long, PAGE_ROWS, MAX_INDEXED_TOKENS
     )
+    found: list[Holding] = []
+    for row in rows:
+        held = _indexed(row) if isinstance(row, dict) else None
+        if held is not None:
+            found.append(held)
+    if more:
+        _log.warning(
+            "account_assets: %s holds more than %d tokens; the first %d are listed",
+            owner.long,
+            MAX_INDEXED_TOKENS,
+            MAX_INDEXED_TOKENS,
+        )
     return found
 
 
