@@ -31,21 +31,10 @@ def serialized_node(make_node: Callable[..., LocalNode]) -> LocalNode:
 
 
 def set_message_script(board: str) -> bytes:
-    """``script { fun main(account: &signer, message: String) {
-    message_board::set_message(account, message) } }``"""
+    """The message board's ``set_message`` as a script (the assembler's example)."""
     examples_module()  # puts the assembler on the import path
-    assembler = importlib.import_module("assembler")
-    script = assembler.ScriptBuilder(
-        params=["account: &signer", "message: 0x1::string::String"],
-        code=[
-            ("MoveLoc", "account"),
-            ("MoveLoc", "message"),
-            ("Call", f"{board}::message_board::set_message"),
-            "Ret",
-        ],
-    )
-    script.declare_function(f"{board}::message_board::set_message(&signer, 0x1::string::String)")
-    data: bytes = script.to_bytes()
+    examples = importlib.import_module("assembler.examples")
+    data: bytes = examples.set_message_script(board).to_bytes()
     return data
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 import pytest
-from assembler import ScriptBuilder
+from assembler import examples
 from assembler.examples import EXAMPLES
 from run_kit import APT, Node, apt_balance, node_fixture, publish_example, resource, run_script
 
@@ -26,19 +26,7 @@ node = node_fixture(36)
 
 
 def set_message_script(board: str) -> bytes:
-    """``script { fun main(account: &signer, message: String) {
-    message_board::set_message(account, message) } }``"""
-    script = ScriptBuilder(
-        params=["account: &signer", "message: 0x1::string::String"],
-        code=[
-            ("MoveLoc", "account"),
-            ("MoveLoc", "message"),
-            ("Call", f"{board}::message_board::set_message"),
-            "Ret",
-        ],
-    )
-    script.declare_function(f"{board}::message_board::set_message(&signer, 0x1::string::String)")
-    return script.to_bytes()
+    return examples.set_message_script(board).to_bytes()
 
 
 def string_bcs(text: str) -> bytes:

@@ -676,6 +676,23 @@ def two_signer_transfer(address: str = SOURCE_ADDRESS) -> ScriptBuilder:
     )
 
 
+def set_message_script(board: str) -> ScriptBuilder:
+    """``script { fun main(account: &signer, message: String) {
+    message_board::set_message(account, message) } }``, calling the message board
+    published at ``board``."""
+    script = ScriptBuilder(
+        params=["account: &signer", "message: 0x1::string::String"],
+        code=[
+            ("MoveLoc", "account"),
+            ("MoveLoc", "message"),
+            ("Call", f"{board}::message_board::set_message"),
+            "Ret",
+        ],
+    )
+    script.declare_function(f"{board}::message_board::set_message(&signer, 0x1::string::String)")
+    return script
+
+
 # -- (8) a fungible asset issuer --------------------------------------------------------
 
 FA_COIN = """\
